@@ -1,0 +1,3 @@
+"""Top-level conftest: loads the suite's pytest plugin (options, thread caps, claim records, report)."""
+
+pytest_plugins = ("lengthgen.testing.plugin",)

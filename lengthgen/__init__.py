@@ -1,0 +1,3 @@
+"""lengthgen: a claim-verification suite for "Relative Positions Generalize, Absolute Positions Memorize"."""
+
+__version__ = "0.1.0"

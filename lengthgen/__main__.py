@@ -1,0 +1,5 @@
+"""``python -m lengthgen`` is the ``lengthgen`` command."""
+
+from lengthgen.cli import main
+
+raise SystemExit(main())

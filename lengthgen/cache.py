@@ -1,0 +1,161 @@
+"""An on-disk cache of trained weights and their metrics.
+
+Layout: ``<root>/<kind>/<key[:2]>/<key>.json`` (manifest) and ``<key>.safetensors`` (tensors, optional).
+The key is the SHA-256 of a canonical JSON *payload* that the caller builds from everything that
+determines the numbers (full config, seed, the library's code fingerprint, torch version, threads).
+
+- Writes are atomic: each file is written to a temporary name in the same directory and renamed; the
+  manifest, written last, records the tensor file's size and SHA-256.
+- Reads verify: a manifest that does not parse, names another key, or whose tensor file is missing or
+  differs in size or hash is reported (a ``CacheWarning``), deleted and treated as absent, so the caller
+  recomputes it; wrong numbers are never returned and no run crashes on a damaged entry.
+- Loading runs no pickled code: manifests are JSON and tensors are safetensors.
+- ``lock(kind, key)`` is a ``filelock.FileLock`` per entry, so processes (xdist workers) that need the
+  same entry compute it once: the first holds the lock while computing, the others wait and then load.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterator
+
+import torch
+from filelock import FileLock
+from safetensors.torch import load as load_tensors
+from safetensors.torch import save as save_tensors
+
+FORMAT = 1  # manifest format version
+ENV_VAR = "LENGTHGEN_CACHE_DIR"
+
+
+class CacheWarning(UserWarning):
+    """A cache entry was damaged and will be recomputed."""
+
+
+def default_cache_dir() -> Path:
+    """``$LENGTHGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/lengthgen``, else ``~/.cache/lengthgen``."""
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base).expanduser() / "lengthgen"
+
+
+def payload_key(payload: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of ``payload``."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+class Cache:
+    """See the module docstring. ``enabled=False`` stores nothing; ``fresh_after`` (a UNIX time) treats
+    entries created before it as absent (``--retrain``: recompute what earlier runs stored, but share
+    what this run computes)."""
+
+    def __init__(self, root: str | Path | None = None, *, enabled: bool = True, fresh_after: float | None = None):
+        self.root = Path(root).expanduser() if root is not None else default_cache_dir()
+        self.enabled = enabled
+        self.fresh_after = fresh_after
+        self.stats: Counter[str] = Counter()  # "<kind>:hit" / "<kind>:computed" / "<kind>:damaged"
+
+    def _paths(self, kind: str, key: str) -> tuple[Path, Path]:
+        folder = self.root / kind / key[:2]
+        return folder / f"{key}.json", folder / f"{key}.safetensors"
+
+    def lock(self, kind: str, key: str) -> contextlib.AbstractContextManager:
+        if not self.enabled:
+            return contextlib.nullcontext()
+        path = self.root / "locks" / f"{kind}-{key}.lock"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(path))
+
+    @contextlib.contextmanager
+    def locks(self, kind: str, keys: list[str]) -> Iterator[None]:
+        """Hold the locks of several entries, acquired in sorted order (so no two holders deadlock)."""
+        with contextlib.ExitStack() as stack:
+            for key in sorted(set(keys)):
+                stack.enter_context(self.lock(kind, key))
+            yield
+
+    def load(self, kind: str, key: str) -> tuple[dict[str, Any], dict[str, torch.Tensor]] | None:
+        """``(meta, tensors)`` of a valid entry, else ``None`` (damaged entries are deleted)."""
+        if not self.enabled:
+            return None
+        manifest_path, blob_path = self._paths(kind, key)
+        if not manifest_path.exists():
+            return None
+        try:
+            manifest = json.loads(manifest_path.read_text())
+            if manifest.get("format") != FORMAT or manifest.get("key") != key:
+                raise ValueError("manifest names another key or format")
+            tensors: dict[str, torch.Tensor] = {}
+            blob = manifest.get("blob")
+            if blob is not None:
+                data = blob_path.read_bytes()
+                if len(data) != blob["bytes"] or hashlib.sha256(data).hexdigest() != blob["sha256"]:
+                    raise ValueError("tensor file does not match its recorded size and hash")
+                tensors = load_tensors(data)
+        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
+            warnings.warn(f"cache entry {kind}/{key[:12]} is damaged ({error}); recomputing", CacheWarning)
+            self.stats[f"{kind}:damaged"] += 1
+            self.discard(kind, key)
+            return None
+        if self.fresh_after is not None and manifest.get("created", 0) < self.fresh_after:
+            return None
+        self.stats[f"{kind}:hit"] += 1
+        return manifest["meta"], tensors
+
+    def save(
+        self,
+        kind: str,
+        key: str,
+        payload: dict[str, Any],
+        meta: dict[str, Any],
+        tensors: dict[str, torch.Tensor] | None = None,
+    ) -> None:
+        self.stats[f"{kind}:computed"] += 1
+        if not self.enabled:
+            return
+        manifest_path, blob_path = self._paths(kind, key)
+        blob = None
+        if tensors is not None:
+            data = save_tensors({name: t.detach().contiguous() for name, t in tensors.items()})
+            _atomic_write(blob_path, data)
+            blob = {"file": blob_path.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        manifest = {
+            "format": FORMAT,
+            "key": key,
+            "kind": kind,
+            "created": time.time(),
+            "payload": payload,
+            "meta": meta,
+            "blob": blob,
+        }
+        _atomic_write(manifest_path, json.dumps(manifest, sort_keys=True).encode())
+
+    def discard(self, kind: str, key: str) -> None:
+        for path in self._paths(kind, key):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()

@@ -1,0 +1,52 @@
+"""The ``lengthgen`` command: one subcommand per experiment (and ``train`` for one configuration).
+
+Each subcommand module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``
+and calls the same experiment function as the claim tests. Bad input exits with status 2 and one line
+naming the bad value.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Sequence
+
+from lengthgen.cli.common import EXIT_USAGE, Parser, UsageError
+
+# subcommand modules, in the order ``lengthgen --help`` lists them
+COMMANDS = ("train", "phenomenon", "pinning", "kernel")
+
+
+def build_parser() -> Parser:
+    import lengthgen
+
+    parser = Parser(prog="lengthgen", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"lengthgen {lengthgen.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+    for name in COMMANDS:
+        module = importlib.import_module(f"lengthgen.cli.{name.replace('-', '_')}")
+        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(handler=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    prog = f"lengthgen {args.command}"
+    try:
+        import torch
+
+        threads = getattr(args, "threads", 1)
+        if threads < 1:
+            raise ValueError(f"--threads {threads} must be at least 1")
+        torch.set_num_threads(threads)
+        return args.handler(args)
+    except (ValueError, UsageError) as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        sys.stderr.write(f"{prog}: error: {message}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{prog}: interrupted\n")
+        return 130

@@ -1,0 +1,86 @@
+"""What every subcommand shares: one-line errors with exit status 2, cache and output options."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, parse_seeds
+
+EXIT_USAGE = 2  # bad input: a one-line message naming the bad value, no traceback
+
+
+class UsageError(Exception):
+    """Bad command-line input; printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (``<prog>: error: <message>``) and exit with 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def int_list(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of integers") from None
+    return values
+
+
+def word_list(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def seeds_arg(text: str) -> tuple[int, ...]:
+    try:
+        return parse_seeds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_run_options(parser: argparse.ArgumentParser, seeds: str, steps: int = 4000) -> None:
+    """--seeds, --steps, --sequences, --json, --cache-dir, --no-cache, --retrain, --threads."""
+    parser.add_argument("--seeds", type=seeds_arg, default=parse_seeds(seeds),
+                        help=f"seeds: a range 0-7 (inclusive) or a list 0,2,5 (default {seeds})")
+    parser.add_argument("--steps", type=int, default=steps, help=f"training steps per model (default {steps})")
+    parser.add_argument("--sequences", type=int, default=4096, help="evaluation sequences per length (default 4096)")
+    add_output_options(parser)
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                        help="model cache (default: $LENGTHGEN_CACHE_DIR or ~/.cache/lengthgen)")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    parser.add_argument("--retrain", action="store_true", help="retrain even when the cache holds the model")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1; part of the cache key)")
+
+
+def make_cache(args: argparse.Namespace):
+    import time
+
+    from lengthgen.cache import Cache
+
+    return Cache(args.cache_dir, enabled=not args.no_cache, fresh_after=time.time() if args.retrain else None)
+
+
+def evaluation(args: argparse.Namespace, lengths: Sequence[int] = PAPER_EVAL_LENGTHS) -> EvalConfig:
+    return EvalConfig(lengths=tuple(lengths), sequences=args.sequences)
+
+
+def emit(args: argparse.Namespace, table: str, data: dict[str, Any]) -> None:
+    """Print the table; write ``data`` as JSON if ``--json`` was given."""
+    print(table)
+    if args.json is not None:
+        try:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(data, indent=1))
+        except OSError as error:
+            raise UsageError(f"cannot write --json {str(args.json)!r}: {error.strerror}") from None
+        print(f"wrote {args.json}")

@@ -1,0 +1,24 @@
+"""``lengthgen phenomenon``: the C1 grid (RoPE and APE, K in {1,2,3}, 8 seeds)."""
+
+from __future__ import annotations
+
+import argparse
+
+from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, word_list, make_cache
+from lengthgen.experiments.phenomenon import run_phenomenon
+
+NAME = "phenomenon"
+HELP = "the C1 grid: accuracy per length for RoPE and APE, K in {1,2,3}, over seeds"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
+    parser.add_argument("--encodings", type=word_list, default=("rope", "ape"), metavar="E1,E2",
+                        help="default rope,ape")
+    add_run_options(parser, seeds="0-7")
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_phenomenon(args.seeds, args.steps, args.offsets, args.encodings, evaluation(args), make_cache(args))
+    emit(args, result.table(), result.to_dict())
+    return 0

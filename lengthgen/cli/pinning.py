@@ -1,0 +1,22 @@
+"""``lengthgen pinning``: where the APE head's attention peaks beyond the training range (C8)."""
+
+from __future__ import annotations
+
+import argparse
+
+from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.experiments.pinning import run_pinning
+
+NAME = "pinning"
+HELP = "C8: the APE head's peak absolute position at every length beyond the training range"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
+    add_run_options(parser, seeds="0-7")
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_pinning(args.seeds, args.steps, args.offsets, evaluation(args), make_cache(args))
+    emit(args, result.table(), result.to_dict())
+    return 0

@@ -1,0 +1,56 @@
+"""Shared pieces of the experiments: the paper's base configuration and cache-backed train+evaluate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from lengthgen.cache import Cache
+from lengthgen.config import EvalConfig, ModelConfig, RunSpec, TaskConfig, TrainConfig
+from lengthgen.evaluate import LengthEval
+from lengthgen.store import evaluated, trained
+from lengthgen.train import Member, TrainedModel
+
+
+def paper_spec(steps: int = 4000, **parts: dict[str, Any]) -> RunSpec:
+    """The paper's one-layer setup (d=64, m=20, [8,16], Adam 1e-3, batch 256) with ``steps`` steps,
+    and any field of its parts replaced, e.g. ``paper_spec(model={"encoding": "ape"})``."""
+    return RunSpec(TaskConfig(), ModelConfig(), TrainConfig(steps=steps)).replace(**parts)
+
+
+@dataclass
+class Run:
+    """A trained model with its evaluation."""
+
+    model: TrainedModel
+    evals: list[LengthEval]
+
+    @property
+    def seed(self) -> int:
+        return self.model.seed
+
+    def at(self, length: int) -> LengthEval:
+        for row in self.evals:
+            if row.length == length:
+                return row
+        raise KeyError(f"length {length} was not evaluated")
+
+
+def train_and_evaluate(
+    specs: Sequence[RunSpec],
+    seeds: Sequence[int],
+    evaluation: EvalConfig,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> dict[RunSpec, list[Run]]:
+    """Every spec x seed trained (through the cache) and evaluated; one list of runs per spec, by seed."""
+    cache = cache if cache is not None else Cache()
+    for spec in specs:
+        spec.check_eval(evaluation)
+    members = [Member(spec, seed) for spec in specs for seed in seeds]
+    models = trained(members, cache, progress)
+    evals = evaluated(models, evaluation, cache)
+    runs: dict[RunSpec, list[Run]] = {spec: [] for spec in specs}
+    for member, model, rows in zip(members, models, evals):
+        runs[member.spec].append(Run(model, rows))
+    return runs

@@ -1,0 +1,54 @@
+"""The code fingerprint in every cache key: a change to code that computes a model's numbers
+invalidates the entries it produced, and nothing else does.
+
+A one-layer model's numbers depend on the shared core (configs, seeding, training, evaluation, the
+plain and fast forwards, the probes recorded while training and evaluating) and on the files of its own
+encoding and task. Editing ALiBi therefore retrains ALiBi models only, and presentation code (CLI,
+report, experiments' tables) never invalidates anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+import lengthgen
+
+PACKAGE = Path(lengthgen.__file__).parent
+CORE = (
+    "config.py",
+    "seeding.py",
+    "train.py",
+    "evaluate.py",
+    "tasks/batch.py",
+    "encodings/base.py",
+    "models/head.py",
+    "models/tables.py",
+    "probes/geometry.py",
+    "probes/attention.py",
+)
+
+
+@lru_cache(maxsize=None)
+def files_fingerprint(files: tuple[str, ...]) -> str:
+    digest = hashlib.sha256()
+    for name in files:
+        path = PACKAGE / name
+        digest.update(name.encode())
+        digest.update(path.read_bytes() if path.exists() else b"<missing>")
+    return digest.hexdigest()[:16]
+
+
+def code_fingerprint(extra: Iterable[str] = ()) -> str:
+    """Fingerprint of the core files plus ``extra`` (paths relative to the package)."""
+    return files_fingerprint(CORE + tuple(sorted(set(extra))))
+
+
+def spec_files(encoding: str, task_kind: str) -> tuple[str, ...]:
+    """The files besides the core that a one-layer model of this encoding and task depends on."""
+    files = [f"tasks/{task_kind}.py"]
+    if encoding != "nope":  # NoPE is the base encoding itself
+        files.append(f"encodings/{encoding}.py")
+    return tuple(files)

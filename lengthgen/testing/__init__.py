@@ -1,0 +1,1 @@
+"""pytest support: the plugin (options, thread caps, claim records, reports) and claim-test helpers."""

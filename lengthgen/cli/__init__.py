@@ -1,6 +1,7 @@
 """The ``lengthgen`` command: one subcommand per experiment (and ``train`` for one configuration).
 
-Each subcommand module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``
+Each module of this package (but ``common``) is a subcommand: it defines ``NAME`` (the subcommand, e.g.
+``ape-controls`` in ``ape_controls.py``), ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``,
 and calls the same experiment function as the claim tests. Bad input exits with status 2 and one line
 naming the bad value.
 """
@@ -8,13 +9,20 @@ naming the bad value.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from lengthgen.cli.common import EXIT_USAGE, Parser, UsageError
 
-# subcommand modules, in the order ``lengthgen --help`` lists them
-COMMANDS = ("train", "phenomenon", "pinning", "kernel")
+FIRST = ("train", "phenomenon", "pinning", "kernel")  # listed first by ``lengthgen --help``; the rest by name
+
+
+def command_modules() -> list[str]:
+    """Every module of this package that defines a subcommand (all but ``common``)."""
+    found = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name != "common"]
+    return [name for name in FIRST if name in found] + sorted(n for n in found if n not in FIRST)
 
 
 def build_parser() -> Parser:
@@ -23,8 +31,8 @@ def build_parser() -> Parser:
     parser = Parser(prog="lengthgen", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"lengthgen {lengthgen.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
-    for name in COMMANDS:
-        module = importlib.import_module(f"lengthgen.cli.{name.replace('-', '_')}")
+    for name in command_modules():
+        module = importlib.import_module(f"lengthgen.cli.{name}")
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(handler=module.run)

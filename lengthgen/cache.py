@@ -117,7 +117,7 @@ class Cache:
                 if len(data) != blob["bytes"] or hashlib.sha256(data).hexdigest() != blob["sha256"]:
                     raise ValueError("tensor file does not match its recorded size and hash")
                 tensors = load_tensors(data)
-        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
+        except Exception as error:  # any failure to read or parse means a damaged entry (e.g. SafetensorError)
             warnings.warn(f"cache entry {kind}/{key[:12]} is damaged ({error}); recomputing", CacheWarning)
             self.stats[f"{kind}:damaged"] += 1
             self.discard(kind, key)

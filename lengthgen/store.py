@@ -19,7 +19,8 @@ from lengthgen.config import EvalConfig
 from lengthgen.evaluate import LengthEval, evaluate_models
 from lengthgen.fingerprint import code_fingerprint, spec_files
 from lengthgen.progress import progress_bar
-from lengthgen.train import Member, TrainedModel, ensemble_signature, group_members, train_members
+from lengthgen.grouping import group_members
+from lengthgen.train import Member, TrainedModel, ensemble_signature, train_members
 
 
 def environment(extra_files: tuple[str, ...] = ()) -> dict[str, Any]:

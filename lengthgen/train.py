@@ -29,7 +29,6 @@ from lengthgen.seeding import generator
 from lengthgen.tasks import Batch, make_task
 
 DATA_CHUNK = 50  # training steps drawn per call to the task sampler (part of the data stream's definition)
-MAX_MEMBERS = 16  # members per ensemble pass: measured fastest per model on 2 cores (cache-sized tables)
 
 
 @dataclass(frozen=True)
@@ -69,17 +68,6 @@ def build_model(spec: RunSpec, seed: int) -> OneLayerHead:
 def ensemble_signature(spec: RunSpec) -> RunSpec:
     """Members with equal signatures can train in one pass: only the target offsets may differ."""
     return spec.replace(task={"offset": 1, "alt_offset": 0, "kind": "offset"}) if spec.task.kind == "offset" else spec
-
-
-def group_members(members: Sequence[Member], max_members: int = MAX_MEMBERS) -> list[list[Member]]:
-    """Split members into ensemble passes of equal signature and at most ``max_members`` each."""
-    groups: dict[RunSpec, list[Member]] = {}
-    for member in members:
-        groups.setdefault(ensemble_signature(member.spec), []).append(member)
-    passes = []
-    for group in groups.values():
-        passes += [group[i : i + max_members] for i in range(0, len(group), max_members)]
-    return passes
 
 
 def geometry_record(p: dict[str, torch.Tensor], spec: RunSpec) -> dict[str, torch.Tensor]:

@@ -13,14 +13,16 @@ def progress_enabled() -> bool:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, description: str, enabled: bool | None = None) -> Iterator[Callable[[int], None] | None]:
+def progress_bar(
+    total: int, description: str, enabled: bool | None = None, unit: str = "step"
+) -> Iterator[Callable[[int], None] | None]:
     """A callback ``update(done)`` drawing a tqdm bar, or ``None`` when bars are disabled."""
     if not (progress_enabled() if enabled is None else enabled):
         yield None
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, desc=description, unit="step", leave=False, file=sys.stderr) as bar:
+    with tqdm(total=total, desc=description, unit=unit, unit_scale=True, leave=False, file=sys.stderr) as bar:
 
         def update(done: int) -> None:
             bar.update(done - bar.n)

@@ -18,9 +18,10 @@ from lengthgen.cache import Cache, payload_key
 from lengthgen.config import EvalConfig
 from lengthgen.evaluate import LengthEval, evaluate_models
 from lengthgen.fingerprint import code_fingerprint, spec_files
+from lengthgen.parallel import get_workers, train_passes
 from lengthgen.progress import progress_bar
 from lengthgen.grouping import group_members
-from lengthgen.train import Member, TrainedModel, ensemble_signature, train_members
+from lengthgen.train import Member, TrainedModel, ensemble_signature
 
 
 def environment(extra_files: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -47,8 +48,15 @@ def _from_entry(member: Member, entry: tuple[dict, dict]) -> TrainedModel:
     return TrainedModel(member.spec, member.seed, tensors, meta["trajectory"], meta["seconds"])
 
 
-def trained(members: Sequence[Member], cache: Cache, progress: bool | None = None) -> list[TrainedModel]:
-    """One trained model per member (cached, or trained now and cached)."""
+def trained(
+    members: Sequence[Member], cache: Cache, progress: bool | None = None, workers: int | None = None
+) -> list[TrainedModel]:
+    """One trained model per member (cached, or trained now and cached).
+
+    ``workers`` > 1 trains the missing ensemble passes in that many processes (default: the process-wide
+    setting of ``lengthgen.parallel.set_workers``, which the CLI's ``--workers`` sets).
+    """
+    workers = get_workers() if workers is None else workers
     keys = [train_key(m) for m in members]
     found: dict[str, TrainedModel] = {}
     for member, key in zip(members, keys):
@@ -64,16 +72,15 @@ def trained(members: Sequence[Member], cache: Cache, progress: bool | None = Non
                     found[key] = _from_entry(member, entry)
                 else:
                     todo.append(member)
-            for group in group_members(todo):
-                spec = group[0].spec
-                label = f"{spec.model.encoding} x{len(group)}"
-                with progress_bar(spec.train.steps, f"train {label}", progress) as update:
-                    models = train_members(group, progress=update)
-                for member, model in zip(group, models):
-                    key = train_key(member)
-                    meta = {"trajectory": model.trajectory, "seconds": model.seconds}
-                    cache.save("train", key, train_payload(member), meta, model.state)
-                    found[key] = model
+            passes = group_members(todo)
+            steps = sum(len(p) * p[0].spec.train.steps for p in passes)
+            with progress_bar(steps, f"train {len(todo)} models", progress, unit="model-step") as update:
+                for index, models in train_passes(passes, workers, torch.get_num_threads(), update):
+                    for member, model in zip(passes[index], models):
+                        key = train_key(member)
+                        meta = {"trajectory": model.trajectory, "seconds": model.seconds}
+                        cache.save("train", key, train_payload(member), meta, model.state)
+                        found[key] = model
     return [found[key] for key in keys]
 
 

@@ -50,11 +50,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if threads < 1:
             raise ValueError(f"--threads {threads} must be at least 1")
         torch.set_num_threads(threads)
+        from lengthgen.parallel import set_workers
+
+        set_workers(getattr(args, "workers", 1))
         return args.handler(args)
     except (ValueError, UsageError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         sys.stderr.write(f"{prog}: error: {message}\n")
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into a command that stopped reading (e.g. head)
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
         return 130

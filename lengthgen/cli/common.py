@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -60,6 +61,8 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument("--retrain", action="store_true", help="retrain even when the cache holds the model")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1; part of the cache key)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes training in parallel (default: the CPU count; results do not depend on it)")
 
 
 def make_cache(args: argparse.Namespace):

@@ -1,0 +1,86 @@
+"""Training-speed benchmarks: one ensemble step per one-layer family, and the C1 grid cold.
+
+The C1 grid target (the foundation issue): 48 models x 4000 steps in at most 60 s on 2 cores, i.e.
+two processes with one thread each. A plain per-seed PyTorch loop takes about 15 s per model on one
+core here (see ``test_plain_loop_step`` for the per-step figure); the ensemble's per-vocabulary tables
+and shared steps are what make the difference.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch.func import stack_module_state
+
+from lengthgen.experiments.common import paper_spec
+from lengthgen.grouping import MAX_MEMBERS, group_members
+from lengthgen.models import table_forward
+from lengthgen.parallel import train_passes
+from lengthgen.train import Member, _Streams, build_model
+
+FAMILIES = {
+    "rope": {"model": {"encoding": "rope"}},
+    "ape": {"model": {"encoding": "ape"}},
+    "rope-linear": {"model": {"encoding": "rope", "attention": "linear"}},
+    "rope-4heads": {"model": {"encoding": "rope", "heads": 4}},
+}
+
+
+def _step_fn(spec, members: int):
+    group = [Member(spec, seed) for seed in range(members)]
+    params, _ = stack_module_state([build_model(m.spec, m.seed) for m in group])
+    optimizer = torch.optim.Adam(params.values(), lr=1e-3, fused=True)
+    batch = _Streams(group, spec.train.batch).step(0)
+
+    def step():
+        out = table_forward(params, spec.model, batch.tokens, batch.lengths)
+        S, B, m = out.logits.shape
+        loss = F.cross_entropy(out.logits.view(S * B, m), batch.targets.view(-1), reduction="none").view(S, B)
+        optimizer.zero_grad(set_to_none=True)
+        loss.mean(1).sum().backward()
+        optimizer.step()
+
+    return step
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_ensemble_step(benchmark, family):
+    """One training step of a full ensemble pass (16 members, batch 256 each)."""
+    torch.set_num_threads(1)
+    spec = paper_spec(4000, **FAMILIES[family])
+    benchmark(_step_fn(spec, MAX_MEMBERS))
+
+
+def test_plain_loop_step(benchmark):
+    """One step of the plain reference forward for one model (the per-seed loop baseline)."""
+    torch.set_num_threads(1)
+    spec = paper_spec(4000)
+    member = Member(spec, 0)
+    model = build_model(spec, 0)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    batch = _Streams([member], spec.train.batch).step(0).index(0)
+
+    def step():
+        loss = F.cross_entropy(model(batch.tokens, batch.lengths).logits, batch.targets)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+
+    benchmark(step)
+
+
+def test_c1_grid_cold(benchmark):
+    """The C1 grid (RoPE/APE x K in {1,2,3} x 8 seeds, 4000 steps): two processes, no cache."""
+    members = [
+        Member(paper_spec(4000, model={"encoding": e}, task={"offset": k}), s)
+        for e in ("rope", "ape")
+        for k in (1, 2, 3)
+        for s in range(8)
+    ]
+    passes = group_members(members)
+
+    def grid():
+        return sum(len(models) for _, models in train_passes(passes, workers=2, threads=1))
+
+    assert benchmark.pedantic(grid, rounds=1, iterations=1) == 48

@@ -1,0 +1,110 @@
+"""C4 (Lemma 2, Sec. 5): trained queries and keys share a dominant carrier direction, pre-rotated to the
+target offset.
+
+Models: the RoPE heads of the C1 grid (no extra training), K in {2, 3}, seeds 0..4 (the paper's
+validation study uses 5 seeds). Baseline: the same seed's untrained initialisation. Measured exactly as
+the paper defines it: the carrier fraction ||mean_a v_a||^2 / mean_a ||v_a||^2 over the m = 20 vocabulary
+entries v_a = W_Q x_a (queries) or W_K x_a (keys), x_a the token embedding, no position; and
+cos(m_Q, R_{-K} m_K) with m the vocabulary means (``lengthgen/probes/carrier.py``).
+
+Assert (catalogue), per K: the mean (over seeds) key and query carrier fractions lie in [0.65, 0.95] and are
+>= 10x the mean untrained baseline; the mean cos(m_Q, R_{-K} m_K) >= 0.6.
+
+The untrained baseline is reported beside the paper's 0.016: for i.i.d. zero-mean projections of m = 20
+tokens its expectation is 1/m = 0.05, and that is what the definition gives here (about 0.04-0.06 per
+seed); the paper's 0.016 is lower than this definition yields.
+
+Choices: "mean" is the uniform mean over the vocabulary (tokens are uniform); projections are of the token
+embeddings without any position (RoPE adds none); the 10x check compares the seed-mean fraction with the
+seed-mean baseline fraction.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lengthgen import figures
+
+from claims.mechanism import MECHANISM_OFFSETS, VALIDATION_SEEDS, carrier_result
+
+FRACTION_RANGE = (0.65, 0.95)  # catalogue (the paper's 0.72-0.86 across settings, widened)
+BASELINE_FACTOR = 10.0  # catalogue: trained fraction >= 10x the untrained baseline
+MIN_COSINE = 0.6  # catalogue (the paper: 0.83)
+PAPER_BASELINE = 0.016  # the paper's untrained key carrier fraction
+
+CHOICES = [
+    "carrier fraction over the m = 20 vocabulary entries (uniform mean), projections W_Q x, W_K x of the token "
+    "embeddings (no position)",
+    "baseline: the same seed's untrained initialisation (embeddings N(0,1), projections U(-1/sqrt d, 1/sqrt d))",
+    "'>= 10x the baseline' compares the seed-mean fraction with the seed-mean baseline fraction",
+    "models: the C1 grid's RoPE heads (seeds 0..4), no extra training",
+]
+
+
+def _mean(values):
+    return sum(values) / len(values)
+
+
+@pytest.mark.claim("C4")
+def test_trained_heads_carry_a_target_aligned_carrier(scale, cache, claim):
+    claim.set_scale(**scale.describe(VALIDATION_SEEDS))
+    for text in CHOICES:
+        claim.choice(text)
+    result = carrier_result(scale, cache)
+    for offset in MECHANISM_OFFSETS:
+        for side in ("key", "query"):
+            trained = result.values(offset, "trained", f"{side}_fraction")
+            baseline = result.values(offset, "baseline", f"{side}_fraction")
+            claim.check(
+                f"K={offset}: {side} carrier fraction (mean over seeds)",
+                trained,
+                "in",
+                FRACTION_RANGE,
+                paper="0.80 (key); 0.72-0.86 across settings",
+            )
+            claim.check(
+                f"K={offset}: {side} carrier fraction / untrained baseline (seed means)",
+                _mean(trained) / _mean(baseline),
+                ">=",
+                BASELINE_FACTOR,
+                paper="0.80 / 0.016 = 50",
+            )
+            claim.measure(f"K={offset}: untrained {side} carrier fraction (paper {PAPER_BASELINE})", baseline)
+        claim.check(
+            f"K={offset}: cos(m_Q, R_-K m_K) (mean over seeds)",
+            result.values(offset, "trained", "cosine"),
+            ">=",
+            MIN_COSINE,
+            paper="0.83",
+        )
+        claim.measure(
+            f"K={offset}: cos(m_Q, R_-K m_K) of the untrained baseline", result.values(offset, "baseline", "cosine")
+        )
+    baseline_keys = [v for K in MECHANISM_OFFSETS for v in result.values(K, "baseline", "key_fraction")]
+    claim.note(
+        f"untrained key carrier fraction: measured {_mean(baseline_keys):.3f} (mean over seeds; range "
+        f"{min(baseline_keys):.3f}-{max(baseline_keys):.3f}) against the paper's {PAPER_BASELINE}; "
+        f"for i.i.d. zero-mean projections of m = 20 tokens the expectation is 1/m = 0.05"
+    )
+    groups = [f"K={K} {side}" for K in MECHANISM_OFFSETS for side in ("key", "query")]
+    claim.figure(
+        "carrier_fractions",
+        figures.bars(
+            "Carrier fraction ||mean||^2 / E||proj||^2, trained against untrained",
+            "carrier fraction",
+            groups,
+            [
+                {
+                    "label": label,
+                    "per_seed": [
+                        result.values(K, which, f"{side}_fraction")
+                        for K in MECHANISM_OFFSETS
+                        for side in ("key", "query")
+                    ],
+                }
+                for label, which in (("trained", "trained"), ("untrained baseline", "baseline"))
+            ],
+            hlines=[(FRACTION_RANGE[0], "0.65"), (1 / 20, "1/m")],
+        ),
+    )
+    claim.verify()

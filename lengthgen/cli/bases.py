@@ -1,0 +1,33 @@
+"""``lengthgen bases``: the RoPE head at several rotary bases (C14)."""
+
+from __future__ import annotations
+
+import argparse
+
+from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.experiments.bases import PAPER_BASES, run_bases
+
+NAME = "bases"
+HELP = "C14: accuracy and selected offset per length for RoPE bases 1e3, 1e4, 1e5"
+
+
+def base_list(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers") from None
+    return values
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--offsets", type=int_list, default=(2, 3), metavar="K1,K2,...", help="default 2,3")
+    parser.add_argument(
+        "--bases", type=base_list, default=PAPER_BASES, metavar="B1,B2,...", help="RoPE bases (default 1e3,1e4,1e5)"
+    )
+    add_run_options(parser, seeds="0-4")
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_bases(args.seeds, args.steps, args.offsets, args.bases, evaluation(args), make_cache(args))
+    emit(args, result.table(), result.to_dict())
+    return 0

@@ -1,0 +1,22 @@
+"""``lengthgen linear``: the linear-attention control beside the softmax head (C11)."""
+
+from __future__ import annotations
+
+import argparse
+
+from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.experiments.linear import run_linear
+
+NAME = "linear"
+HELP = "C11: RoPE with unnormalised linear attention vs softmax: accuracy per length and carrier geometry"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--offsets", type=int_list, default=(2, 3), metavar="K1,K2,...", help="default 2,3")
+    add_run_options(parser, seeds="0-4")
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_linear(args.seeds, args.steps, args.offsets, evaluation(args), make_cache(args))
+    emit(args, result.table(), result.to_dict())
+    return 0

@@ -1,0 +1,109 @@
+"""Robustness to the rotary base (C14, Fig. 4): RoPE heads with base 1e3, 1e4, 1e5.
+
+Everything but ``rope_base`` is the paper's protocol; base 1e4 is the C1 grid itself (same spec, same
+cache key). Per (base, K, seed) and evaluation length: accuracy and the selected offset (argmax of the
+mean attention relative to the query).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from lengthgen.cache import Cache
+from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.experiments.common import paper_spec, train_and_evaluate
+
+PAPER_BASES = (1e3, 1e4, 1e5)
+
+
+@dataclass
+class BasesResult:
+    bases: tuple[float, ...]
+    offsets: tuple[int, ...]
+    seeds: tuple[int, ...]
+    evaluation: EvalConfig
+    max_len: int  # Lmax: lengths above it are out of range
+    rows: list[dict[str, Any]]  # one per (base, K, seed)
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return self.evaluation.lengths
+
+    @property
+    def out_of_range(self) -> tuple[int, ...]:
+        return tuple(L for L in self.lengths if L > self.max_len)
+
+    def of(self, base: float, offset: int) -> list[dict[str, Any]]:
+        return [r for r in self.rows if r["base"] == base and r["offset"] == offset]
+
+    def ood_accuracy(self, base: float, offset: int) -> list[float]:
+        """Per seed: accuracy averaged over the evaluation lengths beyond the training range."""
+        columns = [self.lengths.index(L) for L in self.out_of_range]
+        return [sum(r["accuracy"][i] for i in columns) / len(columns) for r in self.of(base, offset)]
+
+    def selected_offsets(self, base: float, offset: int) -> list[int]:
+        """Every (seed, length) cell's selected offset."""
+        return [s for r in self.of(base, offset) for s in r["selected_offset"]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "config": {
+                "bases": list(self.bases),
+                "offsets": list(self.offsets),
+                "seeds": list(self.seeds),
+                "max_len": self.max_len,
+                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+            },
+            "rows": self.rows,
+        }
+
+    def table(self) -> str:
+        lines = [
+            f"RoPE base sweep: mean accuracy over {len(self.seeds)} seeds; cells selecting -K",
+            f"{'base':>7} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths) + "  OOD acc  cells at -K",
+        ]
+        for base in self.bases:
+            for offset in self.offsets:
+                rows = self.of(base, offset)
+                acc = [sum(r["accuracy"][i] for r in rows) / len(rows) for i in range(len(self.lengths))]
+                ood = self.ood_accuracy(base, offset)
+                cells = self.selected_offsets(base, offset)
+                hits = sum(1 for s in cells if s == -offset)
+                lines.append(
+                    f"{base:>7.0e} {offset:>2}  "
+                    + " ".join(f"{a:<7.3f}" for a in acc)
+                    + f"  {sum(ood) / len(ood):<7.3f}  {hits}/{len(cells)}"
+                )
+        return "\n".join(lines)
+
+
+def run_bases(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (2, 3),
+    bases: Sequence[float] = PAPER_BASES,
+    evaluation: EvalConfig | None = None,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> BasesResult:
+    evaluation = evaluation or EvalConfig()
+    specs: dict[tuple[float, int], RunSpec] = {
+        (float(base), offset): paper_spec(steps, task={"offset": offset}, model={"rope_base": float(base)})
+        for base in bases
+        for offset in offsets
+    }
+    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
+    rows = [
+        {
+            "base": base,
+            "offset": offset,
+            "seed": run.seed,
+            "accuracy": [row.accuracy for row in run.evals],
+            "selected_offset": [row.selected_offset() for row in run.evals],
+        }
+        for (base, offset), spec in specs.items()
+        for run in runs[spec]
+    ]
+    max_len = next(iter(specs.values())).task.max_len
+    return BasesResult(tuple(float(b) for b in bases), tuple(offsets), tuple(seeds), evaluation, max_len, rows)

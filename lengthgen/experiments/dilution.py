@@ -1,0 +1,131 @@
+"""Dilution and the margin bound (C6 Corollary 2, C7 Fig. 4) on the RoPE heads of the C1 grid.
+
+Per (K, seed): the mean attention weight on the target a*(L) at each evaluation length, the least-squares
+fit of 1/a* on L - 1, and the margins of the exact logit table (``probes/margin.py``) with the bound
+1/(1 + (L-1) e^{-mu}) beside the measured a*(L). Per K: the same fit on the seed-mean a*(L).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from lengthgen.cache import Cache
+from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.experiments.carrier import PROFILE_SPAN
+from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.probes.dilution import dilution_fit
+from lengthgen.probes.margin import head_margins
+
+
+def inverse_steps(target_weights: Sequence[float]) -> list[float]:
+    """Differences of 1/a* between consecutive lengths (>= 0 where 1/a* grows with L)."""
+    inverse = [1.0 / a for a in target_weights]
+    return [b - a for a, b in zip(inverse, inverse[1:])]
+
+
+def dilution_row(run: Run, span: int = PROFILE_SPAN) -> dict[str, Any]:
+    lengths = [row.length for row in run.evals]
+    weights = [row.target_weight[0] for row in run.evals]
+    if max(lengths) > span:
+        raise ValueError(f"evaluation length {max(lengths)} exceeds the margin's span {span}")
+    margins = head_margins(run.model.state, run.model.spec.model, run.model.spec.task.offset, span)
+    bounds = margins.bounds(lengths)
+    return {
+        "offset": run.model.spec.task.offset,
+        "seed": run.seed,
+        "lengths": lengths,
+        "target_weight": weights,
+        "fit": dilution_fit(lengths, weights).to_dict(),
+        "margin": margins.to_dict(),
+        "bound": bounds,
+        "typical_bound": [margins.typical_bound(L) for L in lengths],
+        "gap": [a - b for a, b in zip(weights, bounds)],  # a*(L) - bound(L): >= 0 where the bound holds
+    }
+
+
+@dataclass
+class DilutionResult:
+    offsets: tuple[int, ...]
+    seeds: tuple[int, ...]
+    evaluation: EvalConfig
+    spec: RunSpec
+    rows: list[dict[str, Any]]  # one per (K, seed), see ``dilution_row``
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return self.evaluation.lengths
+
+    def of(self, offset: int) -> list[dict[str, Any]]:
+        return [r for r in self.rows if r["offset"] == offset]
+
+    def mean_target_weight(self, offset: int) -> list[float]:
+        """a*(L) averaged over seeds, per evaluation length."""
+        rows = self.of(offset)
+        return [sum(r["target_weight"][i] for r in rows) / len(rows) for i in range(len(self.lengths))]
+
+    def mean_fit(self, offset: int) -> dict[str, float]:
+        """The fit of 1/a* on L - 1 for the seed-mean a*(L)."""
+        return dilution_fit(self.lengths, self.mean_target_weight(offset)).to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "config": {
+                "offsets": list(self.offsets),
+                "seeds": list(self.seeds),
+                "spec": self.spec.to_dict(),
+                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+            },
+            "per_offset": [
+                {"offset": K, "mean_target_weight": self.mean_target_weight(K), "fit": self.mean_fit(K)}
+                for K in self.offsets
+            ],
+            "rows": self.rows,
+        }
+
+    def table(self) -> str:
+        lengths = self.lengths
+        lines = ["dilution: a*(L) = mean attention on the target; fit 1/a* = intercept + c (L-1)"]
+        lines.append(
+            f"{'K':>2} {'seed':>4}  " + " ".join(f"L={L:<5}" for L in lengths) + "  c       R^2    mu     mu_typ"
+        )
+        for K in self.offsets:
+            for r in self.of(K):
+                lines.append(
+                    f"{K:>2} {r['seed']:>4}  "
+                    + " ".join(f"{a:<7.3f}" for a in r["target_weight"])
+                    + f"  {r['fit']['slope']:<7.4f} {r['fit']['r2']:<6.3f} {r['margin']['worst']:<6.2f} "
+                    f"{r['margin']['typical']:<6.2f}"
+                )
+            fit = self.mean_fit(K)
+            lines.append(
+                f"{K:>2} {'mean':>4}  "
+                + " ".join(f"{a:<7.3f}" for a in self.mean_target_weight(K))
+                + f"  {fit['slope']:<7.4f} {fit['r2']:<6.3f}"
+            )
+        lines.append("margin bound 1/(1+(L-1)e^-mu) (worst-case mu) beside a*(L):")
+        for r in self.rows:
+            cells = " ".join(f"{b:.3f}<={a:.3f}" for a, b in zip(r["target_weight"], r["bound"]))
+            lines.append(f"{r['offset']:>2} {r['seed']:>4}  {cells}")
+        return "\n".join(lines)
+
+
+def run_dilution(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (2, 3),
+    evaluation: EvalConfig | None = None,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> DilutionResult:
+    evaluation = evaluation or EvalConfig()
+    if max(evaluation.lengths) > PROFILE_SPAN:  # checked before any training
+        raise ValueError(f"evaluation length {max(evaluation.lengths)} exceeds the margin's span {PROFILE_SPAN}")
+    if list(evaluation.lengths) != sorted(evaluation.lengths):
+        raise ValueError(f"evaluation lengths {evaluation.lengths} must be increasing")
+    if len(evaluation.lengths) < 3:
+        raise ValueError(f"the dilution fit needs >= 3 evaluation lengths, got {len(evaluation.lengths)}")
+    specs = [paper_spec(steps, task={"offset": offset}) for offset in offsets]
+    runs = train_and_evaluate(specs, seeds, evaluation, cache, progress)
+    rows = [dilution_row(run) for spec in specs for run in runs[spec]]
+    return DilutionResult(tuple(offsets), tuple(seeds), evaluation, specs[0], rows)

@@ -1,0 +1,73 @@
+"""C17 (Fig. 4): the carrier fraction holds across widths, vocabulary sizes, length ranges and softmax
+temperatures (paper: 0.72-0.86).
+
+One factor at a time around the paper's setup (d = 64, m = 20, lengths [8, 16], tau = 1; the paper does
+not say how it crossed the factors): d in {32, 64, 128}; m in {10, 20, 40}; training lengths [4, 12],
+[8, 16], [8, 24]; tau in {0.5, 1, 2} (logits q.k / (sqrt(d) tau)). The paper's point is the C1 grid's
+RoPE model. K in {2, 3} (the mechanism's offsets, as C4), seeds 0-2 (three seeds keep the sweep's new
+training near two minutes). Carrier fraction = ||mean_a W x_a||^2 / mean_a ||W x_a||^2 over the
+vocabulary, for keys (W_K) and queries (W_Q) of the trained head; both are checked ("fractions"), the
+same seed's untrained value is reported as the baseline.
+
+Assert (catalogue, mean over seeds per sweep point and K): key and query carrier fractions in [0.6, 0.95].
+Quick (a reduced sweep, to fit the quick budget; a training pass costs about the same for 1 to 3 members,
+so points, not seeds, are cut): 1000 steps, K = 2, seeds 0-2, the paper's point plus the largest value of
+each factor and d = 32 (which C18 needs): d in {32, 64, 128}, m in {20, 40}, lengths [8, 16] and [8, 24],
+tau in {1, 2}.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from claims.conftest import memo
+from lengthgen import figures
+from lengthgen.experiments.sweeps import PAPER_POINT, SWEEP, point_label, run_carrier_sweep
+
+PAPER_SEEDS = 3  # seeds 0-2 (the paper gives no count), at both scales
+OFFSETS = {"paper": (2, 3), "quick": (2,)}
+QUICK_SWEEP = {factor: (values if factor == "width" else (PAPER_POINT[factor], values[-1]))
+               for factor, values in SWEEP.items()}  # the paper's point, each factor's largest value, d = 32
+CARRIER_RANGE = (0.6, 0.95)  # catalogue
+
+
+def run(scale, cache):
+    sweep = SWEEP if scale.name == "paper" else QUICK_SWEEP
+    return memo(("carrier-sweep", scale),
+                lambda: run_carrier_sweep(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], sweep, cache))
+
+
+@pytest.mark.claim("C17")
+def test_carrier_fraction_holds_across_settings(scale, cache, claim):
+    claim.set_scale(**scale.describe(PAPER_SEEDS))
+    result = run(scale, cache)
+    claim.choice("one factor at a time around d=64, m=20, [8,16], tau=1 (the paper's point is the C1 grid model)")
+    claim.choice("sweep: " + "; ".join(f"{factor} in {{{', '.join(point_label(factor, v) for v in values)}}}"
+                                      for factor, values in result.sweep.items()))
+    claim.choice(f"K in {result.offsets}, seeds {list(result.seeds)}; key and query fractions both checked")
+    for factor, value in result.points():
+        for offset in result.offsets:
+            for which in ("key", "query"):
+                claim.check(f"{point_label(factor, value)} K={offset}: {which} carrier fraction",
+                            result.fraction(factor, value, offset, which), "in", CARRIER_RANGE, paper="0.72-0.86")
+    for which in ("key", "query"):
+        claim.measure(f"untrained {which} carrier fraction over all points (baseline)",
+                      [v for f, val in result.points() for K in result.offsets
+                       for v in result.fraction(f, val, K, which, baseline=True)])
+    groups = [point_label(f, v) for f, v in result.points()]
+    claim.figure(
+        "carrier_fraction_sweep",
+        figures.bars(
+            "Carrier fraction across the sweep (one factor at a time)",
+            "carrier fraction",
+            groups,
+            [
+                {"label": f"{which} K={K}",
+                 "per_seed": [result.fraction(f, v, K, which) for f, v in result.points()]}
+                for K in result.offsets
+                for which in ("key", "query")
+            ],
+            hlines=[(CARRIER_RANGE[0], "0.6"), (CARRIER_RANGE[1], "0.95")],
+        ),
+    )
+    claim.verify()

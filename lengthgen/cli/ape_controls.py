@@ -1,0 +1,53 @@
+"""``lengthgen ape-controls``: the APE head under weight decay (C9) and inference-time fixes (C10)."""
+
+from __future__ import annotations
+
+import argparse
+
+from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache, word_list
+from lengthgen.config import parse_seeds
+from lengthgen.experiments.ape_controls import WEIGHT_DECAYS, run_ape_fixes, run_weight_decay
+from lengthgen.probes.ape_fixes import FIXES
+
+NAME = "ape-controls"
+HELP = "C9/C10: APE accuracy beyond Lmax under Adam weight decay and under inference-time table fixes"
+PARTS = ("weight-decay", "fixes", "all")
+DEFAULT_SEEDS = {"weight-decay": "0-2", "fixes": "0-7"}  # as the claim tests at paper scale
+
+
+def float_list(text: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--part", choices=PARTS, default="all", help="which control to run (default all)")
+    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
+    parser.add_argument("--decays", type=float_list, default=WEIGHT_DECAYS, metavar="L1,L2,...",
+                        help="coupled Adam weight decays (default 0,1e-4,1e-2)")
+    parser.add_argument("--fixes", type=word_list, default=FIXES, metavar="F1,F2,...",
+                        help=f"inference-time fixes (default {','.join(FIXES)})")
+    add_run_options(parser, seeds="0-7")
+    parser.set_defaults(seeds=None)
+    parser.epilog = "Without --seeds: weight decay uses seeds 0-2, the fixes the C1 grid's 0-7."
+
+
+def run(args: argparse.Namespace) -> int:
+    cache = make_cache(args)
+    parts = ("weight-decay", "fixes") if args.part == "all" else (args.part,)
+    for decay in args.decays:
+        if decay < 0:
+            raise ValueError(f"weight decay {decay} must be non-negative")
+    tables, data = [], {}
+    for part in parts:
+        seeds = args.seeds if args.seeds is not None else parse_seeds(DEFAULT_SEEDS[part])
+        if part == "weight-decay":
+            result = run_weight_decay(seeds, args.steps, args.offsets, args.decays, evaluation(args), cache)
+        else:
+            result = run_ape_fixes(seeds, args.steps, args.offsets, args.fixes, evaluation(args), cache)
+        tables.append(result.table())
+        data[part] = result.to_dict()
+    emit(args, "\n\n".join(tables), data)
+    return 0

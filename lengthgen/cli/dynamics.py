@@ -1,0 +1,22 @@
+"""``lengthgen dynamics``: carrier and rank concentration along training, from the recorded trajectory (C16)."""
+
+from __future__ import annotations
+
+import argparse
+
+from lengthgen.cli.common import add_run_options, emit, int_list, make_cache
+from lengthgen.experiments.dynamics import run_dynamics
+
+NAME = "dynamics"
+HELP = "C16: when the carrier fractions and the top singular-value energy of W_Q^T W_K emerge in training"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--offsets", type=int_list, default=(2, 3), metavar="K1,K2,...", help="default 2,3")
+    add_run_options(parser, seeds="0-4")
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_dynamics(args.seeds, args.steps, args.offsets, make_cache(args))
+    emit(args, result.table(), result.to_dict())
+    return 0

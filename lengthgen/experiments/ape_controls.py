@@ -1,0 +1,216 @@
+"""The APE controls (C9, C10; Fig. 4): does anything rescue the absolute-position head beyond Lmax?
+
+- Weight decay (C9): the APE head of the C1 grid trained with Adam's *coupled* L2 weight decay lambda
+  (``torch.optim.Adam(weight_decay=lambda)``: lambda * w is added to the gradient before Adam's moment
+  estimates, not AdamW's decoupled shrinkage), lambda in {0, 1e-4, 1e-2}. lambda = 0 is the C1 grid's
+  model itself (same spec, same cache key). Besides accuracy, the mean norm of the untrained table rows
+  (positions >= Lmax) shows what the decay did to them.
+- Inference-time fixes (C10): the trained C1 APE heads (no retraining), evaluated at every length
+  L > Lmax with the position table rebuilt from its trained rows by each fix of
+  ``probes/ape_fixes.py`` (interpolate, clamp, rescale). The modified weights go through the ordinary
+  evaluation (``evaluate_models``, one length at a time, the same evaluation sequences as every other
+  model); they are not cached (their cache key would be the unmodified model's).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lengthgen.cache import Cache
+from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.evaluate import evaluate_models
+from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
+from lengthgen.store import evaluated, trained
+from lengthgen.train import Member
+
+WEIGHT_DECAYS = (0.0, 1e-4, 1e-2)  # the paper's lambda values (Fig. 4)
+NO_FIX = "none"  # the unmodified head, beside the fixes
+
+
+def ape_spec(steps: int, offset: int, weight_decay: float = 0.0) -> RunSpec:
+    """The C1 grid's APE head (weight decay 0 gives exactly the grid's spec)."""
+    return paper_spec(steps, model={"encoding": "ape"}, task={"offset": offset}, train={"weight_decay": weight_decay})
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def row_norms(run: Run) -> dict[str, float]:
+    """Mean L2 norm of the trained (< Lmax) and untrained (>= Lmax) rows of the position table."""
+    table = run.model.state[TABLE]  # (positions, d)
+    max_len = run.model.spec.task.max_len
+    norms = table.norm(dim=-1)  # (positions,)
+    return {"trained": float(norms[:max_len].mean()), "untrained": float(norms[max_len:].mean())}
+
+
+@dataclass
+class WeightDecayResult:
+    decays: tuple[float, ...]
+    offsets: tuple[int, ...]
+    seeds: tuple[int, ...]
+    steps: int  # training steps of each model
+    evaluation: EvalConfig
+    max_len: int  # Lmax: table rows >= max_len are never trained
+    runs: dict[tuple[float, int], list[Run]]  # (lambda, K) -> runs by seed
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return self.evaluation.lengths
+
+    def accuracy(self, decay: float, offset: int, length: int) -> list[float]:
+        return [run.at(length).accuracy for run in self.runs[decay, offset]]
+
+    def norms(self, decay: float, offset: int, part: str) -> list[float]:
+        """Per seed: mean norm of the ``part`` ("trained" / "untrained") rows of the position table."""
+        return [row_norms(run)[part] for run in self.runs[decay, offset]]
+
+    def to_dict(self) -> dict[str, Any]:
+        cells = [
+            {
+                "weight_decay": decay,
+                "offset": offset,
+                "seed": run.seed,
+                "table_norms": row_norms(run),
+                "eval": [row.summary() for row in run.evals],
+            }
+            for (decay, offset), runs in self.runs.items()
+            for run in runs
+        ]
+        return {
+            "config": {
+                "weight_decays": list(self.decays),
+                "weight_decay_kind": "coupled L2 (torch.optim.Adam weight_decay)",
+                "offsets": list(self.offsets),
+                "seeds": list(self.seeds),
+                "spec": ape_spec(self.steps, self.offsets[0]).to_dict(),
+                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+            },
+            "cells": cells,
+        }
+
+    def table(self) -> str:
+        header = f"{'lambda':>7} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths) + "  |p| trained/untrained"
+        title = (f"APE accuracy under coupled Adam weight decay, mean over {len(self.seeds)} seeds "
+                 f"(trained lengths up to {self.max_len})")
+        lines = [title, header]
+        for decay in self.decays:
+            for offset in self.offsets:
+                means = [_mean(self.accuracy(decay, offset, L)) for L in self.lengths]
+                trained_norm = _mean(self.norms(decay, offset, "trained"))
+                untrained_norm = _mean(self.norms(decay, offset, "untrained"))
+                lines.append(f"{decay:>7g} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means)
+                             + f"  {trained_norm:.2f}/{untrained_norm:.2f}")
+        return "\n".join(lines)
+
+
+def run_weight_decay(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (1, 2, 3),
+    decays: Sequence[float] = WEIGHT_DECAYS,
+    evaluation: EvalConfig | None = None,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> WeightDecayResult:
+    """C9: APE trained with each weight decay, evaluated at every length."""
+    evaluation = evaluation or EvalConfig()
+    specs = {(float(decay), offset): ape_spec(steps, offset, float(decay)) for decay in decays for offset in offsets}
+    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
+    max_len = next(iter(specs.values())).task.max_len
+    return WeightDecayResult(
+        tuple(float(d) for d in decays), tuple(offsets), tuple(seeds), steps, evaluation, max_len,
+        {key: runs[spec] for key, spec in specs.items()},
+    )
+
+
+@dataclass
+class FixesResult:
+    fixes: tuple[str, ...]  # NO_FIX first, then the fixes
+    offsets: tuple[int, ...]
+    seeds: tuple[int, ...]
+    lengths: tuple[int, ...]  # the evaluation lengths beyond Lmax
+    sequences: int
+    max_len: int
+    rows: list[dict[str, Any]]  # one per (fix, K, seed, L): accuracy, selected offset, peak position
+
+    def accuracy(self, fix: str, offset: int, length: int) -> list[float]:
+        """Per seed (in seed order) at one length."""
+        return [r["accuracy"] for r in self._cell(fix, offset, length)]
+
+    def selected_offsets(self, fix: str, offset: int, length: int) -> list[int]:
+        return [r["selected_offset"] for r in self._cell(fix, offset, length)]
+
+    def _cell(self, fix: str, offset: int, length: int) -> list[dict[str, Any]]:
+        cell = [r for r in self.rows if (r["fix"], r["offset"], r["length"]) == (fix, offset, length)]
+        return sorted(cell, key=lambda r: r["seed"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "config": {
+                "fixes": list(self.fixes),
+                "offsets": list(self.offsets),
+                "seeds": list(self.seeds),
+                "lengths": list(self.lengths),
+                "sequences": self.sequences,
+                "trained_rows": self.max_len,
+            },
+            "rows": self.rows,
+        }
+
+    def table(self) -> str:
+        header = f"{'fix':<12} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths)
+        title = f"APE accuracy beyond the trained table (rows 0..{self.max_len - 1}), mean over {len(self.seeds)} seeds"
+        lines = [title, header]
+        for fix in self.fixes:
+            for offset in self.offsets:
+                means = [_mean(self.accuracy(fix, offset, L)) for L in self.lengths]
+                lines.append(f"{fix:<12} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means))
+        return "\n".join(lines)
+
+
+def run_ape_fixes(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (1, 2, 3),
+    fixes: Sequence[str] = FIXES,
+    evaluation: EvalConfig | None = None,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> FixesResult:
+    """C10: the C1 grid's APE heads at every evaluation length > Lmax, unmodified and under each fix."""
+    evaluation = evaluation or EvalConfig()
+    cache = cache if cache is not None else Cache()
+    unknown = [f for f in fixes if f not in FIXES]
+    if unknown:
+        raise ValueError(f"unknown APE fix {unknown[0]!r} (known: {', '.join(FIXES)})")
+    members = [Member(ape_spec(steps, offset), seed) for offset in offsets for seed in seeds]
+    for member in members:
+        member.spec.check_eval(evaluation)
+    max_len = members[0].spec.task.max_len
+    beyond = tuple(L for L in evaluation.lengths if L > max_len)
+    if not beyond:
+        raise ValueError(f"no evaluation length beyond the training range (Lmax = {max_len}): {evaluation.lengths}")
+    models = trained(members, cache, progress)
+    rows: list[dict[str, Any]] = []
+
+    def add(fix: str, model, row) -> None:
+        rows.append({"fix": fix, "offset": model.spec.task.offset, "seed": model.seed, "length": row.length,
+                     "accuracy": row.accuracy, "selected_offset": row.selected_offset(),
+                     "peak_position": row.peak_position(), "peak_height": row.peak_height()})
+
+    for model, evals in zip(models, evaluated(models, evaluation, cache)):  # the unmodified heads (cached)
+        for row in evals:
+            if row.length in beyond:
+                add(NO_FIX, model, row)
+    for fix in fixes:
+        for length in beyond:
+            fixed = [dataclasses.replace(m, state=fixed_state(m.state, fix, length, max_len)) for m in models]
+            at_length = dataclasses.replace(evaluation, lengths=(length,))
+            for model, (row,) in zip(models, evaluate_models(fixed, at_length)):
+                add(fix, model, row)
+    return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), beyond, evaluation.sequences, max_len, rows)

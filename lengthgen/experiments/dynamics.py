@@ -1,0 +1,109 @@
+"""Training dynamics (C16, Fig. 4): the carrier and the rank concentration of W = W_Q^T W_K co-emerge.
+
+No retraining per checkpoint: the training engine records, every ``record_every`` (50) steps of the one
+run, the per-member loss, the query and key carrier fractions of the projected vocabulary and the top
+singular-value energy sigma_1^2 / sum sigma_i^2 of W (``train.geometry_record``), and caches them with
+the model. This experiment reads those trajectories from the RoPE models of the C1 grid
+(``paper_spec(steps, task={"offset": K})``: same spec, same cache key, no training) and, per quantity
+and model, finds the first recorded step at which the value reaches 90% of its final value and how far
+it strays from the final value once ``emerge_by`` is passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lengthgen.cache import Cache
+from lengthgen.experiments.common import paper_spec
+from lengthgen.probes.trajectory import emergence_step, plateau_deviation
+from lengthgen.store import trained
+from lengthgen.train import Member
+
+QUANTITIES = ("key_carrier", "query_carrier", "rank_energy")  # trajectory entries studied (head 0)
+EMERGENCE_FRACTION = 0.9  # "reaches 90% of its final value" (catalogue, C16)
+PAPER_EMERGE_BY = 1000  # catalogue: emerged before step 1000 of the paper's 4000-step run
+
+
+def emerge_by(steps: int) -> int:
+    """The step before which the quantities must have emerged: 1000 (the catalogue's, for the paper's 4000
+    steps), or half the run for a run of fewer than 2000 steps (the quick scale's 1000 -> 500), so that
+    the plateau check still has half the run to look at."""
+    return min(PAPER_EMERGE_BY, steps // 2)
+
+
+@dataclass
+class DynamicsResult:
+    offsets: tuple[int, ...]
+    seeds: tuple[int, ...]
+    steps: int  # training steps of each run
+    emerge_by: int  # the step the emergence check compares with
+    rows: list[dict[str, Any]]  # one per (K, seed): trajectories and per-quantity statistics
+
+    def of(self, offset: int) -> list[dict[str, Any]]:
+        return [r for r in self.rows if r["offset"] == offset]
+
+    def stat(self, offset: int, quantity: str, name: str) -> list[float]:
+        """Per seed: ``name`` in ("final", "emergence_step", "plateau_deviation") of ``quantity``."""
+        return [float(r["stats"][quantity][name]) for r in self.of(offset)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "config": {
+                "offsets": list(self.offsets),
+                "seeds": list(self.seeds),
+                "steps": self.steps,
+                "emerge_by": self.emerge_by,
+                "emergence_fraction": EMERGENCE_FRACTION,
+                "spec": paper_spec(self.steps).to_dict(),
+            },
+            "rows": self.rows,
+        }
+
+    def table(self) -> str:
+        lines = [
+            (f"training dynamics over {self.steps} steps: step reaching {EMERGENCE_FRACTION:.0%} of the final value "
+             f"(t90) and max relative deviation from it after step {self.emerge_by} (dev)"),
+            f"{'K':>2} {'seed':>4}  " + "  ".join(f"{q:<26}" for q in QUANTITIES),
+        ]
+        for r in self.rows:
+            cells = [
+                f"final {s['final']:.3f} t90 {s['emergence_step']:>4} dev {s['plateau_deviation']:.3f}"
+                for s in (r["stats"][q] for q in QUANTITIES)
+            ]
+            lines.append(f"{r['offset']:>2} {r['seed']:>4}  " + "  ".join(cells))
+        return "\n".join(lines)
+
+
+def trajectory_row(offset: int, seed: int, trajectory: dict[str, list], by: int) -> dict[str, Any]:
+    """One model's trajectories (head 0) and, per quantity, its final value, emergence step and plateau."""
+    steps = [int(s) for s in trajectory["step"]]
+    series = {q: [float(v[0]) for v in trajectory[q]] for q in QUANTITIES}
+    stats = {
+        q: {
+            "final": values[-1],
+            "emergence_step": emergence_step(steps, values, EMERGENCE_FRACTION),
+            "plateau_deviation": plateau_deviation(steps, values, by),
+        }
+        for q, values in series.items()
+    }
+    return {"offset": offset, "seed": seed, "step": steps, "loss": [float(v) for v in trajectory["loss"]],
+            **series, "stats": stats}
+
+
+def run_dynamics(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (2, 3),
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> DynamicsResult:
+    cache = cache if cache is not None else Cache()
+    by = emerge_by(steps)
+    if by < 1:
+        raise ValueError(f"steps={steps} is too short to study emergence")
+    members = [Member(paper_spec(steps, task={"offset": offset}), seed) for offset in offsets for seed in seeds]
+    models = trained(members, cache, progress)
+    rows = [trajectory_row(m.spec.task.offset, m.seed, m.trajectory, by) for m in models]
+    return DynamicsResult(tuple(offsets), tuple(seeds), steps, by, rows)

@@ -8,6 +8,7 @@ import torch
 
 from lengthgen.config import TaskConfig
 from lengthgen.tasks.batch import Batch, absolute_positions, valid_mask
+from lengthgen.tasks.content import ContentConditioned
 from lengthgen.tasks.offset import OffsetRetrieval
 
 
@@ -43,4 +44,16 @@ def make_task(cfg: TaskConfig) -> Task:
     return _TASKS[cfg.kind](cfg)
 
 
-__all__ = ["Batch", "OffsetRetrieval", "Task", "absolute_positions", "make_task", "register_task", "valid_mask"]
+register_task("content", ContentConditioned)
+
+
+__all__ = [
+    "Batch",
+    "ContentConditioned",
+    "OffsetRetrieval",
+    "Task",
+    "absolute_positions",
+    "make_task",
+    "register_task",
+    "valid_mask",
+]

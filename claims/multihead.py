@@ -1,0 +1,50 @@
+"""The content-task experiment shared by C21 and C22 (memoised per process; models through the cache).
+
+RoPE heads with H in {1, 2, 4} on the content task (K1 = 2, K2 = 3), seeds 0..4 at the scale's steps
+(quick: seeds 0..2 and 500 steps), evaluated at the scale's lengths plus L = 48 (C22 reads the peak there;
+the quick lengths otherwise stop at 40).
+
+Quick steps: the content models train in three ensemble passes (one per H, the seeds stacked) whose cost
+is mostly per-step overhead, so the quick budget is set by steps, not seeds. At 500 steps (seeds 0..2,
+measured) H = 1 and H = 2 are at 1.00 in distribution and the peaks at L = 48 are 0.53 / 0.30 / 0.25 for
+H = 1 / 2 / 4: both claims show at that scale.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from lengthgen.experiments.content import HEADS, OFFSETS, ContentResult, run_content
+from lengthgen.scale import Scale
+
+from claims.conftest import memo
+
+PAPER_SEEDS = 5  # the paper gives no count for this paragraph; its validation studies use 5
+QUICK_SEEDS = 3  # quick budget
+QUICK_STEPS = 500  # quick budget: half the quick scale's 1000 (see the module docstring)
+PEAK_LENGTH = 48  # the paper's length for the peak attention of C22
+
+CHOICES = [
+    "content rule: query token in the lower half of the vocabulary (0..9) -> target at offset -K1 = -2, "
+    "upper half (10..19) -> -K2 = -3 (K1, K2 >= 2: the regime of the mechanism claims)",
+    "RoPE (base 1e4), total width d = 64 split into H heads of width 64/H; otherwise the paper's protocol",
+    "seeds 0..4 (the paper gives no count here; its validation studies use 5); quick: seeds 0..2, 500 steps",
+]
+
+
+def seeds_scale(scale: Scale) -> Scale:
+    """The scale this experiment runs at: the paper's, or the quick scale with fewer seeds and steps."""
+    if scale.name != "quick":
+        return scale
+    return dataclasses.replace(scale, max_seeds=QUICK_SEEDS, steps=min(scale.steps, QUICK_STEPS))
+
+
+def content_result(scale: Scale, cache) -> ContentResult:
+    scale = seeds_scale(scale)
+    lengths = tuple(sorted(set(scale.lengths) | {PEAK_LENGTH}))
+    return memo(
+        ("content", scale),
+        lambda: run_content(
+            scale.seed_list(PAPER_SEEDS), scale.steps, HEADS, OFFSETS, scale.evaluation(lengths), cache
+        ),
+    )

@@ -1,0 +1,24 @@
+"""``lengthgen biases``: ALiBi and T5 relative bias against RoPE on the fixed-offset task (C19)."""
+
+from __future__ import annotations
+
+import argparse
+
+from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache, word_list
+from lengthgen.experiments.biases import ENCODINGS, run_biases
+
+NAME = "biases"
+HELP = "C19: ALiBi / T5 bias / RoPE: accuracy inside and beyond the training range, selected offset per length"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
+    parser.add_argument("--encodings", type=word_list, default=ENCODINGS, metavar="E1,E2,...",
+                        help=f"default {','.join(ENCODINGS)}")
+    add_run_options(parser, seeds="0-4")
+
+
+def run(args: argparse.Namespace) -> int:
+    result = run_biases(args.seeds, args.steps, args.offsets, args.encodings, evaluation(args), make_cache(args))
+    emit(args, result.table(), result.to_dict())
+    return 0

@@ -1,0 +1,215 @@
+"""The content-conditioned task with H in {1, 2, 4} heads (C21, C22; the paper's multi-head paragraph).
+
+One-layer RoPE heads of total width d = 64 split into H heads of width 64 / H (``ModelConfig.heads``),
+trained on the content task (``tasks/content.py``: query token in the lower half of the vocabulary ->
+target at offset -K1, upper half -> -K2; K1 = 2, K2 = 3 by default) with the paper's protocol otherwise
+(lengths [8, 16], Adam 1e-3, batch 256). Per (H, seed):
+
+- accuracy per evaluation length (through the cached evaluation);
+- each head's top singular-value energy of W_h = W_Q^h^T W_K^h (``probes/geometry.py``), trained and at
+  initialisation (its baseline);
+- *mode-conditioned* attention profiles (``probes/modes.py``): per head, the mean attention over the
+  sequences whose query asks for K1 (mode 0) and over those asking for K2 (mode 1), on the same
+  evaluation sequences as the accuracy. From them: each head's peak height per mode, the attention on
+  that mode's target, and the selected offset per mode (a single head solving both offsets selects -K1
+  in mode 0 and -K2 in mode 1: the query-conditioned rotation).
+
+The peak attention of C22 is the mean over the two modes and over the heads of each head's
+mode-conditioned peak height (a typical head's concentration); the retrieving head's (per mode, the
+head with the most attention on that mode's target) is reported beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import torch
+
+from lengthgen.cache import Cache
+from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.evaluate import EVAL_CHUNK, eval_draw
+from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.models import table_forward
+from lengthgen.probes import per_head_bilinear, top_singular_energy
+from lengthgen.probes.modes import mode_profiles, mode_target_weight
+from lengthgen.tasks import make_task
+from lengthgen.train import TrainedModel
+
+HEADS = (1, 2, 4)  # the paper's head counts
+OFFSETS = (2, 3)  # (K1, K2): both >= 2, the regime of the mechanism claims (C4, C5)
+
+
+def content_spec(steps: int, heads: int, offsets: Sequence[int] = OFFSETS) -> RunSpec:
+    """The paper's one-layer RoPE setup with ``heads`` heads on the content task with offsets (K1, K2)."""
+    if len(offsets) != 2:
+        raise ValueError(f"the content task needs two offsets K1,K2, got {tuple(offsets)}")
+    return paper_spec(
+        steps,
+        model={"encoding": "rope", "heads": heads},
+        task={"kind": "content", "offset": offsets[0], "alt_offset": offsets[1]},
+    )
+
+
+@torch.no_grad()
+def mode_conditioned_profiles(models: Sequence[TrainedModel], evaluation: EvalConfig) -> dict[int, torch.Tensor]:
+    """Per length, the mode-conditioned mean attention (S, H, 2, L) of models sharing one spec."""
+    spec = models[0].spec
+    if any(m.spec != spec for m in models):
+        raise ValueError("mode_conditioned_profiles needs models of one spec")
+    task = make_task(spec.task)
+    params = {name: torch.stack([m.state[name] for m in models]) for name in models[0].state}  # (S, ...)
+    profiles = {}
+    for length in evaluation.lengths:
+        tokens, lengths = eval_draw(task, evaluation, length)  # (N, L), (N,): the evaluation's sequences
+        chunks = []
+        for start in range(0, evaluation.sequences, EVAL_CHUNK):
+            chunk = slice(start, start + EVAL_CHUNK)
+            chunks.append(table_forward(params, spec.model, tokens[None, chunk], lengths[None, chunk]).attention)
+        attention = torch.cat(chunks, dim=2)  # (S, H, N, L)
+        profiles[length] = mode_profiles(attention, task.mode(tokens), 2)  # (S, H, 2, L)
+    return profiles
+
+
+def mean(values: Sequence[float]) -> float:
+    """The arithmetic mean (of per-seed values)."""
+    return sum(values) / len(values)
+
+
+def singular_energies(model: TrainedModel, initial: bool = False) -> list[float]:
+    """Each head's top singular-value energy of W_h = W_Q^h^T W_K^h (trained, or at initialisation)."""
+    if initial:
+        state = dict(model.initial_module().named_parameters())
+    else:
+        state = model.state
+    bilinear = per_head_bilinear(state["W_Q.weight"], state["W_K.weight"], model.spec.model.heads)  # (H, d, d)
+    return top_singular_energy(bilinear).tolist()
+
+
+@dataclass
+class ContentResult:
+    heads: tuple[int, ...]
+    offsets: tuple[int, int]  # (K1, K2)
+    seeds: tuple[int, ...]
+    evaluation: EvalConfig
+    specs: dict[int, RunSpec]  # H -> spec
+    runs: dict[int, list[Run]]  # H -> runs by seed
+    profiles: dict[int, dict[int, torch.Tensor]]  # H -> length -> (S, H, 2, L) mode-conditioned profiles
+    energies: dict[int, list[list[float]]]  # H -> per seed, per head: top singular-value energy of W_h
+    baseline_energies: dict[int, list[list[float]]]  # the same at initialisation
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return self.evaluation.lengths
+
+    @property
+    def max_len(self) -> int:
+        return next(iter(self.specs.values())).task.max_len
+
+    def accuracy(self, heads: int, length: int) -> list[float]:
+        """Per seed, the accuracy at one length."""
+        return [run.at(length).accuracy for run in self.runs[heads]]
+
+    def head_peaks(self, heads: int, length: int) -> torch.Tensor:
+        """(S, H, 2): each head's mode-conditioned peak height."""
+        return self.profiles[heads][length].max(-1).values
+
+    def head_target_weights(self, heads: int, length: int) -> torch.Tensor:
+        """(S, H, 2): each head's mode-conditioned mean attention on the mode's target."""
+        return mode_target_weight(self.profiles[heads][length], self.offsets)
+
+    def peak(self, heads: int, length: int) -> list[float]:
+        """C22's peak attention, per seed: mean over modes and heads of each head's mode-conditioned peak."""
+        return self.head_peaks(heads, length).mean((1, 2)).tolist()
+
+    def retrieving_peak(self, heads: int, length: int) -> list[float]:
+        """Per seed, mean over modes of the peak of the head with the most attention on that mode's target."""
+        peaks, on_target = self.head_peaks(heads, length), self.head_target_weights(heads, length)  # (S, H, 2)
+        best = on_target.argmax(1, keepdim=True)  # (S, 1, 2)
+        return peaks.gather(1, best).squeeze(1).mean(-1).tolist()
+
+    def selected_offsets(self, heads: int, length: int) -> list[list[list[int]]]:
+        """Per seed, per head, per mode: argmax of the mode-conditioned mean attention, relative to the query."""
+        profile = self.profiles[heads][length]  # (S, H, 2, L)
+        return (profile.argmax(-1) - (length - 1)).tolist()
+
+    def to_dict(self) -> dict[str, Any]:
+        cells = []
+        for heads in self.heads:
+            for i, run in enumerate(self.runs[heads]):
+                cells.append(
+                    {
+                        "heads": heads,
+                        "seed": run.seed,
+                        "top_singular_energy": self.energies[heads][i],
+                        "top_singular_energy_init": self.baseline_energies[heads][i],
+                        "eval": [
+                            {
+                                "length": L,
+                                "accuracy": run.at(L).accuracy,
+                                "peak_by_head_and_mode": self.head_peaks(heads, L)[i].tolist(),
+                                "target_weight_by_head_and_mode": self.head_target_weights(heads, L)[i].tolist(),
+                                "selected_offset_by_head_and_mode": self.selected_offsets(heads, L)[i],
+                            }
+                            for L in self.lengths
+                        ],
+                    }
+                )
+        return {
+            "config": {
+                "heads": list(self.heads),
+                "offsets": list(self.offsets),
+                "seeds": list(self.seeds),
+                "spec": self.specs[self.heads[0]].to_dict(),
+                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+            },
+            "cells": cells,
+        }
+
+    def table(self) -> str:
+        n = len(self.seeds)
+        k1, k2 = self.offsets
+        lines = [
+            f"content task (query token < m/2 -> K1={k1}, else K2={k2}); RoPE, d=64 split into H heads; "
+            f"mean over {n} seeds",
+            "accuracy per length:",
+            f"{'H':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths),
+        ]
+        for heads in self.heads:
+            lines.append(f"{heads:>2}  " + " ".join(f"{mean(self.accuracy(heads, L)):<7.3f}" for L in self.lengths))
+        lines.append("peak attention (mean over modes and heads of each head's mode-conditioned peak):")
+        for heads in self.heads:
+            lines.append(f"{heads:>2}  " + " ".join(f"{mean(self.peak(heads, L)):<7.3f}" for L in self.lengths))
+        lines.append("top singular-value energy of W_h per head (mean over seeds; at initialisation):")
+        for heads in self.heads:
+            trained = [mean([seed[h] for seed in self.energies[heads]]) for h in range(heads)]
+            initial = [mean([seed[h] for seed in self.baseline_energies[heads]]) for h in range(heads)]
+            init_text = " ".join(f"{v:.3f}" for v in initial)
+            lines.append(f"{heads:>2}  " + " ".join(f"{v:.3f}" for v in trained) + f"   (init {init_text})")
+        return "\n".join(lines)
+
+
+def run_content(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    heads: Sequence[int] = HEADS,
+    offsets: Sequence[int] = OFFSETS,
+    evaluation: EvalConfig | None = None,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> ContentResult:
+    evaluation = evaluation or EvalConfig()
+    specs = {h: content_spec(steps, h, offsets) for h in heads}
+    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
+    by_heads = {h: runs[spec] for h, spec in specs.items()}
+    return ContentResult(
+        tuple(heads),
+        (offsets[0], offsets[1]),
+        tuple(seeds),
+        evaluation,
+        specs,
+        by_heads,
+        {h: mode_conditioned_profiles([run.model for run in by_heads[h]], evaluation) for h in heads},
+        {h: [singular_energies(run.model) for run in by_heads[h]] for h in heads},
+        {h: [singular_energies(run.model, initial=True) for run in by_heads[h]] for h in heads},
+    )

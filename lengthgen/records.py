@@ -13,17 +13,23 @@ from __future__ import annotations
 
 import math
 import operator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Sequence
 
 from scipy import stats
 
 from lengthgen.catalogue import claim as catalogue_claim
 
-VERDICTS = ("reproduced", "not reproduced", "inconclusive", "failed")
-# reproduced: every check passed; not reproduced: a check failed and the test is a strict xfail;
-# inconclusive: the test could not decide (skipped, or recorder.inconclusive(reason));
-# failed: a check failed in a test not marked xfail, or the test errored (a regression of the suite)
+VERDICTS = ("reproduced", "not reproduced", "inconclusive", "failed", "skipped")
+# The verdict of a claim test (decided by ``lengthgen.report.verdict.decide``, from the test's outcome and
+# its record):
+# reproduced: the test passed (every check passed) and nothing left it undecided;
+# not reproduced: the test is a strict xfail (a faithful implementation does not reproduce the claim);
+# inconclusive: the test could not decide: ``recorder.inconclusive(reason)``, or the run used fewer seeds
+#   than the paper's protocol and a deciding check is a mean over seeds whose 95% interval contains the
+#   threshold (or has no interval: one seed);
+# failed: a check failed in a test not marked xfail, a strict xfail passed, or the test errored;
+# skipped: the test did not run at this scale (pytest.skip), with the reason.
 
 OPS = {
     ">=": operator.ge,
@@ -34,6 +40,19 @@ OPS = {
     "!=": operator.ne,
     "in": lambda value, bounds: bounds[0] <= value <= bounds[1],
 }
+
+
+def _closest(values: Sequence[float], op: str, threshold: float | Sequence[float]) -> float:
+    """Of values that all pass ``op threshold``, the one nearest to failing (the worst seed)."""
+    if op in (">=", ">"):
+        return min(values)
+    if op in ("<=", "<"):
+        return max(values)
+    if op == "in":
+        return min(values, key=lambda v: min(v - threshold[0], threshold[1] - v))
+    if op == "!=":
+        return min(values, key=lambda v: abs(v - threshold))
+    return values[0]  # "==": every value equals the threshold
 
 
 @dataclass(frozen=True)
@@ -73,6 +92,7 @@ class Check:
     values: tuple[float, ...] | None = None  # the per-seed (or per-cell) values the statistic summarises
     ci95: tuple[float, float] | None = None  # 95% interval of the mean over ``values``
     paper: str | None = None  # the paper's value for this quantity, as the paper states it
+    reduce: str | None = None  # how ``values`` became ``value``: mean, min, max, all (None: a single number)
 
     def describe(self) -> str:
         threshold = f"[{self.threshold[0]}, {self.threshold[1]}]" if self.op == "in" else f"{self.threshold}"
@@ -93,20 +113,31 @@ class ClaimRecord:
     scale: dict[str, Any] = field(default_factory=dict)  # name, seeds, steps, sequences, ...
     checks: list[Check] = field(default_factory=list)
     measured: dict[str, Any] = field(default_factory=dict)  # headline quantities: name -> Summary as dict
+    headlines: list[str] = field(default_factory=list)  # names in ``measured`` that the report shows first
     figures: dict[str, Any] = field(default_factory=dict)  # plain data for the report's figures
     choices: list[str] = field(default_factory=list)  # details the paper leaves open, as decided here
     notes: list[str] = field(default_factory=list)
     inconclusive_reason: str | None = None
-    runtime_s: float | None = None
-    verdict: str | None = None
+    runtime_s: float | None = None  # setup + call of the test, seconds (shared experiments count once)
+    verdict: str | None = None  # one of VERDICTS, set by the pytest plugin after the test
+    verdict_reason: str | None = None  # why, for every verdict but reproduced (xfail reason, failure, ...)
+    outcome: str | None = None  # pytest's outcome: passed, failed, skipped, xfailed, error
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ClaimRecord":
-        data = dict(data)
-        data["checks"] = [Check(**c) for c in data.get("checks", [])]
+        """The record of ``to_dict()`` (fields unknown to this version are ignored, missing ones defaulted)."""
+        known = {f.name for f in fields(cls)}
+        data = {k: v for k, v in data.items() if k in known}
+        check_fields = {f.name for f in fields(Check)}
+        data["checks"] = [Check(**{k: v for k, v in c.items() if k in check_fields}) for c in data.get("checks", [])]
+        for name in ("ci95", "values", "threshold"):
+            for check in data["checks"]:
+                value = getattr(check, name)
+                if isinstance(value, list):
+                    setattr(check, name, tuple(value))
         return cls(**data)
 
 
@@ -147,7 +178,7 @@ class ClaimRecorder:
                 statistic = (min if reduce == "min" else max)(values)
             elif reduce == "all":  # every value must pass; the statistic is the worst one
                 passes = [OPS[op](v, threshold) for v in values]
-                statistic = values[passes.index(False)] if not all(passes) else values[0]
+                statistic = values[passes.index(False)] if not all(passes) else _closest(values, op, threshold)
             else:
                 raise ValueError(f"unknown reduction {reduce!r}")
         if reduce == "all" and values is not None:
@@ -156,14 +187,20 @@ class ClaimRecorder:
             passed = bool(OPS[op](statistic, threshold))
         if isinstance(threshold, (list, tuple)):
             threshold = (float(threshold[0]), float(threshold[1]))
-        check = Check(name, statistic, op, threshold, passed, values, ci, paper)
+        check = Check(name, statistic, op, threshold, passed, values, ci, paper, reduce if values is not None else None)
         self.record.checks.append(check)
         return check
 
-    def measure(self, name: str, values: float | Sequence[float]) -> Summary:
-        """Record a headline quantity (mean, 95% interval, per-seed values) without a threshold."""
+    def measure(self, name: str, values: float | Sequence[float], *, headline: bool = False) -> Summary:
+        """Record a measured quantity (mean, 95% interval, per-seed values) without a threshold.
+
+        ``headline=True``: the quantity to set beside the paper's value; the report's table and the
+        terminal summary show headline quantities first (without any, the quantities in recorded order).
+        """
         summary = Summary.of([values] if isinstance(values, (int, float)) else values)
         self.record.measured[name] = asdict(summary)
+        if headline and name not in self.record.headlines:
+            self.record.headlines.append(name)
         return summary
 
     def figure(self, name: str, data: Any) -> None:
@@ -176,6 +213,7 @@ class ClaimRecorder:
         self.record.notes.append(text)
 
     def inconclusive(self, reason: str) -> None:
+        """Mark the record undecided (verdict "inconclusive" if the test passes), with the reason."""
         self.record.inconclusive_reason = reason
 
     @property

@@ -1,46 +1,74 @@
-"""The reproduction report: ``claims.json`` (the records) and a one-page ``index.html``.
+"""The reproduction report: ``claims.json`` (the records) and a one-page, self-contained ``index.html``.
 
-This is the minimal writer; see ``lengthgen/report/`` modules for the page, figures and summary.
+- :func:`write_report` (called by the pytest plugin on the xdist controller at the end of a run, and
+  by ``lengthgen report``): the records and the environment to ``claims.json``, the figures drawn and
+  the page to ``index.html``.
+- :func:`summary_lines`: the same table in short, for the terminal.
+
+Modules: ``data`` (claims.json), ``verdict`` (the verdict rule), ``text`` (numbers and one-line
+summaries), ``figures`` (figure specs drawn with matplotlib Agg), ``page`` (the HTML), ``summary``
+(terminal), ``environment`` (versions, fingerprints, cache counters).
 """
 
 from __future__ import annotations
 
-import html
-import json
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
+
+from lengthgen.report.summary import summary_lines
+
+__all__ = ["ReportFiles", "render_page", "summary_lines", "write_page", "write_report"]
 
 
-def _sorted(records: Sequence[dict]) -> list[dict]:
-    def key(record: dict) -> tuple:
-        return (int(record["claim"][1:]), record.get("test", ""))
+@dataclass
+class ReportFiles:
+    html: Path
+    json: Path
+    figure_errors: list[str] = field(default_factory=list)  # "C4 figure 'name': why it could not be drawn"
 
-    return sorted(records, key=key)
-
-
-def summary_lines(records: Sequence[dict]) -> list[str]:
-    """The verdict table in short, one line per claim test."""
-    lines = [f"{'claim':<6} {'scale':<7} {'verdict':<15} {'checks':>7}  test"]
-    for record in _sorted(records):
-        checks = record.get("checks", [])
-        passed = sum(1 for c in checks if c["passed"])
-        scale = record.get("scale", {}).get("name", "?")
-        lines.append(
-            f"{record['claim']:<6} {scale:<7} {record.get('verdict') or '?':<15} {passed:>3}/{len(checks):<3}  {record.get('test', '')}"
-        )
-    return lines
+    def __iter__(self):  # ``html, json = write_report(...)``
+        return iter((self.html, self.json))
 
 
-def write_report(records: Sequence[dict], environment: dict[str, Any], out_dir: Path) -> list[Path]:
+def _write_atomic(path: Path, content: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(content, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def render_page(data: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """``(html, figure_errors)`` of a ``claims.json``'s data."""
+    from lengthgen.report.figures import render_record
+    from lengthgen.report.page import page
+
+    records = data["records"]
+    rendered = {i: render_record(r.get("figures") or {}) for i, r in enumerate(records)}
+    errors = [f"{records[i]['claim']} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs
+              if f.error]
+    return page(data, rendered), errors
+
+
+def write_report(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any], out_dir: Path) -> ReportFiles:
+    """Write ``out_dir/claims.json`` and ``out_dir/index.html`` from the run's records."""
+    from lengthgen.report.data import assemble, dump
+
+    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    data = {"environment": environment, "records": _sorted(records)}
+    data = assemble(records, environment)
     json_path = out_dir / "claims.json"
-    json_path.write_text(json.dumps(data, indent=1, default=str))
-    rows = "".join(
-        f"<tr><td>{html.escape(r['claim'])}</td><td>{html.escape(str(r.get('verdict')))}</td>"
-        f"<td>{html.escape(r['statement'])}</td></tr>"
-        for r in data["records"]
-    )
+    tmp = json_path.with_name(f".claims.json.{os.getpid()}.tmp")
+    dump(data, tmp)
+    os.replace(tmp, json_path)
+    return write_page(data, out_dir, json_path)
+
+
+def write_page(data: Mapping[str, Any], out_dir: Path, json_path: Path | None = None) -> ReportFiles:
+    """Write ``out_dir/index.html`` from a ``claims.json``'s data."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    html_text, errors = render_page(data)
     html_path = out_dir / "index.html"
-    html_path.write_text(f"<!doctype html><html><body><table>{rows}</table></body></html>")
-    return [html_path, json_path]
+    _write_atomic(html_path, html_text)
+    return ReportFiles(html_path, json_path or out_dir / "claims.json", errors)

@@ -7,11 +7,14 @@
   matplotlib's Agg backend.
 - Scale selection: claim tests run at the paper's scale by default; their ``quick`` variants run only
   when the ``-m`` expression names ``quick`` (``pytest -m quick``).
+- Claim selection: a claim test also answers ``-k`` by its claim id (``-k C15``; pytest matches
+  substrings, so ``-k C2`` also selects C20..C22: name the file for C2 alone).
 - Claim records: the ``claim`` fixture gives a :class:`~lengthgen.records.ClaimRecorder` for the id of
-  the test's ``@pytest.mark.claim("Cn")``; after the test, its record (with runtime and verdict) rides
-  on the test report's ``user_properties``, so the xdist controller receives every worker's records.
-  The controller alone writes ``reports/claims.json`` and ``reports/index.html`` at the end of the run
-  and prints the verdict table in the terminal summary.
+  the test's ``@pytest.mark.claim("Cn")``; after the test, its record (with runtime, pytest's outcome and
+  the verdict of ``lengthgen.report.verdict.decide``) rides on the test report's ``user_properties``, so
+  the xdist controller receives every worker's records. The controller alone writes
+  ``reports/claims.json`` and ``reports/index.html`` (``--report-dir``) at the end of the run and prints
+  the verdict table in the terminal summary; workers send their cache counters through ``workeroutput``.
 """
 
 from __future__ import annotations
@@ -28,8 +31,6 @@ RECORD_PROPERTY = "lengthgen_claim"  # user_properties name of a claim record
 STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's cache counters
 FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --retrain timestamp
 
-_records_key = pytest.StashKey[list]()
-_stats_key = pytest.StashKey[dict]()
 _cache_key = pytest.StashKey[Any]()
 _start_key = pytest.StashKey[float]()
 _duration_key = pytest.StashKey[float]()
@@ -73,8 +74,8 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         fresh_after = time.time() if config.getoption("lengthgen_retrain") else None
     config.stash[_cache_key] = None
-    config.stash[_records_key] = []
-    config.stash[_stats_key] = {}
+    config.stash[_run_key] = run = _RunRecords()
+    config.pluginmanager.register(run, "lengthgen-run-records")
     config.stash[_start_key] = time.time()
     config._lengthgen_fresh_after = fresh_after  # read by the cache fixture
 
@@ -84,7 +85,7 @@ def pytest_configure_node(node) -> None:  # xdist controller: pass the --retrain
     node.workerinput[FRESH_AFTER] = node.config._lengthgen_fresh_after
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def _deselect_quick(config: pytest.Config, items: list[pytest.Item]) -> None:
     if "quick" in (config.getoption("markexpr") or ""):
         return
     kept, dropped = [], []
@@ -126,14 +127,39 @@ def claim(request: pytest.FixtureRequest):
 _recorder_key = pytest.StashKey[Any]()
 
 
-def _verdict(report: pytest.TestReport, recorder) -> str:
+def _message(report: pytest.TestReport) -> str | None:
+    """The one-line reason pytest gives: the crash message, or the skip reason."""
+    longrepr = report.longrepr
+    if longrepr is None:
+        return None
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:  # a skip: (path, line, "Skipped: reason")
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    crash = getattr(longrepr, "reprcrash", None)
+    if crash is not None and getattr(crash, "message", None):
+        return crash.message
+    lines = [line for line in str(longrepr).splitlines() if line.strip()]
+    return lines[-1] if lines else None
+
+
+def _outcome(report: pytest.TestReport, call: pytest.CallInfo) -> str:
+    """passed, xfailed, skipped, failed (an assertion of the test, or a strict xfail that passed), error."""
     if report.passed:
-        if recorder is not None and recorder.record.inconclusive_reason:
-            return "inconclusive"
-        return "reproduced"
+        return "passed"
     if report.skipped:
-        return "not reproduced" if hasattr(report, "wasxfail") else "inconclusive"
-    return "failed"
+        return "xfailed" if hasattr(report, "wasxfail") else "skipped"
+    if report.when == "call" and (call.excinfo is None or call.excinfo.errisinstance(AssertionError)):
+        return "failed"
+    return "error"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Claim tests answer ``-k`` by their claim id too; quick variants run only when the ``-m``
+    expression names quick."""
+    for item in items:
+        marker = item.get_closest_marker("claim")
+        if marker is not None and marker.args:
+            item.extra_keyword_matches.add(str(marker.args[0]))
+    _deselect_quick(config, items)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -152,33 +178,46 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         from lengthgen.records import ClaimRecorder
 
         recorder = ClaimRecorder(marker.args[0], item.nodeid)
-        if report.failed:
-            recorder.note(f"setup failed: {str(report.longrepr).splitlines()[-1] if report.longrepr else ''}")
+        scale = getattr(getattr(item, "callspec", None), "params", {}).get("scale")
+        if isinstance(scale, str):
+            recorder.set_scale(name=scale)
+    from lengthgen.report.verdict import decide
+
     record = recorder.record
     record.runtime_s = item.stash[_duration_key]
-    record.verdict = _verdict(report, recorder)
-    if record.verdict == "not reproduced":
-        record.notes.append(f"xfail: {report.wasxfail}")
-    elif record.verdict == "inconclusive" and report.skipped and not record.inconclusive_reason:
-        record.inconclusive_reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else "skipped"
+    record.outcome = _outcome(report, call)
+    reason = report.wasxfail if record.outcome == "xfailed" else _message(report)
+    if record.outcome == "error" and report.when == "setup":
+        reason = f"setup failed: {reason}"
+    record.verdict, record.verdict_reason = decide(record.to_dict(), record.outcome, reason)
     report.user_properties.append((RECORD_PROPERTY, record.to_dict()))
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    for name, value in report.user_properties:
-        if name == RECORD_PROPERTY:
-            _CONTROLLER_RECORDS.append(value)
+class _RunRecords:
+    """This process's view of the run: the claim records its reports carried (on the xdist controller,
+    every worker's), and the workers' cache counters."""
+
+    def __init__(self) -> None:
+        self.records: list[dict] = []
+        self.stats: dict[str, int] = {}
+        self.workers = 0  # xdist workers that finished (0 without xdist)
+        self.files = None  # the ReportFiles written at the end
+        self.environment: dict[str, Any] | None = None
+        self.error: str | None = None  # why the report could not be written
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for name, value in report.user_properties:
+            if name == RECORD_PROPERTY:
+                self.records.append(value)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:  # xdist controller: gather a worker's cache counters
+        self.workers += 1
+        for name, count in getattr(node, "workeroutput", {}).get(STATS_OUTPUT, {}).items():
+            self.stats[name] = self.stats.get(name, 0) + count
 
 
-_CONTROLLER_RECORDS: list[dict] = []  # records seen by this process's logreport hook
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error) -> None:  # xdist controller: gather a worker's cache counters
-    stats = getattr(node, "workeroutput", {}).get(STATS_OUTPUT, {})
-    totals = node.config.stash[_stats_key]
-    for name, count in stats.items():
-        totals[name] = totals.get(name, 0) + count
+_run_key = pytest.StashKey[_RunRecords]()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -188,48 +227,54 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _is_worker(config):
         config.workeroutput[STATS_OUTPUT] = own
         return
-    totals = config.stash[_stats_key]
+    run = config.stash[_run_key]
     for name, count in own.items():
-        totals[name] = totals.get(name, 0) + count
-    if not _CONTROLLER_RECORDS:
+        run.stats[name] = run.stats.get(name, 0) + count
+    if not run.records:
         return
     from lengthgen.report import write_report
 
     report_dir = Path(config.getoption("lengthgen_report_dir") or config.rootpath / "reports")
-    environment = run_environment(config, totals)
-    paths = write_report(_CONTROLLER_RECORDS, environment, report_dir)
-    config.stash[_records_key] = [str(p) for p in paths]
+    run.environment = run_environment(config, run.stats, int(exitstatus), run.workers)
+    try:
+        run.files = write_report(run.records, run.environment, report_dir)
+    except Exception as error:  # a report that cannot be written fails the run, after the tests' own output
+        run.error = f"{type(error).__name__}: {error}"
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def run_environment(config: pytest.Config, stats: dict[str, int]) -> dict[str, Any]:
-    import platform
+def run_environment(config: pytest.Config, stats: dict[str, int], exit_status: int | None = None,
+                    workers: int = 0) -> dict[str, Any]:
+    from lengthgen.report.environment import collect
 
-    import torch
-
-    import lengthgen
-    from lengthgen.fingerprint import code_fingerprint
-
-    return {
-        "lengthgen": lengthgen.__version__,
-        "code_fingerprint": code_fingerprint(),
-        "torch": torch.__version__,
-        "python": platform.python_version(),
-        "threads_per_process": config.getoption("lengthgen_threads"),
-        "workers": getattr(config.option, "numprocesses", None) or 1,
-        "wall_time_s": time.time() - config.stash[_start_key],
-        "cache_dir": str(session_cache(config).root),
-        "cache": stats,
-        "command": " ".join(config.invocation_params.args),
-    }
+    started = config.stash[_start_key]
+    cache = config.stash.get(_cache_key, None)
+    return collect(
+        threads=config.getoption("lengthgen_threads"),
+        workers=workers or 1,
+        wall_time_s=time.time() - started,
+        started=started,
+        cache_dir=str(cache.root) if cache is not None else config.getoption("lengthgen_cache_dir"),
+        cache_stats=stats,
+        command="pytest " + " ".join(config.invocation_params.args),
+        claims_dir=config.rootpath / "claims",
+        exit_status=exit_status,
+    )
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    if _is_worker(config) or not _CONTROLLER_RECORDS:
+    run = config.stash.get(_run_key, None)
+    if _is_worker(config) or run is None or not run.records:
         return
     from lengthgen.report import summary_lines
 
     terminalreporter.section("lengthgen claims")
-    for line in summary_lines(_CONTROLLER_RECORDS):
+    for line in summary_lines(run.records, run.environment, terminalreporter._tw.fullwidth):
         terminalreporter.write_line(line)
-    for path in config.stash.get(_records_key, []):
-        terminalreporter.write_line(f"report: {path}")
+    if run.error is not None:
+        terminalreporter.write_line(f"report not written: {run.error}", red=True)
+    if run.files is not None:
+        for problem in run.files.figure_errors:
+            terminalreporter.write_line(f"figure not drawn: {problem}", red=True)
+        terminalreporter.write_line(f"report: {run.files.html} (data: {run.files.json})")

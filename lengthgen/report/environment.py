@@ -1,0 +1,98 @@
+"""The run's environment block: versions, code fingerprints, threads, workers, wall time, cache counters."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+import lengthgen
+
+PACKAGE = Path(lengthgen.__file__).parent
+
+
+def suite_fingerprint(roots: tuple[Path, ...] = (PACKAGE,)) -> str:
+    """Hash of every ``.py`` file under ``roots`` (the exact code that produced a report)."""
+    digest = hashlib.sha256()
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root.parent)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+EVENT_TOTALS = {  # (evaluation kind?, event) -> the total it counts towards
+    (False, "computed"): "models_trained",
+    (False, "hit"): "models_from_cache",
+    (True, "computed"): "evaluations_computed",
+    (True, "hit"): "evaluations_from_cache",
+}
+
+
+def is_evaluation(kind: str) -> bool:
+    """Cache kinds of evaluations ("eval", "two-layer-eval"); every other kind holds trained models."""
+    return kind == "eval" or kind.endswith("-eval")
+
+
+def cache_counts(stats: Mapping[str, int]) -> dict[str, Any]:
+    """Models trained and taken from the cache, evaluations computed and reused, from ``Cache.stats``
+    (keys "<kind>:hit" / "<kind>:computed" / "<kind>:damaged", summed over processes), and per kind."""
+    totals = {"models_trained": 0, "models_from_cache": 0, "evaluations_computed": 0, "evaluations_from_cache": 0,
+              "damaged_entries": 0}
+    kinds: dict[str, dict[str, int]] = {}
+    for key, count in stats.items():
+        kind, _, event = key.rpartition(":")
+        kinds.setdefault(kind, {})[event] = kinds.get(kind, {}).get(event, 0) + int(count)
+        if event == "damaged":
+            totals["damaged_entries"] += int(count)
+        elif event in ("hit", "computed"):
+            total = EVENT_TOTALS[is_evaluation(kind), event]
+            totals[total] += int(count)
+    by_kind = "; ".join(f"{kind}: {e.get('computed', 0)} computed, {e.get('hit', 0)} from the cache"
+                        for kind, e in sorted(kinds.items()))
+    return {**totals, "cache_by_kind": by_kind or "no cache use"}
+
+
+def collect(
+    *,
+    threads: int,
+    workers: int,
+    wall_time_s: float,
+    started: float,
+    cache_dir: str | None,
+    cache_stats: Mapping[str, int],
+    command: str,
+    claims_dir: Path | None = None,
+    exit_status: int | None = None,
+) -> dict[str, Any]:
+    """The environment block of ``claims.json`` (plain types)."""
+    import matplotlib
+    import numpy
+    import torch
+
+    from lengthgen.fingerprint import code_fingerprint
+
+    roots = (PACKAGE,) + ((claims_dir,) if claims_dir is not None and claims_dir.is_dir() else ())
+    return {
+        "lengthgen": lengthgen.__version__,
+        "code_fingerprint": code_fingerprint(),  # the core numeric files: part of every cache key
+        "suite_fingerprint": suite_fingerprint(roots),  # every .py of the package and the claims
+        "torch": torch.__version__,
+        "numpy": numpy.__version__,
+        "matplotlib": matplotlib.__version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "threads_per_process": threads,
+        "workers": workers,
+        "started": time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(started)),
+        "wall_time_s": round(wall_time_s, 2),
+        "cache_dir": cache_dir,
+        "cache": dict(cache_stats),
+        **cache_counts(cache_stats),
+        "command": command,
+        "exit_status": exit_status,
+    }

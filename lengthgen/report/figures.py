@@ -1,0 +1,229 @@
+"""Draw the figure specs of ``lengthgen.figures`` (lines, bars, heatmap) as PNG images, generically.
+
+Every claim records its figures as specs (plain data); nothing here knows a claim. Matplotlib's
+object API with the Agg canvas (no pyplot state, no display, no network). A spec that cannot be drawn
+does not stop the report: :func:`render_record` returns the error in its place, and the page shows it.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+
+KINDS = ("lines", "bars", "heatmap")
+SIZE = (6.4, 3.8)  # inches, one figure
+DPI = 100  # 640 x 380 pixels: legible in a two-column grid, small as base64
+LEGEND_INSIDE = 10  # up to this many series: legend inside the axes
+LEGEND_OUTSIDE = 30  # up to this many: legend to the right; beyond it no legend (the caption says so)
+ANNOTATE_CELLS = 120  # heatmaps with at most this many cells print their values
+BAND_ALPHA = 0.2  # opacity of the min-max band over seeds
+STYLES = {None: {}, "solid": {}, "dashed": {"linestyle": "--"}, "dotted": {"linestyle": ":"},
+          "points": {"linestyle": "none", "marker": "o", "markersize": 4}}
+
+
+class FigureError(ValueError):
+    """A figure spec that cannot be drawn (the message names what is wrong)."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    name: str  # the name the claim gave the figure
+    title: str
+    png_base64: str | None  # the image, or None if it could not be drawn
+    caption: str  # the spec's note and how per-seed data is shown
+    error: str | None = None  # why it could not be drawn
+
+
+def _floats(values: Any, what: str) -> np.ndarray:
+    try:
+        return np.array([[np.nan if v is None else v for v in row] for row in values] if _nested(values)
+                        else [np.nan if v is None else v for v in values], dtype=float)
+    except (TypeError, ValueError) as error:
+        raise FigureError(f"{what}: not numbers ({error})") from None
+
+
+def _nested(values: Any) -> bool:
+    return len(values) > 0 and isinstance(values[0], (list, tuple))
+
+
+def _colors(count: int) -> list:
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if count <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(count)]
+
+
+def _references(ax, spec: Mapping[str, Any]) -> None:
+    for ref in spec.get("hlines") or []:
+        ax.axhline(ref["at"], color="0.35", linestyle=":", linewidth=1)
+        ax.annotate(ref.get("label", ""), (1, ref["at"]), xycoords=("axes fraction", "data"), ha="right",
+                    va="bottom", fontsize=7, color="0.3")
+    for ref in spec.get("vlines") or []:
+        ax.axvline(ref["at"], color="0.35", linestyle="--", linewidth=1)
+        ax.annotate(ref.get("label", ""), (ref["at"], 1), xycoords=("data", "axes fraction"), ha="right",
+                    va="top", rotation=90, fontsize=7, color="0.3")
+
+
+def _legend(ax, fig, count: int) -> str:
+    """Place the legend by the number of series; returns a caption remark."""
+    if count == 0:
+        return ""
+    if count <= LEGEND_INSIDE:
+        ax.legend(fontsize=7, loc="best", framealpha=0.8)
+    elif count <= LEGEND_OUTSIDE:
+        fig.set_size_inches(SIZE[0] + 2.2, SIZE[1])
+        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncol=1 if count <= 15 else 2,
+                  borderaxespad=0)
+    else:
+        return f"{count} series (legend omitted)"
+    return ""
+
+
+def _lines(ax, fig, spec: Mapping[str, Any]) -> list[str]:
+    remarks = []
+    series = spec.get("series") or []
+    colors = _colors(len(series))
+    banded = False
+    for i, s in enumerate(series):
+        label = str(s.get("label", f"series {i}"))
+        x = _floats(s.get("x", []), f"series {label!r} x")
+        style = STYLES.get(s.get("style"))
+        if style is None:
+            raise FigureError(f"series {label!r}: unknown style {s.get('style')!r}")
+        if "y" in s:
+            y = _floats(s["y"], f"series {label!r} y")
+            if y.shape != x.shape:
+                raise FigureError(f"series {label!r}: {len(y)} y values for {len(x)} x values")
+            ax.plot(x, y, color=colors[i], label=label, **style)
+        elif "per_seed" in s:
+            rows = _floats(s["per_seed"], f"series {label!r} per_seed")
+            if rows.ndim != 2 or rows.shape[1] != len(x):
+                raise FigureError(f"series {label!r}: per_seed rows must each have {len(x)} values (got shape "
+                                  f"{tuple(rows.shape)})")
+            with np.errstate(all="ignore"):
+                mean = np.nanmean(rows, axis=0)
+            ax.plot(x, mean, color=colors[i], label=f"{label} (n={rows.shape[0]})" if rows.shape[0] > 1 else label,
+                    **style)
+            if rows.shape[0] > 1:
+                ax.fill_between(x, np.nanmin(rows, axis=0), np.nanmax(rows, axis=0), color=colors[i],
+                                alpha=BAND_ALPHA, linewidth=0)
+                banded = True
+        else:
+            raise FigureError(f"series {label!r} has neither y nor per_seed")
+    ax.set_xscale(spec.get("xscale") or "linear")
+    ax.set_yscale(spec.get("yscale") or "linear")
+    if banded:
+        remarks.append("lines: mean over seeds; bands: min to max over seeds")
+    remarks.append(_legend(ax, fig, len(series)))
+    return remarks
+
+
+def _bars(ax, fig, spec: Mapping[str, Any]) -> list[str]:
+    groups = [str(g) for g in spec.get("groups") or []]
+    series = spec.get("series") or []
+    colors = _colors(len(series))
+    width = 0.8 / max(len(series), 1)
+    positions = np.arange(len(groups), dtype=float)
+    spread = False
+    for i, s in enumerate(series):
+        label = str(s.get("label", f"series {i}"))
+        at = positions - 0.4 + width * (i + 0.5)
+        if "values" in s:
+            heights = _floats(s["values"], f"series {label!r} values")
+            if heights.shape != (len(groups),):
+                raise FigureError(f"series {label!r}: {heights.size} values for {len(groups)} groups")
+            ax.bar(at, heights, width, color=colors[i], label=label)
+        elif "per_seed" in s:
+            per_group = s["per_seed"]
+            if len(per_group) != len(groups):
+                raise FigureError(f"series {label!r}: per_seed has {len(per_group)} groups, expected {len(groups)}")
+            seeds = [_floats(v, f"series {label!r} per_seed") for v in per_group]
+            with np.errstate(all="ignore"):
+                heights = np.array([np.nanmean(v) if v.size else np.nan for v in seeds])
+            ax.bar(at, heights, width, color=colors[i], alpha=0.8, label=label)
+            for x, v in zip(at, seeds):
+                if v.size > 1:
+                    ax.plot(np.full(v.shape, x), v, "o", color="black", markersize=2.5, alpha=0.7)
+                    spread = True
+        else:
+            raise FigureError(f"series {label!r} has neither values nor per_seed")
+    ax.set_xticks(positions)
+    long_labels = sum(len(g) for g in groups) > 60
+    ax.set_xticklabels(groups, rotation=30 if long_labels else 0, ha="right" if long_labels else "center", fontsize=8)
+    ax.set_yscale(spec.get("yscale") or "linear")
+    remarks = ["bars: mean over seeds; dots: one per seed"] if spread else []
+    remarks.append(_legend(ax, fig, len(series)))
+    return remarks
+
+
+def _heatmap(ax, fig, spec: Mapping[str, Any]) -> list[str]:
+    from lengthgen.report.text import num
+
+    values = _floats(spec.get("values") or [], "heatmap values")
+    x, y = list(spec.get("x") or []), list(spec.get("y") or [])
+    if values.ndim != 2 or values.shape != (len(y), len(x)):
+        raise FigureError(f"heatmap values of shape {tuple(values.shape)} for {len(y)} rows (y) x {len(x)} columns (x)")
+    image = ax.imshow(values, aspect="auto", cmap="viridis", origin="lower", interpolation="nearest")
+    fig.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
+    step_x, step_y = max(1, len(x) // 16), max(1, len(y) // 16)
+    ax.set_xticks(range(0, len(x), step_x), [str(v) for v in x[::step_x]], fontsize=8)
+    ax.set_yticks(range(0, len(y), step_y), [str(v) for v in y[::step_y]], fontsize=8)
+    if values.size <= ANNOTATE_CELLS:
+        finite = values[np.isfinite(values)]
+        middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
+        for (i, j), v in np.ndenumerate(values):
+            ax.text(j, i, num(v, 2), ha="center", va="center", fontsize=7,
+                    color="black" if np.isfinite(v) and v > middle else "white")
+    return []
+
+
+DRAW = {"lines": _lines, "bars": _bars, "heatmap": _heatmap}
+
+
+def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
+    """``(png_bytes, caption)`` of one spec; raises :class:`FigureError` naming what is wrong."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    if not isinstance(spec, Mapping):
+        raise FigureError(f"a figure spec is a dict from lengthgen.figures, got {type(spec).__name__}")
+    kind = spec.get("kind")
+    if kind not in DRAW:
+        raise FigureError(f"unknown figure kind {kind!r}; expected one of {', '.join(KINDS)}")
+    fig = Figure(figsize=SIZE, dpi=DPI)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    try:
+        remarks = DRAW[kind](ax, fig, spec)
+        _references(ax, spec)
+    except FigureError:
+        raise
+    except Exception as error:  # a malformed spec surfaces as numpy/matplotlib errors: name the figure's kind
+        raise FigureError(f"{kind} spec could not be drawn: {type(error).__name__}: {error}") from None
+    ax.set_title(str(spec.get("title", "")), fontsize=10)
+    ax.set_xlabel(str(spec.get("xlabel", "")), fontsize=9)
+    ax.set_ylabel(str(spec.get("ylabel", "")), fontsize=9)
+    ax.tick_params(labelsize=8)
+    ax.grid(True, alpha=0.25)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI)
+    caption = " · ".join(part for part in [spec.get("note") or "", *remarks] if part)
+    return buffer.getvalue(), caption
+
+
+def render_record(figures: Mapping[str, Any]) -> list[Rendered]:
+    """Every figure of one record, in the order recorded; a spec that fails carries its error."""
+    out = []
+    for name, spec in figures.items():
+        title = str(spec.get("title", name)) if isinstance(spec, Mapping) else name
+        try:
+            png, caption = render(spec)
+            out.append(Rendered(name, title, base64.b64encode(png).decode("ascii"), caption))
+        except FigureError as error:
+            out.append(Rendered(name, title, None, "", str(error)))
+    return out

@@ -1,0 +1,60 @@
+"""The terminal summary at the end of ``pytest claims``: the claims table in short, one line per claim
+test (paper value beside the measured headline), the run's scale, verdict counts and cache counters."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import textwrap
+from typing import Any, Mapping, Sequence
+
+from lengthgen.report import text
+
+MIN_WIDTH = 100  # below this the paper and measured columns would be unreadable
+PAPER_SHARE = 0.4  # of the width left after the fixed columns
+WRAP_LINES = 3  # lines a long paper value or measured headline may take
+
+
+def _wrap(value: str, width: int, lines: int = WRAP_LINES) -> list[str]:
+    wrapped = textwrap.wrap(value, width) or [""]
+    if len(wrapped) > lines:
+        wrapped = wrapped[:lines]
+        wrapped[-1] = wrapped[-1][: max(width - 3, 0)].rstrip() + "..."
+    return wrapped
+
+
+def summary_lines(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None,
+                  width: int | None = None) -> list[str]:
+    """The verdict table in short: claim, scale, verdict, checks passed, paper value, measured headline
+    (the failed check, else the recorded headline quantities, else the check nearest its threshold)."""
+    records = sorted(records, key=text.sort_key)
+    width = max(width or shutil.get_terminal_size((160, 24)).columns, MIN_WIDTH)
+    fixed = f"{'claim':<5} {'scale':<6} {'verdict':<15} {'checks':>7}  "
+    free = width - len(fixed) - 3
+    paper_w = int(free * PAPER_SHARE)
+    measured_w = free - paper_w
+    lines = [f"{fixed}{'paper':<{paper_w}} | measured"]
+    shared = text.shared_claims(records)
+    for r in records:
+        passed, total = text.checks_passed(r)
+        checks = f"{passed}/{total}" if total else "-"
+        paper = _wrap(r.get("paper_value", ""), paper_w)
+        measured = _wrap(text.headline(r, compact=True), measured_w)
+        for i, (p, m) in enumerate(itertools.zip_longest(paper, measured, fillvalue="")):
+            head = (f"{r['claim']:<5} {r.get('scale', {}).get('name', '?'):<6} {r.get('verdict') or '?':<15} "
+                    f"{checks:>7}  ") if i == 0 else " " * len(fixed)
+            lines.append(f"{head}{p:<{paper_w}} | {m}".rstrip())
+        if r["claim"] in shared:
+            lines.append(f"{'':<12} test: {text.test_name(r)}")
+        if r.get("verdict") not in ("reproduced", None) and r.get("verdict_reason"):
+            reason = r["verdict_reason"].splitlines()[0]
+            lines += [f"{'':<12} -> {part}" for part in _wrap(reason, width - 16)]
+    counts = ", ".join(f"{n} {v}" for v, n in text.verdict_counts(records).items())
+    lines.append(f"run: {text.run_label(records)}; {counts}")
+    if environment:
+        lines.append(
+            f"wall time {text.duration(environment.get('wall_time_s'))}; models trained "
+            f"{environment.get('models_trained', 0)}, from the cache {environment.get('models_from_cache', 0)}; "
+            f"{environment.get('workers', 1)} worker(s) x {environment.get('threads_per_process', 1)} thread(s)"
+        )
+    return lines

@@ -1,0 +1,108 @@
+"""Recorded claim results for the report's tests: one record per verdict and per figure kind, built
+with the same ``ClaimRecorder`` and verdict rule as a real run (no training)."""
+
+from __future__ import annotations
+
+import math
+
+from lengthgen import figures
+from lengthgen.records import ClaimRecorder
+from lengthgen.report.verdict import decide
+
+LENGTHS = [12, 16, 20, 24, 32, 40, 48]
+PAPER8 = {"name": "paper", "seeds": 8, "seed_list": list(range(8)), "paper_seeds": 8, "steps": 4000,
+          "sequences": 4096, "lengths": LENGTHS}
+QUICK8 = dict(PAPER8, name="quick", steps=1000, sequences=1024)
+
+
+def _finish(recorder: ClaimRecorder, outcome: str, reason: str | None = None, runtime: float = 1.5) -> dict:
+    record = recorder.record
+    record.runtime_s = runtime
+    record.outcome = outcome
+    record.verdict, record.verdict_reason = decide(record.to_dict(), outcome, reason)
+    return record.to_dict()
+
+
+def reproduced() -> dict:
+    """C1 at paper scale: every check passes; a lines figure with per-seed bands and reference lines."""
+    c = ClaimRecorder("C1", "claims/test_c01_phenomenon.py::test_rope_generalizes_ape_collapses[paper]")
+    c.set_scale(**PAPER8)
+    c.choice("training lengths drawn per sequence, uniform in [8, 16]")
+    c.note("a note <with> markup & ampersands")
+    rope = [[1.0, 1.0, 0.99, 0.99, 0.97 - 0.01 * s, 0.93, 0.9] for s in range(8)]
+    ape = [[1.0, 0.99, 0.06, 0.05, 0.05, 0.06, 0.05 + 0.005 * s] for s in range(8)]
+    c.check("RoPE K=1 L=48: accuracy", [row[-1] for row in rope], ">=", 0.85, paper="near 1.00")
+    c.check("APE K=1 L=20: accuracy", [row[2] for row in ape], "<=", 0.15, paper="near 0.05")
+    c.measure("rope accuracy beyond the training range", [sum(r[2:]) / 5 for r in rope])
+    c.figure("accuracy_vs_length_K1", figures.lines(
+        "Accuracy against length, K = 1", "evaluation length L", "accuracy",
+        [figures.series("RoPE", LENGTHS, per_seed=rope), figures.series("APE", LENGTHS, per_seed=ape, style="dashed")],
+        hlines=[(0.05, "chance")], vlines=[(16, "longest training length")]))
+    return _finish(c, "passed", runtime=130.0)
+
+
+def failed() -> dict:
+    """C4 at paper scale: a check fails outside an xfail (a regression of the suite)."""
+    c = ClaimRecorder("C4", "claims/test_c04_carrier.py::test_carrier[paper]")
+    c.set_scale(**dict(PAPER8, seeds=5, seed_list=list(range(5)), paper_seeds=5))
+    c.check("key carrier fraction K=2", [0.41, 0.44, 0.39, 0.42, 0.40], "in", (0.65, 0.95), paper="0.80")
+    c.check("cos(m_Q, R_-K m_K) K=2", [0.8, 0.82, 0.85, 0.79, 0.81], ">=", 0.6, paper="0.83")
+    c.figure("carrier_fraction", figures.bars(
+        "Carrier fractions", "fraction", ["K=2", "K=3"],
+        [{"label": "keys", "per_seed": [[0.41, 0.44, 0.39], [0.5, 0.52, 0.49]]},
+         {"label": "queries", "values": [0.7, 0.72]}], hlines=[(0.65, "threshold")]))
+    return _finish(c, "failed", "AssertionError: C4 not reproduced: 1 of 2 checks failed")
+
+
+def not_reproduced() -> dict:
+    """C8 at paper scale: a strict xfail with the measured value in its reason."""
+    c = ClaimRecorder("C8", "claims/test_c08_pinning.py::test_ape_head_pins_inside_training_range[paper]")
+    c.set_scale(**PAPER8)
+    c.check("APE K=3 L=48: peak absolute position of every seed", [10, 12, 8, 12, 44, 12, 10, 12], "<", 16.0,
+            reduce="all", paper="inside the training range")
+    c.figure("peak_positions", figures.heatmap(
+        "Peak absolute position", "L", "seed", [20, 24, 32, 40, 48], list(range(3)),
+        [[10, 12, 8, 12, 44], [12, 12, 4, 12, 12], [5, 6, 8, 9, 12]]))
+    return _finish(c, "xfailed", "1 of 120 cells: K=3 seed 4 at L=48 peaks at absolute position 44")
+
+
+def inconclusive_seeds() -> dict:
+    """C6 with 2 of the paper's 8 seeds: passes, but the mean's 95% interval contains the threshold."""
+    c = ClaimRecorder("C6", "claims/test_c06_dilution.py::test_dilution[paper]")
+    c.set_scale(**dict(PAPER8, seeds=2, seed_list=[0, 1]))
+    c.check("K=2: R^2 of the fit of 1/a* on L-1", [0.80, 0.95], ">=", 0.85, paper="linear")
+    c.measure("slope c", [0.1, float("nan")])  # a NaN must survive into strict JSON as null
+    c.figure("inverse_peak", figures.lines(
+        "1/a* against L-1", "L-1", "1/a*",
+        [figures.series("seed 0", [11, 15, 19], y=[1.2, 1.6, 2.0], style="points"),
+         figures.series("fit", [11, 15, 19], y=[1.2, 1.6, 2.0], style="dotted")], xscale="log", yscale="log",
+        note="fitted lines dotted"))
+    return _finish(c, "passed")
+
+
+def skipped() -> dict:
+    """C9 at quick scale: skipped (no quick variant)."""
+    c = ClaimRecorder("C9", "claims/test_c09_weight_decay.py::test_weight_decay[quick]")
+    c.set_scale(**QUICK8)
+    return _finish(c, "skipped", "no quick variant: the claim needs 4000 steps", runtime=0.001)
+
+
+def broken_figure() -> dict:
+    """C15 at quick scale: reproduced, one drawable figure and one malformed spec."""
+    c = ClaimRecorder("C15", "claims/test_c15_kernel.py::test_rotary_kernel_peaks_uniquely_at_zero[quick]")
+    c.set_scale(name="quick", seeds=0, steps=0)
+    c.check("base 1e+04: max_(s>=4) g(s)/g(0)", 0.7479, "in", (0.74, 0.76), paper="0.75")
+    c.figure("kernel", figures.lines("g(s)/g(0)", "s", "ratio",
+                                     [figures.series("base 1e4", range(50), y=[math.cos(s / 7) for s in range(50)])]))
+    c.figure("malformed", {"kind": "lines", "title": "broken", "series": [{"label": "no data", "x": [1, 2]}]})
+    return _finish(c, "passed", runtime=0.01)
+
+
+def all_records() -> list[dict]:
+    return [broken_figure(), skipped(), inconclusive_seeds(), not_reproduced(), failed(), reproduced()]
+
+
+ENVIRONMENT = {"lengthgen": "0.1.0", "code_fingerprint": "0123456789abcdef", "suite_fingerprint": "fedcba9876543210",
+               "torch": "2.13.0+cpu", "python": "3.11.7", "threads_per_process": 1, "workers": 2,
+               "wall_time_s": 151.2, "models_trained": 48, "models_from_cache": 72, "command": "pytest claims -n 2",
+               "cache": {"train:computed": 48, "train:hit": 72}}

@@ -1,0 +1,36 @@
+"""``lengthgen report``: the page regenerated from claims.json alone; bad input exits 2 with one line."""
+
+from __future__ import annotations
+
+import json
+
+from lengthgen.cli import main
+from lengthgen.report import write_report
+from tests.report_samples import ENVIRONMENT, all_records
+
+
+def test_regenerates_the_page_from_claims_json(tmp_path, capsys):
+    files = write_report(all_records(), ENVIRONMENT, tmp_path / "run")
+    files.html.unlink()
+    assert main(["report", "--json", str(files.json), "--out", str(tmp_path / "again")]) == 0
+    out = capsys.readouterr().out
+    page = (tmp_path / "again" / "index.html").read_text()
+    assert "C15" in page and "data:image/png;base64," in page
+    assert "figure not drawn: C15 figure 'malformed'" in out and "run: mixed scale" in out
+    assert main(["report", "--json", str(files.json), "--quiet"]) == 0  # next to the json by default
+    assert files.html.exists() and "run: mixed" not in capsys.readouterr().out
+
+
+def test_bad_input_is_one_line_and_status_2(tmp_path, capsys):
+    missing = tmp_path / "nope.json"
+    assert main(["report", "--json", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nope.json" in err and "does not exist" in err
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    assert main(["report", "--json", str(broken)]) == 2
+    assert "not a readable claims.json" in capsys.readouterr().err
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"records": [{"claim": "C1", "nonsense": 1}]}))
+    assert main(["report", "--json", str(other)]) == 2
+    assert "record 0 is malformed" in capsys.readouterr().err

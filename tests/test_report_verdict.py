@@ -1,0 +1,88 @@
+"""The verdict rule (lengthgen.report.verdict.decide) on hand-made records, and the record itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from lengthgen.records import ClaimRecord, ClaimRecorder
+from lengthgen.report.verdict import decide, is_close, undecided
+
+PAPER = {"name": "paper", "seeds": 8, "paper_seeds": 8}
+TWO_OF_EIGHT = {"name": "paper", "seeds": 2, "paper_seeds": 8}
+
+
+def record(scale: dict, values, op=">=", threshold=0.85, reduce="mean") -> dict:
+    recorder = ClaimRecorder("C6")
+    recorder.set_scale(**scale)
+    recorder.check("statistic", values, op, threshold, reduce=reduce)
+    return recorder.record.to_dict()
+
+
+def test_passed_is_reproduced():
+    assert decide(record(PAPER, [0.9] * 8), "passed") == ("reproduced", None)
+
+
+def test_xfail_is_not_reproduced_with_its_reason():
+    assert decide(record(PAPER, [0.5] * 8), "xfailed", "measured 0.5") == ("not reproduced", "measured 0.5")
+
+
+def test_failure_and_error_are_failed():
+    assert decide(record(PAPER, [0.5] * 8), "failed", "AssertionError: ...") == ("failed", "AssertionError: ...")
+    assert decide(record(PAPER, [0.9] * 8), "error", "RuntimeError: boom") == ("failed", "RuntimeError: boom")
+
+
+def test_skip_is_skipped_with_its_reason():
+    assert decide({"claim": "C9"}, "skipped", "no quick variant") == ("skipped", "no quick variant")
+
+
+def test_recorder_inconclusive_wins_over_a_pass():
+    data = record(PAPER, [0.9] * 8)
+    data["inconclusive_reason"] = "the probe saw no carrier"
+    assert decide(data, "passed") == ("inconclusive", "the probe saw no carrier")
+
+
+def test_too_few_seeds_with_the_threshold_inside_the_interval_is_inconclusive():
+    passing = record(TWO_OF_EIGHT, [0.80, 0.95])  # mean 0.875, interval about [-0.08, 1.83]
+    verdict, reason = decide(passing, "passed")
+    assert verdict == "inconclusive" and "2 of the paper's 8" in reason and "statistic" in reason
+    failing = record(TWO_OF_EIGHT, [0.70, 0.95])  # mean 0.825 < 0.85, but the interval holds 0.85
+    assert decide(failing, "failed", "AssertionError")[0] == "inconclusive"
+
+
+def test_too_few_seeds_but_decisive_keeps_the_verdict():
+    assert decide(record(TWO_OF_EIGHT, [0.97, 0.98]), "passed") == ("reproduced", None)
+    assert decide(record(TWO_OF_EIGHT, [0.10, 0.12]), "failed", "AssertionError")[0] == "failed"
+
+
+def test_a_single_seed_of_several_decides_nothing():
+    one = record({"name": "paper", "seeds": 1, "paper_seeds": 8}, [0.99])
+    assert decide(one, "passed")[0] == "inconclusive"
+
+
+def test_the_papers_seed_count_decides_even_a_close_call():
+    close = record(PAPER, [0.80, 0.95, 0.82, 0.91, 0.84, 0.88, 0.86, 0.90])
+    assert is_close(close["checks"][0])
+    assert not undecided(close["checks"][0], close["scale"])
+    assert decide(close, "passed") == ("reproduced", None)
+
+
+def test_every_seed_checks_are_not_mean_checks():
+    data = record(TWO_OF_EIGHT, [0.90, 0.95], reduce="all")
+    assert data["checks"][0]["value"] == 0.90  # the worst seed is the statistic
+    assert decide(data, "passed") == ("reproduced", None)
+
+
+def test_unknown_outcome_is_rejected():
+    with pytest.raises(ValueError, match="'weird'"):
+        decide({}, "weird")
+
+
+def test_record_round_trips_and_tolerates_unknown_fields():
+    data = record(PAPER, [0.9, 0.95], op="in", threshold=(0.8, 1.0))
+    data["added_by_a_later_version"] = 1
+    data["checks"][0]["also_new"] = True
+    loaded = ClaimRecord.from_dict(data)
+    assert loaded.checks[0].threshold == (0.8, 1.0) and loaded.checks[0].reduce == "mean"
+    old = {k: v for k, v in data.items() if k not in ("verdict_reason", "outcome", "added_by_a_later_version")}
+    old["checks"] = [{k: v for k, v in c.items() if k not in ("reduce", "also_new")} for c in data["checks"]]
+    assert ClaimRecord.from_dict(old).checks[0].reduce is None  # a claims.json of the first version

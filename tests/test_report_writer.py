@@ -1,0 +1,147 @@
+"""The report's writer on recorded results: claims.json round-trips, the page parses as HTML, holds
+every claim that ran with its verdict, numbers and figures, and needs nothing from the network."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+
+import pytest
+
+from lengthgen.records import ClaimRecord
+from lengthgen.report import ReportFiles, write_report
+from lengthgen.report.data import load
+from tests.report_samples import ENVIRONMENT, all_records
+
+
+class PageParser(HTMLParser):
+    """Collects the claims table's rows, the claim sections, images and outside references."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[dict[str, str]] = []
+        self.sections: list[dict[str, str]] = []
+        self.images: list[str] = []
+        self.external: list[str] = []
+        self.stack: list[str] = []
+        self.text: list[str] = []
+        self.in_tbody = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag not in ("img", "meta", "br", "input", "link"):
+            self.stack.append(tag)
+        if tag == "table" and attrs.get("id") == "claims":
+            self.in_claims = True
+        if tag == "tbody" and getattr(self, "in_claims", False):
+            self.in_tbody = True
+        if tag == "tr" and self.in_tbody:
+            self.rows.append(attrs)
+        if tag == "section":
+            self.sections.append(attrs)
+        if tag == "img":
+            self.images.append(attrs.get("src", ""))
+        for name in ("src", "href"):
+            value = attrs.get(name) or ""
+            if value.startswith(("http:", "https:", "//")) or tag in ("link", "iframe"):
+                self.external.append(value)
+
+    def handle_endtag(self, tag):
+        if tag == "tbody":
+            self.in_tbody = False
+        if tag == "table":
+            self.in_claims = False
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> tuple[ReportFiles, list[dict]]:
+    records = all_records()
+    out = tmp_path_factory.mktemp("report")
+    return write_report(records, ENVIRONMENT, out), records
+
+
+def parse(path) -> PageParser:
+    parser = PageParser()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return parser
+
+
+def test_writes_both_files_and_reports_the_broken_figure(written):
+    files, _ = written
+    html_path, json_path = files
+    assert html_path.name == "index.html" and json_path.name == "claims.json"
+    assert html_path.exists() and json_path.exists()
+    assert files.figure_errors == ["C15 figure 'malformed': series 'no data' has neither y nor per_seed"]
+
+
+def test_claims_json_is_strict_json_with_every_record(written):
+    files, records = written
+    text = files.json.read_text()
+    data = json.loads(text, parse_constant=lambda name: pytest.fail(f"non-standard JSON constant {name}"))
+    assert [r["claim"] for r in data["records"]] == ["C1", "C4", "C6", "C8", "C9", "C15"]
+    assert data["environment"]["torch"] == ENVIRONMENT["torch"]
+    by_claim = {r["claim"]: r for r in data["records"]}
+    assert by_claim["C6"]["measured"]["slope c"]["values"] == [0.1, None]  # NaN written as null
+    for original in records:
+        loaded = ClaimRecord.from_dict(by_claim[original["claim"]])
+        assert loaded.verdict == original["verdict"]
+        assert [c.value for c in loaded.checks] == [c["value"] for c in original["checks"]]
+    assert load(files.json)["records"] == data["records"]
+
+
+def test_verdicts_of_the_recorded_results(written):
+    _, records = written
+    verdicts = {r["claim"]: (r["verdict"], r["verdict_reason"]) for r in records}
+    assert verdicts["C1"] == ("reproduced", None)
+    assert verdicts["C4"][0] == "failed" and "1 of 2 checks failed" in verdicts["C4"][1]
+    assert verdicts["C8"] == ("not reproduced", "1 of 120 cells: K=3 seed 4 at L=48 peaks at absolute position 44")
+    assert verdicts["C6"][0] == "inconclusive" and "2 of the paper's 8" in verdicts["C6"][1]
+    assert verdicts["C9"] == ("skipped", "no quick variant: the claim needs 4000 steps")
+    assert verdicts["C15"] == ("reproduced", None)
+
+
+def test_page_parses_and_lists_every_claim_that_ran(written):
+    files, records = written
+    page = parse(files.html)
+    assert page.stack == [], f"unclosed tags: {page.stack}"
+    assert [row["data-claim"] for row in page.rows] == ["C1", "C4", "C6", "C8", "C9", "C15"]
+    classes = {row["data-claim"]: row["class"] for row in page.rows}
+    assert "v-reproduced" in classes["C1"] and "v-failed" in classes["C4"]
+    assert "v-not-reproduced" in classes["C8"] and "v-inconclusive" in classes["C6"] and "v-skipped" in classes["C9"]
+    assert {s["id"] for s in page.sections} == {"C1-paper", "C4-paper", "C6-paper", "C8-paper", "C9-quick", "C15-quick"}
+    text = " ".join(page.text)
+    for record in records:
+        assert record["statement"] in text and record["paper_value"] in text
+    assert "mixed scale, partial: 6 of 22 catalogue claims" in text
+    assert "a note <with> markup & ampersands" in text  # escaped in the source, intact as text
+    assert "1 of 120 cells: K=3 seed 4 at L=48" in text  # the xfail's measured value
+    assert "0.412 in [0.65, 0.95]" in text  # the failed check, measured beside the threshold
+    assert "figure malformed could not be drawn" in text
+    assert "2.13.0+cpu" in text and "models trained" in text and "0123456789abcdef" in text
+
+
+def test_page_is_self_contained(written):
+    files, records = written
+    page = parse(files.html)
+    drawable = sum(len(r["figures"]) for r in records) - 1  # all but the malformed spec
+    assert len(page.images) == drawable
+    assert all(src.startswith("data:image/png;base64,") for src in page.images)
+    assert page.external == []
+    source = files.html.read_text()
+    assert "<script src" not in source and "@import" not in source and "url(" not in source
+
+
+def test_an_empty_run_scale_and_a_rewrite(tmp_path):
+    """A second write replaces the first (a partial run leaves a partial report, not a merge)."""
+    write_report(all_records(), ENVIRONMENT, tmp_path)
+    files = write_report(all_records()[:1], ENVIRONMENT, tmp_path)
+    page = parse(files.html)
+    assert [row["data-claim"] for row in page.rows] == ["C15"]
+    assert "quick scale, partial: 1 of 22 catalogue claims" in " ".join(page.text)
+    assert not list(tmp_path.glob(".*tmp"))

@@ -1,0 +1,136 @@
+"""Under xdist the controller alone writes one complete report from every worker's records.
+
+Both tests run pytest in a subprocess with two workers: the real claims C2 and C15 (no training), and
+a hand-made claims file whose tests fail, xfail, skip, pass undecided and error, so every verdict
+travels through pytest's reports to the controller and into claims.json, the page and the summary.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT_S = 300  # two workers importing torch on shared cores, plus C2's 200 hypothesis examples
+
+pytestmark = pytest.mark.slow
+
+
+def run_pytest(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", *args, "-n", "2", "-p", "no:cacheprovider"],
+                          check=False, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT_S)
+
+
+def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
+    out = tmp_path / "report"
+    result = run_pytest(["claims/test_c02_equivariance.py", "claims/test_c15_kernel.py", f"--report-dir={out}",
+                         f"--cache-dir={tmp_path / 'cache'}"], ROOT)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    data = json.loads((out / "claims.json").read_text())
+    records = data["records"]
+    assert [(r["claim"], r["scale"]["name"], r["verdict"]) for r in records] == [
+        ("C2", "paper", "reproduced"), ("C15", "paper", "reproduced")]
+    assert all(r["runtime_s"] > 0 and r["checks"] for r in records)
+    assert data["environment"]["workers"] == 2
+    page = (out / "index.html").read_text()
+    assert page.count('<tr class="v-row') == 2 and 'id="C2-paper"' in page and 'id="C15-paper"' in page
+    assert sorted(p.name for p in out.iterdir()) == ["claims.json", "index.html"]
+    assert "lengthgen claims" in result.stdout and f"report: {out / 'index.html'}" in result.stdout
+    assert "run: paper scale, partial: 2 of 22 catalogue claims; 2 reproduced" in result.stdout
+
+
+CLAIMS = '''
+import pytest
+from lengthgen import figures
+
+@pytest.mark.claim("C4")
+def test_fails(claim):
+    claim.set_scale(name="paper", seeds=3, paper_seeds=3)
+    claim.check("key carrier fraction", [0.1, 0.2, 0.15], "in", (0.65, 0.95), paper="0.80")
+    claim.verify()
+
+@pytest.mark.claim("C8")
+def test_not_reproduced(request, claim):
+    request.applymarker(pytest.mark.xfail(strict=True, reason="measured: peak at position 44"))
+    claim.set_scale(name="paper", seeds=8, paper_seeds=8)
+    claim.check("peak position", 44.0, "<", 16.0)
+    claim.verify()
+
+@pytest.mark.claim("C9")
+def test_skipped(claim):
+    pytest.skip("no quick variant of this claim")
+
+@pytest.mark.claim("C6")
+def test_too_few_seeds(claim):
+    claim.set_scale(name="paper", seeds=2, paper_seeds=8)
+    claim.check("R^2 of the fit", [0.80, 0.95], ">=", 0.85)
+    claim.verify()
+
+@pytest.mark.claim("C15")
+def test_reproduced(claim):
+    claim.set_scale(name="paper", seeds=0, steps=0)
+    claim.check("ratio", 0.75, "in", (0.74, 0.76), paper="0.75")
+    claim.figure("ratio", figures.bars("ratio", "r", ["1e4"], [{"label": "g", "values": [0.75]}]))
+    claim.verify()
+
+@pytest.mark.claim("C5")
+def test_errors(claim):
+    raise RuntimeError("boom")
+
+@pytest.mark.claim("C20")
+def test_strict_xfail_that_passes(request, claim):
+    request.applymarker(pytest.mark.xfail(strict=True, reason="expected to miss"))
+    claim.check("value", 1.0, ">=", 0.5)
+    claim.verify()
+
+def test_not_a_claim():
+    pass
+'''
+
+INI = '''
+[pytest]
+addopts = --strict-markers
+xfail_strict = true
+markers =
+    claim(id): claim
+    quick: quick
+    paper: paper
+'''
+
+
+def test_every_verdict_reaches_the_controller(tmp_path):
+    (tmp_path / "pytest.ini").write_text(textwrap.dedent(INI))
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ("lengthgen.testing.plugin",)\n')
+    (tmp_path / "test_claims.py").write_text(CLAIMS)
+    out = tmp_path / "report"
+    result = run_pytest([f"--report-dir={out}", f"--cache-dir={tmp_path / 'cache'}"], tmp_path)
+    assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    records = {r["claim"]: r for r in json.loads((out / "claims.json").read_text())["records"]}
+    verdicts = {claim: (r["verdict"], r["outcome"]) for claim, r in records.items()}
+    assert verdicts == {
+        "C4": ("failed", "failed"),
+        "C5": ("failed", "error"),
+        "C6": ("inconclusive", "passed"),
+        "C8": ("not reproduced", "xfailed"),
+        "C9": ("skipped", "skipped"),
+        "C15": ("reproduced", "passed"),
+        "C20": ("failed", "failed"),
+    }
+    assert "C4 not reproduced: 1 of 1 checks failed" in records["C4"]["verdict_reason"]
+    assert records["C5"]["verdict_reason"] == "RuntimeError: boom"
+    assert records["C8"]["verdict_reason"] == "measured: peak at position 44"
+    assert records["C9"]["verdict_reason"] == "no quick variant of this claim"
+    assert "too few seeds to decide: 2 of the paper's 8" in records["C6"]["verdict_reason"]
+    assert "XPASS(strict)" in records["C20"]["verdict_reason"]
+    assert all(r["runtime_s"] is not None for r in records.values())
+    page = (out / "index.html").read_text()
+    assert page.count('<tr class="v-row') == 7 and page.count("data:image/png;base64,") == 1
+    summary = result.stdout[result.stdout.index("lengthgen claims"):]
+    for claim in records:
+        assert f"\n{claim} " in summary
+    assert "-> RuntimeError: boom" in summary

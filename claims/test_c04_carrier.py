@@ -69,6 +69,7 @@ def test_trained_heads_carry_a_target_aligned_carrier(scale, cache, claim):
                 BASELINE_FACTOR,
                 paper="0.80 / 0.016 = 50",
             )
+            claim.measure(f"K={offset}: trained {side} carrier fraction", trained, headline=side == "key")
             claim.measure(f"K={offset}: untrained {side} carrier fraction (paper {PAPER_BASELINE})", baseline)
         claim.check(
             f"K={offset}: cos(m_Q, R_-K m_K) (mean over seeds)",

@@ -27,6 +27,7 @@ def test_carrier_only_profile_peaks_at_the_target(scale, cache, claim):
         claim.check(
             f"K={offset}: argmax of phi_c of every seed", peaks, "==", float(-offset), reduce="all", paper=f"-{offset}"
         )
+        claim.measure(f"K={offset}: argmax of phi_c (trained)", peaks, headline=True)
         claim.measure(
             f"K={offset}: argmax of phi_c of the untrained baseline", result.values(offset, "baseline", "peak")
         )

@@ -51,6 +51,9 @@ def test_carrier_fraction_holds_across_settings(scale, cache, claim):
                 claim.check(f"{point_label(factor, value)} K={offset}: {which} carrier fraction",
                             result.fraction(factor, value, offset, which), "in", CARRIER_RANGE, paper="0.72-0.86")
     for which in ("key", "query"):
+        claim.measure(f"trained {which} carrier fraction over all points (mean over seeds per point and K)",
+                      [sum(vals) / len(vals) for f, val in result.points() for K in result.offsets
+                       for vals in [result.fraction(f, val, K, which)]], headline=which == "key")
         claim.measure(f"untrained {which} carrier fraction over all points (baseline)",
                       [v for f, val in result.points() for K in result.offsets
                        for v in result.fraction(f, val, K, which, baseline=True)])

@@ -25,7 +25,7 @@ import time
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 import torch
 from filelock import FileLock
@@ -33,6 +33,8 @@ from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
 FORMAT = 1  # manifest format version
+T = TypeVar("T")
+CacheRecord = tuple  # (payload, meta, tensors or None): what ``save`` stores for one entry
 ENV_VAR = "LENGTHGEN_CACHE_DIR"
 
 
@@ -159,3 +161,39 @@ class Cache:
         for path in self._paths(kind, key):
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
+
+
+def fetch_or_compute(
+    cache: Cache,
+    kind: str,
+    keys: Sequence[str],
+    decode: Callable[[int, tuple[dict[str, Any], dict[str, torch.Tensor]]], T],
+    compute: Callable[[list[int]], Iterable[tuple[int, T, CacheRecord]]],
+) -> list[T]:
+    """One value per key: loaded from the cache, or computed, saved and returned.
+
+    ``decode(i, (meta, tensors))`` rebuilds item i from its entry. ``compute(indices)`` computes the
+    missing items (one index per distinct missing key) and yields ``(i, value, (payload, meta,
+    tensors))`` for each, in any order. The missing entries are locked (sorted, one lock each) and looked
+    up again before computing, so concurrent processes compute each entry once.
+    """
+    found: dict[str, T] = {}
+
+    def lookup(i: int) -> bool:
+        entry = cache.load(kind, keys[i])
+        if entry is not None:
+            found[keys[i]] = decode(i, entry)
+        return entry is not None
+
+    first = {}
+    for i, key in enumerate(keys):
+        first.setdefault(key, i)
+    missing = [i for key, i in first.items() if not lookup(i)]
+    if missing:
+        with cache.locks(kind, [keys[i] for i in missing]):
+            todo = [i for i in missing if not lookup(i)]  # another process may have computed it meanwhile
+            if todo:
+                for i, value, (payload, meta, tensors) in compute(todo):
+                    cache.save(kind, keys[i], payload, meta, tensors)
+                    found[keys[i]] = value
+    return [found[key] for key in keys]

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import torch
 
 from lengthgen.config import EvalConfig
+from lengthgen.device import get_device
 from lengthgen.models import table_forward
 from lengthgen.probes import peak_height, peak_position, selected_offset
 from lengthgen.seeding import generator
@@ -89,14 +90,16 @@ def evaluate_models(models: Sequence[TrainedModel], evaluation: EvalConfig) -> l
     for model in models:
         model.spec.check_eval(evaluation)
     cfg = models[0].spec.model
-    params = {name: torch.stack([m.state[name] for m in models]) for name in models[0].state}  # (S, ...)
+    device = get_device()
+    params = {name: torch.stack([m.state[name] for m in models]).to(device) for name in models[0].state}
     tasks = [make_task(m.spec.task) for m in models]
     results: list[list[LengthEval]] = [[] for _ in models]
     for length in evaluation.lengths:
-        tokens, lengths = eval_draw(tasks[0], evaluation, length)  # (N, L), (N,)
-        correct = torch.zeros(len(models), dtype=torch.float64)  # (S,)
-        profile = torch.zeros(len(models), cfg.heads, length, dtype=torch.float64)  # (S, H, L)
-        on_target = torch.zeros(len(models), cfg.heads, dtype=torch.float64)  # (S, H)
+        tokens, lengths = eval_draw(tasks[0], evaluation, length)  # (N, L), (N,) drawn on the CPU
+        tokens, lengths = tokens.to(device), lengths.to(device)
+        correct = torch.zeros(len(models), dtype=torch.float64, device=device)  # (S,)
+        profile = torch.zeros(len(models), cfg.heads, length, dtype=torch.float64, device=device)  # (S, H, L)
+        on_target = torch.zeros(len(models), cfg.heads, dtype=torch.float64, device=device)  # (S, H)
         for start in range(0, evaluation.sequences, EVAL_CHUNK):
             chunk_tokens, chunk_lengths = tokens[start : start + EVAL_CHUNK], lengths[start : start + EVAL_CHUNK]
             labelled = [task.label(chunk_tokens, chunk_lengths) for task in tasks]
@@ -108,6 +111,7 @@ def evaluate_models(models: Sequence[TrainedModel], evaluation: EvalConfig) -> l
             index = target_cols[:, None, :, None].expand(-1, cfg.heads, -1, 1)  # (S, H, B, 1)
             on_target += out.attention.gather(3, index).sum((2, 3))
         n = evaluation.sequences
+        correct, profile, on_target = correct.cpu(), profile.cpu(), on_target.cpu()
         for i in range(len(models)):
             results[i].append(
                 LengthEval(

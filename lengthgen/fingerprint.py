@@ -23,6 +23,7 @@ CORE = (
     "train.py",
     "evaluate.py",
     "tasks/batch.py",
+    "tasks/uniform.py",
     "encodings/base.py",
     "models/head.py",
     "models/tables.py",

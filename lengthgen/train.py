@@ -22,6 +22,7 @@ import torch.nn.functional as F
 from torch.func import stack_module_state
 
 from lengthgen.config import RunSpec
+from lengthgen.device import get_device
 from lengthgen.models import OneLayerHead, table_forward
 from lengthgen.models.tables import vocab_projections
 from lengthgen.probes import carrier_fraction, per_head_bilinear, top_singular_energy
@@ -122,12 +123,14 @@ def train_members(
         if ensemble_signature(member.spec) != signature:
             raise ValueError(f"member {member} cannot share an ensemble with {members[0]}")
     spec, cfg = members[0].spec, members[0].spec.train
+    device = get_device()
     start = time.perf_counter()
-    params, _ = stack_module_state([build_model(m.spec, m.seed) for m in members])  # name -> (S, ...)
+    stacked, _ = stack_module_state([build_model(m.spec, m.seed) for m in members])  # name -> (S, ...)
+    params = {name: value.detach().to(device).requires_grad_() for name, value in stacked.items()}
     optimizer = torch.optim.Adam(params.values(), lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True)
     streams = _Streams(members, cfg.batch)
     trajectory: dict[str, list] = {"step": [], "loss": []}
-    loss_sum = torch.zeros(len(members), dtype=torch.float64)
+    loss_sum = torch.zeros(len(members), dtype=torch.float64, device=device)
 
     def record(step: int, steps_in_window: int) -> None:
         with torch.no_grad():
@@ -140,7 +143,7 @@ def train_members(
 
     record(0, 0)
     for step in range(cfg.steps):
-        batch = streams.step(step)
+        batch = streams.step(step).to(device)  # drawn on the CPU: the same data on every device
         out = table_forward(params, spec.model, batch.tokens, batch.lengths)
         S, B, m = out.logits.shape
         per_member = F.cross_entropy(out.logits.view(S * B, m), batch.targets.view(-1), reduction="none")
@@ -157,7 +160,7 @@ def train_members(
     seconds = (time.perf_counter() - start) / len(members)
     results = []
     for i, member in enumerate(members):
-        state = {name: value[i].detach().clone() for name, value in params.items()}
+        state = {name: value[i].detach().cpu().clone() for name, value in params.items()}
         member_trajectory = {"step": list(trajectory["step"])}
         for name, rows in trajectory.items():
             if name != "step":

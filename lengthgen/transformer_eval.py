@@ -27,8 +27,9 @@ from typing import Any, Sequence
 
 import torch
 
-from lengthgen.cache import Cache, payload_key
+from lengthgen.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
+from lengthgen.device import get_device
 from lengthgen.fingerprint import code_fingerprint
 from lengthgen.models.transformer import Transformer, capture
 from lengthgen.probes.geometry import carrier_fraction
@@ -177,11 +178,13 @@ def vocabulary_carriers(model: Transformer, tokens: torch.Tensor) -> tuple[torch
     """
     names = carrier_hooks(model.cfg.layers)
     parts: dict[str, list[torch.Tensor]] = {name: [] for name in names}
+    device = get_device()
+    model = model.to(device)
     for start in range(0, tokens.shape[0], EVAL_CHUNK):
         with capture(model, names) as seen:
-            model(tokens[start : start + EVAL_CHUNK])
+            model(tokens[start : start + EVAL_CHUNK].to(device))
         for name in names:
-            parts[name].append(seen[name])  # (B, H, P, dh)
+            parts[name].append(seen[name].cpu())  # (B, H, P, dh)
     return carriers_from({name: torch.cat(values) for name, values in parts.items()}, tokens, model.cfg.vocab)
 
 
@@ -195,20 +198,22 @@ def evaluate_transformer(model: TrainedTransformer, evaluation: EvalConfig) -> T
     tokens = eval_tokens(spec.task, evaluation)  # (N, W)
     N, W = tokens.shape
     targets = shift_targets(tokens, torch.full((N,), W), K)  # (N, W)
-    module = model.module()
+    device = get_device()
+    module = model.module().to(device)
     names = [f"blocks.{layer}.attn.hook_pattern" for layer in range(layers)]
     kq_names = carrier_hooks(layers)
     kq_parts: dict[str, list[torch.Tensor]] = {name: [] for name in kq_names}
-    correct = torch.zeros(W, dtype=torch.float64)  # (W,)
-    pattern_sum = torch.zeros(layers, heads, W, W, dtype=torch.float64)  # (layers, H, W, W)
+    correct = torch.zeros(W, dtype=torch.float64, device=device)  # (W,)
+    pattern_sum = torch.zeros(layers, heads, W, W, dtype=torch.float64, device=device)  # (layers, H, W, W)
     for start in range(0, N, EVAL_CHUNK):
-        chunk = tokens[start : start + EVAL_CHUNK]  # (B, W)
+        chunk = tokens[start : start + EVAL_CHUNK].to(device)  # (B, W)
         with capture(module, names + kq_names) as seen:
             logits = module(chunk)  # (B, W, m)
         for name in kq_names:  # causal: positions < Lmax are those of the length-Lmax prefix
-            kq_parts[name].append(seen[name][:, :, :max_len])  # (B, H, Lmax, dh)
-        correct += (logits.argmax(-1) == targets[start : start + EVAL_CHUNK]).sum(0)
+            kq_parts[name].append(seen[name][:, :, :max_len].cpu())  # (B, H, Lmax, dh)
+        correct += (logits.argmax(-1) == targets[start : start + EVAL_CHUNK].to(device)).sum(0)
         pattern_sum += torch.stack([seen[name].sum(0) for name in names]).double()  # (layers, H, W, W)
+    correct, pattern_sum = correct.cpu(), pattern_sum.cpu()
     pattern = pattern_sum / N  # (layers, H, W, W) mean attention
     accuracy = (correct / N).tolist()
     in_range = tokens[:, :max_len]  # (N, Lmax) the in-distribution positions
@@ -246,21 +251,13 @@ def evaluated_transformers(
 ) -> list[TransformerEval]:
     """Per model its :class:`TransformerEval`: from the cache, or computed now and saved (one lock each)."""
     payloads = [eval_payload(m, evaluation) for m in models]
-    keys = [payload_key(p) for p in payloads]
-    found: dict[str, TransformerEval] = {}
 
-    def lookup(key: str) -> bool:
-        entry = cache.load(CACHE_KIND, key)
-        if entry is not None:
-            found[key] = TransformerEval.from_dict(entry[0])
-        return entry is not None
+    def decode(i: int, entry: tuple[dict, dict]) -> TransformerEval:
+        return TransformerEval.from_dict(entry[0])
 
-    missing = [i for i, key in enumerate(keys) if key not in found and not lookup(key)]
-    if missing:
-        with cache.locks(CACHE_KIND, [keys[i] for i in missing]):
-            for i in missing:
-                if keys[i] not in found and not lookup(keys[i]):
-                    result = evaluate_transformer(models[i], evaluation)
-                    cache.save(CACHE_KIND, keys[i], payloads[i], result.to_dict())
-                    found[keys[i]] = result
-    return [found[key] for key in keys]
+    def compute(todo: list[int]):
+        for i in todo:
+            result = evaluate_transformer(models[i], evaluation)
+            yield i, result, (payloads[i], result.to_dict(), None)
+
+    return fetch_or_compute(cache, CACHE_KIND, [payload_key(p) for p in payloads], decode, compute)

@@ -26,8 +26,9 @@ import torch.nn.functional as F
 from torch.func import functional_call, stack_module_state, vmap
 
 import lengthgen
-from lengthgen.cache import Cache, payload_key
+from lengthgen.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import TrainConfig, _require
+from lengthgen.device import get_device
 from lengthgen.fingerprint import code_fingerprint
 from lengthgen.models.transformer import Transformer, TransformerConfig
 from lengthgen.progress import progress_bar
@@ -154,16 +155,18 @@ def train_transformers(
             raise ValueError(f"member {member} cannot share an ensemble with {members[0]}: specs differ")
     cfg = spec.train
     start = time.perf_counter()
+    device = get_device()
     modules = [build_transformer(spec, m.seed) for m in members]
-    params, _ = stack_module_state(modules)  # name -> (S, ...)
+    stacked, _ = stack_module_state(modules)  # name -> (S, ...)
+    params = {name: value.detach().to(device).requires_grad_() for name, value in stacked.items()}
     forward = ensemble_forward(modules[0])
     optimizer = torch.optim.Adam(params.values(), lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True)
     streams = _Streams(members, cfg.batch)
     trajectory: dict[str, list] = {"step": [], "loss": []}
-    loss_sum = torch.zeros(len(members), dtype=torch.float64)  # (S,)
+    loss_sum = torch.zeros(len(members), dtype=torch.float64, device=device)  # (S,)
     last = 0
     for step in range(cfg.steps):
-        tokens, targets = streams.step(step)  # (S, B, P)
+        tokens, targets = (t.to(device) for t in streams.step(step))  # (S, B, P), drawn on the CPU
         per_member = member_losses(forward(params, tokens), targets)  # (S,)
         optimizer.zero_grad(set_to_none=True)
         per_member.sum().backward()
@@ -180,7 +183,7 @@ def train_transformers(
     seconds = (time.perf_counter() - start) / len(members)
     results = []
     for i, member in enumerate(members):
-        state = {name: value[i].detach().clone() for name, value in params.items()}
+        state = {name: value[i].detach().cpu().clone() for name, value in params.items()}
         own = {"step": list(trajectory["step"]), "loss": [row[i] for row in trajectory["loss"]]}
         results.append(TrainedTransformer(spec, member.seed, state, own, seconds))
     return results
@@ -199,6 +202,7 @@ def train_payload(member: TransformerMember) -> dict[str, Any]:
         "version": lengthgen.__version__,
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
+        "device": get_device().type,
     }
 
 
@@ -206,40 +210,28 @@ def train_key(member: TransformerMember) -> str:
     return payload_key(train_payload(member))
 
 
-def _from_entry(member: TransformerMember, entry: tuple[dict, dict]) -> TrainedTransformer:
-    meta, tensors = entry
-    return TrainedTransformer(member.spec, member.seed, tensors, meta["trajectory"], meta["seconds"])
-
-
 def trained_transformers(
     members: Sequence[TransformerMember], cache: Cache, progress: bool | None = None
 ) -> list[TrainedTransformer]:
     """One trained model per member: loaded from the cache, or trained now (missing seeds of a spec in
     one ensemble pass) and saved. One lock per entry, so concurrent processes train each model once."""
-    keys = [train_key(m) for m in members]
-    found: dict[str, TrainedTransformer] = {}
-    for member, key in zip(members, keys):
-        if key not in found and (entry := cache.load(CACHE_KIND, key)) is not None:
-            found[key] = _from_entry(member, entry)
-    missing = {key: member for member, key in zip(members, keys) if key not in found}
-    if missing:
-        with cache.locks(CACHE_KIND, list(missing)):
-            todo: dict[TwoLayerSpec, list[TransformerMember]] = {}
-            for key, member in missing.items():
-                entry = cache.load(CACHE_KIND, key)  # another process may have trained it while we waited
-                if entry is not None:
-                    found[key] = _from_entry(member, entry)
-                else:
-                    todo.setdefault(member.spec, []).append(member)
-            for spec, group in todo.items():
-                for i in range(0, len(group), MAX_MEMBERS):
-                    chunk = group[i : i + MAX_MEMBERS]
-                    label = f"two-layer {spec.model.encoding} x{len(chunk)}"
-                    with progress_bar(spec.train.steps, f"train {label}", progress) as update:
-                        models = train_transformers(chunk, progress=update)
-                    for member, model in zip(chunk, models):
-                        key = train_key(member)
-                        meta = {"trajectory": model.trajectory, "seconds": model.seconds}
-                        cache.save(CACHE_KIND, key, train_payload(member), meta, model.state)
-                        found[key] = model
-    return [found[key] for key in keys]
+
+    def decode(i: int, entry: tuple[dict, dict]) -> TrainedTransformer:
+        meta, tensors = entry
+        return TrainedTransformer(members[i].spec, members[i].seed, tensors, meta["trajectory"], meta["seconds"])
+
+    def compute(todo: list[int]):
+        groups: dict[TwoLayerSpec, list[int]] = {}
+        for i in todo:
+            groups.setdefault(members[i].spec, []).append(i)
+        for spec, indices in groups.items():
+            for start in range(0, len(indices), MAX_MEMBERS):
+                chunk = indices[start : start + MAX_MEMBERS]
+                label = f"two-layer {spec.model.encoding} x{len(chunk)}"
+                with progress_bar(spec.train.steps, f"train {label}", progress) as update:
+                    models = train_transformers([members[i] for i in chunk], progress=update)
+                for i, model in zip(chunk, models):
+                    meta = {"trajectory": model.trajectory, "seconds": model.seconds}
+                    yield i, model, (train_payload(members[i]), meta, model.state)
+
+    return fetch_or_compute(cache, CACHE_KIND, [train_key(m) for m in members], decode, compute)

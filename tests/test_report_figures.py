@@ -78,3 +78,22 @@ def test_render_record_keeps_going_past_a_broken_spec():
     assert [r.name for r in out] == ["bad", "good"]
     assert out[0].png_base64 is None and "pie" in out[0].error and out[0].title == "Pie"
     assert out[1].error is None and distinct_colours(base64.b64decode(out[1].png_base64)) > 20
+
+
+def test_drawings_are_reused_and_pruned(tmp_path, monkeypatch):
+    from lengthgen import figures as specs
+    from lengthgen.report import figures as drawing
+
+    first = specs.lines("a", "x", "y", [specs.series("s", [1, 2], y=[0.1, 0.2])])
+    second = specs.lines("b", "x", "y", [specs.series("s", [1, 2], y=[0.3, 0.2])])
+    drawn = drawing.render_record({"one": first, "two": second}, tmp_path)
+    assert all(r.png_base64 for r in drawn) and len(list(tmp_path.glob("*.json"))) == 2
+
+    def refuse(spec):
+        raise AssertionError("a kept drawing was drawn again")
+
+    monkeypatch.setattr(drawing, "render", refuse)
+    again = drawing.render_record({"one": first, "two": second}, tmp_path)
+    assert [r.png_base64 for r in again] == [r.png_base64 for r in drawn]
+    drawing.prune_drawings(tmp_path, {drawing.spec_key(first)})
+    assert [p.stem for p in tmp_path.glob("*.json")] == [drawing.spec_key(first)]

@@ -50,8 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if threads < 1:
             raise ValueError(f"--threads {threads} must be at least 1")
         torch.set_num_threads(threads)
+        from lengthgen.device import set_device
         from lengthgen.parallel import set_workers
 
+        set_device(getattr(args, "device", "cpu"))
         set_workers(getattr(args, "workers", 1))
         return args.handler(args)
     except (ValueError, UsageError) as error:

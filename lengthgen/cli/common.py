@@ -61,6 +61,7 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument("--retrain", action="store_true", help="retrain even when the cache holds the model")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1; part of the cache key)")
+    parser.add_argument("--device", default="cpu", help="cpu (default) or cuda; part of the cache key")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="processes training in parallel (default: the CPU count; results do not depend on it)")
 

@@ -40,7 +40,7 @@ def alibi_slopes(heads: int) -> torch.Tensor:
 
 def offset_bias(offsets: torch.Tensor, heads: int) -> torch.Tensor:
     """ALiBi's bias slope_h * delta for offsets delta = t - n (..., P) -> (..., H, P)."""
-    return alibi_slopes(heads)[:, None] * offsets.to(torch.float32)[..., None, :]
+    return alibi_slopes(heads).to(offsets.device)[:, None] * offsets.to(torch.float32)[..., None, :]
 
 
 class ALiBi(Encoding):
@@ -55,5 +55,6 @@ class ALiBi(Encoding):
         width = tokens.shape[-1]
         content = q_tab @ k_tab.transpose(-1, -2)  # (S, H, m, m)
         scores = gather_scores(content, tokens[..., -1:], tokens)  # (S, H, B, P)
-        bias = offset_bias(torch.arange(-(width - 1), 1), cfg.heads)  # (H, P): column j <-> delta = j-(P-1)
+        offsets = torch.arange(-(width - 1), 1, device=tokens.device)  # (P,): column j <-> delta = j-(P-1)
+        bias = offset_bias(offsets, cfg.heads)  # (H, P)
         return scores + bias[:, None, :]  # (S, H, B, P)

@@ -47,7 +47,9 @@ def kernel(s: torch.Tensor, head_dim: int, base: float) -> torch.Tensor:
 
 
 @lru_cache(maxsize=64)
-def _column_rotations(width: int, head_dim: int, base: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _column_rotations(
+    width: int, head_dim: int, base: float, device: torch.device
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Coefficients that rotate a key to every offset column j <-> delta = j - (P-1) of a width-P batch.
 
     (R_delta k)[2i] = k[2i] cos - k[2i+1] sin and (R_delta k)[2i+1] = k[2i+1] cos + k[2i] sin, i.e.
@@ -57,7 +59,7 @@ def _column_rotations(width: int, head_dim: int, base: float) -> tuple[torch.Ten
     w_cos = cos.T.repeat_interleave(2, dim=0)  # (dh, P)
     w_sin = torch.stack((-sin.T, sin.T), dim=1).reshape(head_dim, width)  # (dh, P)
     swap = torch.arange(head_dim).view(-1, 2).flip(-1).reshape(-1)  # (dh,) pair-swapped coordinates
-    return w_cos, w_sin, swap
+    return w_cos.to(device), w_sin.to(device), swap.to(device)
 
 
 class RoPE(Encoding):
@@ -66,17 +68,17 @@ class RoPE(Encoding):
     def rotate(self, x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
         cos, sin = rotation_tables(pos.reshape(-1), self.cfg.head_dim, self.cfg.rope_base)  # (B*P', dh/2)
         shape = (*pos.shape[:1], 1, *pos.shape[1:], -1)  # broadcast over heads: (B, 1, P', dh/2)
-        return rotate_pairs(x, cos.view(shape), sin.view(shape))
+        return rotate_pairs(x, cos.view(shape).to(x.device), sin.view(shape).to(x.device))
 
     @staticmethod
     def table_scores(p, cfg: ModelConfig, q_tab, k_tab, tokens, lengths):
         S, H, m, dh = k_tab.shape
         width = tokens.shape[-1]
-        w_cos, w_sin, swap = _column_rotations(width, dh, cfg.rope_base)
+        w_cos, w_sin, swap = _column_rotations(width, dh, cfg.rope_base, k_tab.device)
         k_t = k_tab.transpose(-1, -2).contiguous()  # (S, H, dh, m)
         rotated = torch.addcmul(
             k_t[..., None] * w_cos[:, None, :], k_t[:, :, swap, :, None], w_sin[:, None, :]
         )  # (S, H, dh, m, P): R_delta k_b for every key token b and offset column
         table = q_tab @ rotated.view(S, H, dh, m * width)  # (S, H, m, m*P): T[a, b*P + j]
-        cols = tokens * width + torch.arange(width)  # (S|1, B, P) index of (key token, column)
+        cols = tokens * width + torch.arange(width, device=tokens.device)  # (S|1, B, P) (key token, column)
         return gather_scores(table, tokens[..., -1:], cols)  # (S, H, B, P)

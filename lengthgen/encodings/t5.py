@@ -60,6 +60,7 @@ class T5Bias(Encoding):
         width = tokens.shape[-1]
         content = q_tab @ k_tab.transpose(-1, -2)  # (S, H, m, m)
         scores = gather_scores(content, tokens[..., -1:], tokens)  # (S, H, B, P)
-        buckets = relative_bucket(torch.arange(width - 1, -1, -1))  # (P,): column j at distance (P-1) - j
+        distances = torch.arange(width - 1, -1, -1, device=tokens.device)  # (P,): column j at (P-1) - j
+        buckets = relative_bucket(distances)  # (P,)
         bias = p["encoding.bias.weight"][:, buckets].transpose(1, 2)  # (S, H, P)
         return scores + bias[:, :, None, :]  # (S, H, B, P)

@@ -21,7 +21,6 @@ from typing import Any
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.evaluate import evaluate_models
 from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
 from lengthgen.store import evaluated, trained
@@ -209,8 +208,12 @@ def run_ape_fixes(
                 add(NO_FIX, model, row)
     for fix in fixes:
         for length in beyond:
-            fixed = [dataclasses.replace(m, state=fixed_state(m.state, fix, length, max_len)) for m in models]
+            def apply(model, fix=fix, length=length):
+                return dataclasses.replace(model, state=fixed_state(model.state, fix, length, max_len))
+
             at_length = dataclasses.replace(evaluation, lengths=(length,))
-            for model, (row,) in zip(models, evaluate_models(fixed, at_length)):
+            variant = {"ape_fix": fix, "length": length, "max_len": max_len}
+            fixed_evals = evaluated(models, at_length, cache, variant, apply, ("probes/ape_fixes.py",))
+            for model, (row,) in zip(models, fixed_evals):
                 add(fix, model, row)
     return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), beyond, evaluation.sequences, max_len, rows)

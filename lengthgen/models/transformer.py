@@ -98,9 +98,10 @@ class Attention(nn.Module):
         v = self.hook_v(self.W_V(x).view(B, P, H, dh).transpose(1, 2))  # (B, H, P, dh)
         if self.cfg.encoding == "rope":
             cos, sin = rotation_tables(torch.arange(P), dh, self.cfg.rope_base)  # (P, dh/2) each
+            cos, sin = cos.to(x.device), sin.to(x.device)
             q, k = rotate_pairs(q, cos, sin), rotate_pairs(k, cos, sin)  # R_t applied at position t
         scores = q @ k.transpose(-1, -2) / math.sqrt(dh)  # (B, H, P, P): [query t, key j]
-        future = torch.ones(P, P, dtype=torch.bool).triu(1)  # (P, P) key after query
+        future = torch.ones(P, P, dtype=torch.bool, device=x.device).triu(1)  # (P, P) key after query
         scores = self.hook_scores(scores.masked_fill(future, float("-inf")))
         pattern = self.hook_pattern(scores.softmax(-1))  # (B, H, P, P)
         z = pattern @ v  # (B, H, P, dh)

@@ -32,19 +32,24 @@ class ReportFiles:
         return iter((self.html, self.json))
 
 
+DRAWINGS = ".figures"  # kept drawings beside the page, reused when a rerun records the same figure
+
 def _write_atomic(path: Path, content: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(content, encoding="utf-8")
     os.replace(tmp, path)
 
 
-def render_page(data: Mapping[str, Any]) -> tuple[str, list[str]]:
-    """``(html, figure_errors)`` of a ``claims.json``'s data."""
-    from lengthgen.report.figures import render_record
+def render_page(data: Mapping[str, Any], drawings: Path | None = None) -> tuple[str, list[str]]:
+    """``(html, figure_errors)`` of a ``claims.json``'s data; ``drawings``: where figures drawn by
+    earlier runs are kept (see ``figures.cached_render``), pruned to this page's figures."""
+    from lengthgen.report.figures import prune_drawings, render_record, spec_key
     from lengthgen.report.page import page
 
     records = data["records"]
-    rendered = {i: render_record(r.get("figures") or {}) for i, r in enumerate(records)}
+    rendered = {i: render_record(r.get("figures") or {}, drawings) for i, r in enumerate(records)}
+    if drawings is not None and drawings.exists():
+        prune_drawings(drawings, {spec_key(s) for r in records for s in (r.get("figures") or {}).values()})
     errors = [f"{records[i]['claim']} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs
               if f.error]
     return page(data, rendered), errors
@@ -68,7 +73,7 @@ def write_page(data: Mapping[str, Any], out_dir: Path, json_path: Path | None = 
     """Write ``out_dir/index.html`` from a ``claims.json``'s data."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    html_text, errors = render_page(data)
+    html_text, errors = render_page(data, out_dir / DRAWINGS)
     html_path = out_dir / "index.html"
     _write_atomic(html_path, html_text)
     return ReportFiles(html_path, json_path or out_dir / "claims.json", errors)

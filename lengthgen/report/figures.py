@@ -8,7 +8,11 @@ does not stop the report: :func:`render_record` returns the error in its place, 
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
+import json
+import os
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -216,14 +220,55 @@ def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     return buffer.getvalue(), caption
 
 
-def render_record(figures: Mapping[str, Any]) -> list[Rendered]:
-    """Every figure of one record, in the order recorded; a spec that fails carries its error."""
+def spec_key(spec: Mapping[str, Any]) -> str:
+    """The drawing's identity: the spec, this renderer's code and matplotlib's version."""
+    import matplotlib
+
+    from lengthgen.fingerprint import files_fingerprint
+
+    text = json.dumps(spec, sort_keys=True, default=str)
+    salt = f"{files_fingerprint(('report/figures.py',))}:{matplotlib.__version__}"
+    return hashlib.sha256(f"{salt}\n{text}".encode()).hexdigest()
+
+
+def cached_render(spec: Mapping[str, Any], cache_dir: Path | None) -> tuple[str, str]:
+    """``(png_base64, caption)`` of a spec, reusing an earlier drawing of the same spec from ``cache_dir``
+    (a warm rerun redraws nothing); raises :class:`FigureError` like :func:`render`."""
+    path = cache_dir / f"{spec_key(spec)}.json" if cache_dir is not None else None
+    if path is not None and path.exists():
+        try:
+            stored = json.loads(path.read_text())
+            return stored["png"], stored["caption"]
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged drawing is drawn again
+    png, caption = render(spec)
+    encoded = base64.b64encode(png).decode("ascii")
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"png": encoded, "caption": caption}))
+        os.replace(tmp, path)
+    return encoded, caption
+
+
+def render_record(figures: Mapping[str, Any], cache_dir: Path | None = None) -> list[Rendered]:
+    """Every figure of one record, in the order recorded; a spec that fails carries its error.
+
+    ``cache_dir``: where drawings are kept between runs, keyed by :func:`spec_key`.
+    """
     out = []
     for name, spec in figures.items():
         title = str(spec.get("title", name)) if isinstance(spec, Mapping) else name
         try:
-            png, caption = render(spec)
-            out.append(Rendered(name, title, base64.b64encode(png).decode("ascii"), caption))
+            png, caption = cached_render(spec, cache_dir)
+            out.append(Rendered(name, title, png, caption))
         except FigureError as error:
             out.append(Rendered(name, title, None, "", str(error)))
     return out
+
+
+def prune_drawings(cache_dir: Path, keep: set[str]) -> None:
+    """Delete the kept drawings of specs that no longer appear (``keep``: their keys)."""
+    for path in cache_dir.glob("*.json"):
+        if path.stem not in keep:
+            path.unlink(missing_ok=True)

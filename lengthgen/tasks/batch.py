@@ -29,6 +29,10 @@ class Batch:
         """P, the padded length."""
         return self.tokens.shape[-1]
 
+    def to(self, device: torch.device) -> "Batch":
+        """The batch on ``device`` (a no-op on the device it is on)."""
+        return Batch(*(t.to(device) for t in (self.tokens, self.lengths, self.targets, self.target_cols)))
+
     def index(self, i: int) -> "Batch":
         """The batch at index ``i`` of the leading dimension (e.g. one step of a chunk)."""
         return Batch(self.tokens[i], self.lengths[i], self.targets[i], self.target_cols[i])

@@ -19,17 +19,14 @@ from __future__ import annotations
 
 import torch
 
-from lengthgen.config import TaskConfig
 from lengthgen.tasks.batch import Batch
+from lengthgen.tasks.uniform import UniformTokens
 
 
-class ContentConditioned:
-    """The content-conditioned task. Every sampler takes an explicit ``torch.Generator``."""
+class ContentConditioned(UniformTokens):
+    """The content-conditioned task (samplers from ``uniform.py``)."""
 
-    def __init__(self, cfg: TaskConfig):
-        if cfg.kind != "content":
-            raise ValueError(f"ContentConditioned needs kind='content', got {cfg.kind!r}")
-        self.cfg = cfg
+    kind = "content"
 
     def mode(self, tokens: torch.Tensor) -> torch.Tensor:
         """0 where the query token (last column) asks for K1, 1 where it asks for K2: (..., B, P) -> (..., B)."""
@@ -38,28 +35,6 @@ class ContentConditioned:
     def target_offsets(self, tokens: torch.Tensor) -> torch.Tensor:
         """The offset K each sequence asks for: (..., B, P) -> (..., B)."""
         return torch.where(self.mode(tokens) == 0, self.cfg.offset, self.cfg.alt_offset)
-
-    def draw_batch(self, generator: torch.Generator, batch: int, length: int) -> tuple[torch.Tensor, torch.Tensor]:
-        """Tokens (B, L) and lengths (B,) of ``batch`` sequences of exactly ``length`` tokens."""
-        if length <= max(self.cfg.offsets):
-            raise ValueError(f"length {length} must exceed the largest offset K={max(self.cfg.offsets)}")
-        tokens = torch.randint(0, self.cfg.vocab, (batch, length), generator=generator)  # (B, L)
-        return tokens, torch.full((batch,), length, dtype=torch.long)
-
-    def sample_batch(self, generator: torch.Generator, batch: int, length: int) -> Batch:
-        """``batch`` labelled sequences of exactly ``length`` tokens."""
-        return self.label(*self.draw_batch(generator, batch, length))
-
-    def draw_training(self, generator: torch.Generator, steps: int, batch: int) -> tuple[torch.Tensor, torch.Tensor]:
-        """Tokens (steps, B, Lmax) and lengths (steps, B) uniform in [Lmin, Lmax] per sequence."""
-        cfg = self.cfg
-        lengths = torch.randint(cfg.min_len, cfg.max_len + 1, (steps, batch), generator=generator)  # (T, B)
-        tokens = torch.randint(0, cfg.vocab, (steps, batch, cfg.max_len), generator=generator)  # (T, B, P)
-        return tokens, lengths
-
-    def sample_training(self, generator: torch.Generator, steps: int, batch: int) -> Batch:
-        """``steps`` training batches at once (leading dimension ``steps``)."""
-        return self.label(*self.draw_training(generator, steps, batch))
 
     def label(self, tokens: torch.Tensor, lengths: torch.Tensor) -> Batch:
         """Targets of right-aligned ``tokens``: column P-1-K of each sequence, K chosen by its query token."""

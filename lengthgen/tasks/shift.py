@@ -50,7 +50,7 @@ class ShiftConfig:
 def shift_targets(tokens: torch.Tensor, lengths: torch.Tensor, offset: int) -> torch.Tensor:
     """Targets (..., B, P) of left-aligned ``tokens`` (..., B, P): s[t-K] where K <= t < L, else IGNORE."""
     P = tokens.shape[-1]
-    cols = torch.arange(P)  # (P,)
+    cols = torch.arange(P, device=tokens.device)  # (P,)
     shifted = torch.cat((tokens.new_full((*tokens.shape[:-1], offset), IGNORE), tokens[..., : P - offset]), -1)
     valid = (cols >= offset) & (cols < lengths[..., None])  # (..., B, P)
     return shifted.masked_fill(~valid, IGNORE)  # (..., B, P)

@@ -44,6 +44,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="ignore cached models from earlier runs (models trained in this run are shared)")
     group.addoption("--seeds", dest="lengthgen_seeds", default=None,
                     help="seeds for every claim at paper scale, e.g. 0-31 (default: the paper's count)")
+    group.addoption("--device", dest="lengthgen_device", default="cpu",
+                    help="train and evaluate on cpu (default) or cuda; part of the cache key")
     group.addoption("--threads", dest="lengthgen_threads", type=int, default=1,
                     help="torch threads per process (default 1; part of the cache key)")
     group.addoption("--report-dir", dest="lengthgen_report_dir", default=None,
@@ -62,6 +64,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if threads < 1:
         raise pytest.UsageError(f"--threads {threads} must be at least 1")
     torch.set_num_threads(threads)
+    from lengthgen.device import set_device
+
+    try:
+        set_device(config.getoption("lengthgen_device"))
+    except ValueError as error:
+        raise pytest.UsageError(str(error)) from None
     if config.getoption("lengthgen_seeds"):
         from lengthgen.config import parse_seeds
 

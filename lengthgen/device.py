@@ -1,0 +1,32 @@
+"""The device models train and evaluate on: the CPU by default, a CUDA GPU on request (``--device``).
+
+Process-wide, like ``torch.set_num_threads``. Random draws (initialisation, data) always come from CPU
+generators, so a seed sees the same data and the same initial weights on every device; only the
+arithmetic differs, within float32 rounding (``tests/test_device.py``). The device is part of every
+cache key, so CPU and GPU results never mix.
+"""
+
+from __future__ import annotations
+
+import torch
+
+_DEVICE = torch.device("cpu")
+
+
+def set_device(name: str) -> torch.device:
+    """Use ``name`` ("cpu", "cuda" or "cuda:N"); ``ValueError`` if it is unknown or absent."""
+    global _DEVICE
+    try:
+        device = torch.device(name)
+    except RuntimeError:
+        raise ValueError(f"unknown device {name!r} (use cpu or cuda)") from None
+    if device.type not in ("cpu", "cuda"):
+        raise ValueError(f"unsupported device {name!r} (use cpu or cuda)")
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {name!r} requested but no CUDA device is available")
+    _DEVICE = device
+    return device
+
+
+def get_device() -> torch.device:
+    return _DEVICE

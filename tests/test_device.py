@@ -1,0 +1,74 @@
+"""--device: CPU by default, CUDA on request; the same results within float32 rounding, and the device
+is part of the cache key. The CUDA comparison runs where a GPU exists and is skipped where none does."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from lengthgen.config import EvalConfig
+from lengthgen.device import get_device, set_device
+from lengthgen.evaluate import evaluate_models
+from lengthgen.store import train_key
+from lengthgen.train import Member, train_members
+
+from tests.helpers import tiny_spec
+
+# Over 60 Adam steps, float32 arithmetic on a GPU (other kernels, other summation orders) moves weights
+# by rounding-level amounts that grow slowly; accuracies over 512 sequences then agree to a few
+# sequences at most.
+DEVICE_WEIGHT_ATOL = 1e-3
+DEVICE_ACCURACY_ATOL = 0.01
+
+NO_CUDA = "no CUDA device on this machine: the GPU comparison needs one (torch.cuda.is_available() is False)"
+
+
+@pytest.fixture
+def restore_device():
+    before = get_device()
+    yield
+    set_device(str(before))
+
+
+def test_default_is_cpu():
+    assert get_device() == torch.device("cpu")
+
+
+@pytest.mark.parametrize("name, fragment", [("tpu", "'tpu'"), ("mps", "'mps'")])
+def test_unknown_devices_rejected(name, fragment, restore_device):
+    with pytest.raises(ValueError, match=fragment):
+        set_device(name)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA; the absent-device error cannot occur")
+def test_cuda_without_a_gpu_is_a_clear_error(restore_device):
+    with pytest.raises(ValueError, match="no CUDA device is available"):
+        set_device("cuda")
+
+
+def test_device_is_part_of_the_cache_key(restore_device, monkeypatch):
+    member = Member(tiny_spec(), 0)
+    cpu_key = train_key(member)
+    monkeypatch.setattr("lengthgen.store.get_device", lambda: torch.device("cuda"))
+    assert train_key(member) != cpu_key
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_CUDA)
+@pytest.mark.parametrize("encoding", ["rope", "ape"])
+def test_cuda_matches_cpu_within_tolerance(encoding, restore_device):
+    spec = tiny_spec(encoding, steps=60)
+    members = [Member(spec, 0), Member(spec, 1)]
+    evaluation = EvalConfig(lengths=(12, 24), sequences=512)
+    set_device("cpu")
+    cpu = train_members(members)
+    cpu_eval = evaluate_models(cpu, evaluation)
+    set_device("cuda")
+    gpu = train_members(members)
+    gpu_eval = evaluate_models(gpu, evaluation)
+    for a, b in zip(cpu, gpu):
+        for name in a.state:
+            assert b.state[name].device.type == "cpu"
+            torch.testing.assert_close(a.state[name], b.state[name], atol=DEVICE_WEIGHT_ATOL, rtol=0)
+    for rows_a, rows_b in zip(cpu_eval, gpu_eval):
+        for ra, rb in zip(rows_a, rows_b):
+            assert abs(ra.accuracy - rb.accuracy) <= DEVICE_ACCURACY_ATOL

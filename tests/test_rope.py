@@ -34,3 +34,17 @@ def test_frequencies_and_kernel():
     theta = frequencies(8, 1e4)
     torch.testing.assert_close(theta, torch.tensor([1.0, 1e-1, 1e-2, 1e-3], dtype=torch.float64))
     assert kernel(torch.tensor([0]), 64, 1e4).item() == 32.0  # g(0) = number of frequencies
+
+
+def test_shift_reaches_the_positions():
+    """The equivariance check is not vacuous: the same shift does move an APE head's logits."""
+    from lengthgen.config import ModelConfig
+    from lengthgen.models import OneLayerHead
+    from lengthgen.seeding import generator
+
+    model = OneLayerHead(ModelConfig(encoding="ape", d=16, positions=40), 20, generator(0, "init"))
+    tokens = torch.randint(0, 20, (4, 12), generator=generator(0, "t"))
+    lengths = torch.full((4,), 12)
+    with torch.no_grad():
+        before, after = model(tokens, lengths).scores, model(tokens, lengths, position_shift=7).scores
+    assert (before - after).abs().max() > 1e-2

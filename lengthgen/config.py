@@ -141,8 +141,23 @@ class EvalConfig:
         _require(_is_int(self.sequences) and self.sequences >= 1, f"sequences={self.sequences!r} must be >= 1")
 
 
+class SpecParts:
+    """For a frozen dataclass whose fields are frozen config dataclasses (task, model, train, ...)."""
+
+    def replace(self, **parts: Any):
+        """A copy with fields of the parts replaced, e.g. ``spec.replace(task={"offset": 3})``."""
+        updated = {}
+        for name, changes in parts.items():
+            current = getattr(self, name)
+            updated[name] = dataclasses.replace(current, **changes) if isinstance(changes, dict) else changes
+        return dataclasses.replace(self, **updated)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
 @dataclass(frozen=True)
-class RunSpec:
+class RunSpec(SpecParts):
     """Everything that determines a trained model except its seed."""
 
     task: TaskConfig = field(default_factory=TaskConfig)  # what is learned
@@ -166,17 +181,6 @@ class RunSpec:
                     length <= self.model.positions,
                     f"evaluation length {length} exceeds the APE table ({self.model.positions} positions)",
                 )
-
-    def replace(self, **parts: Any) -> "RunSpec":
-        """A copy with fields of the parts replaced, e.g. ``spec.replace(task={"offset": 3})``."""
-        updated = {}
-        for name, changes in parts.items():
-            current = getattr(self, name)
-            updated[name] = dataclasses.replace(current, **changes) if isinstance(changes, dict) else changes
-        return dataclasses.replace(self, **updated)
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
 
 
 def parse_seeds(spec: str | Sequence[int]) -> tuple[int, ...]:

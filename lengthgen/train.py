@@ -50,15 +50,19 @@ class TrainedModel:
     trajectory: dict[str, list] = field(default_factory=dict)  # recorded every record_every steps
     seconds: float = 0.0  # wall time of its ensemble pass divided by the members
 
+    def build(self) -> OneLayerHead:
+        """The seed's freshly initialised model (subclasses for other model families override this)."""
+        return build_model(self.spec, self.seed)
+
     def module(self) -> OneLayerHead:
-        """The trained model as a plain ``OneLayerHead``."""
-        model = build_model(self.spec, self.seed)
+        """The trained model as a plain module."""
+        model = self.build()
         model.load_state_dict(self.state)
         return model.requires_grad_(False)
 
     def initial_module(self) -> OneLayerHead:
         """The same seed's untrained initialisation (the baseline of the carrier probes)."""
-        return build_model(self.spec, self.seed).requires_grad_(False)
+        return self.build().requires_grad_(False)
 
 
 def build_model(spec: RunSpec, seed: int) -> OneLayerHead:

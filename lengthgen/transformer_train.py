@@ -16,7 +16,6 @@ fingerprint of the core plus this model's files, torch's version and the thread 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -27,13 +26,14 @@ from torch.func import functional_call, stack_module_state, vmap
 
 import lengthgen
 from lengthgen.cache import Cache, fetch_or_compute, payload_key
-from lengthgen.config import TrainConfig, _require
+from lengthgen.config import SpecParts, TrainConfig, _require
 from lengthgen.device import get_device
 from lengthgen.fingerprint import code_fingerprint
 from lengthgen.models.transformer import Transformer, TransformerConfig
 from lengthgen.progress import progress_bar
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import IGNORE, ShiftConfig, ShiftTask
+from lengthgen.train import TrainedModel
 
 # the files besides the core whose code decides a trained transformer's numbers
 MODEL_FILES = ("models/transformer.py", "tasks/shift.py", "transformer_train.py", "encodings/rope.py")
@@ -47,7 +47,7 @@ PAPER_TRAIN = TrainConfig(steps=300, batch=32, lr=1e-3, record_every=50)
 
 
 @dataclass(frozen=True)
-class TwoLayerSpec:
+class TwoLayerSpec(SpecParts):
     """Everything that determines a trained transformer except its seed."""
 
     task: ShiftConfig = field(default_factory=ShiftConfig)  # the shift task and its training lengths
@@ -62,17 +62,6 @@ class TwoLayerSpec:
                 f"APE table of {self.model.positions} positions is shorter than max_len={self.task.max_len}",
             )
 
-    def replace(self, **parts: Any) -> "TwoLayerSpec":
-        """A copy with fields of the parts replaced, e.g. ``spec.replace(model={"encoding": "ape"})``."""
-        updated = {}
-        for name, changes in parts.items():
-            current = getattr(self, name)
-            updated[name] = dataclasses.replace(current, **changes) if isinstance(changes, dict) else changes
-        return dataclasses.replace(self, **updated)
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
 
 @dataclass(frozen=True)
 class TransformerMember:
@@ -84,23 +73,12 @@ class TransformerMember:
             raise ValueError(f"seed {self.seed!r} must be a non-negative integer")
 
 
-@dataclass
-class TrainedTransformer:
-    spec: TwoLayerSpec
-    seed: int
-    state: dict[str, torch.Tensor]  # final parameters, named as Transformer's
-    trajectory: dict[str, list] = field(default_factory=dict)  # "step", "loss" every record_every steps
-    seconds: float = 0.0  # wall time of its ensemble pass divided by the members
+class TrainedTransformer(TrainedModel):
+    """A trained transformer: ``spec`` is a :class:`TwoLayerSpec`, ``state`` is named as ``Transformer``'s
+    parameters, ``trajectory`` holds "step" and "loss" every ``record_every`` steps."""
 
-    def module(self) -> Transformer:
-        """The trained model as a plain ``Transformer``."""
-        model = build_transformer(self.spec, self.seed)
-        model.load_state_dict(self.state)
-        return model.requires_grad_(False)
-
-    def initial_module(self) -> Transformer:
-        """The same seed's untrained initialisation (the baseline of the carrier probe)."""
-        return build_transformer(self.spec, self.seed).requires_grad_(False)
+    def build(self) -> Transformer:
+        return build_transformer(self.spec, self.seed)
 
 
 def build_transformer(spec: TwoLayerSpec, seed: int) -> Transformer:

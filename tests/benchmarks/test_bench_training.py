@@ -1,4 +1,5 @@
-"""Training-speed benchmarks: one ensemble step per one-layer family, and the C1 grid cold.
+"""Training-speed benchmarks: one ensemble step per model family (one-layer heads and the two-layer
+transformer), the C1 grid cold, and the full one-layer sweep (C17/C18) cold.
 
 The C1 grid target (the foundation issue): 48 models x 4000 steps in at most 60 s on 2 cores, i.e.
 two processes with one thread each. A plain per-seed PyTorch loop takes about 15 s per model on one
@@ -84,3 +85,42 @@ def test_c1_grid_cold(benchmark):
         return sum(len(models) for _, models in train_passes(passes, workers=2, threads=1))
 
     assert benchmark.pedantic(grid, rounds=1, iterations=1) == 48
+
+
+def test_transformer_step(benchmark):
+    """One training step of a two-layer transformer ensemble pass (C12/C13's model, 5 seeds)."""
+    from lengthgen.experiments.two_layer import PAPER_SEEDS, two_layer_spec
+    from lengthgen.transformer_train import TransformerMember, _Streams as ShiftStreams, build_transformer
+    from lengthgen.transformer_train import ensemble_forward, member_losses
+
+    torch.set_num_threads(1)
+    spec = two_layer_spec("rope")
+    members = [TransformerMember(spec, seed) for seed in range(PAPER_SEEDS)]
+    modules = [build_transformer(spec, m.seed) for m in members]
+    params, _ = stack_module_state(modules)
+    forward = ensemble_forward(modules[0])
+    optimizer = torch.optim.Adam(params.values(), lr=1e-3, fused=True)
+    tokens, targets = ShiftStreams(members, spec.train.batch).step(0)
+
+    def step():
+        loss = member_losses(forward(params, tokens), targets).sum()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+
+    benchmark(step)
+
+
+def test_one_layer_sweep_cold(benchmark):
+    """The full one-layer sweep of C17/C18 (every sweep point x K in {2, 3} x seeds 0-2, 4000 steps):
+    two processes, no cache."""
+    from lengthgen.experiments.sweeps import SWEEP, sweep_spec
+
+    specs = {sweep_spec(4000, k, factor, value) for factor, values in SWEEP.items() for value in values for k in (2, 3)}
+    members = [Member(spec, seed) for spec in sorted(specs, key=repr) for seed in range(3)]
+    passes = group_members(members)
+
+    def sweep():
+        return sum(len(models) for _, models in train_passes(passes, workers=2, threads=1))
+
+    assert benchmark.pedantic(sweep, rounds=1, iterations=1) == len(members)

@@ -23,6 +23,22 @@ SCALE_PARAMS = [
 
 _MEMO: dict[Any, Any] = {}
 
+# The order xdist hands claim tests to workers: the heaviest trainers first, alternating between model
+# families that share few models, then the claims that only read models trained by then. Together with
+# the cache's lock protocol (a worker first trains what nobody else holds), this keeps both workers busy
+# on a cold run; it changes no result.
+SCHEDULE = ("C1", "C17", "C12", "C19", "C9", "C14", "C21", "C11", "C10", "C8", "C13", "C22", "C18",
+            "C4", "C5", "C3", "C6", "C7", "C16", "C20", "C2", "C15")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        marker = item.get_closest_marker("claim")
+        claim_id = marker.args[0] if marker is not None and marker.args else None
+        return SCHEDULE.index(claim_id) if claim_id in SCHEDULE else len(SCHEDULE)
+
+    items.sort(key=rank)  # stable: tests of one claim keep their order
+
 
 def memo(key: Any, compute: Callable[[], Any]) -> Any:
     """``compute()`` once per process for ``key`` (experiments shared by several claim tests)."""

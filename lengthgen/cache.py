@@ -11,7 +11,8 @@ determines the numbers (full config, seed, the library's code fingerprint, torch
   recomputes it; wrong numbers are never returned and no run crashes on a damaged entry.
 - Loading runs no pickled code: manifests are JSON and tensors are safetensors.
 - ``lock(kind, key)`` is a ``filelock.FileLock`` per entry, so processes (xdist workers) that need the
-  same entry compute it once: the first holds the lock while computing, the others wait and then load.
+  same entry compute it once: the first holds the lock while computing, the others wait and then load
+  (``fetch_or_compute`` below: a process first computes the missing entries nobody else holds).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 import torch
-from filelock import FileLock
+from filelock import FileLock, Timeout
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
@@ -87,11 +88,23 @@ class Cache:
         return folder / f"{key}.json", folder / f"{key}.safetensors"
 
     def lock(self, kind: str, key: str) -> contextlib.AbstractContextManager:
+        """The entry's lock (a ``FileLock``; a no-op when the cache is disabled)."""
         if not self.enabled:
             return contextlib.nullcontext()
         path = self.root / "locks" / f"{kind}-{key}.lock"
         path.parent.mkdir(parents=True, exist_ok=True)
         return FileLock(str(path))
+
+    def try_lock(self, kind: str, key: str) -> Callable[[], None] | None:
+        """Take the entry's lock if it is free: its ``release`` function, or ``None`` if another holds it."""
+        lock = self.lock(kind, key)
+        if not isinstance(lock, FileLock):
+            return lambda: None
+        try:
+            lock.acquire(blocking=False)
+        except Timeout:
+            return None
+        return lock.release
 
     @contextlib.contextmanager
     def locks(self, kind: str, keys: list[str]) -> Iterator[None]:
@@ -173,9 +186,14 @@ def fetch_or_compute(
     """One value per key: loaded from the cache, or computed, saved and returned.
 
     ``decode(i, (meta, tensors))`` rebuilds item i from its entry. ``compute(indices)`` computes the
-    missing items (one index per distinct missing key) and yields ``(i, value, (payload, meta,
-    tensors))`` for each, in any order. The missing entries are locked (sorted, one lock each) and looked
-    up again before computing, so concurrent processes compute each entry once.
+    given missing items (one index per distinct key) and yields ``(i, value, (payload, meta, tensors))``
+    for each, in any order.
+
+    Each missing entry is computed under its lock, so concurrent processes (xdist workers) compute it
+    once. First the free locks are taken without waiting and those entries computed, each lock released
+    as soon as its entry is saved; then the entries other processes hold are waited for (locks taken in
+    sorted order, holding no other) and loaded, or computed if their holder failed. So a process never
+    idles while it has something of its own to compute, and no two processes can deadlock.
     """
     found: dict[str, T] = {}
 
@@ -185,15 +203,35 @@ def fetch_or_compute(
             found[keys[i]] = decode(i, entry)
         return entry is not None
 
-    first = {}
+    def compute_and_save(todo: list[int], held: dict[int, Callable[[], None]]) -> None:
+        for i, value, (payload, meta, tensors) in compute(todo):
+            cache.save(kind, keys[i], payload, meta, tensors)
+            found[keys[i]] = value
+            if i in held:
+                held.pop(i)()  # others waiting for this entry may load it now
+
+    first: dict[str, int] = {}
     for i, key in enumerate(keys):
         first.setdefault(key, i)
     missing = [i for key, i in first.items() if not lookup(i)]
-    if missing:
-        with cache.locks(kind, [keys[i] for i in missing]):
-            todo = [i for i in missing if not lookup(i)]  # another process may have computed it meanwhile
+    held: dict[int, Callable[[], None]] = {}
+    try:
+        for i in missing:
+            release = cache.try_lock(kind, keys[i])
+            if release is not None:
+                held[i] = release
+        mine = [i for i in held if not lookup(i)]  # another process may have saved it just before
+        for i in [i for i in held if i not in mine]:
+            held.pop(i)()
+        if mine:
+            compute_and_save(mine, held)
+    finally:
+        for release in held.values():
+            release()
+    rest = [i for i in missing if keys[i] not in found]
+    if rest:
+        with cache.locks(kind, [keys[i] for i in rest]):
+            todo = [i for i in rest if not lookup(i)]  # computed by the holder, unless it failed
             if todo:
-                for i, value, (payload, meta, tensors) in compute(todo):
-                    cache.save(kind, keys[i], payload, meta, tensors)
-                    found[keys[i]] = value
+                compute_and_save(todo, {})
     return [found[key] for key in keys]

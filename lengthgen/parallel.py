@@ -50,23 +50,24 @@ def train_passes(
     threads: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[int, list[TrainedModel]]]:
-    """Yield ``(index, models)`` for every pass as it finishes, longest passes started first.
+    """Yield ``(index, models)`` for every pass as it finishes: in the given order in this process, or
+    spread over ``workers`` processes with the longest passes started first.
 
     ``progress(member_steps_done)`` is called as training advances (per pass when in parallel).
     """
-    order = sorted(range(len(passes)), key=lambda i: -pass_cost(passes[i]))
     done = 0
 
     def advance(extra: int) -> None:
         if progress is not None:
             progress(done + extra)
 
-    if workers <= 1 or len(passes) <= 1:
-        for i in order:
+    if workers <= 1 or len(passes) <= 1:  # in the given order: callers list what others wait for first
+        for i in range(len(passes)):
             size = len(passes[i])
             yield i, train_members(passes[i], progress=lambda steps: advance(steps * size))
             done += size * passes[i][0].spec.train.steps
         return
+    order = sorted(range(len(passes)), key=lambda i: -pass_cost(passes[i]))  # longest first
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(min(workers, len(passes)), mp_context=context, initializer=_init_worker,
                              initargs=(threads,)) as pool:

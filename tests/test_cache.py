@@ -163,3 +163,34 @@ def test_two_processes_train_a_shared_model_once(tmp_path):
     hits = sum(stats.get("train:hit", 0) for stats, _ in results)
     assert (computed, hits) == (1, 1), f"computed {computed}, loaded {hits}: {results}"
     assert results[0][1] == results[1][1]
+
+
+def _hold_then_save(root: str, key: str, ready, seconds: float) -> None:
+    cache = Cache(root)
+    with cache.lock("thing", key):
+        ready.set()
+        time.sleep(seconds)
+        cache.save("thing", key, {"k": key}, {"by": "holder"})
+
+
+@pytest.mark.slow
+def test_computes_its_own_entries_first_then_waits_for_held_ones(tmp_path):
+    from lengthgen.cache import fetch_or_compute
+
+    held, own = payload_key({"k": "held"}), payload_key({"k": "own"})
+    context = multiprocessing.get_context("spawn")
+    ready = context.Event()
+    holder = context.Process(target=_hold_then_save, args=(str(tmp_path), held, ready, 2.0))
+    holder.start()
+    assert ready.wait(60), "the holder process did not take its lock"
+    computed: list[list[int]] = []
+
+    def compute(todo):
+        computed.append(sorted(todo))
+        for i in todo:
+            yield i, {"by": "me"}, ({"k": i}, {"by": "me"}, None)
+
+    values = fetch_or_compute(Cache(tmp_path), "thing", [held, own], lambda i, entry: entry[0], compute)
+    holder.join(60)
+    assert computed == [[1]], "only the free entry is computed here; the held one is waited for"
+    assert values == [{"by": "holder"}, {"by": "me"}]

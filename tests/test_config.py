@@ -1,6 +1,7 @@
 """Invalid configuration raises ValueError naming the bad value."""
-
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
@@ -67,7 +68,7 @@ def test_bad_seed_specs(text, fragment):
 
 def test_configs_are_frozen_and_hashable():
     spec = RunSpec()
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         spec.task.offset = 3  # type: ignore[misc]
     assert hash(spec) == hash(RunSpec())
     assert spec.replace(task={"offset": 3}).task.offset == 3

@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from lengthgen import figures
+from lengthgen.experiments.common import column_means
 from lengthgen.experiments.phenomenon import PhenomenonResult
 
 ROPE_NEAR = 0.95  # RoPE accuracy at L <= 32
@@ -68,11 +69,7 @@ def test_rope_generalizes_ape_collapses(scale, phenomenon: PhenomenonResult, cla
     for encoding in phenomenon.encodings:
         claim.measure(
             f"{encoding} accuracy beyond the training range (mean over K, L > 16, per seed)",
-            [
-                sum(phenomenon.accuracy(encoding, K, L)[i] for K in phenomenon.offsets for L in out_of_range)
-                / (len(phenomenon.offsets) * len(out_of_range))
-                for i in range(len(phenomenon.seeds))
-            ],
+            column_means([phenomenon.accuracy(encoding, K, L) for K in phenomenon.offsets for L in out_of_range]),
         )
     for offset in phenomenon.offsets:
         claim.figure(f"accuracy_vs_length_K{offset}", accuracy_figure(phenomenon, offset))

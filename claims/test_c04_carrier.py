@@ -24,6 +24,7 @@ from __future__ import annotations
 import pytest
 
 from lengthgen import figures
+from lengthgen.experiments.common import mean
 
 from claims.mechanism import MECHANISM_OFFSETS, VALIDATION_SEEDS, carrier_result
 
@@ -39,10 +40,6 @@ CHOICES = [
     "'>= 10x the baseline' compares the seed-mean fraction with the seed-mean baseline fraction",
     "models: the C1 grid's RoPE heads (seeds 0..4), no extra training",
 ]
-
-
-def _mean(values):
-    return sum(values) / len(values)
 
 
 @pytest.mark.claim("C4")
@@ -64,7 +61,7 @@ def test_trained_heads_carry_a_target_aligned_carrier(scale, cache, claim):
             )
             claim.check(
                 f"K={offset}: {side} carrier fraction / untrained baseline (seed means)",
-                _mean(trained) / _mean(baseline),
+                mean(trained) / mean(baseline),
                 ">=",
                 BASELINE_FACTOR,
                 paper="0.80 / 0.016 = 50",
@@ -83,7 +80,7 @@ def test_trained_heads_carry_a_target_aligned_carrier(scale, cache, claim):
         )
     baseline_keys = [v for K in MECHANISM_OFFSETS for v in result.values(K, "baseline", "key_fraction")]
     claim.note(
-        f"untrained key carrier fraction: measured {_mean(baseline_keys):.3f} (mean over seeds; range "
+        f"untrained key carrier fraction: measured {mean(baseline_keys):.3f} (mean over seeds; range "
         f"{min(baseline_keys):.3f}-{max(baseline_keys):.3f}) against the paper's {PAPER_BASELINE}; "
         f"for i.i.d. zero-mean projections of m = 20 tokens the expectation is 1/m = 0.05"
     )

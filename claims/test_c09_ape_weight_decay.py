@@ -26,6 +26,7 @@ import pytest
 
 from claims.conftest import memo
 from lengthgen import figures
+from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.ape_controls import WEIGHT_DECAYS, run_weight_decay
 
 PAPER_SEEDS = 3  # seeds 0-2 (the paper does not say)
@@ -61,18 +62,14 @@ def test_ape_failure_survives_weight_decay(scale, cache, claim):
                 else:
                     claim.check(name + " (control, in range)", accuracy, ">=", APE_IN, paper="near 1.00")
     beyond = [L for L in result.lengths if L > result.max_len]
-    worst = {decay: max((sum(result.accuracy(decay, K, L)) / len(result.seeds), K, L)
+    worst = {decay: max((mean(result.accuracy(decay, K, L)), K, L)
                         for K in result.offsets for L in beyond) for decay in result.decays}
     claim.note("highest mean accuracy beyond Lmax per lambda: "
                + "; ".join(f"lambda={d:g}: {a:.3f} (K={K}, L={L})" for d, (a, K, L) in worst.items()))
     for decay in result.decays:
         claim.measure(
             f"lambda={decay:g}: accuracy beyond the training range (mean over K and L > {result.max_len}, per seed)",
-            [
-                sum(result.accuracy(decay, K, L)[i] for K in result.offsets for L in beyond)
-                / (len(result.offsets) * len(beyond))
-                for i in range(len(result.seeds))
-            ],
+            column_means([result.accuracy(decay, K, L) for K in result.offsets for L in beyond]),
         )
         for part in ("trained", "untrained"):
             claim.measure(f"lambda={decay:g}: mean norm of the {part} position-table rows (per K x seed)",

@@ -29,6 +29,7 @@ import pytest
 
 from claims.conftest import expect_not_reproduced, memo
 from lengthgen import figures
+from lengthgen.experiments.common import column_means
 from lengthgen.experiments.ape_controls import NO_FIX, run_ape_fixes
 from lengthgen.probes.ape_fixes import FIXES
 
@@ -69,8 +70,7 @@ def test_inference_time_fixes_leave_ape_at_chance(request, scale, cache, claim):
             if lengths:
                 claim.measure(
                     f"{fix}: accuracy at {part} = {lengths} (mean over K and L, per seed)",
-                    [sum(result.accuracy(fix, K, L)[i] for K in result.offsets for L in lengths)
-                     / (len(result.offsets) * len(lengths)) for i in range(len(result.seeds))],
+                    column_means([result.accuracy(fix, K, L) for K in result.offsets for L in lengths]),
                 )
         hits = [float(s == -K) for K in result.offsets for L in result.lengths
                 for s in result.selected_offsets(fix, K, L)]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import pytest
 
 from lengthgen import figures
+from lengthgen.experiments.common import mean
 from lengthgen.experiments.linear import HEADS, run_linear
 
 from claims.conftest import expect_not_reproduced, memo
@@ -40,10 +41,6 @@ MIN_IN_DISTRIBUTION = 0.85  # catalogue (the paper: 0.96)
 MAX_FAR = 0.2  # catalogue (the paper: 0.07 at L = 48, chance 0.05)
 MAX_COSINE = 0.3  # catalogue (the paper: about 0.1)
 MAX_KEY_FRACTION = 0.2  # catalogue (the paper: 0.07, against 0.80 under softmax)
-
-
-def _mean(values):
-    return sum(values) / len(values)
 
 
 @pytest.mark.claim("C11")
@@ -128,8 +125,8 @@ def test_linear_attention_fits_but_does_not_extrapolate(request, scale, cache, c
     claim.note(
         "softmax vs linear key carrier fraction (seed means): "
         + "; ".join(
-            f"K={K}: {_mean(result.geometry('softmax', K, 'trained', 'key_fraction')):.3f} vs "
-            f"{_mean(result.geometry('linear', K, 'trained', 'key_fraction')):.3f}"
+            f"K={K}: {mean(result.geometry('softmax', K, 'trained', 'key_fraction')):.3f} vs "
+            f"{mean(result.geometry('linear', K, 'trained', 'key_fraction')):.3f}"
             for K in offsets
         )
     )

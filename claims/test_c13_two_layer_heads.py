@@ -31,14 +31,11 @@ import pytest
 
 from claims.two_layer import choices, describe, two_layer_result
 from lengthgen import figures
+from lengthgen.experiments.common import mean
 
 MIN_CARRIER = 0.8  # catalogue
 BASELINE_FACTOR = 10.0  # catalogue: >= 10x the untrained baseline
 PAPER_BASELINE = 0.02
-
-
-def _mean(values):
-    return sum(values) / len(values)
 
 
 @pytest.mark.claim("C13")
@@ -88,7 +85,7 @@ def test_two_layer_rope_head_equivariant_ape_head_pins(scale, cache, claim):
         claim.check(f"RoPE retrieving head: {side} carrier fraction (mean over seeds)", trained, ">=",
                     MIN_CARRIER, paper="0.98")
         claim.check(f"RoPE retrieving head: {side} carrier fraction / untrained baseline (seed means)",
-                    _mean(trained) / _mean(baseline), ">=", BASELINE_FACTOR, paper="0.98 / 0.02 = 49")
+                    mean(trained) / mean(baseline), ">=", BASELINE_FACTOR, paper="0.98 / 0.02 = 49")
         claim.measure(f"RoPE retrieving head: untrained {side} carrier fraction (paper {PAPER_BASELINE})", baseline)
         claim.measure(f"APE retrieving head: {side} carrier fraction (no threshold)", result.carriers("ape", side))
     for encoding in result.encodings:

@@ -26,15 +26,12 @@ from __future__ import annotations
 import pytest
 
 from lengthgen import figures
+from lengthgen.experiments.common import column_means, mean
 
 from claims.multihead import CHOICES, PAPER_SEEDS, content_result, seeds_scale
 
 MIN_ACCURACY = 0.95  # catalogue: "H=1 and H=2 solve it in distribution (>= 0.95)"
 SOLVING_HEADS = (1, 2)  # the head counts the catalogue asserts
-
-
-def _mean(values):
-    return sum(values) / len(values)
 
 
 @pytest.mark.claim("C21")
@@ -54,10 +51,9 @@ def test_content_task_solved_with_one_and_two_heads(scale, cache, claim):
             claim.measure(f"H={heads} head {h}: top singular-value energy of W_h (paper 0.39-0.57)",
                           [seed[h] for seed in result.energies[heads]])
         claim.measure(f"H={heads}: top singular-value energy of W_h at initialisation (mean over heads)",
-                      [_mean(seed) for seed in result.baseline_energies[heads]])
+                      [mean(seed) for seed in result.baseline_energies[heads]])
         claim.measure(f"H={heads}: accuracy beyond the training range (mean over L > {result.max_len})",
-                      [_mean(column) for column in zip(*(result.accuracy(heads, L) for L in result.lengths
-                                                          if L > result.max_len))])
+                      column_means([result.accuracy(heads, L) for L in result.lengths if L > result.max_len]))
     k1, k2 = result.offsets
     rotation = [
         float(all(result.selected_offsets(1, L)[i][0] == [-k1, -k2] for L in in_range))

@@ -21,7 +21,7 @@ from typing import Any
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, mean, paper_spec, train_and_evaluate
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
 from lengthgen.store import evaluated, trained
 from lengthgen.train import Member
@@ -33,10 +33,6 @@ NO_FIX = "none"  # the unmodified head, beside the fixes
 def ape_spec(steps: int, offset: int, weight_decay: float = 0.0) -> RunSpec:
     """The C1 grid's APE head (weight decay 0 gives exactly the grid's spec)."""
     return paper_spec(steps, model={"encoding": "ape"}, task={"offset": offset}, train={"weight_decay": weight_decay})
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
 
 
 def row_norms(run: Run) -> dict[str, float]:
@@ -99,9 +95,9 @@ class WeightDecayResult:
         lines = [title, header]
         for decay in self.decays:
             for offset in self.offsets:
-                means = [_mean(self.accuracy(decay, offset, L)) for L in self.lengths]
-                trained_norm = _mean(self.norms(decay, offset, "trained"))
-                untrained_norm = _mean(self.norms(decay, offset, "untrained"))
+                means = [mean(self.accuracy(decay, offset, L)) for L in self.lengths]
+                trained_norm = mean(self.norms(decay, offset, "trained"))
+                untrained_norm = mean(self.norms(decay, offset, "untrained"))
                 lines.append(f"{decay:>7g} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means)
                              + f"  {trained_norm:.2f}/{untrained_norm:.2f}")
         return "\n".join(lines)
@@ -167,7 +163,7 @@ class FixesResult:
         lines = [title, header]
         for fix in self.fixes:
             for offset in self.offsets:
-                means = [_mean(self.accuracy(fix, offset, L)) for L in self.lengths]
+                means = [mean(self.accuracy(fix, offset, L)) for L in self.lengths]
                 lines.append(f"{fix:<12} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means))
         return "\n".join(lines)
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import paper_spec, train_and_evaluate
+from lengthgen.experiments.common import column_means, mean, paper_spec, train_and_evaluate
 
 PAPER_BASES = (1e3, 1e4, 1e5)
 
@@ -40,7 +40,7 @@ class BasesResult:
     def ood_accuracy(self, base: float, offset: int) -> list[float]:
         """Per seed: accuracy averaged over the evaluation lengths beyond the training range."""
         columns = [self.lengths.index(L) for L in self.out_of_range]
-        return [sum(r["accuracy"][i] for i in columns) / len(columns) for r in self.of(base, offset)]
+        return [mean([r["accuracy"][i] for i in columns]) for r in self.of(base, offset)]
 
     def selected_offsets(self, base: float, offset: int) -> list[int]:
         """Every (seed, length) cell's selected offset."""
@@ -65,15 +65,14 @@ class BasesResult:
         ]
         for base in self.bases:
             for offset in self.offsets:
-                rows = self.of(base, offset)
-                acc = [sum(r["accuracy"][i] for r in rows) / len(rows) for i in range(len(self.lengths))]
+                acc = column_means([r["accuracy"] for r in self.of(base, offset)])
                 ood = self.ood_accuracy(base, offset)
                 cells = self.selected_offsets(base, offset)
                 hits = sum(1 for s in cells if s == -offset)
                 lines.append(
                     f"{base:>7.0e} {offset:>2}  "
                     + " ".join(f"{a:<7.3f}" for a in acc)
-                    + f"  {sum(ood) / len(ood):<7.3f}  {hits}/{len(cells)}"
+                    + f"  {mean(ood):<7.3f}  {hits}/{len(cells)}"
                 )
         return "\n".join(lines)
 

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig
+from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
 
 ENCODINGS = ("rope", "t5", "alibi")  # rotary first: the reference the bias schemes are compared with
@@ -72,7 +73,7 @@ class BiasesResult:
     def range_accuracy(self, encoding: str, offset: int, lengths: Sequence[int]) -> list[float]:
         """Per seed, the accuracy averaged over ``lengths``."""
         per_length = [self.accuracy(encoding, offset, L) for L in lengths]
-        return [sum(column) / len(column) for column in zip(*per_length)]
+        return column_means(per_length)
 
     def selection_shift(self, encoding: str, offset: int, length: int) -> list[int]:
         """Per seed, selected offset at ``length`` minus the one at the reference length (0: unchanged)."""
@@ -113,8 +114,8 @@ class BiasesResult:
                     chosen = self.selected_offsets(encoding, offset, L)
                     cells.append(f"={chosen[0]}" if len(set(chosen)) == 1 else "/".join(map(str, sorted(set(chosen)))))
                 lines.append(
-                    f"{NAMES.get(encoding, encoding):<8} {offset:>2}  {sum(inside) / n:>8.3f} "
-                    f"{(sum(outside) / n if outside else float('nan')):>7.3f}  " + " ".join(f"{c:<7}" for c in cells)
+                    f"{NAMES.get(encoding, encoding):<8} {offset:>2}  {mean(inside):>8.3f} "
+                    f"{(mean(outside) if outside else float('nan')):>7.3f}  " + " ".join(f"{c:<7}" for c in cells)
                 )
         return "\n".join(lines)
 

@@ -12,6 +12,16 @@ from lengthgen.store import evaluated, trained
 from lengthgen.train import Member, TrainedModel
 
 
+def mean(values: Sequence[float]) -> float:
+    """The arithmetic mean (of per-seed values), summed in order as the tables and claims print it."""
+    return sum(values) / len(values)
+
+
+def column_means(rows: Sequence[Sequence[float]]) -> list[float]:
+    """Per column, the mean over rows: e.g. per evaluation length, the mean over seeds."""
+    return [mean(column) for column in zip(*rows)]
+
+
 def paper_spec(steps: int = 4000, **parts: dict[str, Any]) -> RunSpec:
     """The paper's one-layer setup (d=64, m=20, [8,16], Adam 1e-3, batch 256) with ``steps`` steps,
     and any field of its parts replaced, e.g. ``paper_spec(model={"encoding": "ape"})``."""

@@ -29,7 +29,7 @@ import torch
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.evaluate import EVAL_CHUNK, eval_draw
-from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, mean, paper_spec, train_and_evaluate
 from lengthgen.models import table_forward
 from lengthgen.probes import per_head_bilinear, top_singular_energy
 from lengthgen.probes.modes import mode_profiles, mode_target_weight
@@ -69,11 +69,6 @@ def mode_conditioned_profiles(models: Sequence[TrainedModel], evaluation: EvalCo
         attention = torch.cat(chunks, dim=2)  # (S, H, N, L)
         profiles[length] = mode_profiles(attention, task.mode(tokens), 2)  # (S, H, 2, L)
     return profiles
-
-
-def mean(values: Sequence[float]) -> float:
-    """The arithmetic mean (of per-seed values)."""
-    return sum(values) / len(values)
 
 
 def singular_energies(model: TrainedModel, initial: bool = False) -> list[float]:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.carrier import PROFILE_SPAN
-from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, column_means, paper_spec, train_and_evaluate
 from lengthgen.probes.dilution import dilution_fit
 from lengthgen.probes.margin import head_margins
 
@@ -61,8 +61,7 @@ class DilutionResult:
 
     def mean_target_weight(self, offset: int) -> list[float]:
         """a*(L) averaged over seeds, per evaluation length."""
-        rows = self.of(offset)
-        return [sum(r["target_weight"][i] for r in rows) / len(rows) for i in range(len(self.lengths))]
+        return column_means([r["target_weight"] for r in self.of(offset)])
 
     def mean_fit(self, offset: int) -> dict[str, float]:
         """The fit of 1/a* on L - 1 for the seed-mean a*(L)."""

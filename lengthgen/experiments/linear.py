@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.carrier import PROFILE_SPAN, model_geometry
-from lengthgen.experiments.common import paper_spec, train_and_evaluate
+from lengthgen.experiments.common import column_means, mean, paper_spec, train_and_evaluate
 
 HEADS = ("linear", "softmax")
 
@@ -63,16 +63,15 @@ class LinearResult:
         for offset in self.offsets:
             for attention in HEADS:
                 rows = self.of(attention, offset)
-                n = len(rows)
-                acc = [sum(r["accuracy"][i] for r in rows) / n for i in range(len(self.lengths))]
-                key = sum(r["trained"]["key_fraction"] for r in rows) / n
-                cos = sum(r["trained"]["cosine"] for r in rows) / n
+                acc = column_means([r["accuracy"] for r in rows])
+                key = mean([r["trained"]["key_fraction"] for r in rows])
+                cos = mean([r["trained"]["cosine"] for r in rows])
                 lines.append(
                     f"{attention:<8} {offset:>2}  "
                     + " ".join(f"{a:<7.3f}" for a in acc)
                     + f"  {key:>8.3f} {cos:>14.3f}"
                 )
-            base = sum(r["baseline"]["key_fraction"] for r in self.of("linear", offset)) / len(self.seeds)
+            base = mean([r["baseline"]["key_fraction"] for r in self.of("linear", offset)])
             lines.append(f"  K={offset}: key carrier fraction of the untrained initialisation {base:.3f}")
         lines.append(f"(means over {len(self.seeds)} seeds)")
         return "\n".join(lines)

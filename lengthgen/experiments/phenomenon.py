@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, mean, paper_spec, train_and_evaluate
 
 
 @dataclass
@@ -66,7 +66,7 @@ class PhenomenonResult:
         lines = [f"accuracy, mean over {len(self.seeds)} seeds (training lengths up to {self.max_len})", header]
         for encoding in self.encodings:
             for offset in self.offsets:
-                means = [sum(v) / len(v) for v in (self.accuracy(encoding, offset, L) for L in self.lengths)]
+                means = [mean(self.accuracy(encoding, offset, L)) for L in self.lengths]
                 lines.append(f"{encoding:<8} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means))
         return "\n".join(lines)
 

@@ -24,7 +24,7 @@ import torch
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig, RunSpec
-from lengthgen.experiments.common import paper_spec, train_and_evaluate
+from lengthgen.experiments.common import mean, paper_spec, train_and_evaluate
 from lengthgen.models.tables import vocab_projections
 from lengthgen.probes.dilution import dilution_fit
 from lengthgen.probes.geometry import carrier_fraction
@@ -72,10 +72,6 @@ def carrier_fractions(state: dict[str, torch.Tensor], cfg: ModelConfig, head: in
     return {"query": float(carrier_fraction(q_tab)[0, head]), "key": float(carrier_fraction(k_tab)[0, head])}
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
-
-
 @dataclass
 class CarrierSweepResult:
     sweep: dict[str, tuple]  # factor -> its values (the paper's included)
@@ -112,8 +108,8 @@ class CarrierSweepResult:
         for factor, value in self.points():
             cells = []
             for K in self.offsets:
-                key, query = _mean(self.fraction(factor, value, K)), _mean(self.fraction(factor, value, K, "query"))
-                base = _mean(self.fraction(factor, value, K, baseline=True))
+                key, query = mean(self.fraction(factor, value, K)), mean(self.fraction(factor, value, K, "query"))
+                base = mean(self.fraction(factor, value, K, baseline=True))
                 cells.append(f"{key:.3f} / {query:.3f} [{base:.3f}]".ljust(26))
             lines.append(f"{point_label(factor, value):<14} " + " ".join(cells))
         return "\n".join(lines)
@@ -198,7 +194,7 @@ class WidthDilutionResult:
         for width in self.widths:
             for K in self.offsets:
                 slopes = self.slopes(width, K)
-                lines.append(f"{width:>4} {K:>2}  {_mean(slopes):>8.4f}  {_mean(self.r2(width, K)):>8.3f}  "
+                lines.append(f"{width:>4} {K:>2}  {mean(slopes):>8.4f}  {mean(self.r2(width, K)):>8.3f}  "
                              + " ".join(f"{c:.4f}" for c in slopes))
         return "\n".join(lines)
 

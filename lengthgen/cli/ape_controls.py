@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache, word_list
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, make_cache, word_list
 from lengthgen.config import parse_seeds
 from lengthgen.experiments.ape_controls import WEIGHT_DECAYS, run_ape_fixes, run_weight_decay
 from lengthgen.probes.ape_fixes import FIXES
@@ -24,7 +24,7 @@ def float_list(text: str) -> tuple[float, ...]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--part", choices=PARTS, default="all", help="which control to run (default all)")
-    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
+    add_offsets_option(parser, (1, 2, 3))
     parser.add_argument("--decays", type=float_list, default=WEIGHT_DECAYS, metavar="L1,L2,...",
                         help="coupled Adam weight decays (default 0,1e-4,1e-2)")
     parser.add_argument("--fixes", type=word_list, default=FIXES, metavar="F1,F2,...",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, make_cache
 from lengthgen.experiments.bases import PAPER_BASES, run_bases
 
 NAME = "bases"
@@ -20,7 +20,7 @@ def base_list(text: str) -> tuple[float, ...]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--offsets", type=int_list, default=(2, 3), metavar="K1,K2,...", help="default 2,3")
+    add_offsets_option(parser, (2, 3))
     parser.add_argument(
         "--bases", type=base_list, default=PAPER_BASES, metavar="B1,B2,...", help="RoPE bases (default 1e3,1e4,1e5)"
     )

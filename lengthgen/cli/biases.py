@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache, word_list
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, make_cache, word_list
 from lengthgen.experiments.biases import ENCODINGS, run_biases
 
 NAME = "biases"
@@ -12,7 +12,7 @@ HELP = "C19: ALiBi / T5 bias / RoPE: accuracy inside and beyond the training ran
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
+    add_offsets_option(parser, (1, 2, 3))
     parser.add_argument("--encodings", type=word_list, default=ENCODINGS, metavar="E1,E2,...",
                         help=f"default {','.join(ENCODINGS)}")
     add_run_options(parser, seeds="0-4")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
-from lengthgen.config import PAPER_EVAL_LENGTHS
+from lengthgen.cli.common import add_lengths_option, add_offsets_option, add_run_options, emit, evaluation, make_cache
 from lengthgen.experiments.carrier import run_carrier
 
 NAME = "carrier"
@@ -13,14 +12,8 @@ HELP = "C4/C5/C20: carrier fractions, cos(m_Q, R_-K m_K) and the peak of phi_c, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
-    parser.add_argument(
-        "--lengths",
-        type=int_list,
-        default=PAPER_EVAL_LENGTHS,
-        metavar="L1,L2,...",
-        help="evaluation lengths for the accuracy column (default 12,16,20,24,32,40,48)",
-    )
+    add_offsets_option(parser, (1, 2, 3))
+    add_lengths_option(parser, "evaluation lengths for the accuracy column")
     add_run_options(parser, seeds="0-4")
 
 

@@ -45,6 +45,18 @@ def seeds_arg(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def add_offsets_option(parser: argparse.ArgumentParser, default: Sequence[int]) -> None:
+    """--offsets K1,K2,...: the target offsets, one model per offset and seed."""
+    parser.add_argument("--offsets", type=int_list, default=tuple(default), metavar="K1,K2,...",
+                        help=f"default {','.join(map(str, default))}")
+
+
+def add_lengths_option(parser: argparse.ArgumentParser, what: str = "evaluation lengths") -> None:
+    """--lengths L1,L2,...: the evaluation lengths (default: the paper's)."""
+    parser.add_argument("--lengths", type=int_list, default=PAPER_EVAL_LENGTHS, metavar="L1,L2,...",
+                        help=f"{what} (default {','.join(map(str, PAPER_EVAL_LENGTHS))})")
+
+
 def add_run_options(parser: argparse.ArgumentParser, seeds: str, steps: int = 4000) -> None:
     """--seeds, --steps, --sequences, --json, --cache-dir, --no-cache, --retrain, --threads."""
     parser.add_argument("--seeds", type=seeds_arg, default=parse_seeds(seeds),

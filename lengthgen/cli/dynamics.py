@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, int_list, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit, make_cache
 from lengthgen.experiments.dynamics import run_dynamics
 
 NAME = "dynamics"
@@ -12,7 +12,7 @@ HELP = "C16: when the carrier fractions and the top singular-value energy of W_Q
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--offsets", type=int_list, default=(2, 3), metavar="K1,K2,...", help="default 2,3")
+    add_offsets_option(parser, (2, 3))
     add_run_options(parser, seeds="0-4")
 
 

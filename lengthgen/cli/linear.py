@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, make_cache
 from lengthgen.experiments.linear import run_linear
 
 NAME = "linear"
@@ -12,7 +12,7 @@ HELP = "C11: RoPE with unnormalised linear attention vs softmax: accuracy per le
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--offsets", type=int_list, default=(2, 3), metavar="K1,K2,...", help="default 2,3")
+    add_offsets_option(parser, (2, 3))
     add_run_options(parser, seeds="0-4")
 
 

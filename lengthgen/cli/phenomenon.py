@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, word_list, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, make_cache, word_list
 from lengthgen.experiments.phenomenon import run_phenomenon
 
 NAME = "phenomenon"
@@ -12,7 +12,7 @@ HELP = "the C1 grid: accuracy per length for RoPE and APE, K in {1,2,3}, over se
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
+    add_offsets_option(parser, (1, 2, 3))
     parser.add_argument("--encodings", type=word_list, default=("rope", "ape"), metavar="E1,E2",
                         help="default rope,ape")
     add_run_options(parser, seeds="0-7")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, make_cache
 from lengthgen.experiments.pinning import run_pinning
 
 NAME = "pinning"
@@ -12,7 +12,7 @@ HELP = "C8: the APE head's peak absolute position at every length beyond the tra
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--offsets", type=int_list, default=(1, 2, 3), metavar="K1,K2,...", help="default 1,2,3")
+    add_offsets_option(parser, (1, 2, 3))
     add_run_options(parser, seeds="0-7")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from lengthgen.cli.ape_controls import float_list
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, int_list, make_cache
 from lengthgen.experiments.sweeps import SWEEP, run_carrier_sweep, run_width_dilution
 
 NAME = "sweeps"
@@ -31,7 +31,7 @@ def _text(values) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--part", choices=PARTS, default="all", help="which sweep to run (default all)")
-    parser.add_argument("--offsets", type=int_list, default=(2, 3), metavar="K1,K2,...", help="default 2,3")
+    add_offsets_option(parser, (2, 3))
     parser.add_argument("--widths", type=int_list, default=SWEEP["width"], metavar="D1,D2,...",
                         help=f"widths d (default {_text(SWEEP['width'])}); also C18's widths")
     parser.add_argument("--vocabs", type=int_list, default=SWEEP["vocab"], metavar="M1,M2,...",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
-from lengthgen.config import ENCODINGS, PAPER_EVAL_LENGTHS
-from lengthgen.experiments.common import paper_spec, train_and_evaluate
+from lengthgen.cli.common import add_lengths_option, add_run_options, emit, evaluation, make_cache
+from lengthgen.config import ENCODINGS
+from lengthgen.experiments.common import eval_dict, paper_spec, train_and_evaluate
 
 NAME = "train"
 HELP = "train one configuration over seeds; per seed and length: accuracy, selected offset, peak, a*"
@@ -15,8 +15,7 @@ HELP = "train one configuration over seeds; per seed and length: accuracy, selec
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", required=True, choices=ENCODINGS, help="positional encoding")
     parser.add_argument("--offset", type=int, required=True, metavar="K", help="target offset K (1 <= K < 8)")
-    parser.add_argument("--lengths", type=int_list, default=PAPER_EVAL_LENGTHS, metavar="L1,L2,...",
-                        help="evaluation lengths (default 12,16,20,24,32,40,48)")
+    add_lengths_option(parser)
     parser.add_argument("--base", type=float, default=1e4, metavar="B", help="RoPE base (default 1e4)")
     add_run_options(parser, seeds="0-7")
 
@@ -44,7 +43,6 @@ def run(args: argparse.Namespace) -> int:
                 f"{run_.seed:>4} {r['length']:>6} {r['accuracy']:>8.3f} {r['selected_offset']:>6} "
                 f"{r['peak_height']:>6.3f} {r['target_weight']:>6.3f}"
             )
-    config = {**spec.to_dict(), "eval": {"lengths": list(args.lengths), "sequences": args.sequences},
-              "seeds": list(args.seeds)}
+    config = {**spec.to_dict(), "eval": eval_dict(evaluation_cfg), "seeds": list(args.seeds)}
     emit(args, "\n".join(lines), {"config": config, "seeds": seeds})
     return 0

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache, word_list
-from lengthgen.config import PAPER_EVAL_LENGTHS
+from lengthgen.cli.common import add_lengths_option, add_run_options, emit, evaluation, make_cache, word_list
 from lengthgen.experiments.two_layer import OFFSET, PAPER_SEEDS, STEPS, WIDTH, run_two_layer
 
 NAME = "two-layer"
@@ -17,8 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rope and/or ape (default rope,ape)")
     parser.add_argument("--offset", type=int, default=OFFSET, metavar="K", help=f"shift K (default {OFFSET})")
     parser.add_argument("--width", type=int, default=WIDTH, metavar="D", help=f"model width d (default {WIDTH})")
-    parser.add_argument("--lengths", type=int_list, default=PAPER_EVAL_LENGTHS, metavar="L1,L2,...",
-                        help="evaluation lengths (default 12,16,20,24,32,40,48)")
+    add_lengths_option(parser)
     add_run_options(parser, seeds=f"0-{PAPER_SEEDS - 1}", steps=STEPS["paper"])
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
 from lengthgen.store import evaluated, trained
 from lengthgen.train import Member
@@ -83,7 +83,7 @@ class WeightDecayResult:
                 "offsets": list(self.offsets),
                 "seeds": list(self.seeds),
                 "spec": ape_spec(self.steps, self.offsets[0]).to_dict(),
-                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "cells": cells,
         }

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import column_means, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import column_means, eval_dict, mean, paper_spec, train_and_evaluate
 
 PAPER_BASES = (1e3, 1e4, 1e5)
 
@@ -53,7 +53,7 @@ class BasesResult:
                 "offsets": list(self.offsets),
                 "seeds": list(self.seeds),
                 "max_len": self.max_len,
-                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "rows": self.rows,
         }

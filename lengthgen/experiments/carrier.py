@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, eval_dict, paper_spec, train_and_evaluate
 from lengthgen.probes.carrier import CarrierGeometry, carrier_geometry
 from lengthgen.probes.margin import head_logit_profile
 from lengthgen.train import TrainedModel
@@ -75,7 +75,7 @@ class CarrierResult:
                 "seeds": list(self.seeds),
                 "spec": self.spec.to_dict(),
                 "profile_span": self.span,
-                "eval": {"lengths": list(self.evaluation.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "rows": self.rows,
         }

@@ -22,6 +22,11 @@ def column_means(rows: Sequence[Sequence[float]]) -> list[float]:
     return [mean(column) for column in zip(*rows)]
 
 
+def eval_dict(evaluation: EvalConfig) -> dict[str, Any]:
+    """The evaluation settings as every experiment's JSON reports them."""
+    return {"lengths": list(evaluation.lengths), "sequences": evaluation.sequences}
+
+
 def paper_spec(steps: int = 4000, **parts: dict[str, Any]) -> RunSpec:
     """The paper's one-layer setup (d=64, m=20, [8,16], Adam 1e-3, batch 256) with ``steps`` steps,
     and any field of its parts replaced, e.g. ``paper_spec(model={"encoding": "ape"})``."""

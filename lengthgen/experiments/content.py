@@ -29,7 +29,7 @@ import torch
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.evaluate import EVAL_CHUNK, eval_draw
-from lengthgen.experiments.common import Run, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
 from lengthgen.models import table_forward
 from lengthgen.probes import per_head_bilinear, top_singular_energy
 from lengthgen.probes.modes import mode_profiles, mode_target_weight
@@ -156,7 +156,7 @@ class ContentResult:
                 "offsets": list(self.offsets),
                 "seeds": list(self.seeds),
                 "spec": self.specs[self.heads[0]].to_dict(),
-                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "cells": cells,
         }

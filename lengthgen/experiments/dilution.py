@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.carrier import PROFILE_SPAN
-from lengthgen.experiments.common import Run, column_means, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, column_means, eval_dict, paper_spec, train_and_evaluate
 from lengthgen.probes.dilution import dilution_fit
 from lengthgen.probes.margin import head_margins
 
@@ -73,7 +73,7 @@ class DilutionResult:
                 "offsets": list(self.offsets),
                 "seeds": list(self.seeds),
                 "spec": self.spec.to_dict(),
-                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "per_offset": [
                 {"offset": K, "mean_target_weight": self.mean_target_weight(K), "fit": self.mean_fit(K)}

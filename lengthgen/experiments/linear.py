@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.carrier import PROFILE_SPAN, model_geometry
-from lengthgen.experiments.common import column_means, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import column_means, eval_dict, mean, paper_spec, train_and_evaluate
 
 HEADS = ("linear", "softmax")
 
@@ -48,7 +48,7 @@ class LinearResult:
                 "offsets": list(self.offsets),
                 "seeds": list(self.seeds),
                 "spec": self.spec.to_dict(),
-                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "rows": self.rows,
         }

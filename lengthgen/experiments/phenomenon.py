@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
 
 
 @dataclass
@@ -55,7 +55,7 @@ class PhenomenonResult:
                 "offsets": list(self.offsets),
                 "seeds": list(self.seeds),
                 "spec": next(iter(self.specs.values())).to_dict(),
-                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "cells": cells,
         }

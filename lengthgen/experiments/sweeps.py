@@ -24,7 +24,7 @@ import torch
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig, RunSpec
-from lengthgen.experiments.common import mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import eval_dict, mean, paper_spec, train_and_evaluate
 from lengthgen.models.tables import vocab_projections
 from lengthgen.probes.dilution import dilution_fit
 from lengthgen.probes.geometry import carrier_fraction
@@ -183,7 +183,7 @@ class WidthDilutionResult:
                 "offsets": list(self.offsets),
                 "seeds": list(self.seeds),
                 "steps": self.steps,
-                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "rows": self.rows,
         }

@@ -30,6 +30,7 @@ from typing import Any, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig
+from lengthgen.experiments.common import eval_dict
 from lengthgen.models.transformer import TransformerConfig
 from lengthgen.scale import Scale
 from lengthgen.tasks.shift import ShiftConfig
@@ -177,7 +178,7 @@ class TwoLayerResult:
                 "encodings": list(self.encodings),
                 "seeds": list(self.seeds),
                 "spec": self.spec.to_dict(),
-                "eval": {"lengths": list(self.lengths), "sequences": self.evaluation.sequences},
+                "eval": eval_dict(self.evaluation),
             },
             "models": models,
         }

@@ -21,7 +21,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 import warnings
 from collections import Counter
@@ -32,6 +31,8 @@ import torch
 from filelock import FileLock, Timeout
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
+
+from lengthgen.files import atomic_write
 
 FORMAT = 1  # manifest format version
 T = TypeVar("T")
@@ -55,21 +56,6 @@ def payload_key(payload: dict[str, Any]) -> str:
     """SHA-256 of the canonical JSON of ``payload``."""
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 class Cache:
@@ -157,7 +143,7 @@ class Cache:
         blob = None
         if tensors is not None:
             data = save_tensors({name: t.detach().contiguous() for name, t in tensors.items()})
-            _atomic_write(blob_path, data)
+            atomic_write(blob_path, data)
             blob = {"file": blob_path.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
         manifest = {
             "format": FORMAT,
@@ -168,7 +154,7 @@ class Cache:
             "meta": meta,
             "blob": blob,
         }
-        _atomic_write(manifest_path, json.dumps(manifest, sort_keys=True).encode())
+        atomic_write(manifest_path, json.dumps(manifest, sort_keys=True).encode())
 
     def discard(self, kind: str, key: str) -> None:
         for path in self._paths(kind, key):

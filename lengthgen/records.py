@@ -132,12 +132,10 @@ class ClaimRecord:
         known = {f.name for f in fields(cls)}
         data = {k: v for k, v in data.items() if k in known}
         check_fields = {f.name for f in fields(Check)}
-        data["checks"] = [Check(**{k: v for k, v in c.items() if k in check_fields}) for c in data.get("checks", [])]
-        for name in ("ci95", "values", "threshold"):
-            for check in data["checks"]:
-                value = getattr(check, name)
-                if isinstance(value, list):
-                    setattr(check, name, tuple(value))
+        data["checks"] = [  # JSON lists back to the tuples of ``values``, ``ci95`` and an "in" threshold
+            Check(**{k: tuple(v) if isinstance(v, list) else v for k, v in c.items() if k in check_fields})
+            for c in data.get("checks", [])
+        ]
         return cls(**data)
 
 

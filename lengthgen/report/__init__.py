@@ -12,11 +12,11 @@ summaries), ``figures`` (figure specs drawn with matplotlib Agg), ``page`` (the 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from lengthgen.files import atomic_write
 from lengthgen.report.summary import summary_lines
 
 __all__ = ["ReportFiles", "render_page", "summary_lines", "write_page", "write_report"]
@@ -33,11 +33,6 @@ class ReportFiles:
 
 
 DRAWINGS = ".figures"  # kept drawings beside the page, reused when a rerun records the same figure
-
-def _write_atomic(path: Path, content: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(content, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def render_page(data: Mapping[str, Any], drawings: Path | None = None) -> tuple[str, list[str]]:
@@ -63,9 +58,7 @@ def write_report(records: Sequence[Mapping[str, Any]], environment: Mapping[str,
     out_dir.mkdir(parents=True, exist_ok=True)
     data = assemble(records, environment)
     json_path = out_dir / "claims.json"
-    tmp = json_path.with_name(f".claims.json.{os.getpid()}.tmp")
-    dump(data, tmp)
-    os.replace(tmp, json_path)
+    dump(data, json_path)  # atomic
     return write_page(data, out_dir, json_path)
 
 
@@ -75,5 +68,5 @@ def write_page(data: Mapping[str, Any], out_dir: Path, json_path: Path | None = 
     out_dir.mkdir(parents=True, exist_ok=True)
     html_text, errors = render_page(data, out_dir / DRAWINGS)
     html_path = out_dir / "index.html"
-    _write_atomic(html_path, html_text)
+    atomic_write(html_path, html_text)
     return ReportFiles(html_path, json_path or out_dir / "claims.json", errors)

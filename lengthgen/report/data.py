@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from lengthgen.files import atomic_write
 from lengthgen.records import ClaimRecord
 from lengthgen.report.text import sort_key
 
@@ -32,7 +33,7 @@ def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any
 
 
 def dump(data: Mapping[str, Any], path: Path) -> None:
-    path.write_text(json.dumps(data, indent=1, allow_nan=False) + "\n")
+    atomic_write(path, json.dumps(data, indent=1, allow_nan=False) + "\n")
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -11,12 +11,13 @@ import base64
 import hashlib
 import io
 import json
-import os
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
+
+from lengthgen.files import atomic_write
 
 KINDS = ("lines", "bars", "heatmap")
 SIZE = (6.4, 3.8)  # inches, one figure
@@ -244,10 +245,7 @@ def cached_render(spec: Mapping[str, Any], cache_dir: Path | None) -> tuple[str,
     png, caption = render(spec)
     encoded = base64.b64encode(png).decode("ascii")
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"png": encoded, "caption": caption}))
-        os.replace(tmp, path)
+        atomic_write(path, json.dumps({"png": encoded, "caption": caption}))
     return encoded, caption
 
 

@@ -328,7 +328,7 @@ def page(data: Mapping[str, Any], rendered: Mapping[int, Sequence[Rendered]]) ->
     environment = data.get("environment") or {}
     ids = anchors(records)
     chips = "".join(f'<span class="{verdict_class(v)}">{n} {esc(v)}</span>' for v, n in text.verdict_counts(records).items())
-    generated = environment.get("generated") or time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    generated = time.strftime("%Y-%m-%d %H:%M:%S %Z")  # when this page was drawn (the run's start is below)
     sections = "".join(claim_section(r, a, rendered.get(i, [])) for i, (r, a) in enumerate(zip(records, ids)))
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -197,8 +197,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     reason = report.wasxfail if record.outcome == "xfailed" else _message(report)
     if record.outcome == "error" and report.when == "setup":
         reason = f"setup failed: {reason}"
-    record.verdict, record.verdict_reason = decide(record.to_dict(), record.outcome, reason)
-    report.user_properties.append((RECORD_PROPERTY, record.to_dict()))
+    data = record.to_dict()
+    record.verdict, record.verdict_reason = decide(data, record.outcome, reason)
+    data.update(verdict=record.verdict, verdict_reason=record.verdict_reason)
+    report.user_properties.append((RECORD_PROPERTY, data))
 
 
 class _RunRecords:

@@ -1,9 +1,10 @@
 """Trained models and their evaluations, through the cache: train (or evaluate) only what is missing.
 
 ``trained(members, cache)`` returns one :class:`TrainedModel` per member. Entries already in the cache
-are loaded; the missing ones are locked (one lock per entry, in sorted order), looked up again (another
-process may have finished them meanwhile), trained in as few ensemble passes as their signatures allow,
-and saved. ``evaluated(models, evaluation, cache)`` does the same for evaluation results.
+are loaded; the missing ones go through :func:`lengthgen.cache.fetch_or_compute` (one lock per entry:
+the entries no other process holds are computed first, in as few ensemble passes as their signatures
+allow, and each is saved and released as soon as it is done). ``evaluated(models, evaluation, cache)``
+does the same for evaluation results.
 """
 
 from __future__ import annotations
@@ -91,9 +92,12 @@ def evaluated(
     the APE table); ``variant`` (plain data naming the transformation) and the code fingerprint of
     ``variant_files`` (the files that implement it) join the cache key.
     """
+    if (variant is None) != (transform is None):  # a transform stored under the plain key would feed wrong numbers
+        raise ValueError(f"variant {variant!r} and transform {transform!r} must be given together")
     payloads = [eval_payload(m, evaluation) for m in models]
     if variant is not None:
-        payloads = [{**p, "variant": variant, "variant_code": code_fingerprint(variant_files)} for p in payloads]
+        named = {"variant": variant, "variant_code": code_fingerprint(variant_files)}
+        payloads = [{**p, **named} for p in payloads]
 
     def decode(i: int, entry: tuple[dict, dict]) -> list[LengthEval]:
         return [LengthEval.from_dict(row) for row in entry[0]["lengths"]]

@@ -32,6 +32,7 @@ from lengthgen.config import EvalConfig
 from lengthgen.device import get_device
 from lengthgen.fingerprint import code_fingerprint
 from lengthgen.models.transformer import Transformer, capture
+from lengthgen.probes.attention import peak_position, selected_offset
 from lengthgen.probes.geometry import carrier_fraction
 from lengthgen.probes.retrieval import last_query_profile, offset_attention, retrieving_head, token_conditioned_means
 from lengthgen.seeding import generator
@@ -81,10 +82,10 @@ class TransformerEval:
 
     def selected_offset(self, length: int, layer: int, head: int) -> int:
         """argmax of the last query's mean attention, relative to the query (negative before it)."""
-        return int(self.profile(length, layer, head).argmax()) - (length - 1)
+        return int(selected_offset(self.profile(length, layer, head)))
 
     def peak_position(self, length: int, layer: int, head: int) -> int:
-        return int(self.profile(length, layer, head).argmax())
+        return int(peak_position(self.profile(length, layer, head)))
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

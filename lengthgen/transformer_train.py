@@ -24,14 +24,13 @@ import torch
 import torch.nn.functional as F
 from torch.func import functional_call, stack_module_state, vmap
 
-import lengthgen
 from lengthgen.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import SpecParts, TrainConfig, _require
 from lengthgen.device import get_device
-from lengthgen.fingerprint import code_fingerprint
 from lengthgen.models.transformer import Transformer, TransformerConfig
 from lengthgen.progress import progress_bar
 from lengthgen.seeding import generator
+from lengthgen.store import environment
 from lengthgen.tasks.shift import IGNORE, ShiftConfig, ShiftTask
 from lengthgen.train import TrainedModel
 
@@ -172,16 +171,8 @@ def train_transformers(
 
 def train_payload(member: TransformerMember) -> dict[str, Any]:
     """Everything that decides the trained numbers."""
-    return {
-        "what": "two-layer-transformer",
-        "spec": member.spec.to_dict(),
-        "seed": member.seed,
-        "code": code_fingerprint(MODEL_FILES),
-        "version": lengthgen.__version__,
-        "torch": torch.__version__,
-        "threads": torch.get_num_threads(),
-        "device": get_device().type,
-    }
+    return {"what": "two-layer-transformer", "spec": member.spec.to_dict(), "seed": member.seed,
+            **environment(MODEL_FILES)}
 
 
 def train_key(member: TransformerMember) -> str:

@@ -95,3 +95,14 @@ def test_fixed_head_reads_only_trained_rows(fix):
     unfixed = evaluate_models([model], EvalConfig(lengths=(16,), sequences=64))[0][0]
     at_16 = dataclasses.replace(model, state=fixed_state(model.state, fix, 16, TRAINED))
     assert evaluate_models([at_16], EvalConfig(lengths=(16,), sequences=64))[0][0] == unfixed
+
+
+def test_a_transform_needs_its_variant_name(tmp_path):
+    """A transform without a variant would be cached under the plain evaluation's key."""
+    from lengthgen.cache import Cache
+    from lengthgen.store import evaluated
+
+    with pytest.raises(ValueError, match="variant None"):
+        evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), transform=lambda model: model)
+    with pytest.raises(ValueError, match="'clamp'"):
+        evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), variant={"fix": "clamp"})

@@ -27,7 +27,7 @@ from __future__ import annotations
 import torch
 
 from lengthgen.config import ModelConfig
-from lengthgen.encodings.base import Encoding, gather_scores
+from lengthgen.encodings.base import Encoding
 
 
 def alibi_slopes(heads: int) -> torch.Tensor:
@@ -53,8 +53,7 @@ class ALiBi(Encoding):
     @staticmethod
     def table_scores(p, cfg: ModelConfig, q_tab, k_tab, tokens, lengths):
         width = tokens.shape[-1]
-        content = q_tab @ k_tab.transpose(-1, -2)  # (S, H, m, m)
-        scores = gather_scores(content, tokens[..., -1:], tokens)  # (S, H, B, P)
+        scores = Encoding.table_scores(p, cfg, q_tab, k_tab, tokens, lengths)  # (S, H, B, P) content logits
         offsets = torch.arange(-(width - 1), 1, device=tokens.device)  # (P,): column j <-> delta = j-(P-1)
         bias = offset_bias(offsets, cfg.heads)  # (H, P)
         return scores + bias[:, None, :]  # (S, H, B, P)

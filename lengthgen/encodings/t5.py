@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 from lengthgen.config import ModelConfig
-from lengthgen.encodings.base import Encoding, gather_scores
+from lengthgen.encodings.base import Encoding
 
 NUM_BUCKETS = 32  # T5's default number of relative-position buckets
 MAX_DISTANCE = 128  # T5's default: distances >= this share the last bucket
@@ -58,8 +58,7 @@ class T5Bias(Encoding):
     @staticmethod
     def table_scores(p, cfg: ModelConfig, q_tab, k_tab, tokens, lengths):
         width = tokens.shape[-1]
-        content = q_tab @ k_tab.transpose(-1, -2)  # (S, H, m, m)
-        scores = gather_scores(content, tokens[..., -1:], tokens)  # (S, H, B, P)
+        scores = Encoding.table_scores(p, cfg, q_tab, k_tab, tokens, lengths)  # (S, H, B, P) content logits
         distances = torch.arange(width - 1, -1, -1, device=tokens.device)  # (P,): column j at (P-1) - j
         buckets = relative_bucket(distances)  # (P,)
         bias = p["encoding.bias.weight"][:, buckets].transpose(1, 2)  # (S, H, P)

@@ -50,6 +50,19 @@ def vocab_vectors(state: Mapping[str, torch.Tensor], cfg: ModelConfig) -> tuple[
     return q_tab[0], k_tab[0]
 
 
+def head_vectors(
+    state: Mapping[str, torch.Tensor], cfg: ModelConfig, head: int, what: str
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Queries and keys (m, dh) of every vocabulary entry at one head of a RoPE model, float64; ``what``
+    (e.g. "the carrier profile") names the measurement in the error for a model that is not RoPE."""
+    if cfg.encoding != "rope":
+        raise ValueError(f"{what} is defined for RoPE heads, not encoding {cfg.encoding!r}")
+    if not 0 <= head < cfg.heads:
+        raise ValueError(f"head {head} is not in 0..{cfg.heads - 1}")
+    q_tab, k_tab = vocab_vectors(state, cfg)  # (H, m, dh)
+    return q_tab[head], k_tab[head]  # (m, dh) each
+
+
 def carrier_profile(m_q: torch.Tensor, m_k: torch.Tensor, offsets: torch.Tensor, base: float) -> torch.Tensor:
     """phi_c(delta) = m_Q^T R_delta m_K: carriers (..., dh) -> (..., D)."""
     rotated = rotate_by_offsets(m_k, offsets, base)  # (..., D, dh)
@@ -87,12 +100,7 @@ def carrier_geometry(
 ) -> CarrierGeometry:
     """Carrier fractions, alignment at target offset ``offset`` and the carrier-only profile over
     offsets -(span-1) .. 0 of one head of a RoPE model's parameters ``state`` (trained or not)."""
-    if cfg.encoding != "rope":
-        raise ValueError(f"the carrier profile is defined for RoPE heads, not encoding {cfg.encoding!r}")
-    if not 0 <= head < cfg.heads:
-        raise ValueError(f"head {head} is not in 0..{cfg.heads - 1}")
-    q_tab, k_tab = vocab_vectors(state, cfg)  # (H, m, dh)
-    q, k = q_tab[head], k_tab[head]  # (m, dh)
+    q, k = head_vectors(state, cfg, head, "the carrier profile")  # (m, dh) each
     m_q, m_k = q.mean(0), k.mean(0)  # (dh,)
     offsets = offsets_up_to(span)  # (D,)
     profile = carrier_profile(m_q, m_k, offsets, cfg.rope_base)  # (D,)

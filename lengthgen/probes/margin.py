@@ -28,7 +28,7 @@ from typing import Mapping, Sequence
 import torch
 
 from lengthgen.config import ModelConfig
-from lengthgen.probes.carrier import offsets_up_to, rotate_by_offsets, vocab_vectors
+from lengthgen.probes.carrier import head_vectors, offsets_up_to, rotate_by_offsets
 
 
 def logit_table(
@@ -107,13 +107,9 @@ class Margins:
 
 def head_logit_table(state: Mapping[str, torch.Tensor], cfg: ModelConfig, span: int, head: int = 0) -> torch.Tensor:
     """The exact logit table T[a, b, delta] (m, m, span) of one head of a RoPE model, delta = -(span-1) .. 0."""
-    if cfg.encoding != "rope":
-        raise ValueError(f"the logit table is defined for RoPE heads, not encoding {cfg.encoding!r}")
-    if not 0 <= head < cfg.heads:
-        raise ValueError(f"head {head} is not in 0..{cfg.heads - 1}")
-    q_tab, k_tab = vocab_vectors(state, cfg)  # (H, m, dh)
+    q, k = head_vectors(state, cfg, head, "the logit table")  # (m, dh) each
     scale = 1.0 / (math.sqrt(cfg.head_dim) * cfg.temperature)
-    return logit_table(q_tab[head], k_tab[head], offsets_up_to(span), cfg.rope_base, scale)  # (m, m, D)
+    return logit_table(q, k, offsets_up_to(span), cfg.rope_base, scale)  # (m, m, D)
 
 
 def head_logit_profile(state: Mapping[str, torch.Tensor], cfg: ModelConfig, span: int, head: int = 0) -> torch.Tensor:

@@ -14,6 +14,7 @@ from claims.conftest import memo
 
 VALIDATION_SEEDS = 5  # the paper: "5 seeds for the validation study (Table 2, Figs. 2-3)"
 MECHANISM_OFFSETS = (2, 3)  # the paper states the mechanism claims for K >= 2 and treats K = 1 apart
+GRID_MODELS = f"models: the C1 grid's RoPE heads (seeds 0..{VALIDATION_SEEDS - 1}), no extra training"  # a choice
 
 
 def carrier_result(scale: Scale, cache):

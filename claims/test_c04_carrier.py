@@ -26,7 +26,7 @@ import pytest
 from lengthgen import figures
 from lengthgen.experiments.common import mean
 
-from claims.mechanism import MECHANISM_OFFSETS, VALIDATION_SEEDS, carrier_result
+from claims.mechanism import GRID_MODELS, MECHANISM_OFFSETS, VALIDATION_SEEDS, carrier_result
 
 FRACTION_RANGE = (0.65, 0.95)  # catalogue (the paper's 0.72-0.86 across settings, widened)
 BASELINE_FACTOR = 10.0  # catalogue: trained fraction >= 10x the untrained baseline
@@ -38,7 +38,7 @@ CHOICES = [
     "embeddings (no position)",
     "baseline: the same seed's untrained initialisation (embeddings N(0,1), projections U(-1/sqrt d, 1/sqrt d))",
     "'>= 10x the baseline' compares the seed-mean fraction with the seed-mean baseline fraction",
-    "models: the C1 grid's RoPE heads (seeds 0..4), no extra training",
+    GRID_MODELS,
 ]
 
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import pytest
 
-from claims.mechanism import MECHANISM_OFFSETS, VALIDATION_SEEDS, carrier_result, profile_figure
+from claims.mechanism import GRID_MODELS, MECHANISM_OFFSETS, VALIDATION_SEEDS, carrier_result, profile_figure
 
 
 @pytest.mark.claim("C5")
 def test_carrier_only_profile_peaks_at_the_target(scale, cache, claim):
     claim.set_scale(**scale.describe(VALIDATION_SEEDS))
     claim.choice("phi_c without the 1/sqrt(d) logit scale (argmax unchanged); delta over [-47, 0] at both scales")
-    claim.choice("models: the C1 grid's RoPE heads (seeds 0..4), no extra training")
+    claim.choice(GRID_MODELS)
     result = carrier_result(scale, cache)
     for offset in MECHANISM_OFFSETS:
         peaks = result.values(offset, "trained", "peak")

@@ -18,7 +18,7 @@ import pytest
 from lengthgen import figures
 from lengthgen.experiments.dilution import inverse_steps
 
-from claims.mechanism import MECHANISM_OFFSETS, VALIDATION_SEEDS, dilution_result
+from claims.mechanism import GRID_MODELS, MECHANISM_OFFSETS, VALIDATION_SEEDS, dilution_result
 
 MIN_R2 = 0.85  # catalogue (a single seed measured about 0.90-0.93)
 MONOTONE_TOLERANCE = 0.01  # catalogue: 1/a* non-decreasing within 0.01
@@ -28,7 +28,7 @@ MONOTONE_TOLERANCE = 0.01  # catalogue: 1/a* non-decreasing within 0.01
 def test_target_weight_decays_inverse_linearly(scale, cache, claim):
     claim.set_scale(**scale.describe(VALIDATION_SEEDS))
     claim.choice("fit on the seed-mean a*(L): the mean over seeds of a*(L), inverted, regressed on L - 1")
-    claim.choice("models: the C1 grid's RoPE heads (seeds 0..4), no extra training")
+    claim.choice(GRID_MODELS)
     result = dilution_result(scale, cache)
     for offset in MECHANISM_OFFSETS:
         mean = result.mean_target_weight(offset)

@@ -12,6 +12,12 @@ import hashlib
 import torch
 
 
+def check_seed(seed: object) -> None:
+    """A run's seed is a non-negative integer (not a bool, which Python counts as an int)."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed {seed!r} must be a non-negative integer")
+
+
 def derive_seed(seed: int, purpose: str) -> int:
     """A 63-bit seed determined by ``seed`` and ``purpose`` alone (stable across runs and machines)."""
     digest = hashlib.sha256(f"lengthgen:{purpose}:{int(seed)}".encode()).digest()

@@ -26,7 +26,7 @@ from lengthgen.device import get_device
 from lengthgen.models import OneLayerHead, table_forward
 from lengthgen.models.tables import vocab_projections
 from lengthgen.probes import carrier_fraction, per_head_bilinear, top_singular_energy
-from lengthgen.seeding import generator
+from lengthgen.seeding import check_seed, generator
 from lengthgen.tasks import Batch, make_task
 
 DATA_CHUNK = 50  # training steps drawn per call to the task sampler (part of the data stream's definition)
@@ -38,8 +38,7 @@ class Member:
     seed: int  # seeds the initialisation and the data stream
 
     def __post_init__(self) -> None:
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed {self.seed!r} must be a non-negative integer")
+        check_seed(self.seed)
 
 
 @dataclass

@@ -29,7 +29,7 @@ from lengthgen.config import SpecParts, TrainConfig, _require
 from lengthgen.device import get_device
 from lengthgen.models.transformer import Transformer, TransformerConfig
 from lengthgen.progress import progress_bar
-from lengthgen.seeding import generator
+from lengthgen.seeding import check_seed, generator
 from lengthgen.store import environment
 from lengthgen.tasks.shift import IGNORE, ShiftConfig, ShiftTask
 from lengthgen.train import TrainedModel
@@ -68,8 +68,7 @@ class TransformerMember:
     seed: int  # seeds the initialisation ("init") and the data stream ("shift-data")
 
     def __post_init__(self) -> None:
-        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
-            raise ValueError(f"seed {self.seed!r} must be a non-negative integer")
+        check_seed(self.seed)
 
 
 class TrainedTransformer(TrainedModel):

@@ -86,3 +86,5 @@ def test_mixed_signatures_rejected():
 def test_negative_seed_rejected():
     with pytest.raises(ValueError, match="seed -1"):
         Member(tiny_spec(), -1)
+    with pytest.raises(ValueError, match="seed True"):  # a bool is an int to Python, not a seed
+        Member(tiny_spec(), True)

@@ -23,10 +23,12 @@ def frequencies(head_dim: int, base: float) -> torch.Tensor:
     return base ** (-torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)  # (dh/2,)
 
 
-def rotation_tables(offsets: torch.Tensor, head_dim: int, base: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """``(cos, sin)`` of offset * theta, each (len(offsets), dh/2), in float32."""
+def rotation_tables(
+    offsets: torch.Tensor, head_dim: int, base: float, dtype: torch.dtype = torch.float32
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(cos, sin)`` of offset * theta, each (len(offsets), dh/2), computed in float64, returned in ``dtype``."""
     angles = offsets.to(torch.float64)[:, None] * frequencies(head_dim, base)[None, :]  # (N, dh/2)
-    return angles.cos().float(), angles.sin().float()
+    return angles.cos().to(dtype), angles.sin().to(dtype)
 
 
 def rotate_pairs(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:

@@ -24,7 +24,7 @@ from typing import Mapping
 import torch
 
 from lengthgen.config import ModelConfig
-from lengthgen.encodings.rope import frequencies, rotate_pairs
+from lengthgen.encodings.rope import rotate_pairs, rotation_tables
 from lengthgen.models.tables import vocab_projections
 from lengthgen.probes.geometry import carrier_fraction
 
@@ -38,9 +38,8 @@ def offsets_up_to(length: int) -> torch.Tensor:
 
 def rotate_by_offsets(x: torch.Tensor, offsets: torch.Tensor, base: float) -> torch.Tensor:
     """R_delta x for every delta in ``offsets``: x (..., dh) -> (..., D, dh), float64."""
-    head_dim = x.shape[-1]
-    angles = offsets.to(torch.float64)[:, None] * frequencies(head_dim, base)[None, :]  # (D, dh/2)
-    return rotate_pairs(x.to(torch.float64)[..., None, :], angles.cos(), angles.sin())  # (..., D, dh)
+    cos, sin = rotation_tables(offsets, x.shape[-1], base, torch.float64)  # (D, dh/2) each
+    return rotate_pairs(x.to(torch.float64)[..., None, :], cos, sin)  # (..., D, dh)
 
 
 def vocab_vectors(state: Mapping[str, torch.Tensor], cfg: ModelConfig) -> tuple[torch.Tensor, torch.Tensor]:

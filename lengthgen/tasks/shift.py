@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import torch
 
 from lengthgen.config import _is_int, _require
+from lengthgen.tasks.uniform import draw_training_tokens
 
 IGNORE = -100  # target of a position without one (t < K or padding); cross_entropy's ignore_index
 
@@ -65,9 +66,7 @@ class ShiftTask:
     def draw_training(self, generator: torch.Generator, steps: int, batch: int) -> tuple[torch.Tensor, torch.Tensor]:
         """Left-aligned tokens (steps, B, Lmax) and lengths (steps, B) uniform in [Lmin, Lmax] per sequence."""
         cfg = self.cfg
-        lengths = torch.randint(cfg.min_len, cfg.max_len + 1, (steps, batch), generator=generator)  # (T, B)
-        tokens = torch.randint(0, cfg.vocab, (steps, batch, cfg.max_len), generator=generator)  # (T, B, P)
-        return tokens, lengths
+        return draw_training_tokens(generator, cfg.vocab, cfg.min_len, cfg.max_len, steps, batch)  # left-aligned
 
     def draw_eval(self, generator: torch.Generator, sequences: int, length: int) -> torch.Tensor:
         """``sequences`` evaluation sequences of exactly ``length`` tokens: (N, L)."""

@@ -10,6 +10,16 @@ from lengthgen.config import TaskConfig
 from lengthgen.tasks.batch import Batch
 
 
+def draw_training_tokens(
+    generator: torch.Generator, vocab: int, min_len: int, max_len: int, steps: int, batch: int
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Tokens (steps, B, Lmax) i.i.d. uniform over ``vocab`` and lengths (steps, B) uniform in
+    [min_len, max_len] per sequence (lengths drawn first: part of the data stream's definition)."""
+    lengths = torch.randint(min_len, max_len + 1, (steps, batch), generator=generator)  # (T, B)
+    tokens = torch.randint(0, vocab, (steps, batch, max_len), generator=generator)  # (T, B, P)
+    return tokens, lengths
+
+
 class UniformTokens:
     """Samplers of i.i.d. uniform tokens; every sampler takes an explicit ``torch.Generator``."""
 
@@ -34,9 +44,7 @@ class UniformTokens:
     def draw_training(self, generator: torch.Generator, steps: int, batch: int) -> tuple[torch.Tensor, torch.Tensor]:
         """Tokens (steps, B, Lmax) and lengths (steps, B) uniform in [Lmin, Lmax] per sequence."""
         cfg = self.cfg
-        lengths = torch.randint(cfg.min_len, cfg.max_len + 1, (steps, batch), generator=generator)  # (T, B)
-        tokens = torch.randint(0, cfg.vocab, (steps, batch, cfg.max_len), generator=generator)  # (T, B, P)
-        return tokens, lengths
+        return draw_training_tokens(generator, cfg.vocab, cfg.min_len, cfg.max_len, steps, batch)
 
     def sample_training(self, generator: torch.Generator, steps: int, batch: int) -> Batch:
         """``steps`` training batches at once (leading dimension ``steps``)."""

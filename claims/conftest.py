@@ -16,12 +16,13 @@ import pytest
 from lengthgen.config import parse_seeds
 from lengthgen.scale import SCALES, Scale
 
+from claims.support import memo
+
 SCALE_PARAMS = [
     pytest.param("quick", marks=pytest.mark.quick, id="quick"),
     pytest.param("paper", marks=pytest.mark.paper, id="paper"),
 ]
 
-_MEMO: dict[Any, Any] = {}
 
 # The order xdist hands claim tests to workers: the heaviest trainers first, alternating between model
 # families that share few models, then the claims that only read models trained by then. Together with
@@ -38,13 +39,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return SCHEDULE.index(claim_id) if claim_id in SCHEDULE else len(SCHEDULE)
 
     items.sort(key=rank)  # stable: tests of one claim keep their order
-
-
-def memo(key: Any, compute: Callable[[], Any]) -> Any:
-    """``compute()`` once per process for ``key`` (experiments shared by several claim tests)."""
-    if key not in _MEMO:
-        _MEMO[key] = compute()
-    return _MEMO[key]
 
 
 @pytest.fixture(params=SCALE_PARAMS)
@@ -67,14 +61,3 @@ def phenomenon(scale: Scale, cache):
     )
 
 
-def expect_not_reproduced(request: pytest.FixtureRequest, scale: Scale, reason: str, scales=("paper",)) -> None:
-    """Mark this test ``xfail`` at the given scales: for a claim that a faithful implementation does not
-    reproduce, with the MEASURED value in ``reason``.
-
-    With the paper's own seeds the outcome is known, so the mark is strict (an unexpected pass fails
-    the suite). With other seeds (``--seeds``) it is not: the mark is not strict, and the report shows
-    what those seeds measure (not reproduced if the claim still fails, reproduced if it passes).
-    """
-    if scale.name in scales:
-        strict = scale.seeds is None
-        request.applymarker(pytest.mark.xfail(strict=strict, reason=reason if strict else f"with the paper's seeds: {reason}"))

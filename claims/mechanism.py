@@ -10,7 +10,7 @@ from __future__ import annotations
 from lengthgen import figures
 from lengthgen.scale import Scale
 
-from claims.conftest import memo
+from claims.support import memo
 
 VALIDATION_SEEDS = 5  # the paper: "5 seeds for the validation study (Table 2, Figs. 2-3)"
 MECHANISM_OFFSETS = (2, 3)  # the paper states the mechanism claims for K >= 2 and treats K = 1 apart

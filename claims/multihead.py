@@ -17,7 +17,7 @@ import dataclasses
 from lengthgen.experiments.content import HEADS, OFFSETS, ContentResult, run_content
 from lengthgen.scale import Scale
 
-from claims.conftest import memo
+from claims.support import memo
 
 PAPER_SEEDS = 5  # the paper gives no count for this paragraph; its validation studies use 5
 QUICK_SEEDS = 3  # quick budget

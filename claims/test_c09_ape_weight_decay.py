@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.conftest import memo
+from claims.support import memo
 from lengthgen import figures
 from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.ape_controls import WEIGHT_DECAYS, run_weight_decay

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.conftest import expect_not_reproduced, memo
+from claims.support import memo
 from lengthgen import figures
 from lengthgen.experiments.common import column_means
 from lengthgen.experiments.ape_controls import NO_FIX, run_ape_fixes
@@ -37,19 +37,18 @@ from lengthgen.probes.ape_fixes import FIXES
 PAPER_SEEDS = 8  # the C1 grid's models
 OFFSETS = (1, 2, 3)
 APE_OUT = 0.15  # catalogue: accuracy at every L > 16 (chance is 0.05)
-NOT_REPRODUCED = {
-    "paper": "7 of 45 fix x K x L cells above 0.15, all at L <= 24: interpolate 0.991 (K=1 L=20), 0.396 (K=1 L=24), "
-             "0.442 (K=2 L=20); rescale 1.000 (K=1 L=20), 1.000 (K=2 L=20), 0.524 (K=1 L=24), 0.523 (K=3 L=20); "
-             "clamp and every fix at L >= 32 stay at chance (<= 0.06)",
-    "quick": "7 of 36 fix x K x L cells above 0.15, all at L <= 24: interpolate 0.988 (K=1 L=20), 0.397 (K=1 L=24), "
-             "0.440 (K=2 L=20); rescale 1.000 (K=1 L=20), 1.000 (K=2 L=20), 0.526 (K=1 L=24), 0.526 (K=3 L=20); "
-             "clamp and every fix at L >= 32 stay at chance",
-}
+# the cells where a fix still retrieves (both scales): mild compression just beyond the training range
+NOT_REPRODUCED_CHECKS = (
+    "interpolate K=1 L=20: *", "interpolate K=1 L=24: *", "interpolate K=2 L=20: *",
+    "rescale K=1 L=20: *", "rescale K=2 L=20: *", "rescale K=1 L=24: *", "rescale K=3 L=20: *",
+)
+NOT_REPRODUCED_WHY = ("interpolation and index rescaling compress positions only slightly at L <= 24 and still map "
+                      "the target onto the trained row the query attends to; clamp, and every fix at L >= 32, hold")
 
 
 @pytest.mark.claim("C10")
-def test_inference_time_fixes_leave_ape_at_chance(request, scale, cache, claim):
-    expect_not_reproduced(request, scale, NOT_REPRODUCED[scale.name], scales=(scale.name,))
+def test_inference_time_fixes_leave_ape_at_chance(scale, cache, claim):
+    claim.expect_not_reproduced(scale, NOT_REPRODUCED_CHECKS, NOT_REPRODUCED_WHY, scales=("paper", "quick"))
     claim.set_scale(**scale.describe(PAPER_SEEDS))
     claim.choice("interpolate = linear resize of the 16 trained rows to L rows, endpoints aligned "
                  "(F.interpolate linear, align_corners=True): position t reads row t*15/(L-1)")

@@ -31,10 +31,11 @@ from lengthgen import figures
 from lengthgen.experiments.common import mean
 from lengthgen.experiments.linear import HEADS, run_linear
 
-from claims.conftest import expect_not_reproduced, memo
+from claims.support import memo
 from claims.mechanism import VALIDATION_SEEDS
 
-NOT_REPRODUCED_QUICK = "quick scale (1000 steps): linear K=2 mean |cos(m_Q, R_-K m_K)| = 0.32 > 0.3"
+NOT_REPRODUCED_QUICK = ("linear K=2: |cos(m_Q, R_-K m_K)| (mean over seeds)",)  # quick scale only
+NOT_REPRODUCED_WHY = "after 1000 steps the linear heads still carry a partial carrier alignment"
 
 OFFSETS = {"quick": (2,), "paper": (2, 3)}
 MIN_IN_DISTRIBUTION = 0.85  # catalogue (the paper: 0.96)
@@ -44,8 +45,8 @@ MAX_KEY_FRACTION = 0.2  # catalogue (the paper: 0.07, against 0.80 under softmax
 
 
 @pytest.mark.claim("C11")
-def test_linear_attention_fits_but_does_not_extrapolate(request, scale, cache, claim):
-    expect_not_reproduced(request, scale, NOT_REPRODUCED_QUICK, scales=("quick",))
+def test_linear_attention_fits_but_does_not_extrapolate(scale, cache, claim):
+    claim.expect_not_reproduced(scale, NOT_REPRODUCED_QUICK, NOT_REPRODUCED_WHY, scales=("quick",))
     claim.set_scale(**scale.describe(VALIDATION_SEEDS))
     claim.choice("linear attention: weights = logits q.k/sqrt(d), unnormalised, padding weight 0; same protocol")
     claim.choice("K in {2, 3} at paper scale (the paper does not say which K); K = 2 only at quick scale")

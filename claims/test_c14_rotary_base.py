@@ -20,7 +20,7 @@ import pytest
 from lengthgen import figures
 from lengthgen.experiments.bases import PAPER_BASES, run_bases
 
-from claims.conftest import memo
+from claims.support import memo
 from claims.mechanism import VALIDATION_SEEDS
 
 OFFSETS = {"quick": (2,), "paper": (2, 3)}

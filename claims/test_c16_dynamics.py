@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.conftest import memo
+from claims.support import memo
 from lengthgen import figures
 from lengthgen.experiments.dynamics import EMERGENCE_FRACTION, QUANTITIES, run_dynamics
 

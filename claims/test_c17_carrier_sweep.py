@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.conftest import memo
+from claims.support import memo
 from lengthgen import figures
 from lengthgen.experiments.sweeps import PAPER_POINT, SWEEP, point_label, run_carrier_sweep
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.conftest import memo
+from claims.support import memo
 from claims.test_c17_carrier_sweep import OFFSETS, PAPER_SEEDS
 from lengthgen import figures
 from lengthgen.config import PAPER_EVAL_LENGTHS

@@ -22,21 +22,16 @@ import pytest
 
 from lengthgen import figures
 
-from claims.conftest import expect_not_reproduced
 from claims.mechanism import VALIDATION_SEEDS, carrier_result, profile_figure
 
 MIN_ACCURACY = 0.95  # catalogue: "accuracy still >= 0.95 everywhere"
-NOT_REPRODUCED = {
-    "paper": "K=1 accuracy (mean over seeds 0-4) 0.932 at L=40 and 0.823 at L=48, below 0.95 (dilution, as in C1); "
-    "phi_c peaks at 0 in every seed (that part holds)",
-    "quick": "K=1 accuracy (mean over seeds 0-4, 1000 steps) 0.919 at L=40, below 0.95 (dilution); "
-    "phi_c peaks at 0 in every seed (that part holds)",
-}
+NOT_REPRODUCED = {"paper": ("K=1 L=40: accuracy*", "K=1 L=48: accuracy*"), "quick": ("K=1 L=40: accuracy*",)}
+NOT_REPRODUCED_WHY = "dilution erodes the far end, as in C1 (whose threshold there is 0.85)"
 
 
 @pytest.mark.claim("C20")
-def test_k1_carrier_centred_at_zero_and_accurate(request, scale, cache, claim):
-    expect_not_reproduced(request, scale, NOT_REPRODUCED[scale.name], scales=("quick", "paper"))
+def test_k1_carrier_centred_at_zero_and_accurate(scale, cache, claim):
+    claim.expect_not_reproduced(scale, NOT_REPRODUCED[scale.name], NOT_REPRODUCED_WHY, scales=("quick", "paper"))
     claim.set_scale(**scale.describe(VALIDATION_SEEDS))
     claim.choice("'everywhere' = every evaluation length, on the mean accuracy over seeds (as C1)")
     claim.choice("models: the C1 grid's RoPE heads with K = 1 (seeds 0..4), no extra training")

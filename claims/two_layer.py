@@ -3,7 +3,7 @@ the cache, one lock per model, so under xdist the two claims train them once).""
 
 from __future__ import annotations
 
-from claims.conftest import memo
+from claims.support import memo
 from lengthgen.scale import Scale
 
 

@@ -183,12 +183,16 @@ class RunSpec(SpecParts):
                 )
 
 
+MAX_SEEDS = 10_000  # more seeds than any claim can use: a larger spec is a typo (0-99999999), refused at once
+
+
 def parse_seeds(spec: str | Sequence[int]) -> tuple[int, ...]:
     """Seeds from ``"0-7"`` (inclusive range), ``"0,2,5"`` (list), ``"3"``, or a sequence of ints."""
     if not isinstance(spec, str):
         seeds = tuple(spec)
         _require(len(seeds) > 0 and all(_is_int(s) and s >= 0 for s in seeds), f"bad seed list {seeds!r}")
         _require(len(set(seeds)) == len(seeds), f"seed list {seeds!r} repeats a seed")
+        _require(len(seeds) <= MAX_SEEDS, f"seed list of {len(seeds)} seeds; at most {MAX_SEEDS}")
         return seeds
     text = spec.strip()
     try:
@@ -197,6 +201,7 @@ def parse_seeds(spec: str | Sequence[int]) -> tuple[int, ...]:
             low, high = int(low_text), int(high_text)
             _require(low >= 0, f"seed spec {spec!r}: seeds must be non-negative")
             _require(high >= low, f"seed spec {spec!r} is a reversed range")
+            _require(high - low + 1 <= MAX_SEEDS, f"seed spec {spec!r} names {high - low + 1} seeds; at most {MAX_SEEDS}")
             return tuple(range(low, high + 1))
         seeds = tuple(int(part) for part in text.split(","))
     except ValueError as error:

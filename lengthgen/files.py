@@ -9,9 +9,30 @@ import tempfile
 from pathlib import Path
 
 
+def writable_dir(path: str | Path, what: str) -> Path:
+    """``path`` as a directory that exists and can be written (created if missing), or ``ValueError``
+    naming it: a directory that cannot be used is a usage error, found before any work starts."""
+    folder = Path(path).expanduser()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-check.", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as error:
+        raise ValueError(f"{what} {str(folder)!r} cannot be written: {error.strerror or error}") from None
+    return folder
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write(path: Path, data: bytes | str) -> None:
     """Write ``data`` (a str as UTF-8) to ``path`` through a temporary file in the same directory and a
-    rename: readers see the old file or the new one, never a part, and a failed write leaves nothing."""
+    rename: readers see the old file or the new one, never a part, and a failed write leaves nothing.
+    The file gets the mode the umask gives a new file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -19,6 +40,7 @@ def atomic_write(path: Path, data: bytes | str) -> None:
             handle.write(data.encode("utf-8") if isinstance(data, str) else data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # the mode a plain open() would give (mkstemp's is 0600)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -13,22 +13,30 @@ from __future__ import annotations
 
 import math
 import operator
+from fnmatch import fnmatchcase
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from scipy import stats
 
 from lengthgen.catalogue import claim as catalogue_claim
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "failed", "skipped")
+CONTROL_VERDICTS = ("discriminates", "failed", "skipped")
+# The verdict of a negative control (a test marked ``@pytest.mark.control("Cn")``): discriminates: the
+# claim's checks, fed the control's counterfactual, failed as they must; failed: they all passed (the
+# checks cannot fail on that input), or the control errored; skipped: it did not run.
 # The verdict of a claim test (decided by ``lengthgen.report.verdict.decide``, from the test's outcome and
 # its record):
 # reproduced: the test passed (every check passed) and nothing left it undecided;
-# not reproduced: the test is a strict xfail (a faithful implementation does not reproduce the claim);
+# not reproduced: the test declared which of its checks a faithful implementation does not reproduce
+#   (``recorder.expect_not_reproduced``), and it failed through exactly those checks (every other check
+#   passed, nothing raised); the reason lists this run's measured values of the failing checks;
 # inconclusive: the test could not decide: ``recorder.inconclusive(reason)``, or the run used fewer seeds
 #   than the paper's protocol and a deciding check is a mean over seeds whose 95% interval contains the
 #   threshold (or has no interval: one seed);
-# failed: a check failed in a test not marked xfail, a strict xfail passed, or the test errored;
+# failed: a check failed that is not a declared expected failure, a declared non-reproduction passed
+#   every check (strict, with the paper's seeds), or the test raised (the error's last line);
 # skipped: the test did not run at this scale (pytest.skip), with the reason.
 
 OPS = {
@@ -93,6 +101,8 @@ class Check:
     ci95: tuple[float, float] | None = None  # 95% interval of the mean over ``values``
     paper: str | None = None  # the paper's value for this quantity, as the paper states it
     reduce: str | None = None  # how ``values`` became ``value``: mean, min, max, all (None: a single number)
+    expected_to_fail: bool = False  # named by the test's declared non-reproduction (its pattern matches)
+    interval: str | None = None  # how ``ci95`` was computed: "t" (mean over seeds), "bootstrap" (seeds resampled), "exact"
 
     def describe(self) -> str:
         threshold = f"[{self.threshold[0]}, {self.threshold[1]}]" if self.op == "in" else f"{self.threshold}"
@@ -122,6 +132,9 @@ class ClaimRecord:
     verdict: str | None = None  # one of VERDICTS, set by the pytest plugin after the test
     verdict_reason: str | None = None  # why, for every verdict but reproduced (xfail reason, failure, ...)
     outcome: str | None = None  # pytest's outcome: passed, failed, skipped, xfailed, error
+    kind: str = "claim"  # "claim" (a claim test) or "control" (its negative control)
+    expected_failures: dict[str, Any] | None = None  # {"patterns", "why", "strict"}: a declared non-reproduction
+    counterfactual: str | None = None  # a control's input: what replaced the real result, and why it must fail
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -158,10 +171,21 @@ class ClaimRecorder:
         *,
         paper: str | None = None,
         reduce: str = "mean",
+        bootstrap: tuple[Sequence[Any], Callable[[Sequence[Any]], float]] | None = None,
+        exact: bool = False,
     ) -> Check:
-        """Compare ``value`` (a number, or per-seed values reduced by ``reduce``: mean, min, max, all)."""
+        """Compare ``value`` (a number, or per-seed values reduced by ``reduce``: mean, min, max, all).
+
+        ``bootstrap=(per_seed, statistic)``: ``value`` is a statistic of the seed-mean curve (a fit, an
+        ordering, a ratio); ``statistic(items)`` recomputes it from any list of per-seed items, and the
+        check's 95% interval is a seed bootstrap of it (``scipy.stats.bootstrap``, seeds resampled with a
+        fixed generator: a rerun gives the same interval). ``exact=True``: an exact computation (no
+        seeds, no interval: the page says "exact").
+        """
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
+        if bootstrap is not None and not isinstance(value, (int, float)):
+            raise ValueError(f"check {name!r}: a bootstrap check takes the statistic itself as its value")
         values = None
         ci = None
         if isinstance(value, (int, float)):
@@ -185,7 +209,13 @@ class ClaimRecorder:
             passed = bool(OPS[op](statistic, threshold))
         if isinstance(threshold, (list, tuple)):
             threshold = (float(threshold[0]), float(threshold[1]))
-        check = Check(name, statistic, op, threshold, passed, values, ci, paper, reduce if values is not None else None)
+        kind = "t" if ci is not None else None
+        if bootstrap is not None:
+            ci, kind = seed_bootstrap(*bootstrap), "bootstrap"
+        elif exact:
+            kind = "exact"
+        check = Check(name, statistic, op, threshold, passed, values, ci, paper, reduce if values is not None else None,
+                      interval=kind)
         self.record.checks.append(check)
         return check
 
@@ -214,16 +244,138 @@ class ClaimRecorder:
         """Mark the record undecided (verdict "inconclusive" if the test passes), with the reason."""
         self.record.inconclusive_reason = reason
 
+    def expect_not_reproduced(self, scale: Any, checks: str | Sequence[str], why: str,
+                              scales: Sequence[str] = ("paper",)) -> None:
+        """Declare a known non-reproduction at ``scales``: the checks whose names match ``checks``
+        (``fnmatch`` patterns, e.g. ``"K=1 L=4[08]: accuracy*"``) are expected to fail, for the reason
+        ``why`` (what the finding is, without numbers: the verdict's reason adds this run's measured values).
+
+        ``verify()`` then says "not reproduced" only when the failed checks are exactly among those named
+        (each other check must pass). With the paper's seeds the declaration is strict: if every check
+        passes, the test fails (an unexpected pass). With other seeds (``--seeds``) it is not: a pass is
+        reproduced.
+        """
+        if scale.name not in scales:
+            return
+        patterns = [checks] if isinstance(checks, str) else list(checks)
+        if not patterns or not all(isinstance(p, str) and p for p in patterns):
+            raise ValueError(f"expected-failure patterns {checks!r} must be non-empty strings")
+        self.record.expected_failures = {"patterns": patterns, "why": why, "strict": scale.seeds is None}
+
     @property
     def failed(self) -> list[Check]:
         return [c for c in self.record.checks if not c.passed]
 
     def verify(self) -> None:
-        """Raise ``AssertionError`` naming every failed check and its measured value."""
+        """Raise ``AssertionError`` naming every failed check and its measured value; or, for a declared
+        non-reproduction that failed through exactly its named checks, :class:`NotReproduced` with
+        those checks' measured values (see ``expect_not_reproduced``)."""
         if not self.record.checks:
             raise AssertionError(f"{self.record.claim}: the test recorded no checks")
+        expected = self.record.expected_failures
+        if expected is not None:
+            for c in self.record.checks:
+                c.expected_to_fail = matches(c.name, expected["patterns"])
+            unmatched = [p for p in expected["patterns"] if not any(fnmatchcase(c.name, p) for c in self.record.checks)]
+            if unmatched:
+                raise AssertionError(f"{self.record.claim}: expected-failure pattern(s) {unmatched} match no check")
         failed = self.failed
-        if failed:
-            lines = [f"{self.record.claim} not reproduced: {len(failed)} of {len(self.record.checks)} checks failed"]
-            lines += [f"  - {c.describe()}" for c in failed]
+        unexpected = [c for c in failed if not c.expected_to_fail]
+        if unexpected:
+            lines = [f"{self.record.claim} failed: {len(unexpected)} of {len(self.record.checks)} checks failed"
+                     + (" that are not among the expected failures" if expected else "")]
+            lines += [f"  - {c.describe()}" for c in unexpected]
             raise AssertionError("\n".join(lines))
+        if expected is None:
+            return
+        if failed:
+            raise NotReproduced(not_reproduced_reason(self.record.claim, failed, len(self.record.checks), expected["why"]))
+        if expected["strict"]:
+            raise AssertionError(
+                f"{self.record.claim}: unexpected pass: declared not reproduced ({expected['why']}; checks "
+                f"{expected['patterns']}), but every one of {len(self.record.checks)} checks passed"
+            )
+
+
+BOOTSTRAP_RESAMPLES = 2000  # enough for a stable 95% percentile interval; a few ms for a seed-mean fit
+BOOTSTRAP_SEED = 20240601  # the bootstrap's own generator: the same interval on every rerun
+
+
+def seed_bootstrap(items: Sequence[Any], statistic: Callable[[Sequence[Any]], float]) -> tuple[float, float] | None:
+    """95% percentile interval of ``statistic`` over seeds resampled with replacement (None below 2 seeds).
+
+    A resample that makes the statistic undefined (e.g. a fit through identical rows) is dropped by
+    scipy as NaN-producing; the interval is then over the others."""
+    import numpy as np
+
+    items = list(items)
+    if len(items) < 2:
+        return None
+
+    def over(indices) -> float:
+        return float(statistic([items[int(i)] for i in indices]))
+
+    result = stats.bootstrap((np.arange(len(items)),), over, vectorized=False, n_resamples=BOOTSTRAP_RESAMPLES,
+                             confidence_level=0.95, method="percentile", rng=np.random.default_rng(BOOTSTRAP_SEED))
+    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+    return (low, high) if math.isfinite(low) and math.isfinite(high) else None
+
+
+REASON_CHECKS = 4  # failing checks whose measured values the reason spells out (the rest are counted)
+
+
+def matches(name: str, patterns: Sequence[str]) -> bool:
+    return any(fnmatchcase(name, p) for p in patterns)
+
+
+def not_reproduced_reason(claim: str, failed: Sequence[Check], total: int, why: str) -> str:
+    """The verdict's reason, from this run's measured values of the failing checks."""
+    shown = "; ".join(c.describe() for c in failed[:REASON_CHECKS])
+    more = f"; and {len(failed) - REASON_CHECKS} more" if len(failed) > REASON_CHECKS else ""
+    return (f"{claim}: {len(failed)} of {total} checks fail as expected ({why}): {shown}{more}; "
+            f"the other {total - len(failed)} checks hold")
+
+
+class NotReproduced(Exception):
+    """Raised by ``ClaimRecorder.verify`` for a declared non-reproduction that failed through exactly its
+    named checks; the pytest plugin turns it into an xfail whose reason is ``reason``."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ControlRecorder:
+    """The ``control`` fixture: a negative control feeds a counterfactual (built from real models where
+    one exists) to the claim's own check function and requires that the checks fail.
+
+    ``run(description, check, counterfactual, *args)`` calls ``check(recorder, counterfactual, *args)``
+    on a fresh :class:`ClaimRecorder` of the claim; ``verify()`` raises ``AssertionError`` if every check
+    passed (a check that cannot fail on this input is no check). The record (kind "control") carries the
+    checks as evaluated on the counterfactual, so the report shows which of them failed.
+    """
+
+    def __init__(self, claim_id: str, test: str = ""):
+        self.claim_id = claim_id
+        self.probe = ClaimRecorder(claim_id, test)
+        self.record = self.probe.record
+        self.record.kind = "control"
+
+    def set_scale(self, **scale: Any) -> None:
+        self.record.scale.update(scale)
+
+    def run(self, description: str, check: Any, counterfactual: Any, *args: Any, **kwargs: Any) -> list[Check]:
+        """The claim's checks on ``counterfactual``; returns the failed ones."""
+        self.record.counterfactual = description
+        check(self.probe, counterfactual, *args, **kwargs)
+        return self.probe.failed
+
+    def verify(self) -> None:
+        if not self.record.checks:
+            raise AssertionError(f"control of {self.claim_id}: the counterfactual recorded no checks")
+        failed = self.probe.failed
+        if not failed:
+            raise AssertionError(
+                f"control of {self.claim_id} does not discriminate: all {len(self.record.checks)} checks passed on "
+                f"the counterfactual ({self.record.counterfactual})"
+            )

@@ -51,7 +51,7 @@ def failed() -> dict:
         "Carrier fractions", "fraction", ["K=2", "K=3"],
         [{"label": "keys", "per_seed": [[0.41, 0.44, 0.39], [0.5, 0.52, 0.49]]},
          {"label": "queries", "values": [0.7, 0.72]}], hlines=[(0.65, "threshold")]))
-    return _finish(c, "failed", "AssertionError: C4 not reproduced: 1 of 2 checks failed")
+    return _finish(c, "failed", "AssertionError: C4 failed: 1 of 2 checks failed")
 
 
 def not_reproduced() -> dict:
@@ -60,6 +60,8 @@ def not_reproduced() -> dict:
     c.set_scale(**PAPER8)
     c.check("APE K=3 L=48: peak absolute position of every seed", [10, 12, 8, 12, 44, 12, 10, 12], "<", 16.0,
             reduce="all", paper="inside the training range")
+    c.record.expected_failures = {"patterns": ["APE K=3 L=48: *"], "why": "a flat profile", "strict": True}
+    c.record.checks[-1].expected_to_fail = True
     c.figure("peak_positions", figures.heatmap(
         "Peak absolute position", "L", "seed", [20, 24, 32, 40, 48], list(range(3)),
         [[10, 12, 8, 12, 44], [12, 12, 4, 12, 12], [5, 6, 8, 9, 12]]))

@@ -22,8 +22,85 @@ def test_passed_is_reproduced():
     assert decide(record(PAPER, [0.9] * 8), "passed") == ("reproduced", None)
 
 
+def declared(values, patterns=("statistic",)) -> dict:
+    """A record whose test declared its expected failures, with its checks marked as verify() marks them."""
+    data = record(PAPER, values)
+    data["expected_failures"] = {"patterns": list(patterns), "why": "dilution", "strict": True}
+    for c in data["checks"]:
+        c["expected_to_fail"] = c["name"] in patterns
+    return data
+
+
 def test_xfail_is_not_reproduced_with_its_reason():
-    assert decide(record(PAPER, [0.5] * 8), "xfailed", "measured 0.5") == ("not reproduced", "measured 0.5")
+    assert decide(declared([0.5] * 8), "xfailed", "measured 0.5") == ("not reproduced", "measured 0.5")
+
+
+def test_an_xfail_without_declared_checks_is_failed():
+    verdict, reason = decide(record(PAPER, [0.5] * 8), "xfailed", "boom")
+    assert verdict == "failed" and "without declared expected failures" in reason
+
+
+def test_an_xfail_whose_failed_check_was_not_declared_is_failed():
+    verdict, reason = decide(declared([0.5] * 8, patterns=("another",)), "xfailed", "measured 0.5")
+    assert verdict == "failed" and "statistic" in reason
+
+
+def test_an_xfail_with_no_failed_check_is_failed():
+    assert decide(declared([0.9] * 8), "xfailed", "measured 0.9")[0] == "failed"
+
+
+def test_verify_raises_not_reproduced_only_for_the_declared_checks():
+    from lengthgen.records import NotReproduced
+    from lengthgen.scale import PAPER as PAPER_SCALE
+
+    recorder = ClaimRecorder("C20")
+    recorder.expect_not_reproduced(PAPER_SCALE, "K=1 L=48: *", "dilution")
+    recorder.check("K=1 L=48: accuracy", 0.82, ">=", 0.95)
+    recorder.check("K=1 L=40: accuracy", 0.96, ">=", 0.95)
+    with pytest.raises(NotReproduced, match=r"1 of 2 checks fail as expected \(dilution\): K=1 L=48: accuracy: "
+                                            r"measured 0.82 >= 0.95; the other 1 checks hold"):
+        recorder.verify()
+    assert [c.expected_to_fail for c in recorder.record.checks] == [True, False]
+
+
+def test_verify_fails_on_an_undeclared_failure_an_unexpected_pass_and_a_stray_pattern():
+    from lengthgen.scale import PAPER as PAPER_SCALE
+
+    other = ClaimRecorder("C20")
+    other.expect_not_reproduced(PAPER_SCALE, "K=1 L=48: *", "dilution")
+    other.check("K=1 L=48: accuracy", 0.82, ">=", 0.95)
+    other.check("K=1: argmax of phi_c", 3.0, "==", 0.0)
+    with pytest.raises(AssertionError, match="not among the expected failures"):
+        other.verify()
+    passing = ClaimRecorder("C20")
+    passing.expect_not_reproduced(PAPER_SCALE, "K=1 L=48: *", "dilution")
+    passing.check("K=1 L=48: accuracy", 0.97, ">=", 0.95)
+    with pytest.raises(AssertionError, match="unexpected pass"):
+        passing.verify()
+    stray = ClaimRecorder("C20")
+    stray.expect_not_reproduced(PAPER_SCALE, "nothing like this*", "dilution")
+    stray.check("K=1 L=48: accuracy", 0.5, ">=", 0.95)
+    with pytest.raises(AssertionError, match="match no check"):
+        stray.verify()
+
+
+def test_a_custom_seed_run_that_passes_a_declared_non_reproduction_is_reproduced():
+    import dataclasses
+
+    from lengthgen.scale import PAPER as PAPER_SCALE
+
+    recorder = ClaimRecorder("C20")
+    recorder.expect_not_reproduced(dataclasses.replace(PAPER_SCALE, seeds=(0, 1)), "K=1 L=48: *", "dilution")
+    recorder.check("K=1 L=48: accuracy", 0.97, ">=", 0.95)
+    recorder.verify()  # not strict: no error
+
+
+def test_control_verdicts():
+    data = record(PAPER, [0.5] * 8)
+    data["kind"] = "control"
+    assert decide(data, "passed")[0] == "discriminates"
+    assert decide(data, "failed", "AssertionError: does not discriminate") == (
+        "failed", "AssertionError: does not discriminate")
 
 
 def test_failure_and_error_are_failed():

@@ -47,6 +47,7 @@ def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
 CLAIMS = '''
 import pytest
 from lengthgen import figures
+from lengthgen.scale import PAPER
 
 @pytest.mark.claim("C4")
 def test_fails(claim):
@@ -55,11 +56,44 @@ def test_fails(claim):
     claim.verify()
 
 @pytest.mark.claim("C8")
-def test_not_reproduced(request, claim):
-    request.applymarker(pytest.mark.xfail(strict=True, reason="measured: peak at position 44"))
+def test_not_reproduced(claim):
+    claim.expect_not_reproduced(PAPER, "peak position*", "a flat profile")
     claim.set_scale(name="paper", seeds=8, paper_seeds=8)
-    claim.check("peak position", 44.0, "<", 16.0)
+    claim.check("peak position K=3", 44.0, "<", 16.0)
+    claim.check("peak position K=2", 4.0, "<", 16.0)
     claim.verify()
+
+@pytest.mark.claim("C10")
+def test_another_check_fails(claim):
+    claim.expect_not_reproduced(PAPER, "interpolate*", "mild compression")
+    claim.check("interpolate L=20", 0.99, "<=", 0.15)
+    claim.check("clamp L=20", 0.5, "<=", 0.15)
+    claim.verify()
+
+@pytest.mark.claim("C11")
+def test_raises_inside_a_known_non_reproduction(claim):
+    claim.expect_not_reproduced(PAPER, "cos*", "partial alignment")
+    claim.check("cos", 0.32, "<=", 0.3)
+    raise TypeError("unsupported operand")
+
+@pytest.mark.claim("C12")
+def test_bare_xfail(claim):
+    claim.check("value", 0.1, ">=", 0.5)
+    pytest.xfail("not declared")
+
+@pytest.mark.control("C13")
+def test_control_discriminates(control):
+    def checks(recorder, result):
+        recorder.check("carrier", result, ">=", 0.8)
+    control.run("untrained weights", checks, 0.05)
+    control.verify()
+
+@pytest.mark.control("C14")
+def test_control_that_cannot_fail(control):
+    def checks(recorder, result):
+        recorder.check("accuracy", result, ">=", 0.0)
+    control.run("APE in place of RoPE", checks, 0.05)
+    control.verify()
 
 @pytest.mark.claim("C9")
 def test_skipped(claim):
@@ -83,8 +117,8 @@ def test_errors(claim):
     raise RuntimeError("boom")
 
 @pytest.mark.claim("C20")
-def test_strict_xfail_that_passes(request, claim):
-    request.applymarker(pytest.mark.xfail(strict=True, reason="expected to miss"))
+def test_declared_non_reproduction_that_passes(claim):
+    claim.expect_not_reproduced(PAPER, "value", "expected to miss")
     claim.check("value", 1.0, ">=", 0.5)
     claim.verify()
 
@@ -98,6 +132,7 @@ addopts = --strict-markers
 xfail_strict = true
 markers =
     claim(id): claim
+    control(id): control
     quick: quick
     paper: paper
 '''
@@ -118,18 +153,33 @@ def test_every_verdict_reaches_the_controller(tmp_path):
         "C6": ("inconclusive", "passed"),
         "C8": ("not reproduced", "xfailed"),
         "C9": ("skipped", "skipped"),
+        "C10": ("failed", "failed"),
+        "C11": ("failed", "error"),
+        "C12": ("failed", "xfailed"),
         "C15": ("reproduced", "passed"),
         "C20": ("failed", "failed"),
     }
-    assert "C4 not reproduced: 1 of 1 checks failed" in records["C4"]["verdict_reason"]
+    assert "C4 failed: 1 of 1 checks failed" in records["C4"]["verdict_reason"]
     assert records["C5"]["verdict_reason"] == "RuntimeError: boom"
-    assert records["C8"]["verdict_reason"] == "measured: peak at position 44"
+    # the reason is this run's measured value of the failing check; the check that holds is reported as holding
+    assert records["C8"]["verdict_reason"] == (
+        "C8: 1 of 2 checks fail as expected (a flat profile): peak position K=3: measured 44 < 16.0; "
+        "the other 1 checks hold")
+    assert [c["expected_to_fail"] for c in records["C8"]["checks"]] == [True, True]
+    assert "not among the expected failures" in records["C10"]["verdict_reason"]
+    assert "clamp L=20" in records["C10"]["verdict_reason"]
+    assert records["C11"]["verdict_reason"] == "TypeError: unsupported operand"
+    assert "without declared expected failures" in records["C12"]["verdict_reason"]
     assert records["C9"]["verdict_reason"] == "no quick variant of this claim"
     assert "too few seeds to decide: 2 of the paper's 8" in records["C6"]["verdict_reason"]
-    assert "XPASS(strict)" in records["C20"]["verdict_reason"]
+    assert "unexpected pass" in records["C20"]["verdict_reason"]
     assert all(r["runtime_s"] is not None for r in records.values())
+    controls = {c["claim"]: c for c in json.loads((out / "claims.json").read_text())["controls"]}
+    assert {k: c["verdict"] for k, c in controls.items()} == {"C13": "discriminates", "C14": "failed"}
+    assert "does not discriminate" in controls["C14"]["verdict_reason"]
+    assert controls["C13"]["counterfactual"] == "untrained weights"
     page = (out / "index.html").read_text()
-    assert page.count('<tr class="v-row') == 7 and page.count("data:image/png;base64,") == 1
+    assert page.count('<tr class="v-row') == 10 and page.count("data:image/png;base64,") == 1
     summary = result.stdout[result.stdout.index("lengthgen claims"):]
     for claim in records:
         assert f"\n{claim} " in summary

@@ -81,8 +81,11 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 def make_cache(args: argparse.Namespace):
     import time
 
-    from lengthgen.cache import Cache
+    from lengthgen.cache import Cache, default_cache_dir
+    from lengthgen.files import writable_dir
 
+    if not args.no_cache:  # an unusable cache directory is a usage error before any training
+        writable_dir(args.cache_dir if args.cache_dir is not None else default_cache_dir(), "--cache-dir")
     return Cache(args.cache_dir, enabled=not args.no_cache, fresh_after=time.time() if args.retrain else None)
 
 

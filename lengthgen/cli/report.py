@@ -25,14 +25,16 @@ def run(args: argparse.Namespace) -> int:
     from lengthgen.report import summary_lines, write_page
     from lengthgen.report.data import load
 
+    from lengthgen.files import writable_dir
+
     data = load(args.json)
-    out = args.out if args.out is not None else args.json.parent
+    out = writable_dir(args.out if args.out is not None else args.json.parent, "--out")
     try:
         files = write_page(data, out, args.json)
     except OSError as error:
         raise ValueError(f"cannot write the report into {str(out)!r}: {error.strerror}") from None
     if not args.quiet:
-        for line in summary_lines(data["records"], data.get("environment")):
+        for line in summary_lines(data["records"], data.get("environment"), controls=data.get("controls") or []):
             print(line)
     for problem in files.figure_errors:
         print(f"figure not drawn: {problem}")

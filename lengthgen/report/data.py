@@ -26,10 +26,18 @@ def finite(value: Any) -> Any:
     return value
 
 
+def split(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """``(claim records, control records)`` of a run (a record without ``kind`` is a claim's)."""
+    claims = [r for r in records if r.get("kind", "claim") != "control"]
+    return claims, [r for r in records if r.get("kind", "claim") == "control"]
+
+
 def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"format", "environment", "records"}``; records sorted by claim number, then test."""
+    """``{"format", "environment", "records", "controls"}``; each sorted by claim number, then test."""
+    claims, controls = split(records)
     return {"format": FORMAT, "environment": finite(dict(environment)),
-            "records": [finite(dict(r)) for r in sorted(records, key=sort_key)]}
+            "records": [finite(dict(r)) for r in sorted(claims, key=sort_key)],
+            "controls": [finite(dict(r)) for r in sorted(controls, key=sort_key)]}
 
 
 def dump(data: Mapping[str, Any], path: Path) -> None:
@@ -52,4 +60,5 @@ def load(path: Path) -> dict[str, Any]:
         except (TypeError, AttributeError) as error:
             raise ValueError(f"{str(path)!r}: record {i} is malformed ({error})") from None
     data.setdefault("environment", {})
+    data.setdefault("controls", [])
     return data

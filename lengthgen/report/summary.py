@@ -24,7 +24,7 @@ def _wrap(value: str, width: int, lines: int = WRAP_LINES) -> list[str]:
 
 
 def summary_lines(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None,
-                  width: int | None = None) -> list[str]:
+                  width: int | None = None, controls: Sequence[Mapping[str, Any]] = ()) -> list[str]:
     """The verdict table in short: claim, scale, verdict, checks passed, paper value, measured headline
     (the failed check, else the recorded headline quantities, else the check nearest its threshold)."""
     records = sorted(records, key=text.sort_key)
@@ -51,6 +51,14 @@ def summary_lines(records: Sequence[Mapping[str, Any]], environment: Mapping[str
             lines += [f"{'':<12} -> {part}" for part in _wrap(reason, width - 16)]
     counts = ", ".join(f"{n} {v}" for v, n in text.verdict_counts(records).items())
     lines.append(f"run: {text.run_label(records)}; {counts}")
+    if controls:
+        good = [c for c in controls if c.get("verdict") == "discriminates"]
+        lines.append(f"negative controls: {len(good)} of {len(controls)} discriminate (the claim's checks fail on the "
+                     f"counterfactual)")
+        for c in controls:
+            if c.get("verdict") != "discriminates":
+                lines.append(f"  control {c['claim']} {text.test_name(c)}: {c.get('verdict')}: "
+                             f"{(c.get('verdict_reason') or '').splitlines()[0][:width - 30]}")
     if environment:
         lines.append(
             f"wall time {text.duration(environment.get('wall_time_s'))}; models trained "

@@ -4,10 +4,14 @@ Pure functions on plain data, so the rule is tested without running pytest:
 
 - passed -> reproduced, unless the record says it is undecided: ``recorder.inconclusive(reason)``, or
   too few seeds (below) -> inconclusive;
-- xfailed (a strict xfail: the suite's statement that a faithful implementation does not reproduce the
-  claim) -> not reproduced, with the xfail reason (the measured value);
-- failed -> failed (a failed check outside an xfail, a strict xfail that passed, an error), unless every
-  failed check is undecided for too few seeds -> inconclusive;
+- xfailed -> not reproduced, with the reason built from this run's measured values, but only when the
+  record declares its expected failures (``recorder.expect_not_reproduced``), at least one check failed,
+  and every failed check is among those named; an xfail of any other kind (a bare ``pytest.xfail``, an
+  xfail mark) is failed: an exception must never pass for the finding;
+- failed -> failed (a check failed that was not expected to, a declared non-reproduction passed, an
+  error: the error's last line), unless every failed check is undecided for too few seeds -> inconclusive;
+- a negative control (``kind == "control"``): passed -> discriminates (the claim's checks failed on the
+  counterfactual); failed or error -> failed; skipped -> skipped.
 - skipped -> skipped, with the reason.
 
 Too few seeds: the run used fewer seeds than the paper's protocol (``scale["seeds"] <
@@ -67,6 +71,20 @@ def _seed_reason(record: Mapping[str, Any], checks: Sequence[Mapping[str, Any]])
             f"{where}, threshold {check['op']} {check['threshold']}{more}")
 
 
+def expected_failure(record: Mapping[str, Any], reason: str | None) -> tuple[str, str | None]:
+    """An xfailed test: not reproduced only if it failed through exactly its declared checks."""
+    checks = record.get("checks", [])
+    failed = [c for c in checks if not c["passed"]]
+    if not record.get("expected_failures"):
+        return "failed", f"xfail without declared expected failures (an exception is not a finding): {reason}"
+    if not failed:
+        return "failed", f"xfail with no failed check: {reason}"
+    stray = [c["name"] for c in failed if not c.get("expected_to_fail")]
+    if stray:
+        return "failed", f"failed checks outside the declared expected failures: {'; '.join(stray)}"
+    return "not reproduced", reason
+
+
 def decide(record: Mapping[str, Any], outcome: str, reason: str | None = None) -> tuple[str, str | None]:
     """``(verdict, reason)`` for a record (``ClaimRecord.to_dict()``) and pytest's ``outcome``.
 
@@ -78,8 +96,13 @@ def decide(record: Mapping[str, Any], outcome: str, reason: str | None = None) -
     checks = record.get("checks", [])
     if outcome == "skipped":
         return "skipped", reason or "skipped"
+    if record.get("kind") == "control":
+        if outcome == "passed":
+            failed = [c for c in checks if not c["passed"]]
+            return "discriminates", f"{len(failed)} of {len(checks)} checks fail on the counterfactual"
+        return "failed", reason
     if outcome == "xfailed":
-        return "not reproduced", reason
+        return expected_failure(record, reason)
     if outcome == "passed":
         if record.get("inconclusive_reason"):
             return "inconclusive", record["inconclusive_reason"]

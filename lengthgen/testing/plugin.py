@@ -77,6 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
             parse_seeds(config.getoption("lengthgen_seeds"))
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
+    _check_directories(config)
     if _is_worker(config):
         fresh_after = config.workerinput.get(FRESH_AFTER)
     else:
@@ -86,6 +87,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(run, "lengthgen-run-records")
     config.stash[_start_key] = time.time()
     config._lengthgen_fresh_after = fresh_after  # read by the cache fixture
+
+
+def _check_directories(config: pytest.Config) -> None:
+    """An unusable --cache-dir or --report-dir is a usage error (exit 4, one line), never a verdict."""
+    from lengthgen.cache import default_cache_dir
+    from lengthgen.files import writable_dir
+
+    cache_dir = config.getoption("lengthgen_cache_dir") or default_cache_dir()
+    checks = [(cache_dir, "--cache-dir")]
+    if not _is_worker(config):
+        checks.append((config.getoption("lengthgen_report_dir") or config.rootpath / "reports", "--report-dir"))
+    for folder, what in checks:
+        try:
+            writable_dir(folder, what)
+        except ValueError as error:
+            raise pytest.UsageError(str(error)) from None
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -135,6 +152,19 @@ def claim(request: pytest.FixtureRequest):
 _recorder_key = pytest.StashKey[Any]()
 
 
+@pytest.fixture
+def control(request: pytest.FixtureRequest):
+    """A :class:`~lengthgen.records.ControlRecorder` for the id of the test's ``@pytest.mark.control("Cn")``."""
+    from lengthgen.records import ControlRecorder
+
+    marker = request.node.get_closest_marker("control")
+    if marker is None or not marker.args:
+        raise pytest.UsageError(f"{request.node.nodeid} uses the control fixture without @pytest.mark.control('Cn')")
+    recorder = ControlRecorder(marker.args[0], request.node.nodeid)
+    request.node.stash[_recorder_key] = recorder
+    return recorder
+
+
 def _message(report: pytest.TestReport) -> str | None:
     """The one-line reason pytest gives: the crash message, or the skip reason."""
     longrepr = report.longrepr
@@ -164,7 +194,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Claim tests answer ``-k`` by their claim id too; quick variants run only when the ``-m``
     expression names quick."""
     for item in items:
-        marker = item.get_closest_marker("claim")
+        marker = item.get_closest_marker("claim") or item.get_closest_marker("control")
         if marker is not None and marker.args:
             item.extra_keyword_matches.add(str(marker.args[0]))
     _deselect_quick(config, items)
@@ -174,18 +204,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome = yield
     report: pytest.TestReport = outcome.get_result()
-    marker = item.get_closest_marker("claim")
+    marker = item.get_closest_marker("claim") or item.get_closest_marker("control")
     if marker is None:
         return
+    from lengthgen.records import NotReproduced
+
+    if call.excinfo is not None and call.excinfo.errisinstance(NotReproduced) and report.when == "call":
+        report.outcome = "skipped"  # as pytest reports an xfail: the finding, with this run's measured values
+        report.wasxfail = call.excinfo.value.reason
     item.stash[_duration_key] = item.stash.get(_duration_key, 0.0) + report.duration
     recorder = item.stash.get(_recorder_key, None)
     finished = report.when == "call" or (report.when == "setup" and not report.passed)
     if not finished:
         return
     if recorder is None:  # the test never ran (setup failed or skipped before the claim fixture)
-        from lengthgen.records import ClaimRecorder
+        from lengthgen.records import ClaimRecorder, ControlRecorder
 
-        recorder = ClaimRecorder(marker.args[0], item.nodeid)
+        recorder = (ControlRecorder if marker.name == "control" else ClaimRecorder)(marker.args[0], item.nodeid)
         scale = getattr(getattr(item, "callspec", None), "params", {}).get("scale")
         if isinstance(scale, str):
             recorder.set_scale(name=scale)
@@ -278,9 +313,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     if _is_worker(config) or run is None or not run.records:
         return
     from lengthgen.report import summary_lines
+    from lengthgen.report.data import split
 
+    claims, controls = split(run.records)
     terminalreporter.section("lengthgen claims")
-    for line in summary_lines(run.records, run.environment, terminalreporter._tw.fullwidth):
+    for line in summary_lines(claims, run.environment, terminalreporter._tw.fullwidth, controls):
         terminalreporter.write_line(line)
     if run.error is not None:
         terminalreporter.write_line(f"report not written: {run.error}", red=True)

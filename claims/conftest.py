@@ -16,7 +16,7 @@ import pytest
 from lengthgen.config import parse_seeds
 from lengthgen.scale import SCALES, Scale
 
-from claims.support import memo
+from claims.grid import phenomenon_result
 
 SCALE_PARAMS = [
     pytest.param("quick", marks=pytest.mark.quick, id="quick"),
@@ -28,8 +28,10 @@ SCALE_PARAMS = [
 # families that share few models, then the claims that only read models trained by then. Together with
 # the cache's lock protocol (a worker first trains what nobody else holds), this keeps both workers busy
 # on a cold run; it changes no result.
-SCHEDULE = ("C1", "C17", "C12", "C19", "C9", "C14", "C21", "C11", "C10", "C8", "C13", "C22", "C18",
-            "C4", "C5", "C3", "C6", "C7", "C16", "C20", "C2", "C15")
+# The predictions: P5 trains its own NoPE heads (early, beside the grid's trainers); the others only
+# evaluate the C1 grid's heads anew (after the grid's other readers).
+SCHEDULE = ("C1", "C17", "C12", "C19", "P5", "C9", "C14", "C21", "C11", "C10", "C8", "C13", "C22", "C18",
+            "C4", "C5", "C3", "P1", "P3", "P6", "P4", "P2", "C6", "C7", "C16", "C20", "C2", "C15")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -53,11 +55,6 @@ def scale(request: pytest.FixtureRequest) -> Scale:
 @pytest.fixture
 def phenomenon(scale: Scale, cache):
     """The C1 grid (RoPE and APE, K in {1, 2, 3}, the paper's 8 seeds) at the test's scale."""
-    from lengthgen.experiments.phenomenon import run_phenomenon
-
-    return memo(
-        ("phenomenon", scale),
-        lambda: run_phenomenon(scale.seed_list(8), scale.steps, evaluation=scale.evaluation(), cache=cache),
-    )
+    return phenomenon_result(scale, cache)
 
 

@@ -7,8 +7,12 @@ L in {12, 16, 20, 24, 32, 40, 48}. Choices the paper leaves open: each training 
 length and batches are right-aligned (query in the last column) with padding masked out of attention;
 the APE table has 48 rows, N(0, 1)-initialised, and rows 16..47 are never trained.
 
-Assert (catalogue, mean over seeds per K): RoPE >= 0.95 at every L <= 32 and >= 0.85 at L = 40, 48;
-APE >= 0.95 at L <= 16 and <= 0.15 at every L > 16.
+Checks (catalogue, mean over seeds per K and L): RoPE >= 0.95 at every L <= 32 and >= 0.85 at L = 40,
+48; APE >= 0.95 at L <= 16 and <= 0.15 at every L > 16 (42 checks at paper scale, 36 at quick: lengths up
+to 40). Measured beside them: each encoding's accuracy beyond the training range per seed.
+
+Negative control: the same grid with the APE heads in place of the RoPE heads (the grid's own APE
+models, nothing trained): the RoPE checks at L > 16 must fail (an APE head is at chance there).
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ from lengthgen import figures
 from lengthgen.experiments.common import column_means
 from lengthgen.experiments.phenomenon import PhenomenonResult
 
+from claims.grid import GRID_SEEDS, phenomenon_result
+from claims.support import judge
+
+PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 ROPE_NEAR = 0.95  # RoPE accuracy at L <= 32
 ROPE_FAR = 0.85  # RoPE accuracy at L = 40, 48 (dilution, C6, erodes the far end)
 APE_IN = 0.95  # APE accuracy inside the training range
@@ -29,6 +37,31 @@ CHOICES = [
     "APE table of 48 rows (the longest evaluation length), N(0,1) init; rows 16..47 never trained",
     "evaluation sequences shared by all models (one generator per length)",
 ]
+
+
+def measure(scale, cache) -> PhenomenonResult:
+    """The C1 grid at ``scale``'s seeds (memoised; shared with C3 and the ``phenomenon`` fixture)."""
+    return phenomenon_result(scale, cache)
+
+
+def check(claim, result: PhenomenonResult) -> None:
+    """Every accuracy check of the catalogue's row, and the accuracy beyond the range per encoding."""
+    for offset in result.offsets:
+        for length in result.lengths:
+            rope = result.accuracy("rope", offset, length)
+            threshold = ROPE_NEAR if length <= 32 else ROPE_FAR
+            claim.check(f"RoPE K={offset} L={length}: accuracy", rope, ">=", threshold, paper="near 1.00")
+            ape = result.accuracy("ape", offset, length)
+            if length <= result.max_len:
+                claim.check(f"APE K={offset} L={length}: accuracy", ape, ">=", APE_IN, paper="near 1.00")
+            else:
+                claim.check(f"APE K={offset} L={length}: accuracy", ape, "<=", APE_OUT, paper="near 0.05")
+    out_of_range = [L for L in result.lengths if L > result.max_len]
+    for encoding in result.encodings:
+        claim.measure(
+            f"{encoding} accuracy beyond the training range (mean over K, L > 16, per seed)",
+            column_means([result.accuracy(encoding, K, L) for K in result.offsets for L in out_of_range]),
+        )
 
 
 def accuracy_figure(result: PhenomenonResult, offset: int) -> dict:
@@ -51,26 +84,22 @@ def accuracy_figure(result: PhenomenonResult, offset: int) -> dict:
 
 
 @pytest.mark.claim("C1")
-def test_rope_generalizes_ape_collapses(scale, phenomenon: PhenomenonResult, claim):
-    claim.set_scale(**scale.describe(8))
+def test_rope_generalizes_ape_collapses(scale, cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
     for text in CHOICES:
         claim.choice(text)
-    for offset in phenomenon.offsets:
-        for length in phenomenon.lengths:
-            rope = phenomenon.accuracy("rope", offset, length)
-            threshold = ROPE_NEAR if length <= 32 else ROPE_FAR
-            claim.check(f"RoPE K={offset} L={length}: accuracy", rope, ">=", threshold, paper="near 1.00")
-            ape = phenomenon.accuracy("ape", offset, length)
-            if length <= phenomenon.max_len:
-                claim.check(f"APE K={offset} L={length}: accuracy", ape, ">=", APE_IN, paper="near 1.00")
-            else:
-                claim.check(f"APE K={offset} L={length}: accuracy", ape, "<=", APE_OUT, paper="near 0.05")
-    out_of_range = [L for L in phenomenon.lengths if L > phenomenon.max_len]
-    for encoding in phenomenon.encodings:
-        claim.measure(
-            f"{encoding} accuracy beyond the training range (mean over K, L > 16, per seed)",
-            column_means([phenomenon.accuracy(encoding, K, L) for K in phenomenon.offsets for L in out_of_range]),
-        )
-    for offset in phenomenon.offsets:
-        claim.figure(f"accuracy_vs_length_K{offset}", accuracy_figure(phenomenon, offset))
+    for offset in result.offsets:
+        claim.figure(f"accuracy_vs_length_K{offset}", accuracy_figure(result, offset))
     claim.verify()
+
+
+@pytest.mark.control("C1")
+def test_rope_generalizes_ape_collapses_control(scale, cache, control):
+    control.set_scale(**scale.describe(PAPER_SEEDS))
+    control.run(
+        "the C1 grid with its APE heads in place of the RoPE heads (same K, seeds and evaluation): an APE head "
+        "is at chance beyond the training range, so the RoPE accuracy checks at L > 16 must fail",
+        check,
+        measure(scale, cache).replaced("rope", by="ape"),
+    )
+    control.verify()

@@ -1,8 +1,15 @@
 """C3 (Lemma 1, empirical): the RoPE head's selected offset (argmax of the mean attention, relative to
 the query) equals the target -K in every seed x length cell, K in {1, 2, 3}.
 
-Uses the C1 grid (same models, same evaluation; 4096 sequences per length at paper scale).
-Assert (catalogue): 100% of cells.
+Uses the C1 grid (same models, same evaluation; 4096 sequences per length at paper scale, seeds 0..7).
+
+Checks (catalogue: 100% of cells): per K and L, the selected offset of every seed is -K (21 checks at
+paper scale, 18 at quick: lengths up to 40), and the fraction of seed x length cells selecting -K is 1
+(22 checks in all at paper scale, 19 at quick).
+
+Negative control: the same grid with the APE heads in place of the RoPE heads (the grid's own APE
+models): beyond the training range an APE head's peak stays at an absolute position, not at -K, so the
+per-cell checks at L > 16 and the fraction must fail.
 """
 
 from __future__ import annotations
@@ -12,14 +19,23 @@ import pytest
 from lengthgen import figures
 from lengthgen.experiments.phenomenon import PhenomenonResult
 
+from claims.grid import GRID_SEEDS, phenomenon_result
+from claims.support import judge
 
-@pytest.mark.claim("C3")
-def test_selected_offset_is_target_in_every_cell(scale, phenomenon: PhenomenonResult, claim):
-    claim.set_scale(**scale.describe(8))
+PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
+
+
+def measure(scale, cache) -> PhenomenonResult:
+    """The C1 grid at ``scale``'s seeds (memoised; shared with C1)."""
+    return phenomenon_result(scale, cache)
+
+
+def check(claim, result: PhenomenonResult) -> None:
+    """The RoPE head's selected offset per K x L cell of every seed, and the fraction of cells at -K."""
     hits = []
-    for offset in phenomenon.offsets:
-        for length in phenomenon.lengths:
-            selected = phenomenon.selected_offsets("rope", offset, length)
+    for offset in result.offsets:
+        for length in result.lengths:
+            selected = result.selected_offsets("rope", offset, length)
             hits += [float(s == -offset) for s in selected]
             claim.check(
                 f"RoPE K={offset} L={length}: selected offset of every seed",
@@ -30,23 +46,42 @@ def test_selected_offset_is_target_in_every_cell(scale, phenomenon: PhenomenonRe
                 paper=f"-{offset}",
             )
     claim.check("fraction of seed x length cells selecting -K", sum(hits) / len(hits), "==", 1.0, paper="100%")
-    longest = max(phenomenon.lengths)
-    claim.figure(
-        f"attention_profile_L{longest}",
-        figures.lines(
-            f"Mean attention at L = {longest} against offset from the query",
-            "offset t - n",
-            "mean attention",
-            [
-                figures.series(
-                    f"{'RoPE' if encoding == 'rope' else 'APE'} K={offset}",
-                    range(-(longest - 1), 1),
-                    per_seed=[list(run.at(longest).profile[0]) for run in phenomenon.runs[encoding, offset]],
-                    style=None if encoding == "rope" else "dashed",
-                )
-                for encoding in phenomenon.encodings
-                for offset in phenomenon.offsets
-            ],
-        ),
+
+
+def profile_figure(result: PhenomenonResult) -> dict:
+    """Mean attention at the longest length against the offset from the query, per encoding and K."""
+    longest = max(result.lengths)
+    return figures.lines(
+        f"Mean attention at L = {longest} against offset from the query",
+        "offset t - n",
+        "mean attention",
+        [
+            figures.series(
+                f"{'RoPE' if encoding == 'rope' else 'APE'} K={offset}",
+                range(-(longest - 1), 1),
+                per_seed=[list(run.at(longest).profile[0]) for run in result.runs[encoding, offset]],
+                style=None if encoding == "rope" else "dashed",
+            )
+            for encoding in result.encodings
+            for offset in result.offsets
+        ],
     )
+
+
+@pytest.mark.claim("C3")
+def test_selected_offset_is_target_in_every_cell(scale, cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    claim.figure(f"attention_profile_L{max(result.lengths)}", profile_figure(result))
     claim.verify()
+
+
+@pytest.mark.control("C3")
+def test_selected_offset_is_target_in_every_cell_control(scale, cache, control):
+    control.set_scale(**scale.describe(PAPER_SEEDS))
+    control.run(
+        "the C1 grid with its APE heads in place of the RoPE heads (same K, seeds and evaluation): beyond the "
+        "training range an APE head peaks at an absolute position, not at -K, so the cells at L > 16 must fail",
+        check,
+        measure(scale, cache).replaced("rope", by="ape"),
+    )
+    control.verify()

@@ -6,11 +6,16 @@ training), K in {2, 3}, seeds 0..4. Selected offset: argmax of the mean attentio
 per (seed, evaluation length) cell. OOD accuracy: accuracy averaged over the evaluation lengths beyond the
 training range (L > 16), then over seeds.
 
-Assert (catalogue), per base and K: selected offset -K in every cell; OOD accuracy >= 0.9.
+Checks (catalogue), per base and K: selected offset -K in every seed x length cell; OOD accuracy >= 0.9
+(12 checks at paper scale, 6 at quick).
 
 Choices: K in {2, 3} and 5 seeds (the paper's validation study; it does not say which K or how many seeds);
 "OOD accuracy" is the mean over L in {20, 24, 32, 40, 48}. Quick variant: K = 2 only (budget: it trains
 the 1e3 and 1e5 heads), 1000 steps, lengths up to 40.
+
+Negative control: the same sweep with every base's RoPE runs replaced by the C1 grid's APE runs of the
+same K and seeds (no new training): an APE head is at chance beyond the training range and does not
+select -K there, so both checks must fail for every base.
 """
 
 from __future__ import annotations
@@ -18,30 +23,32 @@ from __future__ import annotations
 import pytest
 
 from lengthgen import figures
-from lengthgen.experiments.bases import PAPER_BASES, run_bases
+from lengthgen.experiments.bases import PAPER_BASES, BasesResult, run_bases
+from lengthgen.experiments.phenomenon import run_phenomenon
 
-from claims.support import memo
 from claims.mechanism import VALIDATION_SEEDS
+from claims.support import judge, memo
 
+PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 OFFSETS = {"quick": (2,), "paper": (2, 3)}
 MIN_OOD_ACCURACY = 0.9  # catalogue (the paper: 1.00 / 1.00 / 0.97)
 PAPER_OOD = {1e3: "1.00", 1e4: "1.00", 1e5: "0.97"}
 
 
-@pytest.mark.claim("C14")
-def test_mechanism_is_robust_to_the_rotary_base(scale, cache, claim):
-    claim.set_scale(**scale.describe(VALIDATION_SEEDS))
-    claim.choice("K in {2, 3} at paper scale (K = 2 at quick), seeds 0..4; base 1e4 = the C1 grid's models")
-    claim.choice("OOD accuracy: mean accuracy over the evaluation lengths L > 16, then over seeds")
-    offsets = OFFSETS[scale.name]
-    result = memo(
+def measure(scale, cache) -> BasesResult:
+    """The base sweep at ``scale``'s seeds (memoised)."""
+    return memo(
         ("bases", scale),
         lambda: run_bases(
-            scale.seed_list(VALIDATION_SEEDS), scale.steps, offsets, PAPER_BASES, scale.evaluation(), cache
+            scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], PAPER_BASES, scale.evaluation(), cache
         ),
     )
+
+
+def check(claim, result: BasesResult) -> None:
+    """Per base and K: the selected offset of every cell, and the OOD accuracy."""
     for base in result.bases:
-        for offset in offsets:
+        for offset in result.offsets:
             claim.check(
                 f"base {base:.0e} K={offset}: selected offset of every seed x length cell",
                 [float(s) for s in result.selected_offsets(base, offset)],
@@ -57,7 +64,20 @@ def test_mechanism_is_robust_to_the_rotary_base(scale, cache, claim):
                 MIN_OOD_ACCURACY,
                 paper=PAPER_OOD[base],
             )
-    for offset in offsets:
+
+
+def ape_in_place_of_rope(scale, cache, result: BasesResult) -> BasesResult:
+    """``result`` with every base's runs replaced by the C1 grid's APE runs of the same K and seeds."""
+    grid = run_phenomenon(result.seeds, scale.steps, result.offsets, ("ape",), scale.evaluation(), cache)
+    return result.replaced({K: grid.runs["ape", K] for K in result.offsets})
+
+
+@pytest.mark.claim("C14")
+def test_mechanism_is_robust_to_the_rotary_base(scale, cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    claim.choice("K in {2, 3} at paper scale (K = 2 at quick), seeds 0..4; base 1e4 = the C1 grid's models")
+    claim.choice("OOD accuracy: mean accuracy over the evaluation lengths L > 16, then over seeds")
+    for offset in result.offsets:
         claim.figure(
             f"accuracy_by_base_K{offset}",
             figures.lines(
@@ -74,3 +94,16 @@ def test_mechanism_is_robust_to_the_rotary_base(scale, cache, claim):
             ),
         )
     claim.verify()
+
+
+@pytest.mark.control("C14")
+def test_mechanism_is_robust_to_the_rotary_base_control(scale, cache, control):
+    control.set_scale(**scale.describe(PAPER_SEEDS))
+    control.run(
+        "the base sweep with every base's RoPE runs replaced by the C1 grid's APE runs (same K, seeds and "
+        "evaluation): an APE head is at chance beyond the training range and does not select -K there, so "
+        "both checks must fail for every base",
+        check,
+        ape_in_place_of_rope(scale, cache, measure(scale, cache)),
+    )
+    control.verify()

@@ -2,17 +2,19 @@
 
 Everything but ``rope_base`` is the paper's protocol; base 1e4 is the C1 grid itself (same spec, same
 cache key). Per (base, K, seed) and evaluation length: accuracy and the selected offset (argmax of the
-mean attention relative to the query).
+mean attention relative to the query). ``BasesResult.replaced`` puts other runs (C14's negative control:
+the C1 grid's APE heads) in place of every base's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import column_means, eval_dict, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, column_means, eval_dict, mean, paper_spec, train_and_evaluate
 
 PAPER_BASES = (1e3, 1e4, 1e5)
 
@@ -45,6 +47,21 @@ class BasesResult:
     def selected_offsets(self, base: float, offset: int) -> list[int]:
         """Every (seed, length) cell's selected offset."""
         return [s for r in self.of(base, offset) for s in r["selected_offset"]]
+
+    def replaced(self, runs: Mapping[int, Sequence[Run]]) -> "BasesResult":
+        """The same sweep with every base's runs of K replaced by ``runs[K]`` (evaluated at the same lengths):
+        a negative control's counterfactual built from real models (e.g. the C1 grid's APE heads in place
+        of the RoPE heads)."""
+        missing = [K for K in self.offsets if K not in runs]
+        if missing:
+            raise ValueError(f"no replacement runs for offsets {missing}")
+        for K in self.offsets:
+            lengths = [[row.length for row in run.evals] for run in runs[K]]
+            if any(tuple(ls) != self.lengths for ls in lengths):
+                raise ValueError(f"replacement runs of K={K} are evaluated at {lengths}, not at {list(self.lengths)}")
+        rows = [row for base in self.bases for K in self.offsets for row in _rows(base, K, runs[K])]
+        seeds = tuple(run.seed for run in runs[self.offsets[0]])
+        return dataclasses.replace(self, seeds=seeds, rows=rows)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,7 +110,14 @@ def run_bases(
         for offset in offsets
     }
     runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
-    rows = [
+    rows = [row for (base, offset), spec in specs.items() for row in _rows(base, offset, runs[spec])]
+    max_len = next(iter(specs.values())).task.max_len
+    return BasesResult(tuple(float(b) for b in bases), tuple(offsets), tuple(seeds), evaluation, max_len, rows)
+
+
+def _rows(base: float, offset: int, runs: Sequence[Run]) -> list[dict[str, Any]]:
+    """One row per run (seed): accuracy and selected offset at every evaluation length."""
+    return [
         {
             "base": base,
             "offset": offset,
@@ -101,8 +125,5 @@ def run_bases(
             "accuracy": [row.accuracy for row in run.evals],
             "selected_offset": [row.selected_offset() for row in run.evals],
         }
-        for (base, offset), spec in specs.items()
-        for run in runs[spec]
+        for run in runs
     ]
-    max_len = next(iter(specs.values())).task.max_len
-    return BasesResult(tuple(float(b) for b in bases), tuple(offsets), tuple(seeds), evaluation, max_len, rows)

@@ -1,10 +1,13 @@
 """The phenomenon (C1, and the cells of C3): RoPE against APE, K in {1, 2, 3}, several seeds.
 
 Each (encoding, K, seed) model is trained on lengths [8, 16] and evaluated at the paper's lengths.
+``PhenomenonResult.replaced("rope", by="ape")`` is the grid with its APE heads in place of the RoPE heads
+(the negative control of C1 and C3).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -30,12 +33,29 @@ class PhenomenonResult:
     def max_len(self) -> int:
         return next(iter(self.specs.values())).task.max_len
 
+    @property
+    def chance(self) -> float:
+        """1/m, the accuracy of a guess (0.05 at the paper's m = 20)."""
+        return 1.0 / next(iter(self.specs.values())).task.vocab
+
     def accuracy(self, encoding: str, offset: int, length: int) -> list[float]:
         """Accuracy of every seed at one length."""
         return [run.at(length).accuracy for run in self.runs[encoding, offset]]
 
     def selected_offsets(self, encoding: str, offset: int, length: int) -> list[int]:
         return [run.at(length).selected_offset() for run in self.runs[encoding, offset]]
+
+    def replaced(self, encoding: str, by: str) -> "PhenomenonResult":
+        """The same grid with ``encoding``'s runs (and specs) replaced, K by K, by those of ``by``: a negative
+        control's counterfactual built from real models (e.g. the APE heads in place of the RoPE heads)."""
+        for name in (encoding, by):
+            if name not in self.encodings:
+                raise ValueError(f"encoding {name!r} is not in this grid (encodings {list(self.encodings)})")
+        specs, runs = dict(self.specs), dict(self.runs)
+        for offset in self.offsets:
+            specs[encoding, offset] = self.specs[by, offset]
+            runs[encoding, offset] = self.runs[by, offset]
+        return dataclasses.replace(self, specs=specs, runs=runs)
 
     def to_dict(self) -> dict[str, Any]:
         cells = []
@@ -79,10 +99,14 @@ def run_phenomenon(
     evaluation: EvalConfig | None = None,
     cache: Cache | None = None,
     progress: bool | None = None,
+    base: RunSpec | None = None,
 ) -> PhenomenonResult:
+    """``base``: the spec whose encoding and K each grid cell replaces (default ``paper_spec(steps)``: the
+    paper's point; a robustness setting passes its own, e.g. d = 32, see ``lengthgen.robustness``)."""
     evaluation = evaluation or EvalConfig()
+    base = base if base is not None else paper_spec(steps)
     specs = {
-        (encoding, offset): paper_spec(steps, model={"encoding": encoding}, task={"offset": offset})
+        (encoding, offset): base.replace(model={"encoding": encoding}, task={"offset": offset})
         for encoding in encodings
         for offset in offsets
     }

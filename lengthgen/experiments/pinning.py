@@ -2,7 +2,8 @@
 
 For every APE model of the phenomenon grid and every evaluation length beyond the training range, where
 does the mean attention peak? The claim: at an absolute position inside the training range (< Lmax),
-not at the target offset -K.
+not at the target offset -K. ``encoding="rope"`` measures the same rows for the grid's RoPE heads (C8's
+negative control: they select -K, so their peak moves with L beyond the trained positions).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from lengthgen.cache import Cache
-from lengthgen.config import EvalConfig
+from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.phenomenon import run_phenomenon
 
 
@@ -19,6 +20,7 @@ from lengthgen.experiments.phenomenon import run_phenomenon
 class PinningResult:
     max_len: int  # Lmax: positions >= max_len were never trained
     rows: list[dict[str, Any]] = field(default_factory=list)  # one per (K, seed, length > Lmax)
+    encoding: str = "ape"  # the grid's heads the rows were measured on ("ape"; "rope" for the control)
 
     def positions(self, offset: int, seed: int) -> list[int]:
         """The absolute peak positions of one model across the out-of-range lengths."""
@@ -30,7 +32,7 @@ class PinningResult:
     def table(self) -> str:
         lengths = sorted({r["length"] for r in self.rows})
         lines = [
-            f"APE peak absolute position per length > Lmax = {self.max_len} (target offset in brackets if hit)",
+            f"{self.encoding.upper()} peak absolute position per length > Lmax = {self.max_len} (target offset in brackets if hit)",
             f"{'K':>2} {'seed':>4}  " + " ".join(f"L={L:<4}" for L in lengths),
         ]
         keys = sorted({(r["offset"], r["seed"]) for r in self.rows})
@@ -51,11 +53,14 @@ def run_pinning(
     evaluation: EvalConfig | None = None,
     cache: Cache | None = None,
     progress: bool | None = None,
+    encoding: str = "ape",
+    base: RunSpec | None = None,
 ) -> PinningResult:
-    grid = run_phenomenon(seeds, steps, offsets, ("ape",), evaluation, cache, progress)
-    result = PinningResult(grid.max_len)
+    """``base``: as for ``run_phenomenon`` (default the paper's point; a robustness setting passes its own)."""
+    grid = run_phenomenon(seeds, steps, offsets, (encoding,), evaluation, cache, progress, base)
+    result = PinningResult(grid.max_len, encoding=encoding)
     for offset in offsets:
-        for run in grid.runs["ape", offset]:
+        for run in grid.runs[encoding, offset]:
             for row in run.evals:
                 if row.length > grid.max_len:
                     result.rows.append(

@@ -2,7 +2,9 @@
 
 C4, C5, C6, C7 and C20 read the RoPE models of the C1 grid (``paper_spec(steps, task={"offset": K})``,
 seeds 0..4: the paper's validation study uses 5 seeds), so they train nothing the C1 test does not; C11
-and C14 train the linear heads and the other rotary bases.
+and C14 train the linear heads and the other rotary bases. The negative controls read the same results
+(C4, C5: their untrained initialisations; C20: the K = 2 heads; C7: the weight of the non-target
+positions) or the C1 grid's APE heads (C6), so they train nothing either.
 """
 
 from __future__ import annotations
@@ -27,14 +29,16 @@ def carrier_result(scale: Scale, cache):
     )
 
 
-def dilution_result(scale: Scale, cache):
-    """a*(L), the dilution fits and the margins of the grid's RoPE heads, K in {2, 3} (C6, C7)."""
+def dilution_result(scale: Scale, cache, encoding: str = "rope"):
+    """a*(L), the dilution fits and the margins of the grid's RoPE heads, K in {2, 3} (C6, C7);
+    ``encoding="ape"``: the grid's APE heads, a*(L) and fits only (C6's negative control)."""
     from lengthgen.experiments.dilution import run_dilution
 
     return memo(
-        ("dilution", scale),
+        ("dilution", encoding, scale),
         lambda: run_dilution(
-            scale.seed_list(VALIDATION_SEEDS), scale.steps, MECHANISM_OFFSETS, scale.evaluation(), cache
+            scale.seed_list(VALIDATION_SEEDS), scale.steps, MECHANISM_OFFSETS, scale.evaluation(), cache,
+            encoding=encoding,
         ),
     )
 

@@ -6,23 +6,35 @@ logit the mean query token gives the mean key token at offset delta (without the
 does not move the argmax). Weights only: the profile is the same at every length, so the quick variant
 differs only in the models' training steps (1000).
 
-Assert (catalogue): argmax over delta in [-(48-1), 0] of phi_c equals -K for every seed, K in {2, 3}.
+Check (catalogue), per K: argmax over delta in [-(48-1), 0] of phi_c equals -K for every seed.
+
+Negative control: the same seeds' untrained initialisations in place of the trained heads. Their carriers
+are random vectors, so phi_c of random weights peaks wherever the random rotation sum puts it; it cannot
+peak at -K in every seed (the initialisation does not depend on K, so one seed's peak cannot be both -2
+and -3), and the check must fail for at least one K. Measured (both scales): the untrained phi_c peaks at
+-47, -6, -38, -1, -18 (seeds 0..4, the same for K = 2 and 3): both checks fail.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from lengthgen.experiments.carrier import CarrierResult
+from lengthgen.scale import Scale
+
 from claims.mechanism import GRID_MODELS, MECHANISM_OFFSETS, VALIDATION_SEEDS, carrier_result, profile_figure
+from claims.support import judge, memo
+
+PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 
 
-@pytest.mark.claim("C5")
-def test_carrier_only_profile_peaks_at_the_target(scale, cache, claim):
-    claim.set_scale(**scale.describe(VALIDATION_SEEDS))
-    claim.choice("phi_c without the 1/sqrt(d) logit scale (argmax unchanged); delta over [-47, 0] at both scales")
-    claim.choice(GRID_MODELS)
-    result = carrier_result(scale, cache)
-    for offset in MECHANISM_OFFSETS:
+def measure(scale: Scale, cache) -> CarrierResult:
+    """phi_c of the grid's RoPE heads, K in {2, 3}, and of their initialisations."""
+    return memo(("C5", scale), lambda: carrier_result(scale, cache).select(MECHANISM_OFFSETS))
+
+
+def check(claim, result: CarrierResult) -> None:
+    for offset in result.offsets:
         peaks = result.values(offset, "trained", "peak")
         claim.check(
             f"K={offset}: argmax of phi_c of every seed", peaks, "==", float(-offset), reduce="all", paper=f"-{offset}"
@@ -31,5 +43,25 @@ def test_carrier_only_profile_peaks_at_the_target(scale, cache, claim):
         claim.measure(
             f"K={offset}: argmax of phi_c of the untrained baseline", result.values(offset, "baseline", "peak")
         )
-    claim.figure("carrier_only_profile", profile_figure(result, MECHANISM_OFFSETS, "Carrier-only profile phi_c"))
+
+
+@pytest.mark.claim("C5")
+def test_carrier_only_profile_peaks_at_the_target(scale, cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    claim.choice("phi_c without the 1/sqrt(d) logit scale (argmax unchanged); delta over [-47, 0] at both scales")
+    claim.choice(GRID_MODELS)
+    claim.figure("carrier_only_profile", profile_figure(result, result.offsets, "Carrier-only profile phi_c"))
     claim.verify()
+
+
+@pytest.mark.control("C5")
+def test_untrained_profile_does_not_peak_at_the_target(scale, cache, control):
+    control.set_scale(**scale.describe(PAPER_SEEDS))
+    control.run(
+        "the same seeds' untrained initialisations in place of the trained heads: phi_c of random weights peaks "
+        "where chance puts it, and one K-independent initialisation per seed cannot peak at -2 and at -3, so "
+        "'-K in every seed' must fail",
+        check,
+        measure(scale, cache).untrained(),
+    )
+    control.verify()

@@ -13,7 +13,9 @@ from lengthgen.config import EvalConfig
 from lengthgen.experiments.bases import run_bases
 from lengthgen.experiments.carrier import PROFILE_SPAN, run_carrier
 from lengthgen.experiments.dilution import inverse_steps, run_dilution
+from lengthgen.experiments.common import column_means
 from lengthgen.experiments.linear import run_linear
+from lengthgen.probes.dilution import dilution_fit, mean_curve_fit
 
 STEPS = 5  # a few steps: these tests check plumbing, not the claims
 EVAL = EvalConfig(lengths=(12, 20, 48), sequences=64)
@@ -21,6 +23,18 @@ EVAL = EvalConfig(lengths=(12, 20, 48), sequences=64)
 
 def test_inverse_steps():
     assert inverse_steps([0.5, 0.25, 0.2]) == pytest.approx([2.0, 1.0])
+
+
+def test_mean_curve_fit_agrees_with_the_fit_of_the_mean():
+    lengths = (12, 16, 20, 24, 32, 40, 48)
+    rows = [[1 / (1.1 + 0.01 * s + 0.009 * (L - 1) + 0.002 * ((L * s) % 5)) for L in lengths] for s in range(5)]
+    fast = mean_curve_fit(lengths, rows)
+    slow = dilution_fit(lengths, column_means(rows))
+    assert fast.slope == pytest.approx(slow.slope, rel=1e-12)
+    assert fast.intercept == pytest.approx(slow.intercept, rel=1e-12)
+    assert fast.r2 == pytest.approx(slow.r2, rel=1e-12)
+    with pytest.raises(ValueError, match="shape"):
+        mean_curve_fit(lengths[:2], [r[:2] for r in rows])
 
 
 @pytest.mark.slow
@@ -42,10 +56,27 @@ def test_experiments_share_the_grid_models(tmp_path):
         assert result.table()
     for r in dilution.rows:
         assert all(gap >= 0 for gap in r["gap"])  # the bound holds even after 5 steps
+        assert all(ratio <= 1 for ratio in r["bound_ratio"])
+        assert [m["span"] for m in r["margins"]] == list(EVAL.lengths)  # mu_L over the offsets at L
+        assert all(b <= s for b, s in zip(r["span_bound"], r["bound"]))  # mu_L >= the whole-span mu
+        assert all(0 <= w <= 1 for w in r["other_weight"])
+    other = dilution.at_other_positions()
+    assert [r["target_weight"] for r in other.rows] == [r["other_weight"] for r in dilution.rows]
+    assert [r["bound"] for r in other.rows] == [r["bound"] for r in dilution.rows]
     assert len(dilution.mean_target_weight(2)) == len(EVAL.lengths)
     assert linear.geometry("softmax", 2, "trained", "key_fraction") == carrier.values(2, "trained", "key_fraction")
     assert len(bases.selected_offsets(1e3, 2)) == 2 * len(EVAL.lengths)
     assert len(bases.ood_accuracy(1e4, 2)) == 2
+    only = carrier.select((2,))
+    assert only.offsets == (2,) and only.spec.task.offset == 2 and only.rows == carrier.of(2)
+    with pytest.raises(ValueError, match="offsets \\[3\\]"):
+        carrier.select((3,))
+    untrained = carrier.untrained()
+    assert [r["trained"] for r in untrained.rows] == [r["baseline"] for r in carrier.rows]
+    assert all("accuracy" not in r for r in untrained.rows)
+    ape = run_dilution((0, 1), STEPS, (2,), EVAL, cache, progress=False, encoding="ape")
+    assert all("margin" not in r and len(r["target_weight"]) == len(EVAL.lengths) for r in ape.rows)
+    assert ape.table() and json.dumps(ape.to_dict())
 
 
 def test_dilution_rejects_lengths_beyond_the_margin_span_before_training(tmp_path):

@@ -15,6 +15,7 @@ from lengthgen.probes.margin import (
     head_logit_profile,
     head_logit_table,
     head_margins,
+    length_margins,
     logit_table,
     margin_bound,
     mean_logit_profile,
@@ -99,6 +100,31 @@ def test_bound_holds_for_every_sequence_of_arbitrary_weights(seed):
             attention = model(tokens, torch.full((512,), length)).attention[:, 0]  # (B, L)
         on_target = attention[:, length - 1 - offset]  # (B,)
         assert float(on_target.min()) >= margins.bound(length) - BOUND_SLACK
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_length_margins_are_the_exact_worst_case_at_each_length(seed):
+    # mu_L over the offsets that exist at L: the span-L margin, never below the whole-span one, and still a
+    # lower bound on the target's weight in every length-L sequence
+    model = _model(seed, d=16)
+    with torch.no_grad():
+        model.W_Q.weight.mul_(6.0)
+    offset, lengths = 2, (4, 12, 24)
+    per_length = length_margins(model.state_dict(), model.cfg, offset, lengths)
+    assert [m.span for m in per_length] == list(lengths)
+    for margins, length in zip(per_length, lengths):
+        assert margins == head_margins(model.state_dict(), model.cfg, offset, length)
+    assert [m.worst for m in per_length] == sorted((m.worst for m in per_length), reverse=True)
+    g = generator(seed, "test")
+    for margins, length in zip(per_length, lengths):
+        tokens = torch.randint(0, 20, (512, length), generator=g)
+        with torch.no_grad():
+            attention = model(tokens, torch.full((512,), length)).attention[:, 0]  # (B, L)
+        assert float(attention[:, length - 1 - offset].min()) >= margins.bound(length) - BOUND_SLACK
+    with pytest.raises(ValueError, match="span 2"):
+        length_margins(model.state_dict(), model.cfg, offset, (2, 12))
+    with pytest.raises(ValueError, match="at least one length"):
+        length_margins(model.state_dict(), model.cfg, offset, ())
 
 
 def test_margins_of_identical_tokens_follow_the_closed_form():

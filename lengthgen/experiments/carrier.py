@@ -8,6 +8,7 @@ with its argmax; plus the model's accuracy at each evaluation length (C20).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -68,6 +69,26 @@ class CarrierResult:
     def accuracy(self, offset: int, length: int) -> list[float]:
         return [r["accuracy"][length] for r in self.of(offset)]
 
+    def select(self, offsets: Sequence[int]) -> "CarrierResult":
+        """The same result restricted to ``offsets`` (each must be among this result's)."""
+        missing = [K for K in offsets if K not in self.offsets]
+        if missing or not offsets:
+            raise ValueError(f"offsets {list(offsets)} are not among this result's {list(self.offsets)}")
+        rows = [r for r in self.rows if r["offset"] in offsets]
+        spec = self.spec.replace(task={"offset": offsets[0]})
+        return dataclasses.replace(self, offsets=tuple(offsets), spec=spec, rows=rows)
+
+    def untrained(self) -> "CarrierResult":
+        """The same seeds' untrained initialisations in place of the trained heads: each row's "trained"
+        geometry is its baseline's. The accuracy, selected offsets and logit profile (measured on the
+        trained weights only) are left out of these rows."""
+        measured_on_trained = ("accuracy", "selected_offset", "logit_profile")
+        rows = [
+            {**{k: v for k, v in r.items() if k not in measured_on_trained}, "trained": r["baseline"]}
+            for r in self.rows
+        ]
+        return dataclasses.replace(self, rows=rows)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "config": {
@@ -104,9 +125,13 @@ def run_carrier(
     evaluation: EvalConfig | None = None,
     cache: Cache | None = None,
     progress: bool | None = None,
+    base: RunSpec | None = None,
 ) -> CarrierResult:
+    """``base``: the RoPE spec whose K each model replaces (default ``paper_spec(steps)``, the C1 grid's
+    RoPE heads; a robustness setting passes its own, see ``lengthgen.robustness``)."""
     evaluation = evaluation or EvalConfig()
-    specs = [paper_spec(steps, task={"offset": offset}) for offset in offsets]
+    base = base if base is not None else paper_spec(steps)
+    specs = [base.replace(task={"offset": offset}) for offset in offsets]
     runs = train_and_evaluate(specs, seeds, evaluation, cache, progress)
     rows = [run_row(run) for spec in specs for run in runs[spec]]
     return CarrierResult(tuple(offsets), tuple(seeds), evaluation, specs[0], rows)

@@ -3,19 +3,30 @@
 Per (K, seed): the mean attention weight on the target a*(L) at each evaluation length, the least-squares
 fit of 1/a* on L - 1, and the margins of the exact logit table (``probes/margin.py``) with the bound
 1/(1 + (L-1) e^{-mu}) beside the measured a*(L). Per K: the same fit on the seed-mean a*(L).
+
+Margins, per row: ``margin`` is the one margin over every offset -(span-1) .. 0 (span 48; its bound is
+``span_bound``); ``margins`` holds the per-length margins mu_L and mu_typ_L over the offsets -(L-1) .. 0
+that exist at L, and ``bound``, ``typical_bound``, ``gap`` and the ratios ``bound_ratio`` (bound_L / a*)
+and ``typical_bound_ratio`` are per length from those. ``other_weight`` is the mean attention weight of
+one of the L - 1 non-target positions, (sum of the mean profile off the target) / (L - 1).
+
+``encoding="ape"`` gives the same a*(L) and fits for the grid's APE heads (C6's negative control); an APE
+logit depends on absolute positions, so its rows carry no margins.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.evaluate import LengthEval
 from lengthgen.experiments.carrier import PROFILE_SPAN
 from lengthgen.experiments.common import Run, column_means, eval_dict, paper_spec, train_and_evaluate
 from lengthgen.probes.dilution import dilution_fit
-from lengthgen.probes.margin import head_margins
+from lengthgen.probes.margin import head_margins, length_margins
 
 
 def inverse_steps(target_weights: Sequence[float]) -> list[float]:
@@ -24,23 +35,44 @@ def inverse_steps(target_weights: Sequence[float]) -> list[float]:
     return [b - a for a, b in zip(inverse, inverse[1:])]
 
 
+def other_weight(row: LengthEval, offset: int, head: int = 0) -> float:
+    """The mean attention weight of one non-target position: (sum of the profile off the target) / (L - 1)."""
+    profile = row.profile[head]  # (L,) mean attention per absolute position
+    target = row.length - 1 - offset
+    return (sum(profile) - profile[target]) / (row.length - 1)
+
+
 def dilution_row(run: Run, span: int = PROFILE_SPAN) -> dict[str, Any]:
     lengths = [row.length for row in run.evals]
     weights = [row.target_weight[0] for row in run.evals]
+    offset = run.model.spec.task.offset
     if max(lengths) > span:
         raise ValueError(f"evaluation length {max(lengths)} exceeds the margin's span {span}")
-    margins = head_margins(run.model.state, run.model.spec.model, run.model.spec.task.offset, span)
-    bounds = margins.bounds(lengths)
-    return {
-        "offset": run.model.spec.task.offset,
+    row = {
+        "offset": offset,
         "seed": run.seed,
         "lengths": lengths,
         "target_weight": weights,
         "fit": dilution_fit(lengths, weights).to_dict(),
+        "other_weight": [other_weight(r, offset) for r in run.evals],
+    }
+    if run.model.spec.model.encoding != "rope":  # the margins are of a RoPE logit table
+        return row
+    state, cfg = run.model.state, run.model.spec.model
+    margins = head_margins(state, cfg, offset, span)
+    per_length = length_margins(state, cfg, offset, lengths)
+    bounds = [m.bound(L) for m, L in zip(per_length, lengths)]
+    typical = [m.typical_bound(L) for m, L in zip(per_length, lengths)]
+    return {
+        **row,
         "margin": margins.to_dict(),
-        "bound": bounds,
-        "typical_bound": [margins.typical_bound(L) for L in lengths],
+        "margins": [m.to_dict() for m in per_length],  # mu_L, mu_typ_L over offsets -(L-1) .. 0
+        "bound": bounds,  # 1/(1 + (L-1) e^{-mu_L})
+        "typical_bound": typical,  # 1/(1 + (L-1) e^{-mu_typ_L}): an estimate, not guaranteed
+        "span_bound": margins.bounds(lengths),  # from the one mu over offsets -(span-1) .. 0
         "gap": [a - b for a, b in zip(weights, bounds)],  # a*(L) - bound(L): >= 0 where the bound holds
+        "bound_ratio": [b / a for a, b in zip(weights, bounds)],  # bound_L / a*(L): <= 1 where it holds
+        "typical_bound_ratio": [b / a for a, b in zip(weights, typical)],
     }
 
 
@@ -49,7 +81,7 @@ class DilutionResult:
     offsets: tuple[int, ...]
     seeds: tuple[int, ...]
     evaluation: EvalConfig
-    spec: RunSpec
+    spec: RunSpec  # the spec of the first offset (the others differ only in K)
     rows: list[dict[str, Any]]  # one per (K, seed), see ``dilution_row``
 
     @property
@@ -66,6 +98,12 @@ class DilutionResult:
     def mean_fit(self, offset: int) -> dict[str, float]:
         """The fit of 1/a* on L - 1 for the seed-mean a*(L)."""
         return dilution_fit(self.lengths, self.mean_target_weight(offset)).to_dict()
+
+    def at_other_positions(self) -> "DilutionResult":
+        """C7's counterfactual: every a*(L) replaced by the same head's mean weight of one non-target
+        position (``other_weight``); the margins and bounds, of the real target offset, are kept. The fits
+        and gaps of the rows still describe the target (nothing reads them from this result)."""
+        return dataclasses.replace(self, rows=[{**r, "target_weight": r["other_weight"]} for r in self.rows])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,8 +131,8 @@ class DilutionResult:
                 lines.append(
                     f"{K:>2} {r['seed']:>4}  "
                     + " ".join(f"{a:<7.3f}" for a in r["target_weight"])
-                    + f"  {r['fit']['slope']:<7.4f} {r['fit']['r2']:<6.3f} {r['margin']['worst']:<6.2f} "
-                    f"{r['margin']['typical']:<6.2f}"
+                    + f"  {r['fit']['slope']:<7.4f} {r['fit']['r2']:<6.3f} "
+                    + (f"{r['margin']['worst']:<6.2f} {r['margin']['typical']:<6.2f}" if "margin" in r else "-      -")
                 )
             fit = self.mean_fit(K)
             lines.append(
@@ -102,10 +140,16 @@ class DilutionResult:
                 + " ".join(f"{a:<7.3f}" for a in self.mean_target_weight(K))
                 + f"  {fit['slope']:<7.4f} {fit['r2']:<6.3f}"
             )
-        lines.append("margin bound 1/(1+(L-1)e^-mu) (worst-case mu) beside a*(L):")
-        for r in self.rows:
-            cells = " ".join(f"{b:.3f}<={a:.3f}" for a, b in zip(r["target_weight"], r["bound"]))
-            lines.append(f"{r['offset']:>2} {r['seed']:>4}  {cells}")
+        margined = [r for r in self.rows if "bound" in r]
+        if margined:
+            lines.append("margin bound 1/(1+(L-1)e^-mu_L) (worst-case mu_L over the offsets at L) beside a*(L):")
+            for r in margined:
+                cells = " ".join(f"{b:.3f}<={a:.3f}" for a, b in zip(r["target_weight"], r["bound"]))
+                lines.append(f"{r['offset']:>2} {r['seed']:>4}  {cells}")
+            lines.append("typical-margin bound 1/(1+(L-1)e^-mu_typ_L) / a*(L) (not guaranteed; <= 1 where it holds):")
+            for r in margined:
+                ratios = " ".join(f"{q:<7.3f}" for q in r["typical_bound_ratio"])
+                lines.append(f"{r['offset']:>2} {r['seed']:>4}  {ratios}")
         return "\n".join(lines)
 
 
@@ -116,7 +160,9 @@ def run_dilution(
     evaluation: EvalConfig | None = None,
     cache: Cache | None = None,
     progress: bool | None = None,
+    encoding: str = "rope",
 ) -> DilutionResult:
+    """The grid's heads of ``encoding`` (RoPE: with margins; APE: a*(L) and fits only)."""
     evaluation = evaluation or EvalConfig()
     if max(evaluation.lengths) > PROFILE_SPAN:  # checked before any training
         raise ValueError(f"evaluation length {max(evaluation.lengths)} exceeds the margin's span {PROFILE_SPAN}")
@@ -124,7 +170,7 @@ def run_dilution(
         raise ValueError(f"evaluation lengths {evaluation.lengths} must be increasing")
     if len(evaluation.lengths) < 3:
         raise ValueError(f"the dilution fit needs >= 3 evaluation lengths, got {len(evaluation.lengths)}")
-    specs = [paper_spec(steps, task={"offset": offset}) for offset in offsets]
+    specs = [paper_spec(steps, task={"offset": offset}, model={"encoding": encoding}) for offset in offsets]
     runs = train_and_evaluate(specs, seeds, evaluation, cache, progress)
     rows = [dilution_row(run) for spec in specs for run in runs[spec]]
     return DilutionResult(tuple(offsets), tuple(seeds), evaluation, specs[0], rows)

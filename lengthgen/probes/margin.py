@@ -16,6 +16,10 @@ hence on average: a true lower bound at every L <= span, whatever the sign of mu
 uses the mean logit profile p(delta) = mean_{a,b} T[a, b, delta] (mean_a T[a, a, 0] at delta = 0):
 mu_typ = p(-K) - max_{delta != -K} p(delta); its "bound" is an estimate, not a guarantee.
 
+Per length (``length_margins``): a length-L sequence has only the offsets -(L-1) .. 0, so mu_L, the worst
+case over those offsets alone, is the exact worst case at L (mu_L >= mu_span, a tighter bound that is still
+guaranteed), and mu_typ_L the typical margin over the same offsets.
+
 Pure functions in float64; any leading dimensions (members, heads).
 """
 
@@ -117,14 +121,34 @@ def head_logit_profile(state: Mapping[str, torch.Tensor], cfg: ModelConfig, span
     return mean_logit_profile(head_logit_table(state, cfg, span, head), offsets_up_to(span))
 
 
-def head_margins(state: Mapping[str, torch.Tensor], cfg: ModelConfig, offset: int, span: int, head: int = 0) -> Margins:
-    """Worst-case and typical margins of one head of a softmax RoPE model's parameters ``state``."""
+def _check_margin_head(cfg: ModelConfig, offset: int, span: int) -> None:
     if cfg.encoding != "rope" or cfg.attention != "softmax":
         raise ValueError(f"the margin bound needs a softmax RoPE head, got {cfg.encoding!r} / {cfg.attention!r}")
     if span <= offset:
         raise ValueError(f"span {span} must exceed the target offset K={offset}")
-    table = head_logit_table(state, cfg, span, head)  # (m, m, D)
+
+
+def _margins(table: torch.Tensor, offset: int, span: int) -> Margins:
+    """The margins over the last ``span`` offset columns of a table (m, m, D) over -(D-1) .. 0."""
     offsets = offsets_up_to(span)
-    return Margins(
-        float(worst_case_margin(table, offsets, offset)), float(typical_margin(table, offsets, offset)), span
-    )
+    part = table[..., table.shape[-1] - span :]  # (m, m, span): offsets -(span-1) .. 0
+    return Margins(float(worst_case_margin(part, offsets, offset)), float(typical_margin(part, offsets, offset)), span)
+
+
+def head_margins(state: Mapping[str, torch.Tensor], cfg: ModelConfig, offset: int, span: int, head: int = 0) -> Margins:
+    """Worst-case and typical margins of one head of a softmax RoPE model's parameters ``state``."""
+    _check_margin_head(cfg, offset, span)
+    return _margins(head_logit_table(state, cfg, span, head), offset, span)  # table (m, m, span)
+
+
+def length_margins(
+    state: Mapping[str, torch.Tensor], cfg: ModelConfig, offset: int, lengths: Sequence[int], head: int = 0
+) -> list[Margins]:
+    """Per length L, the margins over the offsets -(L-1) .. 0 that exist at L (``Margins.span`` = L):
+    mu_L, the exact worst case at L, and the typical margin over the same offsets. One table, sliced."""
+    if not lengths:
+        raise ValueError("length_margins needs at least one length")
+    for length in lengths:
+        _check_margin_head(cfg, offset, length)
+    table = head_logit_table(state, cfg, max(lengths), head)  # (m, m, max L)
+    return [_margins(table, offset, length) for length in lengths]

@@ -32,15 +32,18 @@ CHOICES = [
 ]
 
 
-def seeds_scale(scale: Scale) -> Scale:
-    """The scale this experiment runs at: the paper's, or the quick scale with fewer seeds and steps."""
+def run_scale(scale: Scale) -> Scale:
+    """The scale this experiment runs at: the paper's, or the quick scale with fewer seeds and steps
+    (idempotent)."""
     if scale.name != "quick":
         return scale
     return dataclasses.replace(scale, max_seeds=QUICK_SEEDS, steps=min(scale.steps, QUICK_STEPS))
 
 
-def content_result(scale: Scale, cache) -> ContentResult:
-    scale = seeds_scale(scale)
+def measure(scale: Scale, cache) -> ContentResult:
+    """The content-task heads at the scale's seeds (``scale.seed_list``: explicit seeds honoured), steps and
+    lengths (plus L = 48)."""
+    scale = run_scale(scale)
     lengths = tuple(sorted(set(scale.lengths) | {PEAK_LENGTH}))
     return memo(
         ("content", scale),

@@ -2,11 +2,22 @@
 task, RoPE generalizes and APE degrades beyond the training range.
 
 Protocol (``lengthgen/experiments/two_layer.py``; the paper gives no sizes): a causal 2-layer 4-head
-transformer, d = 96, MLP 4d, pre-LayerNorm, trained on the shift task (every position t >= K = 2
-predicts s[t-2]) with lengths uniform in [8, 16], Adam lr 1e-3, batch 32, 300 steps, seeds 0..4 (quick:
+transformer, MLP 4d, pre-LayerNorm, trained on the shift task (every position t >= K = 2 predicts s[t-2])
+with lengths uniform in [8, 16], Adam lr 1e-3, batch 32, 300 steps, seeds 0..4 at both scales (quick:
 100 steps, 1024 sequences, L <= 40). Accuracy beyond the training range = accuracy over every position
 t >= 16 (0-indexed; never trained) of the evaluation sequences, up to the longest evaluation length
 (48; quick 40), per seed; per length L > 16 (over positions 16..L-1) it is reported.
+
+Two width variants, each with its own verdict (test ids ``d64`` / ``d96``):
+
+- d = 64 (heads of 16 dimensions, 8 rotary frequencies) was the first width tried. It failed C13 in the
+  development run, and d = 96 was chosen *after* seeing that; d = 64 is kept as a variant, not replaced.
+  Measured here (paper scale), its RoPE model generalizes only partly: beyond-range accuracy 0.62-0.90
+  per seed (quick 0.74-0.97), so RoPE minus APE falls below the 0.7 margin in 3 of 5 seeds (0.52-0.66;
+  quick 2 of 5, 0.64 / 0.67). Declared not reproduced at both scales, through that check only (APE
+  near chance and both fitting the range hold).
+- d = 96 (heads of 24 dimensions, 12 frequencies), chosen after seeing d = 64: RoPE 1.000 beyond the
+  range in every seed, APE 0.11-0.13.
 
 Assert (catalogue: "RoPE clearly above APE (state the margin); APE near chance there"):
 - per seed, RoPE's beyond-range accuracy exceeds APE's by at least MARGIN = 0.7: the gap C1's
@@ -16,29 +27,36 @@ Assert (catalogue: "RoPE clearly above APE (state the margin); APE near chance t
   check pools them; the per-length values (over 4 positions at L = 20, so noisier) are reported;
 - both fit the training range (mean accuracy >= 0.95 at L <= 16, C1's in-range threshold), so APE's
   failure is a degradation out of range, not a failure to learn.
+
+Negative control (``test_two_layer_control``, per variant): the same checks on the same trained models with
+the roles swapped (APE's transformers read as RoPE's and RoPE's as APE's). The margin is then negative
+and "APE" (RoPE's model) is far above chance, so the checks must fail.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from claims.two_layer import choices, describe, two_layer_result
+from claims.support import judge
+from claims.two_layer import FIRST_WIDTH, PAPER_SEEDS, SWAP_WHY, WIDTHS, WIDTH_IDS, choices, measure, run_scale, swapped
 from lengthgen import figures
+from lengthgen.experiments.two_layer import TwoLayerResult
 
 MARGIN = 0.7  # RoPE minus APE beyond-range accuracy, per seed (C1's 0.85 - 0.15)
 APE_OUT = 0.15  # "near chance" beyond the training range, as in C1 (chance 1/m = 0.05)
 IN_RANGE = 0.95  # both encodings fit the training range, as in C1
 
+MARGIN_CHECK = "RoPE minus APE accuracy beyond the training range"  # the start of the margin check's name
+FIRST_WIDTH_WHY = (f"at d = {FIRST_WIDTH} (8 rotary frequencies per head) the RoPE transformer generalizes only "
+                   "partly beyond the training range (the 8-frequency rotary kernel nearly repeats 19 positions "
+                   "from the target), so RoPE is not 0.7 above APE in every seed")
 
-@pytest.mark.claim("C12")
-def test_two_layer_rope_generalizes_ape_degrades(scale, cache, claim):
-    claim.set_scale(**describe(scale))
-    for text in choices():
-        claim.choice(text)
-    result = two_layer_result(scale, cache)
+
+def check(claim, result: TwoLayerResult) -> None:
+    """Every check and measure of C12 on a two-layer result (a pure function of it)."""
     rope, ape = result.beyond_range_accuracy("rope"), result.beyond_range_accuracy("ape")
     claim.check(
-        f"RoPE minus APE accuracy beyond the training range (positions >= {result.max_len}), every seed",
+        f"{MARGIN_CHECK} (positions >= {result.max_len}), every seed",
         [r - a for r, a in zip(rope, ape)],
         ">=",
         MARGIN,
@@ -52,7 +70,10 @@ def test_two_layer_rope_generalizes_ape_degrades(scale, cache, claim):
         APE_OUT,
         paper="degrades (near chance 0.05)",
     )
-    claim.measure(f"RoPE accuracy beyond the training range (positions >= {result.max_len}, per seed)", rope)
+    claim.measure(f"RoPE accuracy beyond the training range (positions >= {result.max_len}, per seed)", rope,
+                  headline=True)
+    claim.measure(f"APE accuracy beyond the training range (positions >= {result.max_len}, per seed)", ape,
+                  headline=True)
     for length in result.lengths:
         if length <= result.max_len:
             for encoding in result.encodings:
@@ -69,28 +90,47 @@ def test_two_layer_rope_generalizes_ape_degrades(scale, cache, claim):
                     f"{encoding.upper()} L={length}: accuracy on positions {result.max_len}..{length - 1}",
                     result.beyond_range_accuracy(encoding, length),
                 )
+
+
+def accuracy_figure(result: TwoLayerResult) -> dict:
+    width = len(result.runs["rope"][0].eval.position_accuracy)
+    positions = list(range(result.offset, width))
+    return figures.lines(
+        f"Two-layer transformer (d = {result.spec.model.d}), shift task K = {result.offset}: accuracy at each position",
+        "position t (0-indexed)",
+        "accuracy",
+        [
+            figures.series(
+                "RoPE" if encoding == "rope" else "APE",
+                positions,
+                per_seed=[[run.eval.position_accuracy[t] for t in positions] for run in result.runs[encoding]],
+            )
+            for encoding in result.encodings
+        ],
+        hlines=[(0.05, "chance")],
+        vlines=[(result.max_len - 0.5, "last trained position")],
+    )
+
+
+@pytest.mark.claim("C12")
+@pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
+def test_two_layer_rope_generalizes_ape_degrades(scale, cache, claim, width):
+    if width == FIRST_WIDTH:
+        claim.expect_not_reproduced(scale, f"{MARGIN_CHECK}*", FIRST_WIDTH_WHY, scales=("paper", "quick"))
+    result = judge(claim, run_scale(scale), lambda s: measure(s, cache, width), check, PAPER_SEEDS)
+    for text in choices(width):
+        claim.choice(text)
     for encoding in result.encodings:
         seconds = result.runs[encoding][0].model.seconds
         claim.note(f"{encoding} training: {seconds:.1f} s per model when it was trained (ensemble pass wall time / "
                    "members, stored with the cached model)")
-    width = len(result.runs["rope"][0].eval.position_accuracy)
-    positions = list(range(result.offset, width))
-    claim.figure(
-        "two_layer_accuracy_by_position",
-        figures.lines(
-            f"Two-layer transformer, shift task K = {result.offset}: accuracy at each position",
-            "position t (0-indexed)",
-            "accuracy",
-            [
-                figures.series(
-                    "RoPE" if encoding == "rope" else "APE",
-                    positions,
-                    per_seed=[[run.eval.position_accuracy[t] for t in positions] for run in result.runs[encoding]],
-                )
-                for encoding in result.encodings
-            ],
-            hlines=[(0.05, "chance")],
-            vlines=[(result.max_len - 0.5, "last trained position")],
-        ),
-    )
+    claim.figure("two_layer_accuracy_by_position", accuracy_figure(result))
     claim.verify()
+
+
+@pytest.mark.control("C12")
+@pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
+def test_two_layer_control(scale, cache, control, width):
+    control.set_scale(**run_scale(scale).describe(PAPER_SEEDS))
+    control.run(SWAP_WHY, check, swapped(measure(scale, cache, width)))
+    control.verify()

@@ -12,7 +12,7 @@ from lengthgen.cache import Cache
 from lengthgen.cli import main
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.biases import run_biases
-from lengthgen.experiments.content import run_content
+from lengthgen.experiments.content import run_content, untrained_content
 from lengthgen.tasks import make_task
 from lengthgen.evaluate import eval_draw
 
@@ -38,6 +38,28 @@ def test_mode_profiles_average_to_the_evaluation_profile(tmp_path):
             assert all(0 < p <= 1 for p in result.peak(heads, length) + result.retrieving_peak(heads, length))
     assert [len(e) for e in result.energies[2]] == [2, 2]
     assert "accuracy per length" in result.table()
+
+
+@pytest.mark.slow
+def test_untrained_counterfactual_and_target_readings(tmp_path):
+    result = run_content([0, 1], steps=20, heads=(1, 2), evaluation=TOY, cache=Cache(tmp_path))
+    untrained = untrained_content(result)
+    assert (untrained.heads, untrained.seeds, untrained.evaluation) == (result.heads, result.seeds, result.evaluation)
+    for heads in result.heads:
+        for run, original in zip(untrained.runs[heads], result.runs[heads]):
+            initial = original.model.initial_module().state_dict()
+            assert all(torch.equal(value, initial[name]) for name, value in run.model.state.items())
+        assert untrained.energies[heads] == untrained.baseline_energies[heads]  # its weights are the initial ones
+        for length in TOY.lengths:
+            weights = result.head_target_weights(heads, length)  # (S, H, 2)
+            best = result.retrieving_target_weight(heads, length)
+            assert all(b >= w - 1e-12 for b, w in zip(best, weights.mean((1, 2)).tolist()))
+            at_target = [[[o == -k for o, k in zip(modes, result.offsets)] for modes in seed]
+                         for seed in result.selected_offsets(heads, length)]
+            expected = [sum(sum(modes) for modes in seed) / (2 * heads) for seed in at_target]
+            assert result.peaks_at_target(heads, length) == pytest.approx(expected)
+    one_head = result.head_target_weights(1, 12).mean((1, 2)).tolist()  # H = 1: the retrieving head is the head
+    assert result.retrieving_target_weight(1, 12) == pytest.approx(one_head)
 
 
 @pytest.mark.slow

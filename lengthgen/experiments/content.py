@@ -16,7 +16,11 @@ target at offset -K1, upper half -> -K2; K1 = 2, K2 = 3 by default) with the pap
 
 The peak attention of C22 is the mean over the two modes and over the heads of each head's
 mode-conditioned peak height (a typical head's concentration); the retrieving head's (per mode, the
-head with the most attention on that mode's target) is reported beside it.
+head with the most attention on that mode's target) is reported beside it, with its attention on the
+target a*, and per head and mode whether the peak is at that mode's target.
+
+``untrained_content(result)``: the same heads, seeds and evaluation with every model's weights replaced
+by its seed's initialisation (a negative control's counterfactual for C21; evaluated directly, uncached).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import torch
 
 from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.evaluate import EVAL_CHUNK, eval_draw
+from lengthgen.evaluate import EVAL_CHUNK, eval_draw, evaluate_models
 from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
 from lengthgen.models import table_forward
 from lengthgen.probes import per_head_bilinear, top_singular_energy
@@ -123,6 +127,17 @@ class ContentResult:
         best = on_target.argmax(1, keepdim=True)  # (S, 1, 2)
         return peaks.gather(1, best).squeeze(1).mean(-1).tolist()
 
+    def retrieving_target_weight(self, heads: int, length: int) -> list[float]:
+        """Per seed, a* of the retrieving head: mean over modes of the most attention any head puts on that
+        mode's target."""
+        return self.head_target_weights(heads, length).max(1).values.mean(-1).tolist()
+
+    def peaks_at_target(self, heads: int, length: int) -> list[float]:
+        """Per seed, the fraction of (head, mode) pairs whose mode-conditioned peak is at the mode's target."""
+        targets = torch.tensor([-k for k in self.offsets])  # (2,)
+        chosen = self.profiles[heads][length].argmax(-1) - (length - 1)  # (S, H, 2)
+        return (chosen == targets).double().mean((1, 2)).tolist()
+
     def selected_offsets(self, heads: int, length: int) -> list[list[list[int]]]:
         """Per seed, per head, per mode: argmax of the mode-conditioned mean attention, relative to the query."""
         profile = self.profiles[heads][length]  # (S, H, 2, L)
@@ -145,6 +160,8 @@ class ContentResult:
                                 "peak_by_head_and_mode": self.head_peaks(heads, L)[i].tolist(),
                                 "target_weight_by_head_and_mode": self.head_target_weights(heads, L)[i].tolist(),
                                 "selected_offset_by_head_and_mode": self.selected_offsets(heads, L)[i],
+                                "retrieving_target_weight": self.retrieving_target_weight(heads, L)[i],
+                                "peaks_at_target": self.peaks_at_target(heads, L)[i],
                             }
                             for L in self.lengths
                         ],
@@ -175,6 +192,10 @@ class ContentResult:
         lines.append("peak attention (mean over modes and heads of each head's mode-conditioned peak):")
         for heads in self.heads:
             lines.append(f"{heads:>2}  " + " ".join(f"{mean(self.peak(heads, L)):<7.3f}" for L in self.lengths))
+        lines.append("a* of the retrieving head (per mode the most attention on the target, mean over modes):")
+        for heads in self.heads:
+            lines.append(f"{heads:>2}  " + " ".join(f"{mean(self.retrieving_target_weight(heads, L)):<7.3f}"
+                                                    for L in self.lengths))
         lines.append("top singular-value energy of W_h per head (mean over seeds; at initialisation):")
         for heads in self.heads:
             trained = [mean([seed[h] for seed in self.energies[heads]]) for h in range(heads)]
@@ -196,11 +217,23 @@ def run_content(
     evaluation = evaluation or EvalConfig()
     specs = {h: content_spec(steps, h, offsets) for h in heads}
     runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
-    by_heads = {h: runs[spec] for h, spec in specs.items()}
+    return content_result(specs, (offsets[0], offsets[1]), tuple(seeds), evaluation,
+                          {h: runs[spec] for h, spec in specs.items()})
+
+
+def content_result(
+    specs: dict[int, RunSpec],
+    offsets: tuple[int, int],
+    seeds: tuple[int, ...],
+    evaluation: EvalConfig,
+    by_heads: dict[int, list[Run]],
+) -> ContentResult:
+    """The result of evaluated runs (H -> runs by seed): the mode-conditioned profiles and the energies."""
+    heads = tuple(specs)
     return ContentResult(
-        tuple(heads),
-        (offsets[0], offsets[1]),
-        tuple(seeds),
+        heads,
+        offsets,
+        seeds,
         evaluation,
         specs,
         by_heads,
@@ -208,3 +241,19 @@ def run_content(
         {h: [singular_energies(run.model) for run in by_heads[h]] for h in heads},
         {h: [singular_energies(run.model, initial=True) for run in by_heads[h]] for h in heads},
     )
+
+
+def initial_model(model: TrainedModel) -> TrainedModel:
+    """The seed's untrained initialisation as a model of the same spec (no trajectory, no training time)."""
+    state = {name: value.detach().clone() for name, value in model.initial_module().state_dict().items()}
+    return TrainedModel(model.spec, model.seed, state)
+
+
+def untrained_content(result: ContentResult) -> ContentResult:
+    """``result``'s heads, seeds and evaluation with every model replaced by its untrained initialisation,
+    evaluated now (uncached: one evaluation pass per H)."""
+    by_heads = {}
+    for heads, runs in result.runs.items():
+        models = [initial_model(run.model) for run in runs]
+        by_heads[heads] = [Run(m, rows) for m, rows in zip(models, evaluate_models(models, result.evaluation))]
+    return content_result(result.specs, result.offsets, result.seeds, result.evaluation, by_heads)

@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"training length ranges (default {_text(SWEEP['lengths'])})")
     parser.add_argument("--temperatures", type=float_list, default=SWEEP["temperature"], metavar="T1,T2,...",
                         help=f"softmax temperatures (default {_text(SWEEP['temperature'])})")
-    add_run_options(parser, seeds="0-2")
+    add_run_options(parser, seeds="0-4")
 
 
 def run(args: argparse.Namespace) -> int:

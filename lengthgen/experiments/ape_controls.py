@@ -9,7 +9,14 @@
   L > Lmax with the position table rebuilt from its trained rows by each fix of
   ``probes/ape_fixes.py`` (interpolate, clamp, rescale). The modified weights go through the ordinary
   evaluation (``evaluate_models``, one length at a time, the same evaluation sequences as every other
-  model); they are not cached (their cache key would be the unmodified model's).
+  model); they are cached as variants of the unmodified model's evaluation.
+
+Seeds: the C1 grid's models (lambda = 0, and the fixes) take the grid's seeds; the models trained with
+decay may take fewer (``run_weight_decay(..., grid_seeds=...)``: the claim uses 8 and 5).
+
+Negative controls (the same result types, from the C1 grid's RoPE heads, which stay accurate beyond
+Lmax): ``run_weight_decay(..., encoding="rope")`` at lambda = 0, and ``rope_in_place_of_fixes``, whose
+every "fix" row is the unmodified RoPE head (it has no position table to fix).
 """
 
 from __future__ import annotations
@@ -30,13 +37,18 @@ WEIGHT_DECAYS = (0.0, 1e-4, 1e-2)  # the paper's lambda values (Fig. 4)
 NO_FIX = "none"  # the unmodified head, beside the fixes
 
 
-def ape_spec(steps: int, offset: int, weight_decay: float = 0.0) -> RunSpec:
-    """The C1 grid's APE head (weight decay 0 gives exactly the grid's spec)."""
-    return paper_spec(steps, model={"encoding": "ape"}, task={"offset": offset}, train={"weight_decay": weight_decay})
+def ape_spec(steps: int, offset: int, weight_decay: float = 0.0, encoding: str = "ape") -> RunSpec:
+    """The C1 grid's APE head (weight decay 0 gives exactly the grid's spec; ``encoding="rope"`` at weight
+    decay 0 gives the grid's RoPE head, the controls' counterfactual)."""
+    return paper_spec(steps, model={"encoding": encoding}, task={"offset": offset},
+                      train={"weight_decay": weight_decay})
 
 
 def row_norms(run: Run) -> dict[str, float]:
-    """Mean L2 norm of the trained (< Lmax) and untrained (>= Lmax) rows of the position table."""
+    """Mean L2 norm of the trained (< Lmax) and untrained (>= Lmax) rows of the position table ({} for a
+    head without one, e.g. RoPE)."""
+    if TABLE not in run.model.state:
+        return {}
     table = run.model.state[TABLE]  # (positions, d)
     max_len = run.model.spec.task.max_len
     norms = table.norm(dim=-1)  # (positions,)
@@ -47,15 +59,22 @@ def row_norms(run: Run) -> dict[str, float]:
 class WeightDecayResult:
     decays: tuple[float, ...]
     offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
+    seeds: tuple[int, ...]  # every seed used (the union over lambdas)
     steps: int  # training steps of each model
     evaluation: EvalConfig
     max_len: int  # Lmax: table rows >= max_len are never trained
     runs: dict[tuple[float, int], list[Run]]  # (lambda, K) -> runs by seed
+    seeds_by_decay: dict[float, tuple[int, ...]]  # lambda -> its seeds (lambda = 0: the C1 grid's)
+    encoding: str = "ape"  # "ape" (the claim), or "rope" (the negative control's counterfactual)
 
     @property
     def lengths(self) -> tuple[int, ...]:
         return self.evaluation.lengths
+
+    @property
+    def has_table(self) -> bool:
+        """Whether the heads have a position table (APE), so that row norms exist."""
+        return all(row_norms(run) for runs in self.runs.values() for run in runs)
 
     def accuracy(self, decay: float, offset: int, length: int) -> list[float]:
         return [run.at(length).accuracy for run in self.runs[decay, offset]]
@@ -82,7 +101,8 @@ class WeightDecayResult:
                 "weight_decay_kind": "coupled L2 (torch.optim.Adam weight_decay)",
                 "offsets": list(self.offsets),
                 "seeds": list(self.seeds),
-                "spec": ape_spec(self.steps, self.offsets[0]).to_dict(),
+                "seeds_by_weight_decay": {f"{d:g}": list(s) for d, s in self.seeds_by_decay.items()},
+                "spec": ape_spec(self.steps, self.offsets[0], encoding=self.encoding).to_dict(),
                 "eval": eval_dict(self.evaluation),
             },
             "cells": cells,
@@ -90,16 +110,18 @@ class WeightDecayResult:
 
     def table(self) -> str:
         header = f"{'lambda':>7} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths) + "  |p| trained/untrained"
-        title = (f"APE accuracy under coupled Adam weight decay, mean over {len(self.seeds)} seeds "
+        counts = ", ".join(f"{len(s)} at lambda={d:g}" for d, s in self.seeds_by_decay.items())
+        title = (f"{self.encoding.upper()} accuracy under coupled Adam weight decay, mean over seeds ({counts}) "
                  f"(trained lengths up to {self.max_len})")
         lines = [title, header]
         for decay in self.decays:
             for offset in self.offsets:
                 means = [mean(self.accuracy(decay, offset, L)) for L in self.lengths]
-                trained_norm = mean(self.norms(decay, offset, "trained"))
-                untrained_norm = mean(self.norms(decay, offset, "untrained"))
-                lines.append(f"{decay:>7g} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means)
-                             + f"  {trained_norm:.2f}/{untrained_norm:.2f}")
+                norms = "-"
+                if self.has_table:
+                    norms = (f"{mean(self.norms(decay, offset, 'trained')):.2f}/"
+                             f"{mean(self.norms(decay, offset, 'untrained')):.2f}")
+                lines.append(f"{decay:>7g} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means) + f"  {norms}")
         return "\n".join(lines)
 
 
@@ -111,15 +133,28 @@ def run_weight_decay(
     evaluation: EvalConfig | None = None,
     cache: Cache | None = None,
     progress: bool | None = None,
+    grid_seeds: Sequence[int] | None = None,
+    encoding: str = "ape",
 ) -> WeightDecayResult:
-    """C9: APE trained with each weight decay, evaluated at every length."""
+    """C9: APE trained with each weight decay, evaluated at every length.
+
+    ``seeds``: the seeds of every lambda > 0; ``grid_seeds``: those of lambda = 0, the C1 grid's models
+    (default: ``seeds``). ``encoding="rope"``: the grid's RoPE head in place of APE (the negative control;
+    only lambda = 0 is the grid's model, other lambdas would train new RoPE models)."""
     evaluation = evaluation or EvalConfig()
-    specs = {(float(decay), offset): ape_spec(steps, offset, float(decay)) for decay in decays for offset in offsets}
-    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
+    seeds_by_decay = {float(d): tuple(grid_seeds if d == 0 and grid_seeds is not None else seeds) for d in decays}
+    specs = {(float(decay), offset): ape_spec(steps, offset, float(decay), encoding)
+             for decay in decays for offset in offsets}
+    runs: dict[tuple[float, int], list[Run]] = {}
+    for seed_group in dict.fromkeys(seeds_by_decay.values()):  # one train+evaluate call per seed list
+        group = [key for key in specs if seeds_by_decay[key[0]] == seed_group]
+        done = train_and_evaluate([specs[key] for key in group], seed_group, evaluation, cache, progress)
+        runs.update({key: done[specs[key]] for key in group})
     max_len = next(iter(specs.values())).task.max_len
+    every_seed = tuple(sorted({s for group in seeds_by_decay.values() for s in group}))
     return WeightDecayResult(
-        tuple(float(d) for d in decays), tuple(offsets), tuple(seeds), steps, evaluation, max_len,
-        {key: runs[spec] for key, spec in specs.items()},
+        tuple(seeds_by_decay), tuple(offsets), every_seed, steps, evaluation, max_len,
+        {key: runs[key] for key in specs}, seeds_by_decay, encoding,
     )
 
 
@@ -132,6 +167,7 @@ class FixesResult:
     sequences: int
     max_len: int
     rows: list[dict[str, Any]]  # one per (fix, K, seed, L): accuracy, selected offset, peak position
+    encoding: str = "ape"  # "ape" (the claim), or "rope" (the negative control: unmodified RoPE heads)
 
     def accuracy(self, fix: str, offset: int, length: int) -> list[float]:
         """Per seed (in seed order) at one length."""
@@ -159,13 +195,61 @@ class FixesResult:
 
     def table(self) -> str:
         header = f"{'fix':<12} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths)
-        title = f"APE accuracy beyond the trained table (rows 0..{self.max_len - 1}), mean over {len(self.seeds)} seeds"
+        title = (f"{self.encoding.upper()} accuracy beyond the trained table (rows 0..{self.max_len - 1}), "
+                 f"mean over {len(self.seeds)} seeds")
         lines = [title, header]
         for fix in self.fixes:
             for offset in self.offsets:
                 means = [mean(self.accuracy(fix, offset, L)) for L in self.lengths]
                 lines.append(f"{fix:<12} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means))
         return "\n".join(lines)
+
+
+def _fix_row(fix: str, model, row) -> dict[str, Any]:
+    """One (fix, K, seed, L) row of a :class:`FixesResult` from one evaluation row."""
+    return {"fix": fix, "offset": model.spec.task.offset, "seed": model.seed, "length": row.length,
+            "accuracy": row.accuracy, "selected_offset": row.selected_offset(),
+            "peak_position": row.peak_position(), "peak_height": row.peak_height()}
+
+
+def _check_fixes(fixes: Sequence[str]) -> None:
+    unknown = [f for f in fixes if f not in FIXES]
+    if unknown:
+        raise ValueError(f"unknown APE fix {unknown[0]!r} (known: {', '.join(FIXES)})")
+
+
+def _beyond(evaluation: EvalConfig, max_len: int) -> tuple[int, ...]:
+    beyond = tuple(L for L in evaluation.lengths if L > max_len)
+    if not beyond:
+        raise ValueError(f"no evaluation length beyond the training range (Lmax = {max_len}): {evaluation.lengths}")
+    return beyond
+
+
+def rope_in_place_of_fixes(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (1, 2, 3),
+    fixes: Sequence[str] = FIXES,
+    evaluation: EvalConfig | None = None,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> FixesResult:
+    """C10's negative control: a :class:`FixesResult` whose every row (under each fix's name, and
+    ``NO_FIX``) is the C1 grid's unmodified RoPE head at that length. A RoPE head has no position table,
+    so no fix applies to it; it needs none, and stays accurate beyond Lmax (cached models and evaluations)."""
+    evaluation = evaluation or EvalConfig()
+    cache = cache if cache is not None else Cache()
+    _check_fixes(fixes)
+    members = [Member(ape_spec(steps, offset, encoding="rope"), seed) for offset in offsets for seed in seeds]
+    max_len = members[0].spec.task.max_len
+    beyond = _beyond(evaluation, max_len)
+    models = trained(members, cache, progress)
+    rows = [_fix_row(fix, model, row)
+            for model, evals in zip(models, evaluated(models, evaluation, cache))
+            for row in evals if row.length in beyond
+            for fix in (NO_FIX, *fixes)]
+    return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), beyond, evaluation.sequences, max_len, rows,
+                       "rope")
 
 
 def run_ape_fixes(
@@ -180,28 +264,18 @@ def run_ape_fixes(
     """C10: the C1 grid's APE heads at every evaluation length > Lmax, unmodified and under each fix."""
     evaluation = evaluation or EvalConfig()
     cache = cache if cache is not None else Cache()
-    unknown = [f for f in fixes if f not in FIXES]
-    if unknown:
-        raise ValueError(f"unknown APE fix {unknown[0]!r} (known: {', '.join(FIXES)})")
+    _check_fixes(fixes)
     members = [Member(ape_spec(steps, offset), seed) for offset in offsets for seed in seeds]
     for member in members:
         member.spec.check_eval(evaluation)
     max_len = members[0].spec.task.max_len
-    beyond = tuple(L for L in evaluation.lengths if L > max_len)
-    if not beyond:
-        raise ValueError(f"no evaluation length beyond the training range (Lmax = {max_len}): {evaluation.lengths}")
+    beyond = _beyond(evaluation, max_len)
     models = trained(members, cache, progress)
     rows: list[dict[str, Any]] = []
-
-    def add(fix: str, model, row) -> None:
-        rows.append({"fix": fix, "offset": model.spec.task.offset, "seed": model.seed, "length": row.length,
-                     "accuracy": row.accuracy, "selected_offset": row.selected_offset(),
-                     "peak_position": row.peak_position(), "peak_height": row.peak_height()})
-
     for model, evals in zip(models, evaluated(models, evaluation, cache)):  # the unmodified heads (cached)
         for row in evals:
             if row.length in beyond:
-                add(NO_FIX, model, row)
+                rows.append(_fix_row(NO_FIX, model, row))
     for fix in fixes:
         for length in beyond:
             def apply(model, fix=fix, length=length):
@@ -211,5 +285,5 @@ def run_ape_fixes(
             variant = {"ape_fix": fix, "length": length, "max_len": max_len}
             fixed_evals = evaluated(models, at_length, cache, variant, apply, ("probes/ape_fixes.py",))
             for model, (row,) in zip(models, fixed_evals):
-                add(fix, model, row)
+                rows.append(_fix_row(fix, model, row))
     return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), beyond, evaluation.sequences, max_len, rows)

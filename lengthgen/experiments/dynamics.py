@@ -5,12 +5,17 @@ run, the per-member loss, the query and key carrier fractions of the projected v
 singular-value energy sigma_1^2 / sum sigma_i^2 of W (``train.geometry_record``), and caches them with
 the model. This experiment reads those trajectories from the RoPE models of the C1 grid
 (``paper_spec(steps, task={"offset": K})``: same spec, same cache key, no training) and, per quantity
-and model, finds the first recorded step at which the value reaches 90% of its final value and how far
-it strays from the final value once ``emerge_by`` is passed.
+and model, finds its initial (step-0) value, the first recorded step at which the value reaches 90% of
+its final value (step 0 counts as a record: a series that starts at its final value "emerges" at 0) and
+how far it strays from the final value once ``emerge_by`` is passed.
+
+``flat_counterfactual`` is C16's negative control: the same runs with every series replaced by its final
+value at every record (a quantity that was there from the start, so nothing emerges).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,8 +50,17 @@ class DynamicsResult:
         return [r for r in self.rows if r["offset"] == offset]
 
     def stat(self, offset: int, quantity: str, name: str) -> list[float]:
-        """Per seed: ``name`` in ("final", "emergence_step", "plateau_deviation") of ``quantity``."""
+        """Per seed: ``name`` in ("initial", "final", "emergence_step", "plateau_deviation") of ``quantity``."""
         return [float(r["stats"][quantity][name]) for r in self.of(offset)]
+
+    def initial_fraction(self, offset: int, quantity: str) -> list[float]:
+        """Per seed: the initial (step-0) value of ``quantity`` as a fraction of its final value."""
+        return [i / f for i, f in zip(self.stat(offset, quantity, "initial"), self.stat(offset, quantity, "final"))]
+
+    def emergence_gap(self, offset: int, quantity: str, other: str) -> list[float]:
+        """Per seed: |t90(quantity) - t90(other)|, in steps (how far apart the two emerge)."""
+        return [abs(a - b) for a, b in zip(self.stat(offset, quantity, "emergence_step"),
+                                           self.stat(offset, other, "emergence_step"))]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,13 +77,15 @@ class DynamicsResult:
 
     def table(self) -> str:
         lines = [
-            (f"training dynamics over {self.steps} steps: step reaching {EMERGENCE_FRACTION:.0%} of the final value "
-             f"(t90) and max relative deviation from it after step {self.emerge_by} (dev)"),
-            f"{'K':>2} {'seed':>4}  " + "  ".join(f"{q:<26}" for q in QUANTITIES),
+            (f"training dynamics over {self.steps} steps: initial (step 0) and final value, step reaching "
+             f"{EMERGENCE_FRACTION:.0%} of the final value (t90) and max relative deviation from it after step "
+             f"{self.emerge_by} (dev)"),
+            f"{'K':>2} {'seed':>4}  " + "  ".join(f"{q:<38}" for q in QUANTITIES),
         ]
         for r in self.rows:
             cells = [
-                f"final {s['final']:.3f} t90 {s['emergence_step']:>4} dev {s['plateau_deviation']:.3f}"
+                f"init {s['initial']:.3f} final {s['final']:.3f} t90 {s['emergence_step']:>4} "
+                f"dev {s['plateau_deviation']:.3f}"
                 for s in (r["stats"][q] for q in QUANTITIES)
             ]
             lines.append(f"{r['offset']:>2} {r['seed']:>4}  " + "  ".join(cells))
@@ -82,6 +98,7 @@ def trajectory_row(offset: int, seed: int, trajectory: dict[str, list], by: int)
     series = {q: [float(v[0]) for v in trajectory[q]] for q in QUANTITIES}
     stats = {
         q: {
+            "initial": values[0],
             "final": values[-1],
             "emergence_step": emergence_step(steps, values, EMERGENCE_FRACTION),
             "plateau_deviation": plateau_deviation(steps, values, by),
@@ -107,3 +124,14 @@ def run_dynamics(
     models = trained(members, cache, progress)
     rows = [trajectory_row(m.spec.task.offset, m.seed, m.trajectory, by) for m in models]
     return DynamicsResult(tuple(offsets), tuple(seeds), steps, by, rows)
+
+
+def flat_counterfactual(result: DynamicsResult) -> DynamicsResult:
+    """C16's negative control: ``result``'s runs with every quantity's series replaced by its final value
+    at every record (statistics recomputed): a carrier and rank concentration present from step 0."""
+    rows = []
+    for row in result.rows:
+        trajectory = {"step": row["step"], "loss": row["loss"],
+                      **{q: [[row[q][-1]] for _ in row[q]] for q in QUANTITIES}}  # head 0 only, as recorded
+        rows.append(trajectory_row(row["offset"], row["seed"], trajectory, result.emerge_by))
+    return dataclasses.replace(result, rows=rows)

@@ -12,10 +12,15 @@
   rate c.
 
 Every model comes through the cache; members differing only in seed and K train in one ensemble pass.
+
+Negative controls (the same result types, no new models): ``untrained_counterfactual`` (C17) puts each
+model's untrained initialisation in place of the trained head; ``reversed_widths`` (C18) lists the
+widths in the opposite order, so an ordering of c by width reads the other way.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -149,6 +154,12 @@ def run_carrier_sweep(
     return CarrierSweepResult(sweep, tuple(offsets), tuple(seeds), steps, rows)
 
 
+def untrained_counterfactual(result: CarrierSweepResult) -> CarrierSweepResult:
+    """C17's negative control: every row's trained fractions replaced by the same seed's untrained ones."""
+    rows = [{**row, "trained": dict(row["baseline"])} for row in result.rows]
+    return dataclasses.replace(result, rows=rows)
+
+
 @dataclass
 class WidthDilutionResult:
     widths: tuple[int, ...]
@@ -224,3 +235,9 @@ def run_width_dilution(
                 "fit": dilution_fit(list(evaluation.lengths), weights).to_dict(),
             })
     return WidthDilutionResult(tuple(int(d) for d in widths), tuple(offsets), tuple(seeds), steps, evaluation, rows)
+
+
+def reversed_widths(result: WidthDilutionResult) -> WidthDilutionResult:
+    """C18's negative control: the same fits with the widths listed widest first (128, 64, 32), so that
+    "c falls along the list of widths" asks for c(128) > c(64) > c(32)."""
+    return dataclasses.replace(result, widths=tuple(reversed(result.widths)))

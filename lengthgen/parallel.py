@@ -1,7 +1,9 @@
-"""Ensemble passes in parallel processes (one torch thread each), for the CLI and the benchmarks.
+"""Ensemble passes in parallel processes (one torch thread each), for the CLI and the benchmarks, or on
+a Dask cluster (``--scheduler``, :mod:`lengthgen.cluster`) for pytest and the CLI alike.
 
-Under pytest-xdist the workers already are the processes, so claim tests train in-process. Passes are
-independent and a member trains the same in any pass, so the worker count never changes a number.
+Under pytest-xdist the workers already are the processes, so claim tests train in-process (unless a
+scheduler is connected). Passes are independent and a member trains the same in any pass and any
+process, so neither the worker count nor the cluster ever changes a number.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Iterator, Sequence
 
+from lengthgen import cluster
+from lengthgen.device import get_device
 from lengthgen.train import Member, TrainedModel, train_members
 
 _WORKERS = 1  # processes that train missing models (set by the CLI's --workers; 1 under pytest)
@@ -38,10 +42,13 @@ def pass_cost(group: Sequence[Member]) -> float:
     return len(group) * spec.train.steps * width * ENCODING_COST.get(spec.model.encoding, 1.0)
 
 
-def _init_worker(threads: int) -> None:
+def _init_worker(threads: int, device: str) -> None:
     import torch
 
+    from lengthgen.device import set_device
+
     torch.set_num_threads(threads)
+    set_device(device)  # a spawned process starts on the CPU: without this, --device cuda --workers N trained there
 
 
 def train_passes(
@@ -49,12 +56,26 @@ def train_passes(
     workers: int = 1,
     threads: int = 1,
     progress: Callable[[int], None] | None = None,
+    train: Callable[..., list[TrainedModel]] = train_members,
+    payload: Callable[[Member], dict] | None = None,
+    make: Callable[..., TrainedModel] = TrainedModel,
 ) -> Iterator[tuple[int, list[TrainedModel]]]:
     """Yield ``(index, models)`` for every pass as it finishes: in the given order in this process, or
-    spread over ``workers`` processes with the longest passes started first.
+    spread over ``workers`` processes with the longest passes started first, or, when a Dask scheduler
+    is connected (:func:`lengthgen.cluster.connect`), on its workers, longest first.
 
+    ``train(members, progress=None)`` trains one pass (a module-level function: it travels to other
+    processes by reference). On a cluster, ``payload(member)`` (the member's cache payload, required
+    there) checks that a worker computed under this process's environment, and ``make(spec, seed, state,
+    trajectory, seconds)`` rebuilds each model from the worker's plain data.
     ``progress(member_steps_done)`` is called as training advances (per pass when in parallel).
     """
+    if cluster.active() and passes:
+        if payload is None:
+            raise ValueError("training on a Dask cluster needs the members' cache payload (payload=...)")
+        order = sorted(range(len(passes)), key=lambda i: -pass_cost(passes[i]))  # longest first
+        yield from cluster.remote_passes(passes, train, payload, make, threads, progress, order)
+        return
     done = 0
 
     def advance(extra: int) -> None:
@@ -64,14 +85,14 @@ def train_passes(
     if workers <= 1 or len(passes) <= 1:  # in the given order: callers list what others wait for first
         for i in range(len(passes)):
             size = len(passes[i])
-            yield i, train_members(passes[i], progress=lambda steps: advance(steps * size))
+            yield i, train(passes[i], progress=lambda steps: advance(steps * size))
             done += size * passes[i][0].spec.train.steps
         return
     order = sorted(range(len(passes)), key=lambda i: -pass_cost(passes[i]))  # longest first
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(min(workers, len(passes)), mp_context=context, initializer=_init_worker,
-                             initargs=(threads,)) as pool:
-        futures = {pool.submit(train_members, list(passes[i])): i for i in order}
+                             initargs=(threads, str(get_device()))) as pool:
+        futures = {pool.submit(train, list(passes[i])): i for i in order}
         for future in as_completed(futures):
             index = futures[future]
             done += len(passes[index]) * passes[index][0].spec.train.steps

@@ -53,7 +53,9 @@ def trained(
 
     Missing members are trained in as few ensemble passes as their signatures allow; ``workers`` > 1
     trains the passes in that many processes (default: the process-wide setting of
-    ``lengthgen.parallel.set_workers``, which the CLI's ``--workers`` sets).
+    ``lengthgen.parallel.set_workers``, which the CLI's ``--workers`` sets). With a Dask scheduler
+    connected (``--scheduler``, :mod:`lengthgen.cluster`) the passes train on its workers and are saved
+    here, under the same locks.
     """
     workers = get_workers() if workers is None else workers
 
@@ -66,7 +68,7 @@ def trained(
         index = {id(members[i]): i for i in todo}
         steps = sum(len(p) * p[0].spec.train.steps for p in passes)
         with progress_bar(steps, f"train {len(todo)} models", progress, unit="model-step") as update:
-            for number, models in train_passes(passes, workers, torch.get_num_threads(), update):
+            for number, models in train_passes(passes, workers, torch.get_num_threads(), update, payload=train_payload):
                 for member, model in zip(passes[number], models):
                     meta = {"trajectory": model.trajectory, "seconds": model.seconds}
                     yield index[id(member)], model, (train_payload(member), meta, model.state)

@@ -55,7 +55,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         set_device(getattr(args, "device", "cpu"))
         set_workers(getattr(args, "workers", 1))
-        return args.handler(args)
+        from lengthgen import cluster
+
+        if getattr(args, "scheduler", None):  # unreachable, or no distributed installed: a usage error
+            cluster.connect(args.scheduler)
+        try:
+            return args.handler(args)
+        finally:
+            cluster.close()
     except (ValueError, UsageError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         sys.stderr.write(f"{prog}: error: {message}\n")

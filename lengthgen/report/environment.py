@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 from typing import Any, Mapping
@@ -56,6 +57,26 @@ def cache_counts(stats: Mapping[str, int]) -> dict[str, Any]:
     return {**totals, "cache_by_kind": by_kind or "no cache use"}
 
 
+MEMORY_BUDGET_MIB = 2048  # the peak resident memory a pytest process (an xdist worker) should stay under
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident memory so far, in MiB (``getrusage`` ``ru_maxrss``: KiB on Linux,
+    bytes on macOS)."""
+    import resource  # POSIX only
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (2**20 if sys.platform == "darwin" else 2**10), 1)
+
+
+def memory_line(peaks: Mapping[str, float]) -> str:
+    """One line for the terminal: each process's peak and the largest against the budget."""
+    each = ", ".join(f"{name} {value:.0f} MiB" for name, value in sorted(peaks.items()))
+    worst = max(peaks.values())
+    verdict = "within" if worst <= MEMORY_BUDGET_MIB else "OVER"
+    return f"peak resident memory: {each} ({verdict} the {MEMORY_BUDGET_MIB} MiB budget per process)"
+
+
 def collect(
     *,
     threads: int,
@@ -67,8 +88,10 @@ def collect(
     command: str,
     claims_dir: Path | None = None,
     exit_status: int | None = None,
+    peak_rss: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
-    """The environment block of ``claims.json`` (plain types)."""
+    """The environment block of ``claims.json`` (plain types). ``peak_rss``: MiB per process
+    (``{"gw0": ..., "gw1": ..., "controller": ...}`` under xdist, ``{"main": ...}`` without)."""
     import matplotlib
     import numpy
     import torch
@@ -95,4 +118,5 @@ def collect(
         **cache_counts(cache_stats),
         "command": command,
         "exit_status": exit_status,
+        "peak_rss_mib": dict(sorted(peak_rss.items())) if peak_rss else None,  # ru_maxrss per process
     }

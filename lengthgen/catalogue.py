@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Claim:
-    id: str  # "C1" .. "C22"
+    id: str  # "C1" .. "C22", or a prediction "P1" .. "P6"
     where: str  # place in the paper
     statement: str  # what the paper claims
     paper_value: str  # what the paper reports
@@ -173,7 +173,64 @@ CATALOGUE: dict[str, Claim] = {
 }
 
 
+# The catalogue's "Predictions beyond the paper (P1-P6)": what the account predicts and the paper does not
+# test. ``where`` is the result a prediction follows from; the paper reports no value for it. Kept apart
+# from CATALOGUE so that "N of 22 catalogue claims" stays about the paper's own claims.
+NOT_IN_PAPER = "not tested by the paper (a prediction of its account)"
+PREDICTIONS: dict[str, Claim] = {
+    "P1": Claim(
+        "P1",
+        "Lemma 1",
+        "the selected offset stays -K far beyond the evaluation range",
+        NOT_IN_PAPER,
+        "C1 grid RoPE models, K in {1,2,3}, 8 seeds: selected offset -K in every seed x length cell at L in {64, 96, 128}",
+    ),
+    "P2": Claim(
+        "P2",
+        "Corollary 2",
+        "the dilution law fitted in range predicts a* out of sample",
+        NOT_IN_PAPER,
+        "K in {2,3}, 5 seeds: fit 1/a* = a + c(L-1) on the seed-mean a*(L) over the paper's lengths (as C6); at L in {64, 96, 128} the measured seed-mean a* lies within 0.05 of 1/(a + c(L-1)); report the error per L and per seed",
+    ),
+    "P3": Claim(
+        "P3",
+        "Prop. 2",
+        "APE stays pinned and at chance at any longer length",
+        NOT_IN_PAPER,
+        "C1 grid APE models (table rows past Lmax keep their initial values): seed-mean accuracy <= 0.15 at L in {64, 96, 128}; the peak lies at an absolute position < Lmax in >= 90% of seed x K x L cells",
+    ),
+    "P4": Claim(
+        "P4",
+        "Lemma 1, Lemma 2",
+        "position interpolation at inference (positions scaled by Lmax/L, Chen et al. 2023) moves the selected token offset to -K*L/Lmax and breaks retrieval",
+        NOT_IN_PAPER,
+        "C1 grid RoPE models, K in {2,3} (the paper states its pre-rotated carrier for K >= 2 only; report K = 1 beside it without a verdict), L in {32, 48}, positions of the query and keys multiplied by 16/L: selected offset equals -K*L/16 in >= 90% of seed x K x L cells; seed-mean accuracy <= 0.15",
+    ),
+    "P5": Claim(
+        "P5",
+        "Sec. 2 (positional selection)",
+        "without a positional encoding (NoPE) a one-layer head cannot select an offset, even in distribution",
+        NOT_IN_PAPER,
+        "NoPE head trained as C1, K in {1,2,3}, 5 seeds: seed-mean accuracy <= 0.35 at every L, in range included",
+    ),
+    "P6": Claim(
+        "P6",
+        "Corollary 2",
+        "dilution comes from the softmax normaliser growing with L, so scaling the logits by log(L)/log(Lmax) for L > Lmax raises the target's weight without moving the selection",
+        NOT_IN_PAPER,
+        "C1 grid RoPE models, L in {24, 32, 48, 64, 96, 128}, over the K x L cells where the unscaled head selects -K (P1): the scaled head selects -K in every such cell; seed-mean a*(L) with the scaling > without in every such cell; accuracy at the longest such L with the scaling >= without for every K",
+    ),
+}
+
+
+def is_prediction(claim_id: str) -> bool:
+    """A prediction beyond the paper (P1-P6), not one of the paper's claims."""
+    return claim_id in PREDICTIONS
+
+
 def claim(claim_id: str) -> Claim:
+    if claim_id in PREDICTIONS:
+        return PREDICTIONS[claim_id]
     if claim_id not in CATALOGUE:
-        raise ValueError(f"unknown claim id {claim_id!r} (known: C1..C22)")
+        raise ValueError(f"unknown claim id {claim_id!r} (known: C1..C22, P1..P6)")
     return CATALOGUE[claim_id]

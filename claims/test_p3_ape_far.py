@@ -1,0 +1,77 @@
+"""P3 (prediction, from Prop. 2): APE stays pinned and at chance at any longer length.
+
+Models: the C1 grid's APE heads (K in {1, 2, 3}, the paper's 8 seeds; no retraining). Their 48-row table
+is extended to 128 rows for evaluation at L in {64, 96, 128}: rows 0..47 are the trained table unchanged
+(rows 16..47 never got a gradient and hold their initial values), rows 48..127 are the rows the same
+seed's initialisation draws for a 128-row table (the init generator continued; ``probes/ape_extension.py``).
+So every row past Lmax keeps its initial value, as the catalogue asks.
+
+Assert (catalogue): seed-mean accuracy <= 0.15 at each K and L; the peak of the mean attention lies at an
+absolute position < Lmax = 16 in >= 90% of the seed x K x L cells.
+
+Measured (paper scale): accuracy 0.055-0.067 in every (K, L); 71 of 72 cells peak at positions 5..14 (the
+exception: K = 2, seed 3, L = 64 peaks at 51, an untrained row); quick scale alike.
+
+Negative control: the grid's RoPE heads in place of the APE heads: they retrieve at the far lengths and
+peak at L - 1 - K, far past Lmax, so both kinds of check must fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lengthgen import figures
+from lengthgen.experiments.predictions import FarResult
+
+from claims.predictions import GRID_SEEDS, far
+from claims.support import judge
+
+PAPER_SEEDS = GRID_SEEDS
+APE_OUT = 0.15  # catalogue: seed-mean accuracy (chance 0.05)
+PINNED_SHARE = 0.9  # catalogue: share of seed x K x L cells peaking inside the training range
+
+
+def measure(scale, cache, encoding: str = "ape") -> FarResult:
+    return far(scale, cache, encoding)
+
+
+def check(claim, result: FarResult) -> None:
+    pinned = []
+    for offset in result.offsets:
+        for length in result.lengths:
+            claim.check(f"K={offset} L={length}: accuracy", result.accuracy(offset, length), "<=", APE_OUT,
+                        paper="chance (predicted)")
+            pinned += [float(p < result.max_len) for p in result.peak_positions(offset, length)]
+    claim.check(f"share of seed x K x L cells peaking at an absolute position < {result.max_len}", pinned, ">=",
+                PINNED_SHARE, paper=">= 90% (predicted)")
+    for offset in result.offsets:
+        claim.measure(f"K={offset}: peak positions at L = {', '.join(map(str, result.lengths))} (every seed)",
+                      [p for L in result.lengths for p in result.peak_positions(offset, L)])
+
+
+def peak_figure(result: FarResult) -> dict:
+    return figures.lines(
+        "APE: absolute position of the attention peak far beyond the table's trained rows", "evaluation length L",
+        "peak position", [figures.series(f"K={K}", result.lengths,
+                                         per_seed=[[result.peak_positions(K, L)[i] for L in result.lengths]
+                                                   for i in range(len(result.seeds))]) for K in result.offsets],
+        hlines=[(result.max_len, "Lmax")], note="band: min to max over seeds")
+
+
+@pytest.mark.claim("P3")
+def test_ape_stays_pinned_and_at_chance_far_out(scale, cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    claim.choice("APE table extended to 128 rows: trained rows unchanged, rows 48..127 = the seed's own initial rows "
+                 "(the init generator continued)")
+    claim.choice("peak = argmax of the mean attention over absolute positions (as C8)")
+    claim.figure("ape_peak_far", peak_figure(result))
+    claim.verify()
+
+
+@pytest.mark.control("P3")
+def test_ape_stays_pinned_and_at_chance_far_out_control(scale, cache, control):
+    control.set_scale(**scale.describe(PAPER_SEEDS))
+    control.run("the grid's RoPE heads in place of the APE heads: they retrieve far out and peak at L-1-K, so the "
+                "accuracy and pinning checks must fail", check,
+                measure(scale, cache).replaced(measure(scale, cache, "rope")))
+    control.verify()

@@ -1,0 +1,103 @@
+"""P6 (prediction, from Corollary 2): dilution comes from the softmax normaliser growing with L, so scaling
+the attention logits by log(L)/log(Lmax) for L > Lmax raises the target's weight without moving the
+selection.
+
+Models: the C1 grid's RoPE heads (K in {1, 2, 3}, the paper's 8 seeds; no retraining), evaluated at
+L in {24, 32, 48, 64, 96, 128} unscaled and with the attention logits multiplied by log(L)/log(16) before
+the softmax (``lengthgen/evaluate_variants.py``; factor 1 at L <= 16 and, forced, bit-identical to the
+plain evaluation).
+
+Assert (catalogue), over the K x L cells where the unscaled head selects -K (P1): the scaled head selects
+-K in every such cell; the seed-mean a*(L) with the scaling > without in every such cell; the seed-mean
+accuracy at the longest such L with the scaling >= without, for every K.
+Choices: a (K, L) cell counts as "the unscaled head selects -K" when every seed's unscaled head selects
+-K there (P1's per-seed cells, all seeds of the cell), and "the scaled head selects -K" likewise for every
+seed. The a* and accuracy comparisons are of seed means (recorded as the mean of the per-seed differences,
+which is the same number, with its t-interval).
+
+Measured (paper scale): 16 cells qualify (K = 1 at L = 96, 128 does not: P1); in all 16 the scaled head
+selects -K in every seed and a* rises by 0.040 (K = 3, L = 24) to 0.23 (K = 2, 3, L = 128); accuracy at the
+longest cell rises by 0.004 (K = 1, L = 64: a close call, interval [-0.002, 0.010]), 0.011 (K = 2, L = 128)
+and 0.071 (K = 3, L = 128).
+
+Negative control: the inverse scaling, logits divided by log(L)/log(16) (flatter attention: more
+dilution, not less): the scaled a* falls below the unscaled, so the a* checks must fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lengthgen import figures
+from lengthgen.experiments.predictions import VariantResult
+
+from claims.predictions import GRID_SEEDS, variant
+from claims.support import judge
+
+PAPER_SEEDS = GRID_SEEDS
+
+
+def measure(scale, cache, kind: str = "log-scale") -> VariantResult:
+    return variant(scale, cache, kind)
+
+
+def selecting_cells(result: VariantResult) -> list[tuple[int, int]]:
+    """(K, L) cells where every seed's unscaled head selects -K."""
+    return [(K, L) for K in result.offsets for L in result.lengths
+            if all(s == -K for s in result.values("selected_offset", K, L, varied=False))]
+
+
+def differences(result: VariantResult, key: str, offset: int, length: int) -> list[float]:
+    """Per seed: scaled minus unscaled."""
+    return [a - b for a, b in zip(result.values(key, offset, length), result.values(key, offset, length, varied=False))]
+
+
+def check(claim, result: VariantResult) -> None:
+    cells = selecting_cells(result)
+    for offset, length in cells:
+        claim.check(f"K={offset} L={length}: scaled selected offset of every seed",
+                    [float(s) for s in result.values("selected_offset", offset, length)], "==", float(-offset),
+                    reduce="all", paper=f"-{offset} (predicted)")
+        claim.check(f"K={offset} L={length}: seed-mean a* scaled - unscaled",
+                    differences(result, "target_weight", offset, length), ">", 0.0, paper="> 0 (predicted)")
+    for offset in result.offsets:
+        lengths = [L for K, L in cells if K == offset]
+        if lengths:
+            claim.check(f"K={offset} L={max(lengths)} (longest selecting -K): seed-mean accuracy scaled - unscaled",
+                        differences(result, "accuracy", offset, max(lengths)), ">=", 0.0, paper=">= 0 (predicted)")
+    claim.measure("K x L cells where every seed's unscaled head selects -K", float(len(cells)))
+    longest = max(result.lengths)
+    for offset in result.offsets:
+        claim.measure(f"K={offset} L={longest}: a* scaled - unscaled (per seed)",
+                      differences(result, "target_weight", offset, longest), headline=True)
+
+
+def weight_figure(result: VariantResult) -> dict:
+    series = []
+    for K in result.offsets:
+        for varied, style in ((False, "dashed"), (True, None)):
+            per_seed = [[result.values("target_weight", K, L, varied)[i] for L in result.lengths]
+                        for i in range(len(result.seeds))]
+            series.append(figures.series(f"K={K} {'scaled' if varied else 'unscaled'}", result.lengths,
+                                         per_seed=per_seed, style=style))
+    return figures.lines("a* with and without log-length logit scaling (logits x log L / log 16)",
+                         "evaluation length L", "a* (mean attention on the target)", series,
+                         note="band: min to max over seeds")
+
+
+@pytest.mark.claim("P6")
+def test_log_length_scaling_raises_target_weight(scale, cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    claim.choice("scaling on the attention logits (before the softmax), factor log(L)/log(16) at L > 16")
+    claim.choice("a (K, L) cell 'selects -K' when every seed does (P1's cells); comparisons of seed means")
+    claim.figure("target_weight_scaled", weight_figure(result))
+    claim.verify()
+
+
+@pytest.mark.control("P6")
+def test_log_length_scaling_raises_target_weight_control(scale, cache, control):
+    control.set_scale(**scale.describe(PAPER_SEEDS))
+    control.run("the inverse scaling (logits divided by log(L)/log(16): flatter attention, more dilution) in place "
+                "of the scaling: the scaled a* falls below the unscaled, so the a* checks must fail",
+                check, measure(scale, cache, "inverse-log-scale"))
+    control.verify()

@@ -1,0 +1,315 @@
+"""The predictions beyond the paper (P1-P6, catalogue "Predictions beyond the paper"): new evaluations of
+the C1 grid's trained heads (no retraining), and one new family, the NoPE head (P5).
+
+- ``run_far`` (P1, P3): the grid's heads of one encoding at lengths up to 128. APE heads get the longer
+  table of ``probes/ape_extension.py`` (trained rows unchanged; rows 48..127 are the seed's own initial
+  rows, the init generator continued), cached as an evaluation variant.
+- ``run_out_of_sample`` (P2): the dilution law 1/a* = a + c (L - 1) fitted on the paper's lengths (the
+  grid's cached evaluations, as C6) against the measured a* at the far lengths.
+- ``run_interpolation`` (P4): the RoPE heads with position interpolation at inference
+  (``evaluate_variants.py``: positions x Lmax/L); ``kind="plain"`` gives the same cells uninterpolated.
+- ``run_nope`` (P5): NoPE heads trained as C1 (``run_phenomenon`` with encoding "nope").
+- ``run_scaling`` (P6): the RoPE heads with and without log-length logit scaling (logits x log L / log Lmax
+  at L > Lmax); ``kind="inverse-log-scale"`` divides instead (the control).
+
+Every evaluation goes through the cache (plain evaluations under the plain key, variants under their own),
+on the same shared evaluation sequences as every other model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lengthgen.cache import Cache
+from lengthgen.config import EvalConfig
+from lengthgen.evaluate import LengthEval
+from lengthgen.evaluate_variants import InferenceVariant, evaluated_variant
+from lengthgen.experiments.common import column_means, mean, paper_spec
+from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
+from lengthgen.probes.ape_extension import extended_model
+from lengthgen.probes.dilution import dilution_fit
+from lengthgen.store import evaluated, trained
+from lengthgen.train import Member, TrainedModel
+
+FAR_LENGTHS = (64, 96, 128)  # P1-P3: far beyond the paper's evaluation range
+INTERPOLATION_LENGTHS = (32, 48)  # P4
+SCALING_LENGTHS = (24, 32, 48, 64, 96, 128)  # P6
+ROPE_LENGTHS = tuple(sorted(set(FAR_LENGTHS + INTERPOLATION_LENGTHS + SCALING_LENGTHS)))  # one cached evaluation
+EXTENDED_TABLE = 128  # APE rows for evaluation up to L = 128
+
+
+def grid_models(encoding: str, offsets: Sequence[int], seeds: Sequence[int], steps: int,
+                cache: Cache, progress: bool | None = None) -> list[TrainedModel]:
+    """The C1 grid's heads of ``encoding`` (the same specs, so the same cache entries), by K then seed."""
+    members = [Member(paper_spec(steps, model={"encoding": encoding}, task={"offset": K}), s)
+               for K in offsets for s in seeds]
+    return trained(members, cache, progress)
+
+
+def cell(model: TrainedModel, row: LengthEval) -> dict[str, Any]:
+    """One (model, length) cell as plain data."""
+    return {"encoding": model.spec.model.encoding, "offset": model.spec.task.offset, "seed": model.seed,
+            "length": row.length, "accuracy": row.accuracy, "selected_offset": row.selected_offset(),
+            "peak_position": row.peak_position(), "peak_height": row.peak_height(),
+            "target_weight": row.target_weight[0]}
+
+
+@dataclass
+class Cells:
+    """Rows of ``cell`` with per-seed accessors (values in seed order)."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def values(self, key: str, offset: int, length: int) -> list[Any]:
+        chosen = sorted((r for r in self.rows if r["offset"] == offset and r["length"] == length),
+                        key=lambda r: r["seed"])
+        if not chosen:
+            raise KeyError(f"no cell at K={offset}, L={length}")
+        return [r[key] for r in chosen]
+
+
+def plain_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequences: int, cache: Cache) -> Cells:
+    """Cells of the unmodified heads (APE heads with the longer table, as an evaluation variant)."""
+    evaluation = EvalConfig(lengths=tuple(lengths), sequences=sequences)
+    ape = [m for m in models if m.spec.model.encoding == "ape"]
+    other = [m for m in models if m.spec.model.encoding != "ape"]
+    rows = []
+    if other:
+        rows += [cell(m, r) for m, evals in zip(other, evaluated(other, evaluation, cache)) for r in evals]
+    if ape:
+        variant = {"ape_table": "extended with the seed's initial rows", "positions": EXTENDED_TABLE}
+        evals = evaluated(ape, evaluation, cache, variant, lambda m: extended_model(m, EXTENDED_TABLE),
+                          ("probes/ape_extension.py",))
+        rows += [cell(m, r) for m, e in zip(ape, evals) for r in e]
+    return Cells(rows)
+
+
+def variant_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequences: int, cache: Cache,
+                  variant: InferenceVariant) -> Cells:
+    if variant.kind == "plain":
+        return plain_cells(models, lengths, sequences, cache)
+    evaluation = EvalConfig(lengths=tuple(lengths), sequences=sequences)
+    evals = evaluated_variant(models, evaluation, cache, variant)
+    return Cells([cell(m, r) for m, e in zip(models, evals) for r in e])
+
+
+def _table(title: str, offsets, lengths, column) -> str:
+    lines = [title, f"{'K':>2}  " + " ".join(f"L={L:<6}" for L in lengths)]
+    for K in offsets:
+        lines.append(f"{K:>2}  " + " ".join(f"{column(K, L):<8}" for L in lengths))
+    return "\n".join(lines)
+
+
+@dataclass
+class FarResult:
+    """P1 / P3: one encoding's grid heads at the far lengths."""
+
+    encoding: str
+    offsets: tuple[int, ...]
+    seeds: tuple[int, ...]
+    lengths: tuple[int, ...]
+    sequences: int
+    max_len: int  # Lmax
+    cells: Cells
+
+    def accuracy(self, offset: int, length: int) -> list[float]:
+        return self.cells.values("accuracy", offset, length)
+
+    def selected_offsets(self, offset: int, length: int) -> list[int]:
+        return self.cells.values("selected_offset", offset, length)
+
+    def peak_positions(self, offset: int, length: int) -> list[int]:
+        return self.cells.values("peak_position", offset, length)
+
+    def replaced(self, other: "FarResult") -> "FarResult":
+        """This result with ``other``'s cells (a control's counterfactual: other heads, same cells)."""
+        return dataclasses.replace(self, cells=other.cells)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"encoding": self.encoding, "offsets": list(self.offsets), "seeds": list(self.seeds),
+                "lengths": list(self.lengths), "sequences": self.sequences, "cells": self.cells.rows}
+
+    def table(self) -> str:
+        def column(K, L):
+            selected = self.selected_offsets(K, L)
+            return f"{mean(self.accuracy(K, L)):.3f}/{sum(s == -K for s in selected)}"
+
+        return _table(f"{self.encoding}: accuracy (mean over {len(self.seeds)} seeds) / seeds selecting -K",
+                      self.offsets, self.lengths, column)
+
+
+def run_far(encoding: str, seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
+            lengths: Sequence[int] = FAR_LENGTHS, sequences: int = 4096, cache: Cache | None = None,
+            progress: bool | None = None) -> FarResult:
+    """P1 (RoPE) / P3 (APE): the grid's heads evaluated at ``lengths``."""
+    cache = cache if cache is not None else Cache()
+    models = grid_models(encoding, offsets, seeds, steps, cache, progress)
+    evaluation_lengths = ROPE_LENGTHS if encoding == "rope" else tuple(lengths)  # RoPE: one shared evaluation
+    cells = plain_cells(models, evaluation_lengths, sequences, cache)
+    return FarResult(encoding, tuple(offsets), tuple(seeds), tuple(lengths), sequences,
+                     models[0].spec.task.max_len, cells)
+
+
+def line_fit(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+    """(intercept, slope) of the least-squares line through (x, y) (as ``scipy.stats.linregress``)."""
+    mx, my = mean(x), mean(y)
+    sxx = sum((a - mx) ** 2 for a in x)
+    slope = sum((a - mx) * (b - my) for a, b in zip(x, y)) / sxx
+    return my - slope * mx, slope
+
+
+@dataclass
+class OutOfSampleResult:
+    """P2: a* on the fit lengths (the paper's) and at the far lengths, per K and seed."""
+
+    encoding: str
+    offsets: tuple[int, ...]
+    seeds: tuple[int, ...]
+    fit_lengths: tuple[int, ...]
+    far_lengths: tuple[int, ...]
+    fit_cells: Cells
+    far_cells: Cells
+
+    def items(self, offset: int) -> list[tuple[list[float], list[float]]]:
+        """Per seed: (a* at the fit lengths, a* at the far lengths)."""
+        fit = list(zip(*[self.fit_cells.values("target_weight", offset, L) for L in self.fit_lengths]))
+        far = list(zip(*[self.far_cells.values("target_weight", offset, L) for L in self.far_lengths]))
+        return [(list(a), list(b)) for a, b in zip(fit, far)]
+
+    def errors(self, items: Sequence[tuple[list[float], list[float]]]) -> list[float]:
+        """measured seed-mean a* - predicted 1/(a + c (L-1)), per far length, from the seed-mean fit of ``items``.
+
+        The fit is ``dilution_fit``'s least squares in closed form (the seed bootstrap calls this thousands of
+        times; scipy's linregress per call would take seconds)."""
+        inverse = [1.0 / a for a in column_means([i[0] for i in items])]
+        intercept, slope = line_fit([L - 1 for L in self.fit_lengths], inverse)
+        measured = column_means([i[1] for i in items])
+        return [m - 1.0 / (intercept + slope * (L - 1)) for m, L in zip(measured, self.far_lengths)]
+
+    def fit(self, offset: int) -> dict[str, float]:
+        return dilution_fit(self.fit_lengths, column_means([i[0] for i in self.items(offset)])).to_dict()
+
+    def predicted(self, offset: int, lengths: Sequence[int] | None = None) -> list[float]:
+        fit = self.fit(offset)
+        return [1.0 / (fit["intercept"] + fit["slope"] * (L - 1)) for L in (lengths or self.far_lengths)]
+
+    def measured(self, offset: int) -> list[float]:
+        return column_means([i[1] for i in self.items(offset)])
+
+    def seed_errors(self, offset: int, length: int) -> list[float]:
+        """Per seed: its own a* at ``length`` minus its own fit's prediction."""
+        j = self.far_lengths.index(length)
+        out = []
+        for fit_weights, far_weights in self.items(offset):
+            fit = dilution_fit(self.fit_lengths, fit_weights)
+            out.append(far_weights[j] - 1.0 / (fit.intercept + fit.slope * (length - 1)))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"encoding": self.encoding, "offsets": list(self.offsets), "seeds": list(self.seeds),
+                "fit_lengths": list(self.fit_lengths), "far_lengths": list(self.far_lengths),
+                "per_offset": [{"offset": K, "fit": self.fit(K), "predicted": self.predicted(K),
+                                "measured": self.measured(K)} for K in self.offsets],
+                "fit_cells": self.fit_cells.rows, "far_cells": self.far_cells.rows}
+
+    def table(self) -> str:
+        lines = [f"{self.encoding}: seed-mean a* at the far lengths, measured / predicted by the fit on "
+                 f"L = {','.join(map(str, self.fit_lengths))}"]
+        lines.append(f"{'K':>2}  " + " ".join(f"L={L:<12}" for L in self.far_lengths) + "  fit a, c")
+        for K in self.offsets:
+            fit = self.fit(K)
+            cells = zip(self.measured(K), self.predicted(K))
+            lines.append(f"{K:>2}  " + " ".join(f"{m:.3f}/{p:.3f}     " for m, p in cells)
+                         + f"  {fit['intercept']:.3f}, {fit['slope']:.4f}")
+        return "\n".join(lines)
+
+
+def run_out_of_sample(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (2, 3),
+                      fit_evaluation: EvalConfig | None = None, far_lengths: Sequence[int] = FAR_LENGTHS,
+                      sequences: int = 4096, encoding: str = "rope", cache: Cache | None = None,
+                      progress: bool | None = None) -> OutOfSampleResult:
+    """P2: the fit on ``fit_evaluation``'s lengths (the grid's own evaluation, cached) against the far a*."""
+    cache = cache if cache is not None else Cache()
+    fit_evaluation = fit_evaluation or EvalConfig()
+    models = grid_models(encoding, offsets, seeds, steps, cache, progress)
+    fit_cells = plain_cells(models, fit_evaluation.lengths, fit_evaluation.sequences, cache)
+    far = ROPE_LENGTHS if encoding == "rope" else tuple(far_lengths)
+    far_cells = plain_cells(models, far, sequences, cache)
+    return OutOfSampleResult(encoding, tuple(offsets), tuple(seeds), tuple(fit_evaluation.lengths),
+                             tuple(far_lengths), fit_cells, far_cells)
+
+
+@dataclass
+class VariantResult:
+    """P4 / P6: the RoPE heads at ``lengths``, unmodified and under an inference variant."""
+
+    kind: str  # the variant's kind (InferenceVariant.kind)
+    offsets: tuple[int, ...]
+    seeds: tuple[int, ...]
+    lengths: tuple[int, ...]
+    sequences: int
+    max_len: int
+    plain: Cells
+    varied: Cells
+
+    def values(self, key: str, offset: int, length: int, varied: bool = True) -> list[Any]:
+        return (self.varied if varied else self.plain).values(key, offset, length)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"variant": self.kind, "offsets": list(self.offsets), "seeds": list(self.seeds),
+                "lengths": list(self.lengths), "sequences": self.sequences, "max_len": self.max_len,
+                "plain": self.plain.rows, "varied": self.varied.rows}
+
+    def table(self) -> str:
+        def column(K, L):
+            varied = f"{mean(self.values('target_weight', K, L)):.3f}"
+            plain = f"{mean(self.values('target_weight', K, L, varied=False)):.3f}"
+            return f"{plain}>{varied}"
+
+        def selection(K, L):
+            return ",".join(str(s) for s in sorted(set(self.values("selected_offset", K, L))))
+
+        def accuracy(K, L):
+            return f"{mean(self.values('accuracy', K, L, varied=False)):.2f}>{mean(self.values('accuracy', K, L)):.2f}"
+
+        title = f"RoPE heads, {self.kind} at inference (mean over {len(self.seeds)} seeds)"
+        return "\n".join((_table(f"{title}: a* plain>{self.kind}", self.offsets, self.lengths, column),
+                          _table(f"selected offsets under {self.kind} (every seed)", self.offsets, self.lengths, selection),
+                          _table("accuracy plain>varied", self.offsets, self.lengths, accuracy)))
+
+
+def run_variant(kind: str, seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
+                lengths: Sequence[int] = SCALING_LENGTHS, sequences: int = 4096, cache: Cache | None = None,
+                progress: bool | None = None) -> VariantResult:
+    """The grid's RoPE heads at ``lengths``: the plain evaluation and the ``kind`` variant beside it."""
+    cache = cache if cache is not None else Cache()
+    models = grid_models("rope", offsets, seeds, steps, cache, progress)
+    max_len = models[0].spec.task.max_len
+    plain = plain_cells(models, ROPE_LENGTHS, sequences, cache)
+    varied = variant_cells(models, ROPE_LENGTHS, sequences, cache, InferenceVariant(kind, max_len))
+    return VariantResult(kind, tuple(offsets), tuple(seeds), tuple(lengths), sequences, max_len, plain, varied)
+
+
+def run_interpolation(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
+                      lengths: Sequence[int] = INTERPOLATION_LENGTHS, sequences: int = 4096,
+                      cache: Cache | None = None, kind: str = "interpolate",
+                      progress: bool | None = None) -> VariantResult:
+    """P4: position interpolation (``kind="plain"``: the same cells without it, the control)."""
+    return run_variant(kind, seeds, steps, offsets, lengths, sequences, cache, progress)
+
+
+def run_scaling(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
+                lengths: Sequence[int] = SCALING_LENGTHS, sequences: int = 4096, cache: Cache | None = None,
+                kind: str = "log-scale", progress: bool | None = None) -> VariantResult:
+    """P6: log-length logit scaling (``kind="inverse-log-scale"``: the inverse factor, the control)."""
+    return run_variant(kind, seeds, steps, offsets, lengths, sequences, cache, progress)
+
+
+def run_nope(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
+             evaluation: EvalConfig | None = None, cache: Cache | None = None, encoding: str = "nope",
+             progress: bool | None = None) -> PhenomenonResult:
+    """P5: NoPE heads trained as C1 (``encoding="rope"``: the grid's RoPE heads, the control)."""
+    return run_phenomenon(seeds, steps, offsets, (encoding,), evaluation, cache, progress)

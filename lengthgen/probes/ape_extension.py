@@ -1,0 +1,49 @@
+"""A longer APE table for evaluation beyond the trained table's rows (P1-P3 at L up to 128).
+
+A trained APE head has ``positions`` = 48 rows; rows from Lmax on never received a gradient and still
+hold their initial N(0, 1) values. To evaluate at L > 48 the head needs rows 48 .. L-1: they are the
+rows that the same seed's initialisation would have drawn had the table been longer. Concretely, the
+initial head of the same spec with a ``positions``-row table is built from the same init generator
+(``generator(seed, "init")``, via ``build_model``), and its rows from the old table size on are appended
+to the trained table. The position table is the last parameter the initialisation draws (after the
+embeddings, projections and readout; ``OneLayerHead.reset_parameters``), so this is the init generator's
+own stream continued past the 48 rows it drew: the first 48 rows of the longer initial table are exactly
+the shorter one's (``tests/test_ape_extension.py`` checks it), and the trained rows 0..47 are copied
+unchanged. Why this and not a generator derived from the init seed for the extension alone: it is what
+"drawn from the same init generator" means literally, and it makes the extended head the one a longer
+table would have given (its untrained rows are the same kind of initial vector as rows 16..47).
+
+Pure functions: the trained model is never modified; ``extended_model`` returns a new model whose spec
+has the longer table (its evaluations are cached under the original model's key plus the variant).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import torch
+
+from lengthgen.probes.ape_fixes import TABLE
+from lengthgen.train import TrainedModel, build_model
+
+
+def extended_table(model: TrainedModel, positions: int) -> torch.Tensor:
+    """The trained table (rows, d) followed by the seed's initial rows up to ``positions`` rows."""
+    if model.spec.model.encoding != "ape" or TABLE not in model.state:
+        raise ValueError(f"not an APE head: encoding {model.spec.model.encoding!r}")
+    table = model.state[TABLE]  # (rows, d)
+    rows = table.shape[0]
+    if positions < rows:
+        raise ValueError(f"positions={positions} is shorter than the trained table ({rows} rows)")
+    longer = model.spec.replace(model={"positions": positions})
+    initial = build_model(longer, model.seed).encoding.pos.weight.detach()  # (positions, d), generator(seed, "init")
+    return torch.cat((table, initial[rows:].to(table.dtype)), dim=0)  # (positions, d)
+
+
+def extended_model(model: TrainedModel, positions: int) -> TrainedModel:
+    """The model with its table extended to ``positions`` rows (unchanged if it is not an APE head)."""
+    if model.spec.model.encoding != "ape":
+        return model
+    longer = model.spec.replace(model={"positions": positions})
+    state = {**model.state, TABLE: extended_table(model, positions)}
+    return dataclasses.replace(model, spec=longer, state=state)

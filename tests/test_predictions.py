@@ -1,0 +1,81 @@
+"""The prediction experiments (P1-P6) and ``lengthgen predictions``: cells from the cached grid heads,
+the longer APE table and the inference variants wired in, the JSON contract and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lengthgen.cache import Cache
+from lengthgen.cli import main
+from lengthgen.config import EvalConfig
+from lengthgen.evaluate import evaluate_models
+from lengthgen.experiments import predictions as P
+from lengthgen.probes.ape_extension import extended_model
+
+STEPS, SEQUENCES, SEEDS = 5, 32, (0, 1)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return Cache(tmp_path_factory.mktemp("predictions-cache"))
+
+
+def test_far_cells_of_ape_are_the_extended_heads(cache):
+    result = P.run_far("ape", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=cache)
+    models = P.grid_models("ape", (2,), SEEDS, STEPS, cache)
+    direct = evaluate_models([extended_model(m, 128) for m in models],
+                             EvalConfig(lengths=P.FAR_LENGTHS, sequences=SEQUENCES))
+    for L, row in zip(P.FAR_LENGTHS, zip(*direct)):
+        assert result.accuracy(2, L) == [r.accuracy for r in row]
+        assert result.peak_positions(2, L) == [r.peak_position() for r in row]
+    assert result.replaced(P.run_far("rope", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=cache)).encoding == "ape"
+
+
+def test_out_of_sample_errors_and_fit(cache):
+    result = P.run_out_of_sample(SEEDS, STEPS, (2,), EvalConfig(lengths=(12, 16, 20, 24), sequences=SEQUENCES),
+                                 sequences=SEQUENCES, cache=cache)
+    items = result.items(2)
+    assert len(items) == 2 and len(items[0][0]) == 4 and len(items[0][1]) == 3
+    errors = result.errors(items)
+    assert errors == pytest.approx([m - p for m, p in zip(result.measured(2), result.predicted(2))])
+    assert len(result.seed_errors(2, 128)) == 2
+
+
+def test_variants_keep_plain_cells_and_vary_the_others(cache):
+    scaled = P.run_scaling(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=cache)
+    plain = P.run_interpolation(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=cache, kind="plain")
+    assert plain.values("accuracy", 2, 48) == scaled.values("accuracy", 2, 48, varied=False)
+    assert plain.varied.rows == plain.plain.rows
+    assert scaled.values("target_weight", 2, 128) != scaled.values("target_weight", 2, 128, varied=False)
+    assert "log-scale" in scaled.table() and json.dumps(scaled.to_dict())
+
+
+@pytest.mark.slow
+def test_cli_json(tmp_path, capsys):
+    out = tmp_path / "p.json"
+    assert main(["predictions", "--only", "P1,p3,P4,P6", "--steps", str(STEPS), "--seeds", "0", "--sequences",
+                 str(SEQUENCES), "--workers", "1", "--json", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    data = json.loads(out.read_text())
+    assert set(data) == {"P1", "P3", "P4", "P6"}
+    assert {c["length"] for c in data["P3"]["cells"]} == set(P.FAR_LENGTHS)
+    assert data["P4"]["variant"] == "interpolate" and data["P6"]["variant"] == "log-scale"
+    assert "P6" in capsys.readouterr().out
+
+
+def test_cli_bad_input_is_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        raise SystemExit(main(["predictions", "--only", "P7", "--no-cache", "--seeds", "0"]))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "'P7'" in err, err
+
+
+def test_line_fit_is_the_dilution_fit():
+    from lengthgen.probes.dilution import dilution_fit
+
+    lengths, weights = [12, 16, 20, 24, 32, 40, 48], [0.9, 0.85, 0.8, 0.77, 0.7, 0.66, 0.6]
+    fit = dilution_fit(lengths, weights)
+    intercept, slope = P.line_fit([L - 1 for L in lengths], [1 / a for a in weights])
+    assert (intercept, slope) == pytest.approx((fit.intercept, fit.slope), rel=1e-12)

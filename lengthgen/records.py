@@ -103,6 +103,8 @@ class Check:
     reduce: str | None = None  # how ``values`` became ``value``: mean, min, max, all (None: a single number)
     expected_to_fail: bool = False  # named by the test's declared non-reproduction (its pattern matches)
     interval: str | None = None  # how ``ci95`` was computed: "t" (mean over seeds), "bootstrap" (seeds resampled), "exact"
+    decision_ci: tuple[float, float] | None = None  # the same interval at the run's decision level (--until-decided:
+    # 1 - 0.05/looks, lengthgen.sequential); None: ci95 decides whether the check is close
 
     def describe(self) -> str:
         threshold = f"[{self.threshold[0]}, {self.threshold[1]}]" if self.op == "in" else f"{self.threshold}"
@@ -135,6 +137,11 @@ class ClaimRecord:
     kind: str = "claim"  # "claim" (a claim test) or "control" (its negative control)
     expected_failures: dict[str, Any] | None = None  # {"patterns", "why", "strict"}: a declared non-reproduction
     counterfactual: str | None = None  # a control's input: what replaced the real result, and why it must fail
+    setting: str | None = None  # the robustness setting (lengthgen.robustness) it ran at; None: the paper's point
+    close: bool = False  # a deciding check's interval contains its threshold (lengthgen.report.verdict.close_checks)
+    close_checks: list[str] = field(default_factory=list)  # the names of those checks
+    seeds_to_decide: dict[str, Any] = field(default_factory=dict)  # close check -> about how many seeds would decide it
+    sequential: dict[str, Any] | None = None  # --until-decided: the plan, the path (seeds, intervals per look), the end
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -158,6 +165,7 @@ class ClaimRecorder:
     def __init__(self, claim_id: str, test: str = ""):
         entry = catalogue_claim(claim_id)
         self.record = ClaimRecord(entry.id, entry.where, entry.statement, entry.paper_value, entry.assertion, test)
+        self.decision_level = DECISION_LEVEL  # level of each check's decision_ci (set by claims.support.judge)
 
     def set_scale(self, **scale: Any) -> None:
         self.record.scale.update(scale)
@@ -214,8 +222,15 @@ class ClaimRecorder:
             ci, kind = seed_bootstrap(*bootstrap), "bootstrap"
         elif exact:
             kind = "exact"
+        decision = None
+        if self.decision_level != DECISION_LEVEL and kind == "bootstrap":
+            decision = seed_bootstrap(*bootstrap, level=self.decision_level)
+        elif self.decision_level != DECISION_LEVEL and kind == "t":
+            from lengthgen.sequential import t_interval
+
+            decision = t_interval(values, self.decision_level)
         check = Check(name, statistic, op, threshold, passed, values, ci, paper, reduce if values is not None else None,
-                      interval=kind)
+                      interval=kind, decision_ci=decision)
         self.record.checks.append(check)
         return check
 
@@ -299,10 +314,13 @@ class ClaimRecorder:
 
 BOOTSTRAP_RESAMPLES = 2000  # enough for a stable 95% percentile interval; a few ms for a seed-mean fit
 BOOTSTRAP_SEED = 20240601  # the bootstrap's own generator: the same interval on every rerun
+DECISION_LEVEL = 0.95  # the level of ci95; --until-decided raises a run's decision level (lengthgen.sequential)
 
 
-def seed_bootstrap(items: Sequence[Any], statistic: Callable[[Sequence[Any]], float]) -> tuple[float, float] | None:
-    """95% percentile interval of ``statistic`` over seeds resampled with replacement (None below 2 seeds).
+def seed_bootstrap(items: Sequence[Any], statistic: Callable[[Sequence[Any]], float],
+                   level: float = DECISION_LEVEL) -> tuple[float, float] | None:
+    """Percentile interval (95% unless ``level``) of ``statistic`` over seeds resampled with replacement
+    (None below 2 seeds).
 
     A resample that makes the statistic undefined (e.g. a fit through identical rows) is dropped by
     scipy as NaN-producing; the interval is then over the others."""
@@ -316,7 +334,7 @@ def seed_bootstrap(items: Sequence[Any], statistic: Callable[[Sequence[Any]], fl
         return float(statistic([items[int(i)] for i in indices]))
 
     result = stats.bootstrap((np.arange(len(items)),), over, vectorized=False, n_resamples=BOOTSTRAP_RESAMPLES,
-                             confidence_level=0.95, method="percentile", rng=np.random.default_rng(BOOTSTRAP_SEED))
+                             confidence_level=level, method="percentile", rng=np.random.default_rng(BOOTSTRAP_SEED))
     low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
     return (low, high) if math.isfinite(low) and math.isfinite(high) else None
 

@@ -68,6 +68,27 @@ def rows_after_load(page: Path, fragment: str, tmp_path: Path) -> list[str]:
 
 
 def test_table_sorts_by_verdict_and_by_id(page, tmp_path):
-    assert rows_after_load(page, "", tmp_path) == ["C1", "C4", "C6", "C8", "C9", "C15"]
-    assert rows_after_load(page, "#sort=verdict", tmp_path) == ["C4", "C8", "C6", "C9", "C1", "C15"]
-    assert rows_after_load(page, "#sort=id-desc", tmp_path) == ["C15", "C9", "C8", "C6", "C4", "C1"]
+    assert rows_after_load(page, "", tmp_path) == ["C1", "C4", "C6", "C8", "C9", "C10", "C15", "C18"]
+    # a close call sorts just before the clear calls of its verdict
+    assert rows_after_load(page, "#sort=verdict", tmp_path) == ["C4", "C8", "C6", "C9", "C10", "C1", "C15", "C18"]
+    assert rows_after_load(page, "#sort=id-desc", tmp_path) == ["C18", "C15", "C10", "C9", "C8", "C6", "C4", "C1"]
+
+
+OVERVIEW_COLOURS = {"reproduced": (0x1A, 0x7F, 0x37), "failed": (0xCF, 0x22, 0x2E), "inconclusive": (0x05, 0x50, 0xAE),
+                    "not reproduced": (0x9A, 0x4D, 0x00)}  # figures.FOREST_COLOURS
+
+
+def test_the_page_opens_with_the_overview(page, tmp_path):
+    """The forest plot is the first thing after the header, above the claims table, and it shows a row per
+    claim in the verdict colours (the screenshot of the first screen, kept as overview.png, was looked at)."""
+    source = page.read_text()
+    assert source.index('id="overview"') < source.index('id="claims"')
+    shot = tmp_path / "overview.png"
+    chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,900", page.as_uri())
+    assert shot.exists()
+    rgb = (image.imread(shot)[..., :3] * 255).round().astype(int)
+    for verdict, colour in OVERVIEW_COLOURS.items():
+        share = np.mean(np.all(np.abs(rgb - colour) <= 8, axis=-1))
+        assert share > 0.0002, f"the overview's {verdict} colour {colour} covers {share:.4%} of the first screen"
+    shaded = np.mean(np.all(np.abs(rgb - (0xFF, 0xF1, 0xE0)) <= 2, axis=-1))  # the +-2 s.e. band (and a chip)
+    assert shaded > 0.01, f"the close band covers {shaded:.3%} of the first screen"

@@ -11,13 +11,16 @@ def test_summary_has_one_block_per_claim_with_paper_and_measured():
     lines = summary_lines(all_records(), ENVIRONMENT, width=140)
     assert all(len(line) <= 140 for line in lines)
     starts = [line.split()[0] for line in lines[1:] if line[:1] == "C"]
-    assert starts == ["C1", "C4", "C6", "C8", "C9", "C15"]
+    assert starts == ["C1", "C4", "C6", "C8", "C9", "C10", "C15", "C18"]
     text = "\n".join(lines)
     assert "8 seeds, K in {1,2,3}; RoPE near 1.00" in text  # C1's paper value
     assert "rope accuracy beyond the training range: 0.949" in text  # C1's measured headline
     assert "key carrier fraction K=2: 0.412 in [0.65, 0.95]" in text  # C4's failed check
     assert "-> 1 of 120 cells" in text  # why C8 is not reproduced
-    assert lines[-2].startswith("run: mixed scale, partial: 6 of 22 catalogue claims; 2 reproduced, 1 not reproduced")
+    start = next(i for i, line in enumerate(lines) if line.startswith("run:"))
+    run = " ".join(line.strip() for line in lines[start:start + 2] if not line.startswith("wall time"))
+    assert run.startswith("run: mixed scale, partial: 8 of 22 catalogue claims; 3 reproduced, 1 reproduced (close), "
+                          "1 not reproduced")
     assert "models trained 48, from the cache 72" in lines[-1]
 
 
@@ -75,3 +78,13 @@ def test_headline_quantities_come_first():
     record = recorder.record.to_dict()
     assert record["headlines"] == ["trained key carrier fraction"]
     assert headline(record) == "trained key carrier fraction: 0.81 [0.683, 0.937] (n=2)"
+
+
+def test_close_calls_are_labelled_with_their_intervals_and_the_path_is_shown():
+    lines = summary_lines(all_records(), ENVIRONMENT, width=160)
+    text = "\n".join(lines)
+    assert "C10   paper  reproduced (close)" in text
+    assert ("close: clamp K=1 L=20: APE accuracy: mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 "
+            "seeds would decide it") in text
+    assert "seeds 3 -> 7 -> 11, decided" in text  # C18 through the --until-decided loop
+    assert "C18   paper  reproduced " in text and "C18   paper  reproduced (close)" not in text

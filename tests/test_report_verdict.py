@@ -163,3 +163,80 @@ def test_record_round_trips_and_tolerates_unknown_fields():
     old = {k: v for k, v in data.items() if k not in ("verdict_reason", "outcome", "added_by_a_later_version")}
     old["checks"] = [{k: v for k, v in c.items() if k not in ("reduce", "also_new")} for c in data["checks"]]
     assert ClaimRecord.from_dict(old).checks[0].reduce is None  # a claims.json of the first version
+
+
+def _record(*checks, verdict="reproduced") -> dict:
+    """A record with the given checks: (name, values or value, op, threshold, keyword arguments)."""
+    recorder = ClaimRecorder("C9")
+    recorder.set_scale(name="paper", seeds=3, paper_seeds=3)
+    for name, value, op, threshold, kwargs in checks:
+        recorder.check(name, value, op, threshold, **kwargs)
+    data = recorder.record.to_dict()
+    data["verdict"] = verdict
+    return data
+
+
+CLOSE_MEAN = ("cell", [0.146, 0.149, 0.147], "<=", 0.15, {})  # C9's deciding cell: [0.1435, 0.1511]
+CLEAR_MEAN = ("other", [0.11, 0.12, 0.115], "<=", 0.15, {})
+
+
+def test_close_is_a_deciding_interval_that_contains_the_threshold():
+    from lengthgen.report.verdict import closeness, label
+
+    close = _record(CLOSE_MEAN, CLEAR_MEAN)
+    assert closeness(close) == {"close": True, "close_checks": ["cell"], "seeds_to_decide": {"cell": 4}}
+    assert label(close) == "reproduced (close)"
+    assert label(_record(CLEAR_MEAN)) == "reproduced"
+    assert label({**close, "verdict": "inconclusive"}) == "inconclusive"
+    barely = _record(("barely", [0.149, 0.152, 0.151], "<=", 0.15, {}), verdict="failed")  # more seeds pushed it over
+    assert label({**barely, "outcome": "failed"}) == "failed"  # the label stays; its close checks are listed
+    assert closeness({**barely, "outcome": "failed"})["close_checks"] == ["barely"]
+    assert closeness({**barely, "outcome": "error"})["close"] is False  # an error is never a close call
+
+
+@pytest.mark.parametrize("check", [
+    ("every seed", [0.146, 0.149, 0.147], "<=", 0.15, {"reduce": "all"}),  # more seeds can only find a worse one
+    ("worst", [0.146, 0.149, 0.147], "<=", 0.15, {"reduce": "max"}),
+    ("offset", [-2.0, -2.0, -1.0], "==", -2.0, {}),  # an identity has no interval
+    ("ratio", 0.7479, "in", (0.74, 0.76), {"exact": True}),
+    ("single number", 0.1499, "<=", 0.15, {}),
+])
+def test_checks_without_an_interval_are_never_close(check):
+    from lengthgen.report.verdict import close_checks, has_interval
+
+    data = _record(check)
+    assert not has_interval(data["checks"][0]) and close_checks(data) == []
+
+
+def test_a_bootstrap_statistic_can_be_close():
+    import numpy as np
+
+    from lengthgen.report.verdict import close_checks, interval_kind
+
+    data = _record(("lead", 0.001, ">", 0.0, {"bootstrap": ([-0.01, 0.0, 0.012, 0.002], np.mean)}))
+    assert interval_kind(data["checks"][0]) == "bootstrap" and [c["name"] for c in close_checks(data)] == ["lead"]
+
+
+def test_a_failing_claim_is_close_only_when_every_failed_check_is():
+    from lengthgen.report.verdict import close_checks, deciding_check, label
+
+    barely = ("barely", [0.149, 0.152, 0.151], "<=", 0.15, {})  # fails, interval holds 0.15
+    clearly = ("clearly", [0.5, 0.52, 0.51], "<=", 0.15, {})
+    one = _record(barely, CLEAR_MEAN, verdict="not reproduced")
+    assert [c["name"] for c in close_checks(one)] == ["barely"] and label(one) == "not reproduced (close)"
+    both = _record(barely, clearly, CLOSE_MEAN, verdict="not reproduced")
+    assert close_checks(both) == [] and label(both) == "not reproduced"  # a clear failure decides by itself
+    assert deciding_check(both)["name"] == "clearly"  # the failure furthest below its threshold
+    every = _record(barely, ("every seed", [0.2, 0.1, 0.1], "<=", 0.15, {"reduce": "all"}), verdict="failed")
+    assert deciding_check(every)["name"] == "every seed"  # a failure without an interval is never in doubt
+
+
+def test_the_deciding_check_of_a_passing_claim_is_the_nearest_in_standard_errors():
+    from lengthgen.report.verdict import deciding_check, standard_margin
+
+    data = _record(CLEAR_MEAN, CLOSE_MEAN, ("far", [0.9, 0.95, 0.92], ">=", 0.5, {}))
+    assert deciding_check(data)["name"] == "cell"
+    margin, low, high = standard_margin(data["checks"][1], data)
+    assert low < 0 < margin < high  # positive: it holds; its interval crosses the threshold
+    flat = _record(("flat", [0.9, 0.9, 0.9], ">=", 0.5, {}))
+    assert standard_margin(flat["checks"][0], flat)[0] == float("inf")

@@ -84,7 +84,7 @@ def test_claims_json_is_strict_json_with_every_record(written):
     files, records = written
     text = files.json.read_text()
     data = json.loads(text, parse_constant=lambda name: pytest.fail(f"non-standard JSON constant {name}"))
-    assert [r["claim"] for r in data["records"]] == ["C1", "C4", "C6", "C8", "C9", "C15"]
+    assert [r["claim"] for r in data["records"]] == ["C1", "C4", "C6", "C8", "C9", "C10", "C15", "C18"]
     assert data["environment"]["torch"] == ENVIRONMENT["torch"]
     by_claim = {r["claim"]: r for r in data["records"]}
     assert by_claim["C6"]["measured"]["slope c"]["values"] == [0.1, None]  # NaN written as null
@@ -104,21 +104,23 @@ def test_verdicts_of_the_recorded_results(written):
     assert verdicts["C6"][0] == "inconclusive" and "2 of the paper's 8" in verdicts["C6"][1]
     assert verdicts["C9"] == ("skipped", "no quick variant: the claim needs 4000 steps")
     assert verdicts["C15"] == ("reproduced", None)
+    assert verdicts["C10"] == ("reproduced", None)  # a close call keeps its verdict; the label says "(close)"
 
 
 def test_page_parses_and_lists_every_claim_that_ran(written):
     files, records = written
     page = parse(files.html)
     assert page.stack == [], f"unclosed tags: {page.stack}"
-    assert [row["data-claim"] for row in page.rows] == ["C1", "C4", "C6", "C8", "C9", "C15"]
+    assert [row["data-claim"] for row in page.rows] == ["C1", "C4", "C6", "C8", "C9", "C10", "C15", "C18"]
     classes = {row["data-claim"]: row["class"] for row in page.rows}
     assert "v-reproduced" in classes["C1"] and "v-failed" in classes["C4"]
     assert "v-not-reproduced" in classes["C8"] and "v-inconclusive" in classes["C6"] and "v-skipped" in classes["C9"]
-    assert {s["id"] for s in page.sections} == {"C1-paper", "C4-paper", "C6-paper", "C8-paper", "C9-quick", "C15-quick"}
+    assert {s["id"] for s in page.sections} == {"C1-paper", "C4-paper", "C6-paper", "C8-paper", "C9-quick", "C10-paper",
+                                                "C15-quick", "C18-paper"}
     text = " ".join(page.text)
     for record in records:
         assert record["statement"] in text and record["paper_value"] in text
-    assert "mixed scale, partial: 6 of 22 catalogue claims" in text
+    assert "mixed scale, partial: 8 of 22 catalogue claims" in text
     assert "a note <with> markup & ampersands" in text  # escaped in the source, intact as text
     assert "1 of 120 cells: K=3 seed 4 at L=48" in text  # the xfail's measured value
     assert "0.412 in [0.65, 0.95]" in text  # the failed check, measured beside the threshold
@@ -129,7 +131,7 @@ def test_page_parses_and_lists_every_claim_that_ran(written):
 def test_page_is_self_contained(written):
     files, records = written
     page = parse(files.html)
-    drawable = sum(len(r["figures"]) for r in records) - 1  # all but the malformed spec
+    drawable = sum(len(r["figures"]) for r in records) - 1 + 1  # all but the malformed spec, and the overview
     assert len(page.images) == drawable
     assert all(src.startswith("data:image/png;base64,") for src in page.images)
     assert page.external == []
@@ -145,3 +147,22 @@ def test_an_empty_run_scale_and_a_rewrite(tmp_path):
     assert [row["data-claim"] for row in page.rows] == ["C15"]
     assert "quick scale, partial: 1 of 22 catalogue claims" in " ".join(page.text)
     assert not list(tmp_path.glob(".*tmp"))
+
+
+def test_close_calls_and_the_until_decided_path_reach_claims_json_and_the_page(written):
+    files, _ = written
+    by_claim = {r["claim"]: r for r in json.loads(files.json.read_text())["records"]}
+    assert by_claim["C10"]["close"] is True and by_claim["C10"]["close_checks"] == ["clamp K=1 L=20: APE accuracy"]
+    assert by_claim["C10"]["seeds_to_decide"] == {"clamp K=1 L=20: APE accuracy": 4}
+    assert by_claim["C1"]["close"] is False and by_claim["C1"]["close_checks"] == []
+    path = by_claim["C18"]["sequential"]
+    assert [look["seeds"] for look in path["path"]] == [3, 7, 11] and path["stopped"] == "decided"
+    assert path["looks_planned"] == 4 and path["level"] == pytest.approx(1 - 0.05 / 4)
+    assert by_claim["C18"]["scale"]["seeds"] == 11 and by_claim["C18"]["close"] is False
+    assert by_claim["C18"]["checks"][0]["interval"] == "bootstrap"
+    page = parse(files.html)
+    text = " ".join(page.text)
+    assert "1 reproduced (close)" in text and "Close calls (1)" in text and "Seeds until decided" in text
+    assert "mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 seeds would decide it" in text
+    rows = {row["data-claim"]: row for row in page.rows}
+    assert rows["C10"]["data-close"] == "true" and rows["C1"]["data-close"] == "false"

@@ -179,8 +179,73 @@ def test_every_verdict_reaches_the_controller(tmp_path):
     assert "does not discriminate" in controls["C14"]["verdict_reason"]
     assert controls["C13"]["counterfactual"] == "untrained weights"
     page = (out / "index.html").read_text()
-    assert page.count('<tr class="v-row') == 10 and page.count("data:image/png;base64,") == 1
+    assert page.count('<tr class="v-row') == 10 and page.count("data:image/png;base64,") == 1 + 1  # and the overview
     summary = result.stdout[result.stdout.index("lengthgen claims"):]
     for claim in records:
         assert f"\n{claim} " in summary
     assert "-> RuntimeError: boom" in summary
+
+
+SEQUENTIAL = '''
+import math
+import pytest
+from claims.support import judge
+from lengthgen.scale import PAPER
+
+
+def stream(centre, spread):
+    """A synthetic experiment: one value per seed of the scale (seeds 0..2 unless the loop adds some)."""
+    return lambda scale: [centre + spread * math.sin(2.1 * seed) for seed in scale.seed_list(3)]
+
+
+@pytest.mark.claim("C9")
+def test_decided_with_more_seeds(claim):
+    judge(claim, PAPER, stream(0.147, 0.002), lambda c, r: c.check("cell", r, "<=", 0.15), 3)
+    claim.verify()
+
+
+@pytest.mark.claim("C6")
+def test_stays_close_up_to_max(claim):
+    judge(claim, PAPER, stream(0.86, 0.05), lambda c, r: c.check("R^2", r, ">=", 0.85), 3)
+    claim.verify()
+
+
+@pytest.mark.claim("C15")
+def test_exact_needs_no_seeds(claim):
+    judge(claim, PAPER, lambda scale: 0.7479, lambda c, r: c.check("ratio", r, "in", (0.74, 0.76), exact=True), 0)
+    claim.verify()
+'''
+
+
+def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
+    """--until-decided=12 through pytest and two workers: the close claim gets seeds 4 at a time until its
+    interval (at 1 - 0.05/4: looks at 3, 7, 11, 12 seeds) excludes the threshold; the one that stays close
+    stops at MAX and says so; the exact one is left alone. A bad MAX is a usage error."""
+    import os
+
+    (tmp_path / "pytest.ini").write_text(textwrap.dedent(INI))
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ("lengthgen.testing.plugin",)\n')
+    (tmp_path / "test_sequential.py").write_text(SEQUENTIAL)
+    out = tmp_path / "report"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    args = [sys.executable, "-m", "pytest", f"--report-dir={out}", f"--cache-dir={tmp_path / 'cache'}",
+            "-p", "no:cacheprovider"]
+    result = subprocess.run([*args, "-n", "2", "--until-decided=12"], check=False, cwd=tmp_path, capture_output=True,
+                            text=True, timeout=TIMEOUT_S, env=env)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    records = {r["claim"]: r for r in json.loads((out / "claims.json").read_text())["records"]}
+    decided, stays, exact = records["C9"], records["C6"], records["C15"]
+    assert [look["seeds"] for look in decided["sequential"]["path"]] == [3, 7]
+    assert decided["close"] is False and decided["scale"]["seeds"] == 7
+    assert decided["sequential"]["stopped"] == "decided"
+    assert decided["sequential"]["level"] == pytest.approx(1 - 0.05 / 4)
+    assert [look["seeds"] for look in stays["sequential"]["path"]] == [3, 7, 11, 12]
+    assert stays["close"] is True and stays["close_checks"] == ["R^2"] and stays["scale"]["seeds"] == 12
+    assert stays["sequential"]["stopped"] == "at the maximum"
+    assert stays["seeds_to_decide"]["R^2"] > 12
+    assert exact["close"] is False and exact["sequential"] is None  # no seeds: nothing to add
+    summary = " ".join(result.stdout[result.stdout.index("lengthgen claims"):].split())
+    assert "C6 paper reproduced (close)" in summary and "seeds 3 -> 7 -> 11 -> 12, at the maximum" in summary
+    bad = subprocess.run([*args, "--until-decided=1"], check=False, cwd=tmp_path, capture_output=True, text=True,
+                         timeout=TIMEOUT_S, env=env)
+    assert bad.returncode == 4 and "--until-decided='1': MAX must be an integer in 2..10000" in bad.stderr

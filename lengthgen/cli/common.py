@@ -9,9 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from lengthgen.cluster import scheduler_arg
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, parse_seeds
 
 EXIT_USAGE = 2  # bad input: a one-line message naming the bad value, no traceback
+UNTIL_DECIDED_MAX = 32  # a bare --until-decided (lengthgen.sequential.DEFAULT_MAX; a test checks they agree)
 
 
 class UsageError(Exception):
@@ -24,6 +26,34 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        """As argparse's; a subcommand given ``--until-decided`` runs its claims instead (lengthgen.until_decided)."""
+        namespace, rest = super().parse_known_args(args, namespace)
+        handler = getattr(namespace, "handler", None)
+        if getattr(namespace, "until_decided", None) is not None and handler is not None \
+                and not getattr(handler, "until_decided", False):
+            namespace.handler = _until_decided_handler(self.description or "", self.prog)
+        return namespace, rest
+
+
+def _until_decided_handler(help_text: str, prog: str):
+    def run(args: argparse.Namespace) -> int:
+        from lengthgen.until_decided import run as run_claims
+
+        return run_claims(args, help_text, prog)
+
+    run.until_decided = True  # type: ignore[attr-defined]
+    return run
+
+
+def until_decided_arg(text: str) -> int:
+    from lengthgen.sequential import parse_max
+
+    try:
+        return parse_max(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def int_list(text: str) -> tuple[int, ...]:
@@ -64,6 +94,10 @@ def add_run_options(parser: argparse.ArgumentParser, seeds: str, steps: int = 40
     parser.add_argument("--steps", type=int, default=steps, help=f"training steps per model (default {steps})")
     parser.add_argument("--sequences", type=int, default=4096, help="evaluation sequences per length (default 4096)")
     add_output_options(parser)
+    parser.add_argument("--until-decided", type=until_decided_arg, nargs="?", const=UNTIL_DECIDED_MAX, default=None,
+                        metavar="MAX",
+                        help="instead: run the claim tests this command serves, adding seeds 4 at a time to claims "
+                             "with a close deciding check until none is close or MAX (default 32) seeds are used")
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
@@ -76,6 +110,9 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", default="cpu", help="cpu (default) or cuda; part of the cache key")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="processes training in parallel (default: the CPU count; results do not depend on it)")
+    parser.add_argument("--scheduler", type=scheduler_arg, default=None, metavar="tcp://HOST:PORT",
+                        help="train missing models on this Dask cluster (needs the dask extra); results do not "
+                             "depend on it")
 
 
 def make_cache(args: argparse.Namespace):

@@ -56,8 +56,10 @@ def write_report(records: Sequence[Mapping[str, Any]], environment: Mapping[str,
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    data = assemble(records, environment)
+    from lengthgen.report.robustness import carry_over
+
     json_path = out_dir / "claims.json"
+    data = carry_over(assemble(records, environment), json_path)  # keeps the part (claims / map) this run lacks
     dump(data, json_path)  # atomic
     return write_page(data, out_dir, json_path)
 

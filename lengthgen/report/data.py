@@ -33,11 +33,20 @@ def split(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]]
 
 
 def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"format", "environment", "records", "controls"}``; each sorted by claim number, then test."""
+    """``{"format", "environment", "records", "controls"}``, each sorted by claim number, then test; and
+    ``"robustness"`` (the robustness map's cells, records with a ``setting``) with its environment when the
+    run has any (``lengthgen.report.robustness``)."""
+    from lengthgen.report.robustness import split_settings
+
     claims, controls = split(records)
-    return {"format": FORMAT, "environment": finite(dict(environment)),
+    claims, cells = split_settings(claims)
+    data = {"format": FORMAT, "environment": finite(dict(environment)),
             "records": [finite(dict(r)) for r in sorted(claims, key=sort_key)],
             "controls": [finite(dict(r)) for r in sorted(controls, key=sort_key)]}
+    if cells:
+        data["robustness"] = [finite(dict(r)) for r in sorted(cells, key=lambda r: (r["setting"], *sort_key(r)))]
+        data["robustness_environment"] = data["environment"]
+    return data
 
 
 def dump(data: Mapping[str, Any], path: Path) -> None:
@@ -61,4 +70,5 @@ def load(path: Path) -> dict[str, Any]:
             raise ValueError(f"{str(path)!r}: record {i} is malformed ({error})") from None
     data.setdefault("environment", {})
     data.setdefault("controls", [])
+    data.setdefault("robustness", [])
     return data

@@ -19,7 +19,7 @@ import numpy as np
 
 from lengthgen.files import atomic_write
 
-KINDS = ("lines", "bars", "heatmap")
+KINDS = ("lines", "bars", "heatmap")  # spec kinds; the page overview is drawn by forest()
 SIZE = (6.4, 3.8)  # inches, one figure
 DPI = 100  # 640 x 380 pixels: legible in a two-column grid, small as base64
 LEGEND_INSIDE = 10  # up to this many series: legend inside the axes
@@ -270,3 +270,83 @@ def prune_drawings(cache_dir: Path, keep: set[str]) -> None:
     for path in cache_dir.glob("*.json"):
         if path.stem not in keep:
             path.unlink(missing_ok=True)
+
+
+FOREST_CLIP = 100.0  # standard errors: margins beyond are drawn at the edge (an arrow head)
+FOREST_LINEAR = 3.0  # the symlog axis is linear within +-this many standard errors (the close region)
+FOREST_ROW_IN = 0.3  # inches per claim row
+FOREST_WIDTH_IN = 11.0
+FOREST_COLOURS = {"reproduced": "#1a7f37", "not reproduced": "#9a4d00", "inconclusive": "#0550ae",
+                  "failed": "#cf222e", "skipped": "#59636e"}  # the page's verdict colours
+
+
+def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
+    """The overview: one row per claim, its deciding check's margin to the threshold in standard errors
+    (positive: the check holds) with its deciding interval in the same units, coloured by verdict.
+
+    A row is ``{"label", "verdict", "close", "kind", "margin", "low", "high", "passed"}``; ``kind``:
+    "interval" (drawn at its margin), "exact" or "none" (an exact computation, or a check without an
+    interval: every seed must pass, an identity; drawn as a marker at the edge of its side, labelled).
+    Returns ``(png_bytes, caption)``.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    if not rows:
+        raise FigureError("the overview needs at least one claim with a check")
+    height = max(2.4, 1.3 + FOREST_ROW_IN * len(rows))
+    fig = Figure(figsize=(FOREST_WIDTH_IN, height), dpi=DPI)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    edge = FOREST_CLIP * 0.6
+
+    def clip(value: float) -> float:
+        return float(np.clip(value, -FOREST_CLIP, FOREST_CLIP))
+
+    ax.axvspan(-2, 2, color="#fff1e0", zorder=0)
+    ax.axvline(0, color="0.2", linewidth=1.2, zorder=1)
+    for y, row in enumerate(rows):
+        colour = FOREST_COLOURS.get(str(row.get("verdict")), "#59636e")
+        kind = row.get("kind")
+        face = "white" if row.get("close") else colour
+        if kind == "interval":
+            low, high, mid = clip(row["low"]), clip(row["high"]), clip(row["margin"])
+            ax.plot([low, high], [y, y], color=colour, linewidth=2.2, solid_capstyle="butt", zorder=2)
+            beyond = abs(row["margin"]) >= FOREST_CLIP
+            marker = (">" if mid > 0 else "<") if beyond else "o"
+            ax.plot([mid], [y], marker=marker, markersize=7, color=colour, markerfacecolor=face,
+                    markeredgewidth=1.6, zorder=3)
+        else:
+            x = edge if row.get("passed") else -edge
+            marker = "D" if kind == "exact" else "s"
+            ax.plot([x], [y], marker=marker, markersize=6, color=colour, markerfacecolor=face, zorder=3)
+            ax.annotate("exact" if kind == "exact" else "no interval", (x, y), xytext=(-8 if x > 0 else 8, 0),
+                        textcoords="offset points", va="center", ha="right" if x > 0 else "left", fontsize=7,
+                        color="0.3")  # the label on the inner side of the marker, inside the axes
+    ax.set_xscale("symlog", linthresh=FOREST_LINEAR, linscale=1.5)
+    ax.set_xlim(-FOREST_CLIP * 1.3, FOREST_CLIP * 1.3)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_yticks(range(len(rows)), [str(r["label"]) for r in rows], fontsize=8)
+    ticks = [-100, -30, -10, -3, -2, -1, 0, 1, 2, 3, 10, 30, 100]
+    ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=8)
+    ax.grid(True, axis="x", alpha=0.25)
+    ax.set_xlabel("deciding check: (statistic - threshold) / standard error, signed so that > 0 means the check "
+                  "holds; bar: its deciding interval", fontsize=9)
+    ax.set_title("Every claim at a glance: how far its deciding check is from the threshold", fontsize=10)
+    seen = [v for v in FOREST_COLOURS if any(r.get("verdict") == v for r in rows)]
+    handles = [Line2D([], [], color=FOREST_COLOURS[v], marker="o", linewidth=2, label=v) for v in seen]
+    handles += [Line2D([], [], color="0.3", marker="o", markerfacecolor="white", linewidth=0,
+                       label="close (open marker)"),
+                Line2D([], [], color="0.3", marker="D", linewidth=0, label="exact computation"),
+                Line2D([], [], color="0.3", marker="s", linewidth=0, label="no interval (every seed, ==)")]
+    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI)
+    caption = ("bar: the deciding check's interval (95%, or the --until-decided level), in standard errors; "
+               f"one row per claim test; the axis is linear within +-{FOREST_LINEAR:g} standard errors and "
+               f"logarithmic beyond, clipped at +-{FOREST_CLIP:g} (arrow heads); shaded: within 2 standard errors; "
+               "an open marker is a close call (its deciding interval contains the threshold); exact and "
+               "interval-free checks sit at the edge of their side")
+    return buffer.getvalue(), caption

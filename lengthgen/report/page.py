@@ -12,13 +12,15 @@ from typing import Any, Mapping, Sequence
 from lengthgen.catalogue import CATALOGUE
 from lengthgen.records import VERDICTS
 from lengthgen.report import text
-from lengthgen.report.figures import Rendered
-from lengthgen.report.verdict import is_close
+from lengthgen.report.figures import FigureError, Rendered, forest
+from lengthgen.report.verdict import close_checks, deciding_check, interval_kind, is_close, standard_margin
 
 PAPER_TITLE = "Relative Positions Generalize, Absolute Positions Memorize"
 CHECKS_OPEN = 12  # a claim's checks table starts expanded up to this many checks
 MEASURED_IN_TABLE = 3  # headline quantities shown in the claims table (all of them in the claim's section)
 REASON_SHOWN = 160  # characters of a verdict's reason shown in the claims table
+OVERVIEW_NAME = 56  # characters of a deciding check's name in the overview's row labels
+CLOSE_RANK = 0.5  # a close call sorts just before its verdict's clear calls
 VERDICT_RANK = {v: i for i, v in enumerate(("failed", "not reproduced", "inconclusive", "skipped", "reproduced"))}
 assert set(VERDICT_RANK) == set(VERDICTS), "every verdict needs a sort rank and a colour"
 
@@ -58,6 +60,9 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
 table.checks td, table.checks th, table.env td, table.env th { font-size: 12px; padding: 3px 6px; }
 td.pass { color: #1a7f37; font-weight: 700; } td.fail { color: #cf222e; font-weight: 700; }
 .close { color: #9a4d00; font-size: 11px; font-weight: 600; }
+.badge.close-call, .chips span.close-call { border-style: dashed; border-width: 2px; }
+.closecalls { border: 1px dashed #9a4d00; border-radius: 4px; padding: 4px 10px; margin: 8px 0; background: #fffaf2; }
+figure.overview { max-width: 1180px; margin: 8px 0 16px; }
 .figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 12px; margin-top: 10px; }
 figure { margin: 0; border: 1px solid var(--line); border-radius: 4px; padding: 6px; background: #fff; }
 figure img { display: block; width: 100%; height: auto; }
@@ -69,8 +74,8 @@ ul { margin: 4px 0; padding-left: 22px; }
 """
 
 SORT_JS = """
-(function () {
-  var table = document.getElementById("claims");
+["claims", "predictions"].forEach(function (tableId) {
+  var table = document.getElementById(tableId);
   if (!table) return;
   var body = table.tBodies[0];
   function sortBy(key, dir) {
@@ -94,7 +99,7 @@ SORT_JS = """
   });
   var wanted = /^#sort=(id|verdict)(-desc)?$/.exec(window.location.hash);
   if (wanted) sortBy(wanted[1], wanted[2] ? -1 : 1);
-})();
+});
 """
 
 
@@ -106,8 +111,17 @@ def verdict_class(verdict: str | None) -> str:
     return "v-" + re.sub(r"[^a-z]+", "-", verdict) if verdict in VERDICTS else "v-unknown"
 
 
-def badge(verdict: str | None) -> str:
-    return f'<span class="badge {verdict_class(verdict)}">{esc(verdict or "unknown")}</span>'
+def badge(verdict: str | None, close: bool = False) -> str:
+    """The verdict's badge; ``close``: shown "<verdict> (close)" with a dashed border (reproduced and not
+    reproduced only: ``verdict.label``)."""
+    shown = verdict or "unknown"
+    if close and verdict in text.verdict.CLOSE_LABELLED:
+        return f'<span class="badge {verdict_class(verdict)} close-call">{esc(shown)} (close)</span>'
+    return f'<span class="badge {verdict_class(verdict)}">{esc(shown)}</span>'
+
+
+def record_badge(record: Mapping[str, Any]) -> str:
+    return badge(record.get("verdict"), bool(close_checks(record)))
 
 
 def anchors(records: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -129,8 +143,16 @@ def _summary_html(summary: Mapping[str, Any]) -> str:
 
 
 def _check_values_html(check: Mapping[str, Any]) -> str:
-    """The per-seed values behind a check's statistic, and how they were reduced to it."""
+    """The per-seed values behind a check's statistic, and how they were reduced to it (or its interval:
+    a seed bootstrap, "exact")."""
     values = check.get("values")
+    kind = interval_kind(check)
+    if kind == "exact":
+        return '<span class="seeds">exact (no seeds, no interval)</span>'
+    if kind == "bootstrap":
+        ci = check.get("ci95")
+        return (f'<span class="seeds">95% seed bootstrap {esc(text.interval(ci)) if ci else "(too few seeds)"}'
+                + (f"; values: {esc(text.per_seed(values))}" if values else "") + "</span>")
     if not values or len(values) < 2:
         return ""
     n = len(values)
@@ -160,6 +182,9 @@ def threshold_cell(record: Mapping[str, Any]) -> str:
     if check is not None:
         state = "" if check["passed"] else " (failed)"
         parts.append(f"<div>{esc(check['name'])}: <b>{esc(text.check_text(check))}</b>{state}</div>")
+        if is_close(check):
+            parts.append(f'<div class="small"><span class="close">close</span>: {esc(text.close_text(check, record))}'
+                         "</div>")
     parts.append(f'<div class="small">catalogue: {esc(record.get("assertion", ""))}</div>')
     return "".join(parts)
 
@@ -174,9 +199,9 @@ def reason_html(record: Mapping[str, Any]) -> str:
     return f'<span class="reason" title="{esc(reason)}">{esc(short)}</span>'
 
 
-def claims_table(records: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> str:
+def claims_table(records: Sequence[Mapping[str, Any]], ids: Sequence[str], table_id: str = "claims") -> str:
     head = (
-        '<table id="claims"><thead><tr>'
+        f'<table id="{table_id}"><thead><tr>'
         '<th data-sort="id"><button type="button">ID</button></th><th>Where</th><th>Statement</th>'
         "<th>Paper value</th><th>Measured (mean [95% interval], per seed)</th><th>Threshold and comparison</th>"
         '<th>Scale</th><th>Runtime</th><th data-sort="verdict"><button type="button">Verdict</button></th>'
@@ -186,15 +211,17 @@ def claims_table(records: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> st
     shared = text.shared_claims(records)
     for i, (r, anchor) in enumerate(zip(records, ids)):
         verdict = r.get("verdict")
+        close = bool(close_checks(r)) and verdict in text.verdict.CLOSE_LABELLED
+        rank = VERDICT_RANK.get(verdict, len(VERDICT_RANK)) - (CLOSE_RANK if close else 0)
         test = f'<span class="test">{esc(text.test_name(r))}</span>' if r["claim"] in shared else ""
         rows.append(
             f'<tr class="v-row {verdict_class(verdict)}" data-id="{text.claim_number(r["claim"]) * 1000 + i}" '
-            f'data-verdict="{VERDICT_RANK.get(verdict, len(VERDICT_RANK))}" data-claim="{esc(r["claim"])}">'
+            f'data-verdict="{rank:g}" data-close="{str(close).lower()}" data-claim="{esc(r["claim"])}">'
             f'<td class="id"><a href="#{esc(anchor)}">{esc(r["claim"])}</a></td>'
             f"<td>{esc(r.get('where', ''))}</td><td>{esc(r.get('statement', ''))}{test}</td>"
             f"<td>{esc(r.get('paper_value', ''))}</td><td>{measured_cell(r, anchor)}</td><td>{threshold_cell(r)}</td>"
             f"<td>{esc(text.scale_text(r.get('scale', {})))}</td><td>{esc(text.duration(r.get('runtime_s')))}</td>"
-            f'<td class="verdict">{badge(verdict)}{reason_html(r)}</td></tr>'
+            f'<td class="verdict">{record_badge(r)}{reason_html(r)}{_seeds_line(r)}</td></tr>'
         )
     return head + "".join(rows) + "</tbody></table>"
 
@@ -202,7 +229,7 @@ def claims_table(records: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> st
 def checks_table(checks: Sequence[Mapping[str, Any]]) -> str:
     rows = []
     for c in checks:
-        close = ' <span class="close" title="the 95% interval of the mean contains the threshold">close</span>' \
+        close = ' <span class="close" title="the check\'s deciding interval contains the threshold">close</span>' \
             if is_close(c) else ""
         result = '<td class="pass">pass</td>' if c["passed"] else '<td class="fail">FAIL</td>'
         if c.get("expected_to_fail"):
@@ -251,6 +278,88 @@ def controls_html(controls: Sequence[Mapping[str, Any]]) -> str:
     return "<h4>Negative control</h4>" + "".join(out)
 
 
+def _seeds_line(record: Mapping[str, Any]) -> str:
+    """In the table's verdict cell: the seeds a --until-decided claim ended with."""
+    plan = record.get("sequential")
+    if not plan:
+        return ""
+    path = " &rarr; ".join(str(look["seeds"]) for look in plan.get("path") or [])
+    return f'<span class="seeds">seeds {path} ({esc(plan.get("stopped", ""))})</span>'
+
+
+def close_calls_html(record: Mapping[str, Any]) -> str:
+    """The claim's close deciding checks, each with its interval and the seeds that would decide it."""
+    close = close_checks(record)
+    if not close:
+        return ""
+    items = "".join(f"<li>{esc(c['name'])}: {esc(text.close_text(c, record))}</li>" for c in close)
+    return (f'<div class="closecalls"><h4>Close calls ({len(close)})</h4><p class="small">The interval of each '
+            "check below contains its threshold, so more seeds could turn the verdict. Seeds to decide: the "
+            "smallest n whose t-interval at the level shown, with the spread observed here and the statistic as it "
+            f"stands, would exclude the threshold (lengthgen.sequential.seeds_to_decide).</p><ul>{items}</ul></div>")
+
+
+def path_html(record: Mapping[str, Any]) -> str:
+    """The --until-decided path: the plan, and the seeds and deciding intervals at each look."""
+    plan = record.get("sequential")
+    if not plan:
+        return ""
+    rows = []
+    for look in plan.get("path") or []:
+        shown = look.get("close_checks") or ([look["deciding"]] if look.get("deciding") else [])
+        cells = "; ".join(f"{c['name']}: {text.num(c['value'], 4)} {text.interval(c.get('interval'), 4)} "
+                          f"{text.threshold_text(c['op'], c['threshold'])}" for c in shown[:3])
+        more = f"; and {len(shown) - 3} more" if len(shown) > 3 else ""
+        state = "close" if look.get("close") else "decided"
+        rows.append(f"<tr><td>{look['seeds']}</td><td>{state}</td><td>{esc(cells + more)}</td></tr>")
+    return (f"<h4>Seeds until decided</h4><p class=\"small\">{esc(text.path_text(record))}. The looks were fixed "
+            "before the first one; every interval is taken at the level shown, so that all looks together decide "
+            "wrongly at most 5% of the time (Bonferroni).</p>"
+            '<table class="checks"><thead><tr><th>seeds</th><th>state</th><th>close checks (else the deciding '
+            "check): statistic [interval at the look's level] threshold</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
+def overview_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The overview's rows: each claim test's deciding check, as ``figures.forest`` takes them."""
+    rows = []
+    shared = text.shared_claims(records)
+    for r in records:
+        check = deciding_check(r)
+        if check is None or r.get("verdict") == "skipped":
+            continue
+        margin = standard_margin(check, r)
+        kind = "interval" if margin is not None else ("exact" if interval_kind(check) == "exact" else "none")
+        name = check["name"] if len(check["name"]) <= OVERVIEW_NAME else check["name"][: OVERVIEW_NAME - 3] + "..."
+        param = re.search(r"\[(.*)\]$", text.test_name(r))
+        test = f" [{param.group(1)}]" if r["claim"] in shared and param else ""
+        row = {"label": f"{r['claim']}{test}: {name}", "verdict": r.get("verdict"), "close": bool(close_checks(r)),
+               "kind": kind, "passed": bool(check["passed"])}
+        if margin is not None:
+            row.update(margin=margin[0], low=margin[1], high=margin[2])
+        rows.append(row)
+    return rows
+
+
+def overview_html(records: Sequence[Mapping[str, Any]]) -> str:
+    """The forest plot before the table (drawn afresh: one figure for the whole run)."""
+    import base64
+
+    rows = overview_rows(records)
+    if not rows:
+        return ""
+    try:
+        png, caption = forest(rows)
+    except FigureError as error:
+        return f'<div class="figerror">the overview could not be drawn: {esc(error)}</div>'
+    except Exception as error:  # a drawing problem must not lose the report
+        return f'<div class="figerror">the overview could not be drawn: {esc(type(error).__name__)}: {esc(error)}</div>'
+    close = sum(1 for r in rows if r["close"])
+    return (f'<figure class="overview" id="overview"><img alt="overview: margin of each claim\'s deciding check '
+            f'in standard errors" src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
+            f"<figcaption>{len(rows)} claim tests, {close} close; {esc(caption)}</figcaption></figure>")
+
+
 def claim_section(record: Mapping[str, Any], anchor: str, rendered: Sequence[Rendered],
                   controls: Sequence[Mapping[str, Any]] = ()) -> str:
     verdict = record.get("verdict")
@@ -287,9 +396,10 @@ def claim_section(record: Mapping[str, Any], anchor: str, rendered: Sequence[Ren
                         f"{checks_table(checks)}</details>")
     return (
         f'<section class="claim {verdict_class(verdict)}" id="{esc(anchor)}">'
-        f"<h3>{esc(record['claim'])} {badge(verdict)} <span class=\"small\">{esc(text.scale_text(record.get('scale', {})))}"
+        f"<h3>{esc(record['claim'])} {record_badge(record)} <span class=\"small\">{esc(text.scale_text(record.get('scale', {})))}"
         f"</span></h3><div>{esc(record.get('statement', ''))}</div><dl class=\"facts\">{dl}</dl>"
-        f"{measured_html}{checks_html}{_list('Choices (what the paper leaves open)', record.get('choices') or [])}"
+        f"{close_calls_html(record)}{path_html(record)}{measured_html}{checks_html}"
+        f"{_list('Choices (what the paper leaves open)', record.get('choices') or [])}"
         f"{_list('Notes', record.get('notes') or [])}{controls_html(controls)}{figures_html(rendered)}</section>"
     )
 
@@ -345,17 +455,39 @@ def not_run_block(records: Sequence[Mapping[str, Any]]) -> str:
             f"yet)</summary><ul class=\"small\">{items}</ul></details>")
 
 
+def robustness_block(data: Mapping[str, Any]) -> str:
+    """The robustness map (``lengthgen.report.robustness``): claims x settings, each cell linked to its checks."""
+    from lengthgen.report.robustness import grid_html
+
+    return "<h2>Robustness map</h2>" + grid_html(data.get("robustness") or [], data.get("robustness_environment"))
+
+
+def predictions_block(records: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> str:
+    """The predictions beyond the paper (P1-P6, the catalogue's own section): their table, judged like the claims."""
+    if not records:
+        return ""
+    return ('<h2 id="predictions-beyond-the-paper">Predictions beyond the paper</h2><p class="small">What the '
+            "paper's account predicts and the paper does not test, each fixed in the catalogue with its threshold "
+            "before its test was written; recorded, judged and controlled as the claims are. A prediction that is "
+            "not reproduced is a finding about the account.</p>" + claims_table(records, ids, "predictions"))
+
+
 def page(data: Mapping[str, Any], rendered: Mapping[int, Sequence[Rendered]]) -> str:
     """The HTML of ``data`` (``{"environment": ..., "records": [...]}``, records sorted by claim)."""
     records = data["records"]
     environment = data.get("environment") or {}
     ids = anchors(records)
-    chips = "".join(f'<span class="{verdict_class(v)}">{n} {esc(v)}</span>' for v, n in text.verdict_counts(records).items())
+    chips = "".join(f'<span class="{verdict_class(v.removesuffix(" (close)"))}'
+                    f'{" close-call" if v.endswith(" (close)") else ""}">{n} {esc(v)}</span>'
+                    for v, n in text.verdict_counts(records).items())
     generated = time.strftime("%Y-%m-%d %H:%M:%S %Z")  # when this page was drawn (the run's start is below)
     controls = data.get("controls") or []
-    sections = "".join(claim_section(r, a, rendered.get(i, []), [c for c in controls if c["claim"] == r["claim"]
-                                                                 and c.get("scale", {}).get("name") == r.get("scale", {}).get("name")])
-                       for i, (r, a) in enumerate(zip(records, ids)))
+    sections = ["".join(claim_section(r, a, rendered.get(i, []), [c for c in controls if c["claim"] == r["claim"]
+                                                                  and c.get("scale", {}).get("name") == r.get("scale", {}).get("name")])
+                        for i, (r, a) in enumerate(zip(records, ids)) if text.is_prediction(r) == part)
+                for part in (False, True)]  # the paper's claims, then the predictions beyond it
+    predicted = [i for i, r in enumerate(records) if text.is_prediction(r)]
+    claimed = [i for i in range(len(records)) if i not in predicted]
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>lengthgen reproduction report: {esc(text.run_label(records))}</title><style>{CSS}</style></head>
@@ -369,18 +501,27 @@ implementation fails exactly the checks its test declares, every other check hol
 measured values); <b>inconclusive</b> (the test
 could not decide, e.g. fewer seeds than the paper and a mean whose 95% interval contains the threshold);
 <b>failed</b> (a check failed that was not declared, a declared non-reproduction passed, or the test raised);
-<b>skipped</b> (not run at this scale). Each claim's section names its negative control: the claim's own checks fed a
+<b>skipped</b> (not run at this scale). <b>(close)</b>: a deciding check's interval (95%, or the
+<code>--until-decided</code> level) contains its threshold, so more seeds could turn the verdict; the claim's section
+lists those checks, their intervals and about how many seeds would decide them. Intervals: a mean over seeds has its
+t-interval, a statistic of the seed-mean curve a seed bootstrap, an exact computation none; checks every seed must pass
+and identities (==) have none and are never close. Each claim's section names its negative control: the claim's own checks fed a
 counterfactual, which must fail.
 Runtime: setup and call of the test (an experiment shared by several claims counts for the first test that
 needs it; cached models load in seconds). Click <i>ID</i> or <i>Verdict</i> to sort. The same records as data: <a href="claims.json">claims.json</a>.</p>
 </header>
+<h2>Overview</h2>
+{overview_html(records)}
 <h2>Claims</h2>
-{claims_table(records, ids)}
+{claims_table([records[i] for i in claimed], [ids[i] for i in claimed])}
 {not_run_block(records)}
+{predictions_block([records[i] for i in predicted], [ids[i] for i in predicted])}
+{robustness_block(data)}
 <h2>Environment</h2>
 {environment_block(environment)}
 <h2>Claims in detail</h2>
-{sections}
+{sections[0]}
+{"<h2>Predictions in detail</h2>" + sections[1] if predicted else ""}
 <script>{SORT_JS}</script>
 </body></html>
 """

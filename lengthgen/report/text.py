@@ -8,16 +8,27 @@ import re
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from lengthgen.catalogue import CATALOGUE
-from lengthgen.records import VERDICTS
+from lengthgen.catalogue import CATALOGUE, PREDICTIONS
+from lengthgen.report import verdict
 
 PER_SEED_SHOWN = 16  # per-seed values printed before "... (n values)"
 SCALE_KEYS_HIDDEN = ("name", "seeds", "seed_list", "paper_seeds", "steps", "sequences", "lengths")
 
 
+PREDICTION_BASE = 1000  # predictions P1.. sort after every paper claim C1..C22
+
+
 def claim_number(claim_id: str) -> int:
-    match = re.fullmatch(r"C(\d+)", claim_id)
-    return int(match.group(1)) if match else 10_000
+    """C7 -> 7, P2 -> 1002 (after the paper's claims), anything else last."""
+    match = re.fullmatch(r"([CP])(\d+)", claim_id)
+    if not match:
+        return 10_000
+    return int(match.group(2)) + (PREDICTION_BASE if match.group(1) == "P" else 0)
+
+
+def is_prediction(record: Mapping[str, Any]) -> bool:
+    """A record of a prediction beyond the paper (P1-P6), shown in its own "predictions" part."""
+    return record.get("claim", "") in PREDICTIONS
 
 
 def sort_key(record: Mapping[str, Any]) -> tuple:
@@ -84,29 +95,43 @@ def check_text(check: Mapping[str, Any]) -> str:
 
 def margin(check: Mapping[str, Any]) -> float | None:
     """How far a passing inequality check is from failing, relative to its threshold (None for ==, !=)."""
-    value, op, threshold = check["value"], check["op"], check["threshold"]
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    if op in (">=", ">"):
-        return (value - threshold) / max(abs(threshold), 1e-12)
-    if op in ("<=", "<"):
-        return (threshold - value) / max(abs(threshold), 1e-12)
-    if op == "in":
-        return min(value - threshold[0], threshold[1] - value) / max(threshold[1] - threshold[0], 1e-12)
-    return None
+    return verdict._relative_margin(check)
 
 
 def deciding_check(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The check that says most about the verdict: the first failed one, else the passing inequality
-    nearest to its threshold, else the last check."""
-    checks = record.get("checks") or []
-    if not checks:
-        return None
-    for check in checks:
-        if not check["passed"]:
-            return check
-    margins = [(m, i) for i, c in enumerate(checks) if (m := margin(c)) is not None]
-    return checks[min(margins)[1]] if margins else checks[-1]
+    """The check that says most about the verdict (``lengthgen.report.verdict.deciding_check``)."""
+    return verdict.deciding_check(record)
+
+
+def path_text(record: Mapping[str, Any]) -> str:
+    """The --until-decided path in a line, e.g. ``until decided (Bonferroni, 5 looks at 99%): seeds 3 -> 7
+    -> 11, decided``."""
+    plan = record.get("sequential") or {}
+    if not plan:
+        return ""
+    seeds = " -> ".join(str(look["seeds"]) for look in plan.get("path") or [])
+    return (f"until decided ({plan.get('rule', '?')}, {plan.get('looks_planned', '?')} looks planned up to "
+            f"{plan.get('max_seeds', '?')} seeds, each at {100 * float(plan.get('level', 0.95)):.3g}%): seeds {seeds}, "
+            f"{plan.get('stopped', '?')}")
+
+
+def verdict_label(record: Mapping[str, Any]) -> str:
+    """The verdict as shown, e.g. "reproduced (close)"."""
+    return verdict.label(record)
+
+
+def close_text(check: Mapping[str, Any], record: Mapping[str, Any]) -> str:
+    """One close check in a line: its statistic, interval (kind, level), threshold and the seeds that would
+    decide it, e.g. ``mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 seeds would decide it``."""
+    kind = verdict.interval_kind(check) or "?"
+    level = verdict.decision_level(record) if check.get("decision_ci") else 0.95
+    needed = verdict.seeds_to_decide_check(check, record)
+    decide = (f"about {needed} seeds would decide it" if needed is not None
+              else "no number of seeds decides it (the estimate sits on the threshold)")
+    what = "mean" if kind == "t" else "statistic"
+    kind = {"t": "t-interval", "bootstrap": "seed bootstrap"}.get(kind, kind)
+    return (f"{what} {num(check['value'], 4)} {interval(verdict.decision_interval(check), 4)} ({100 * level:.3g}% "
+            f"{kind}) {threshold_text(check['op'], check['threshold'])}; {decide}")
 
 
 def checks_passed(record: Mapping[str, Any]) -> tuple[int, int]:
@@ -178,13 +203,16 @@ def run_label(records: Sequence[Mapping[str, Any]]) -> str:
     """E.g. ``paper scale, partial: 5 of 22 catalogue claims``."""
     ran, missing = coverage(records)
     extent = "complete" if not missing else "partial"
-    return f"{run_scale(records)} scale, {extent}: {len(ran)} of {len(CATALOGUE)} catalogue claims"
+    label = f"{run_scale(records)} scale, {extent}: {len(ran)} of {len(CATALOGUE)} catalogue claims"
+    predicted = sorted({r["claim"] for r in records if is_prediction(r)}, key=claim_number)
+    return label + (f"; {len(predicted)} of {len(PREDICTIONS)} predictions" if predicted else "")
 
 
 def verdict_counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    counts = Counter(r.get("verdict") or "unknown" for r in records)
-    ordered = {v: counts[v] for v in VERDICTS if counts[v]}
-    ordered.update({v: n for v, n in counts.items() if v not in VERDICTS})
+    """Records per shown verdict (``verdict_label``: close calls counted apart), in ``verdict.LABELS`` order."""
+    counts = Counter(verdict.label(r) if r.get("verdict") else "unknown" for r in records)
+    ordered = {v: counts[v] for v in verdict.LABELS if counts[v]}
+    ordered.update({v: n for v, n in counts.items() if v not in verdict.LABELS})
     return ordered
 
 

@@ -18,7 +18,33 @@ Too few seeds: the run used fewer seeds than the paper's protocol (``scale["seed
 scale["paper_seeds"]``, e.g. ``--seeds 0-1``) and a check compares a mean over per-seed values whose 95%
 t-interval contains the threshold, or has no interval (one value). Such a check would go either way
 with the paper's seeds. With the paper's seed count (or more) the catalogue's threshold on the mean is
-the protocol, so a close call is still a verdict (the page marks it "close").
+the protocol, so a close call is still a verdict, labelled "reproduced (close)" / "not reproduced (close)". A
+"failed" record keeps its label, but its close checks are listed all the same (``close_checks``: a failure
+through close checks only, e.g. a check that more seeds pushed just past its threshold; an error is never close).
+
+Close calls (``close_checks``, ``label``):
+
+- A check *has an interval* when its statistic is a mean over seeds (``reduce == "mean"``: the t-interval)
+  or a statistic of the seed-mean curve (``interval == "bootstrap"``: the seed bootstrap), and it is an
+  inequality or an "in" range. Every other check has none and is never close, by construction: an exact
+  computation (``interval == "exact"``: C2, C15, no seeds); a check that every seed must pass, or a min or
+  max over seeds (``reduce`` all / min / max: more seeds can only find a worse seed, never rescue one,
+  so the interval of their mean says nothing about them); an identity ``==`` / ``!=`` (a discrete outcome
+  such as a selected offset); a single number.
+- A check is *close* when it has an interval and that interval contains its threshold (either bound of
+  "in"). The interval is the check's ``decision_ci`` when the run set one (``--until-decided``: level
+  1 - 0.05/K, see ``lengthgen.sequential``), else its 95% ``ci95``.
+- The *deciding checks* are those whose outcome alone could change whether the claim holds: when every
+  check passed, all of them (any one failing would fail the claim); when some failed, the failed ones,
+  and a failed check that has no interval or a clear one decides the failure by itself. So a record is
+  close when a passing claim has a close check, or when every failed check of a failing claim is close
+  (a declared expected failure included: "not reproduced (close)").
+- The *deciding check* (one, for the table and the overview): the failed check furthest below its
+  threshold in standard errors (one without an interval first), else the close check nearest its
+  threshold in standard errors, else the passing check nearest in standard errors, else the passing
+  inequality nearest relative to its threshold.
+- *Seeds to decide* a close check: ``lengthgen.sequential.seeds_to_decide`` at the decision level, from
+  the check's observed spread and distance to the threshold.
 """
 
 from __future__ import annotations
@@ -38,9 +64,162 @@ def interval_contains(ci95: Sequence[float] | None, op: str, threshold: Any) -> 
     return any(low <= float(p) <= high for p in points)
 
 
+INTERVAL_OPS = (">=", ">", "<=", "<", "in")  # comparisons whose check can be close (not == / !=)
+CLOSE_LABELLED = ("reproduced", "not reproduced")  # verdicts that carry " (close)"; a close "failed" keeps its
+# label (the claim's close checks are still listed: a check that more seeds pushed just past its threshold)
+LABELS = ("reproduced", "reproduced (close)", "not reproduced", "not reproduced (close)", "inconclusive", "failed",
+          "skipped")  # the order of the header counts
+
+
+def interval_kind(check: Mapping[str, Any]) -> str | None:
+    """"t", "bootstrap", "exact" or None; a record of an earlier version (no ``interval``) with a mean
+    over seeds and an interval is "t"."""
+    kind = check.get("interval")
+    if kind is None and check.get("reduce") == "mean" and check.get("ci95"):
+        return "t"
+    return kind
+
+
+def has_interval(check: Mapping[str, Any]) -> bool:
+    """Whether the check can be close (see the module docstring)."""
+    kind = interval_kind(check)
+    if check.get("op") not in INTERVAL_OPS:
+        return False
+    if kind == "t":
+        return check.get("reduce") == "mean"
+    return kind == "bootstrap"
+
+
+def decision_interval(check: Mapping[str, Any]) -> Sequence[float] | None:
+    return check.get("decision_ci") or check.get("ci95")
+
+
 def is_close(check: Mapping[str, Any]) -> bool:
-    """A mean over several values whose 95% interval contains the threshold (the page marks it)."""
-    return check.get("reduce") == "mean" and interval_contains(check.get("ci95"), check["op"], check["threshold"])
+    """A check with an interval (the decision level's, else 95%) that contains its threshold."""
+    return has_interval(check) and interval_contains(decision_interval(check), check["op"], check["threshold"])
+
+
+def decision_level(record: Mapping[str, Any]) -> float:
+    """The level of the checks' deciding intervals: the --until-decided plan's, else 0.95."""
+    plan = record.get("sequential") or {}
+    return float(plan.get("level", 0.95))
+
+
+def _seeds(check: Mapping[str, Any], record: Mapping[str, Any]) -> int:
+    if interval_kind(check) == "t" and check.get("values"):
+        return len(check["values"])
+    seeds = (record.get("scale") or {}).get("seeds")
+    return seeds if isinstance(seeds, int) and seeds > 0 else 0
+
+
+def distance(check: Mapping[str, Any]) -> float | None:
+    """The statistic's signed distance to its threshold, positive on the passing side (nearest bound of "in")."""
+    value, op, threshold = check.get("value"), check["op"], check["threshold"]
+    if value is None or not math.isfinite(float(value)):
+        return None
+    value = float(value)
+    if op in (">=", ">"):
+        return value - float(threshold)
+    if op in ("<=", "<"):
+        return float(threshold) - value
+    if op == "in":
+        return min(value - float(threshold[0]), float(threshold[1]) - value)
+    return None
+
+
+def _signed(check: Mapping[str, Any], point: float) -> float:
+    """``distance`` of a value ``point`` in place of the statistic."""
+    return distance({**check, "value": point})  # type: ignore[return-value]
+
+
+def standard_margin(check: Mapping[str, Any], record: Mapping[str, Any] = {}) -> tuple[float, float, float] | None:
+    """``(margin, low, high)``: the distance to the threshold in standard errors (positive: the check holds)
+    and the check's deciding interval (``decision_interval``: 95%, or the --until-decided level) in the same
+    units, so that the interval contains 0 exactly when the check is close; None for a check without an
+    interval. The standard error comes from the 95% interval. No spread at all gives an infinite margin."""
+    from lengthgen.sequential import standard_error
+
+    if not has_interval(check) or not check.get("ci95"):
+        return None
+    gap = distance(check)
+    se = standard_error(check["ci95"], _seeds(check, record), interval_kind(check) or "")
+    if gap is None or se is None:
+        return None
+    shown = decision_interval(check)
+    ends = sorted((_signed(check, float(shown[0])), _signed(check, float(shown[1]))))
+    if check["op"] == "in":  # the interval's distance to the nearer bound, at the interval's own ends
+        ends = sorted((min(ends[0], gap), max(ends[1], gap)))
+    if se == 0:
+        inf = math.copysign(math.inf, gap) if gap else 0.0
+        return inf, inf, inf
+    return gap / se, ends[0] / se, ends[1] / se
+
+
+def seeds_to_decide_check(check: Mapping[str, Any], record: Mapping[str, Any]) -> int | None:
+    """About how many seeds would put the threshold outside the check's interval at the decision level."""
+    from lengthgen.sequential import seeds_to_decide, standard_error
+
+    level = decision_level(record)
+    seeds = _seeds(check, record)
+    se = standard_error(decision_interval(check), seeds, interval_kind(check) or "", level)
+    gap = distance(check)
+    if se is None or gap is None:
+        return None
+    return seeds_to_decide(abs(gap), se, max(seeds, 1), level)
+
+
+def close_checks(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The record's close deciding checks (see the module docstring); empty when none is close."""
+    checks = record.get("checks") or []
+    if record.get("kind") == "control" or not checks or record.get("outcome") in ("error", "skipped"):
+        return []  # an error (or a skip) decides by itself, whatever its checks' intervals
+    failed = [c for c in checks if not c["passed"]]
+    if not failed:
+        return [c for c in checks if is_close(c)]
+    return failed if all(is_close(c) for c in failed) else []
+
+
+def closeness(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"close", "close_checks", "seeds_to_decide"}``: the record's fields, computed from its checks."""
+    close = close_checks(record)
+    return {"close": bool(close), "close_checks": [c["name"] for c in close],
+            "seeds_to_decide": {c["name"]: seeds_to_decide_check(c, record) for c in close}}
+
+
+def deciding_check(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The one check that says most about the verdict (see the module docstring)."""
+    checks = record.get("checks") or []
+    if not checks:
+        return None
+
+    def z(check: Mapping[str, Any]) -> float | None:
+        margin = standard_margin(check, record)
+        return None if margin is None else margin[0]
+
+    failed = [c for c in checks if not c["passed"]]
+    if failed:
+        return min(failed, key=lambda c: -math.inf if z(c) is None else z(c))
+    close = close_checks(record)
+    scored = [c for c in (close or checks) if z(c) is not None]
+    if scored:
+        return min(scored, key=z)
+    margins = [(m, i) for i, c in enumerate(checks) if (m := _relative_margin(c)) is not None]
+    return checks[min(margins)[1]] if margins else checks[-1]
+
+
+def _relative_margin(check: Mapping[str, Any]) -> float | None:
+    """How far a passing inequality check is from failing, relative to its threshold (None for ==, !=)."""
+    gap, op, threshold = distance(check), check["op"], check["threshold"]
+    if gap is None:
+        return None
+    scale = threshold[1] - threshold[0] if op == "in" else abs(threshold)
+    return gap / max(float(scale), 1e-12)
+
+
+def label(record: Mapping[str, Any]) -> str:
+    """The verdict as shown: "reproduced (close)" / "not reproduced (close)" when a deciding check is close."""
+    verdict = record.get("verdict") or "unknown"
+    return f"{verdict} (close)" if verdict in CLOSE_LABELLED and close_checks(record) else verdict
 
 
 def too_few_seeds(scale: Mapping[str, Any]) -> tuple[int, int] | None:

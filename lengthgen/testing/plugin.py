@@ -1,6 +1,8 @@
 """The pytest plugin of the suite (loaded by the top-level ``conftest.py``).
 
-- Options: ``--cache-dir=DIR``, ``--retrain``, ``--seeds=SPEC``, ``--threads=N``, ``--report-dir=DIR``.
+- Options: ``--cache-dir=DIR``, ``--retrain``, ``--seeds=SPEC``, ``--threads=N``, ``--report-dir=DIR``,
+  ``--until-decided[=MAX]`` (the stopping rule of ``lengthgen.sequential``, run by ``claims.support.judge``;
+  write MAX with ``=``, or the option last: a bare ``--until-decided`` takes the next word for MAX).
   (Write a path value with ``=``: pytest decides its rootdir before it knows a conftest's options, so in
   ``pytest -m quick --cache-dir /existing/dir`` the directory is taken for a test path.)
 - One torch thread per process by default (xdist workers share 2 cores; the ops are small), and
@@ -14,7 +16,9 @@
   the verdict of ``lengthgen.report.verdict.decide``) rides on the test report's ``user_properties``, so
   the xdist controller receives every worker's records. The controller alone writes
   ``reports/claims.json`` and ``reports/index.html`` (``--report-dir``) at the end of the run and prints
-  the verdict table in the terminal summary; workers send their cache counters through ``workeroutput``.
+  the verdict table in the terminal summary; workers send their cache counters and
+  peak resident memory (``ru_maxrss``) through ``workeroutput``.
+- ``--scheduler=tcp://HOST:PORT``: missing ensemble passes train on that Dask cluster (``lengthgen.cluster``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import pytest
 
 RECORD_PROPERTY = "lengthgen_claim"  # user_properties name of a claim record
 STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's cache counters
+PEAK_RSS_OUTPUT = "lengthgen_peak_rss_mib"  # xdist workeroutput name of a worker's peak resident memory
 FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --retrain timestamp
 
 _cache_key = pytest.StashKey[Any]()
@@ -50,6 +55,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="torch threads per process (default 1; part of the cache key)")
     group.addoption("--report-dir", dest="lengthgen_report_dir", default=None,
                     help="where the claims report is written (default: <rootdir>/reports)")
+    from lengthgen.cluster import scheduler_arg  # imports nothing of distributed
+
+    group.addoption("--scheduler", dest="lengthgen_scheduler", type=scheduler_arg, default=None,
+                    metavar="tcp://HOST:PORT",
+                    help="train missing models on this Dask cluster (needs the dask extra: pip install -e '.[dask]')")
+    group.addoption("--until-decided", dest="lengthgen_until_decided", nargs="?", const=_default_max(), default=None,
+                    type=_until_decided_arg, metavar="MAX",
+                    help="add seeds, 4 at a time, to claims with a close deciding check until none is close or "
+                         "MAX seeds (default 32) are used; intervals at 1 - 0.05/looks (lengthgen.sequential)")
+
+
+def _default_max() -> int:
+    from lengthgen.sequential import DEFAULT_MAX
+
+    return DEFAULT_MAX
+
+
+def _until_decided_arg(text: str) -> int:
+    import argparse
+
+    from lengthgen.sequential import parse_max
+
+    try:
+        return parse_max(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -78,6 +109,17 @@ def pytest_configure(config: pytest.Config) -> None:
         except ValueError as error:
             raise pytest.UsageError(str(error)) from None
     _check_directories(config)
+    if config.getoption("lengthgen_scheduler"):  # every xdist worker connects its own client
+        from lengthgen import cluster
+
+        try:
+            cluster.connect(config.getoption("lengthgen_scheduler"))
+        except ValueError as error:  # unreachable, or distributed not installed: exit 4, one line
+            raise pytest.UsageError(str(error)) from None
+    from lengthgen.sequential import Plan, set_plan
+
+    until = config.getoption("lengthgen_until_decided")
+    set_plan(Plan(until) if until is not None else None)  # every xdist worker sets its own
     if _is_worker(config):
         fresh_after = config.workerinput.get(FRESH_AFTER)
     else:
@@ -110,12 +152,13 @@ def pytest_configure_node(node) -> None:  # xdist controller: pass the --retrain
     node.workerinput[FRESH_AFTER] = node.config._lengthgen_fresh_after
 
 
-def _deselect_quick(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if "quick" in (config.getoption("markexpr") or ""):
+def _deselect_quick(config: pytest.Config, items: list[pytest.Item], marker: str = "quick") -> None:
+    """Drop the tests marked ``marker`` unless the ``-m`` expression names it (quick; robustness)."""
+    if marker in (config.getoption("markexpr") or ""):
         return
     kept, dropped = [], []
     for item in items:
-        (dropped if item.get_closest_marker("quick") else kept).append(item)
+        (dropped if item.get_closest_marker(marker) else kept).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
@@ -191,13 +234,14 @@ def _outcome(report: pytest.TestReport, call: pytest.CallInfo) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Claim tests answer ``-k`` by their claim id too; quick variants run only when the ``-m``
-    expression names quick."""
+    """Claim tests answer ``-k`` by their claim id too; quick variants (and the robustness map's cells)
+    run only when the ``-m`` expression names quick (robustness)."""
     for item in items:
         marker = item.get_closest_marker("claim") or item.get_closest_marker("control")
         if marker is not None and marker.args:
             item.extra_keyword_matches.add(str(marker.args[0]))
     _deselect_quick(config, items)
+    _deselect_quick(config, items, "robustness")  # the robustness map runs only under -m robustness
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -234,7 +278,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         reason = f"setup failed: {reason}"
     data = record.to_dict()
     record.verdict, record.verdict_reason = decide(data, record.outcome, reason)
-    data.update(verdict=record.verdict, verdict_reason=record.verdict_reason)
+    if record.kind == "claim":
+        from lengthgen.report.verdict import closeness
+
+        for key, value in closeness(data).items():
+            setattr(record, key, value)
+    data.update(verdict=record.verdict, verdict_reason=record.verdict_reason, close=record.close,
+                close_checks=record.close_checks, seeds_to_decide=record.seeds_to_decide)
     report.user_properties.append((RECORD_PROPERTY, data))
 
 
@@ -246,6 +296,7 @@ class _RunRecords:
         self.records: list[dict] = []
         self.stats: dict[str, int] = {}
         self.workers = 0  # xdist workers that finished (0 without xdist)
+        self.peak_rss: dict[str, float] = {}  # MiB per xdist worker (ru_maxrss, sent through workeroutput)
         self.files = None  # the ReportFiles written at the end
         self.environment: dict[str, Any] | None = None
         self.error: str | None = None  # why the report could not be written
@@ -258,6 +309,9 @@ class _RunRecords:
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:  # xdist controller: gather a worker's cache counters
         self.workers += 1
+        peak = getattr(node, "workeroutput", {}).get(PEAK_RSS_OUTPUT)
+        if peak is not None:
+            self.peak_rss[node.workerinput.get("workerid", f"worker{self.workers}")] = peak
         for name, count in getattr(node, "workeroutput", {}).get(STATS_OUTPUT, {}).items():
             self.stats[name] = self.stats.get(name, 0) + count
 
@@ -266,11 +320,14 @@ _run_key = pytest.StashKey[_RunRecords]()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    from lengthgen.report.environment import peak_rss_mib
+
     config = session.config
     cache = config.stash.get(_cache_key, None)
     own = dict(cache.stats) if cache is not None else {}
     if _is_worker(config):
         config.workeroutput[STATS_OUTPUT] = own
+        config.workeroutput[PEAK_RSS_OUTPUT] = peak_rss_mib()
         return
     run = config.stash[_run_key]
     for name, count in own.items():
@@ -280,7 +337,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from lengthgen.report import write_report
 
     report_dir = Path(config.getoption("lengthgen_report_dir") or config.rootpath / "reports")
-    run.environment = run_environment(config, run.stats, int(exitstatus), run.workers)
+    run.peak_rss["controller" if run.workers else "main"] = peak_rss_mib()
+    run.environment = run_environment(config, run.stats, int(exitstatus), run.workers, run.peak_rss)
     try:
         run.files = write_report(run.records, run.environment, report_dir)
     except Exception as error:  # a report that cannot be written fails the run, after the tests' own output
@@ -289,8 +347,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from lengthgen import cluster
+
+    cluster.close()  # a no-op without --scheduler
+
+
 def run_environment(config: pytest.Config, stats: dict[str, int], exit_status: int | None = None,
-                    workers: int = 0) -> dict[str, Any]:
+                    workers: int = 0, peak_rss: dict[str, float] | None = None) -> dict[str, Any]:
     from lengthgen.report.environment import collect
 
     started = config.stash[_start_key]
@@ -305,6 +369,7 @@ def run_environment(config: pytest.Config, stats: dict[str, int], exit_status: i
         command="pytest " + " ".join(config.invocation_params.args),
         claims_dir=config.rootpath / "claims",
         exit_status=exit_status,
+        peak_rss=peak_rss,
     )
 
 
@@ -315,10 +380,20 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     from lengthgen.report import summary_lines
     from lengthgen.report.data import split
 
+    from lengthgen.report.robustness import map_lines, split_settings
+
     claims, controls = split(run.records)
+    claims, cells = split_settings(claims)  # the robustness map's cells are printed as the map
     terminalreporter.section("lengthgen claims")
-    for line in summary_lines(claims, run.environment, terminalreporter._tw.fullwidth, controls):
+    for line in map_lines(cells) if cells else []:
         terminalreporter.write_line(line)
+    summary = summary_lines(claims, run.environment, terminalreporter._tw.fullwidth, controls)
+    for line in summary[-1:] if cells and not claims else summary:  # a map alone: its wall time and cache counters
+        terminalreporter.write_line(line)
+    if run.peak_rss:
+        from lengthgen.report.environment import MEMORY_BUDGET_MIB, memory_line
+
+        terminalreporter.write_line(memory_line(run.peak_rss), red=max(run.peak_rss.values()) > MEMORY_BUDGET_MIB)
     if run.error is not None:
         terminalreporter.write_line(f"report not written: {run.error}", red=True)
     if run.files is not None:

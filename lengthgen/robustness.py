@@ -1,0 +1,121 @@
+"""The robustness settings: the claims away from the paper's operating point (issue 14).
+
+The catalogue (``../shared/paper/claims.md``, "Robustness settings") fixes each setting, what it changes
+and the claims it applies to; :data:`SETTINGS` is that table. Each claim is run again at each of its
+settings with its assertion unchanged; "L <= 16" / "L > 16" read as L <= Lmax / L > Lmax of the setting's
+training range, and a threshold tied to chance (APE "near chance" <= 0.15 = 1/m + 0.10) reads as
+1/m + 0.10 of the setting's vocabulary (:meth:`Setting.chance`).
+
+A setting changes the spec through encoding-independent fields of ``TaskConfig`` / ``ModelConfig``
+(``paper_spec(...).replace(...)``), the target offsets K, or the seeds; nothing else. The claims' own
+measure and check functions do the rest (``claims/robustness.py``, ``claims/test_robustness.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lengthgen.config import ModelConfig, RunSpec, TaskConfig, _require
+
+FRESH_SEEDS = tuple(range(100, 108))  # the catalogue's fresh seeds 100..107 (a claim of n seeds takes the first n)
+CHANCE_MARGIN = 0.10  # the catalogue: APE "near chance" <= 0.15 reads as 1/m + 0.10 at another m
+
+# fresh-seeds "applies to every claim that trains models": every claim whose test reads trained models,
+# i.e. all but C2 (random untrained weights) and C15 (an exact computation of the rotary kernel).
+MODEL_CLAIMS = ("C1", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C11", "C12", "C13", "C14", "C16",
+                "C17", "C18", "C19", "C20", "C21", "C22")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One column of the robustness map."""
+
+    name: str  # the catalogue's name, e.g. "width-32": the map's column and the test id's prefix
+    what: str  # what changes, in the catalogue's words
+    claims: tuple[str, ...]  # the claims it applies to, from the catalogue's table (the map's rows)
+    task: tuple[tuple[str, Any], ...] = ()  # TaskConfig fields replaced, e.g. (("vocab", 10),); () keeps the paper's
+    model: tuple[tuple[str, Any], ...] = ()  # ModelConfig fields replaced, e.g. (("d", 32),)
+    offsets: tuple[int, ...] | None = None  # target offsets K replacing the claim's own; None keeps them
+    seed_count: int | None = None  # seeds 0..n-1 when the setting fixes n (offsets-far: 5); None: the claim's count
+    seeds: tuple[int, ...] | None = None  # explicit seeds (fresh-seeds: 100..107, the first n for a claim of n)
+
+    def __post_init__(self) -> None:
+        _require(bool(self.name) and self.name == self.name.strip(), f"setting name {self.name!r} is empty or padded")
+        _require(len(self.claims) > 0, f"setting {self.name!r} applies to no claim")
+        for key, _ in self.task:
+            _require(key in TaskConfig.__dataclass_fields__, f"setting {self.name!r}: {key!r} is not a TaskConfig field")
+        for key, _ in self.model:
+            _require(key in ModelConfig.__dataclass_fields__,
+                     f"setting {self.name!r}: {key!r} is not a ModelConfig field")
+            _require(key != "encoding", f"setting {self.name!r}: a setting may not change the encoding")
+        _require(self.seed_count is None or self.seed_count >= 1, f"seed_count={self.seed_count} must be >= 1")
+        _require(self.seeds is None or self.seed_count is None, f"setting {self.name!r}: seeds and seed_count both set")
+        for offset in self.offsets or (None,):  # an invalid replacement (an odd RoPE width, K >= Lmin) raises here
+            self.spec(task={} if offset is None else {"offset": offset})
+
+    @property
+    def changes_spec(self) -> bool:
+        """Whether the setting trains models of another spec than the claims' own (not only other seeds or K)."""
+        return bool(self.task or self.model)
+
+    def spec(self, steps: int = 4000, **parts: dict[str, Any]) -> RunSpec:
+        """The paper's one-layer spec with this setting's fields replaced, then ``parts`` (e.g. the encoding, K)."""
+        from lengthgen.experiments.common import paper_spec
+
+        base = paper_spec(steps).replace(task=dict(self.task), model=dict(self.model))
+        return base.replace(**parts)
+
+    @property
+    def max_len(self) -> int:
+        """Lmax: the "16" of "L <= 16" / "L > 16" at this setting."""
+        return self.spec().task.max_len
+
+    @property
+    def chance(self) -> float:
+        """1/m at this setting's vocabulary."""
+        return 1.0 / self.spec().task.vocab
+
+    @property
+    def near_chance(self) -> float:
+        """APE's "near chance" threshold, 1/m + 0.10 (0.15 at the paper's m = 20)."""
+        return round(self.chance + CHANCE_MARGIN, 12)  # 1/20 + 0.10 is 0.15000000000000002 in floats
+
+    def seed_list(self, paper_count: int) -> tuple[int, ...]:
+        """The seeds of a claim whose paper count is ``paper_count`` at this setting."""
+        if self.seeds is not None:
+            _require(paper_count <= len(self.seeds), f"{paper_count} seeds asked of {self.name}'s {len(self.seeds)}")
+            return self.seeds[:paper_count]
+        return tuple(range(self.seed_count or paper_count))
+
+    def seed_count_for(self, paper_count: int) -> int:
+        """How many seeds a claim of ``paper_count`` runs here (the record's paper_seeds at this setting)."""
+        return len(self.seed_list(paper_count))
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("offsets-far", "K in {4, 5, 6} (5 seeds)", ("C1", "C3", "C4", "C5", "C6", "C8"),
+            offsets=(4, 5, 6), seed_count=5),
+    Setting("width-32", "d = 32, K in {1, 2, 3}", ("C1", "C3", "C4", "C5", "C8"), model=(("d", 32),)),
+    Setting("width-128", "d = 128, K in {1, 2, 3}", ("C1", "C3", "C4", "C5", "C8"), model=(("d", 128),)),
+    Setting("vocab-10", "m = 10 (chance 1/m)", ("C1", "C3", "C8"), task=(("vocab", 10),)),
+    Setting("vocab-40", "m = 40 (chance 1/m)", ("C1", "C3", "C8"), task=(("vocab", 40),)),
+    Setting("range-8-24", "training lengths [8, 24], the paper's evaluation lengths (in range: L <= 24)",
+            ("C1", "C3", "C8"), task=(("max_len", 24),)),
+    Setting("fresh-seeds", "seeds 100..107 at the paper's point", MODEL_CLAIMS, seeds=FRESH_SEEDS),
+)
+BY_NAME = {s.name: s for s in SETTINGS}
+assert len(BY_NAME) == len(SETTINGS), "setting names must be unique"
+
+
+def setting(name: str) -> Setting:
+    """The setting called ``name``; ValueError naming it (and the known ones) otherwise."""
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown robustness setting {name!r} (known: {', '.join(BY_NAME)})") from None
+
+
+def cells() -> list[tuple[Setting, str]]:
+    """Every (setting, claim) cell of the map, settings in the catalogue's order, claims by number."""
+    return [(s, c) for s in SETTINGS for c in sorted(s.claims, key=lambda c: int(c[1:]))]

@@ -1,0 +1,107 @@
+"""The robustness settings registry (``lengthgen.robustness``): the catalogue's table, the spec each
+setting trains, its readings of Lmax and chance, its seeds, and one-line errors for invalid settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from lengthgen.experiments.common import paper_spec
+from lengthgen.robustness import BY_NAME, FRESH_SEEDS, MODEL_CLAIMS, SETTINGS, Setting, cells, setting
+
+# the catalogue's "Robustness settings" table, written out (settings -> claims)
+CATALOGUE_TABLE = {
+    "offsets-far": ("C1", "C3", "C4", "C5", "C6", "C8"),
+    "width-32": ("C1", "C3", "C4", "C5", "C8"),
+    "width-128": ("C1", "C3", "C4", "C5", "C8"),
+    "vocab-10": ("C1", "C3", "C8"),
+    "vocab-40": ("C1", "C3", "C8"),
+    "range-8-24": ("C1", "C3", "C8"),
+    "fresh-seeds": MODEL_CLAIMS,
+}
+
+
+def test_the_registry_is_the_catalogue_table():
+    assert [s.name for s in SETTINGS] == list(CATALOGUE_TABLE)
+    assert {s.name: s.claims for s in SETTINGS} == CATALOGUE_TABLE
+    assert "C2" not in MODEL_CLAIMS and "C15" not in MODEL_CLAIMS  # they train nothing
+    assert len(cells()) == sum(len(c) for c in CATALOGUE_TABLE.values())
+    assert cells()[0][0].name == "offsets-far" and cells()[0][1] == "C1"
+
+
+@pytest.mark.parametrize("name, field, value", [
+    ("width-32", ("model", "d"), 32), ("width-128", ("model", "d"), 128), ("vocab-10", ("task", "vocab"), 10),
+    ("vocab-40", ("task", "vocab"), 40), ("range-8-24", ("task", "max_len"), 24),
+])
+def test_each_spec_setting_changes_one_field_of_the_paper_spec(name, field, value):
+    spec = setting(name).spec(4000, model={"encoding": "ape"}, task={"offset": 3})
+    part, key = field
+    assert getattr(getattr(spec, part), key) == value
+    expected = paper_spec(4000, model={"encoding": "ape"}, task={"offset": 3}).replace(**{part: {key: value}})
+    assert spec == expected  # nothing else changes
+    assert setting(name).changes_spec
+
+
+def test_offsets_and_seed_settings_keep_the_paper_spec():
+    for name in ("offsets-far", "fresh-seeds"):
+        assert setting(name).spec(4000) == paper_spec(4000) and not setting(name).changes_spec
+    assert setting("offsets-far").offsets == (4, 5, 6)
+    assert setting("offsets-far").seed_list(8) == (0, 1, 2, 3, 4)  # the catalogue: 5 seeds
+    assert setting("fresh-seeds").seed_list(8) == FRESH_SEEDS == tuple(range(100, 108))
+    assert setting("fresh-seeds").seed_list(5) == (100, 101, 102, 103, 104)
+    assert setting("width-32").seed_list(8) == tuple(range(8)) and setting("width-32").seed_list(5) == tuple(range(5))
+
+
+def test_readings_of_lmax_and_chance():
+    assert setting("range-8-24").max_len == 24 and setting("width-32").max_len == 16
+    assert setting("fresh-seeds").near_chance == 0.15  # exactly the catalogue's number at m = 20
+    assert setting("vocab-10").chance == 0.1 and setting("vocab-10").near_chance == 0.2
+    assert setting("vocab-40").near_chance == 0.125
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    (dict(task=(("vocabulary", 10),)), "'vocabulary' is not a TaskConfig field"),
+    (dict(model=(("encoding", "ape"),)), "may not change the encoding"),
+    (dict(model=(("d", 33),)), "even head width"),
+    (dict(offsets=(4,), task=(("min_len", 3),)), "min_len"),
+    (dict(seed_count=0), "seed_count=0"),
+    (dict(claims=()), "applies to no claim"),
+])
+def test_an_invalid_setting_raises_naming_the_value(kwargs, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        Setting(**{"name": "bad", "what": "bad", "claims": ("C1",), **kwargs})
+
+
+def test_unknown_setting_names_the_known_ones():
+    with pytest.raises(ValueError, match="unknown robustness setting 'width-64'.*offsets-far"):
+        setting("width-64")
+    assert BY_NAME["vocab-10"] is setting("vocab-10")
+    with pytest.raises(ValueError, match="5 seeds asked"):
+        Setting("few", "few", ("C1",), seeds=(100, 101)).seed_list(5)
+
+
+def test_every_cell_resolves_to_the_claims_own_checks_without_training():
+    from claims.robustness import OWN_OFFSETS, cell, cell_scale, claim_module
+
+    for s, claim in cells():
+        plan = cell(s, claim)
+        module = claim_module(claim)
+        assert plan.checks and all(getattr(c, "func", c).__module__ == module.__name__ for c in plan.checks)
+        scale = cell_scale(s, claim)
+        assert scale.name == "paper" and scale.steps == 4000 and scale.sequences == 4096
+        assert scale.seeds == s.seed_list(len(scale.seeds))
+    assert cell_scale(setting("fresh-seeds"), "C1").seeds == FRESH_SEEDS
+    assert cell_scale(setting("fresh-seeds"), "C4").seeds == FRESH_SEEDS[:5]
+    assert OWN_OFFSETS["C4"] == (2, 3)  # the mechanism claims' K where a setting keeps it
+    with pytest.raises(ValueError, match="does not run C4 at vocab-10"):
+        cell(setting("vocab-10"), "C4")
+
+
+def test_c1_reads_near_chance_as_one_over_m_plus_a_tenth():
+    from claims.robustness import claim_module, readings
+
+    if hasattr(claim_module("C1"), "APE_OUT"):  # C1's check reads the constant: the cell sets it to 1/m + 0.10
+        assert readings(setting("vocab-10"), "C1") == (("APE_OUT", 0.2),)
+        assert readings(setting("vocab-40"), "C1") == (("APE_OUT", 0.125),)
+    else:  # C1's check reads result.chance itself
+        assert readings(setting("vocab-10"), "C1") == ()
+    assert readings(setting("width-32"), "C1") == () and readings(setting("vocab-10"), "C3") == ()

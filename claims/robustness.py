@@ -66,7 +66,6 @@ class Cell:
 
     measure: Callable[[Scale, Any], Any]  # (scale, cache) -> the claim's result type at the setting
     checks: tuple[Callable[[Any, Any], None], ...]  # the claim's check functions, each (claim, result)
-    readings: tuple[tuple[str, float], ...] = ()  # module constants read at the setting (see ``readings``)
 
 
 def _grid(setting: Setting, claim_id: str, scale: Scale, cache, encodings=("rope", "ape")):
@@ -106,14 +105,6 @@ def _dilution(setting: Setting, scale: Scale, cache):
                 lambda: run_dilution(scale.seeds, scale.steps, offsets, scale.evaluation(), cache))
 
 
-def readings(setting: Setting, claim_id: str) -> tuple[tuple[str, float], ...]:
-    """The catalogue's readings of a check's constants at a setting: C1's APE "near chance" 0.15 as
-    1/m + 0.10 (C1's check reads ``APE_OUT``; every other constant and "L <= 16" it reads from the result)."""
-    if claim_id == "C1" and abs(setting.near_chance - 0.15) > 1e-12 and hasattr(claim_module("C1"), "APE_OUT"):
-        return (("APE_OUT", setting.near_chance),)  # moot once C1's check reads result.chance (none then)
-    return ()
-
-
 def cell(setting: Setting, claim_id: str) -> Cell:
     """The measure and checks of one (setting, claim) cell; ValueError for a claim the setting does not cover."""
     if claim_id not in setting.claims:
@@ -126,7 +117,7 @@ def cell(setting: Setting, claim_id: str) -> Cell:
                            for f in (module.check_invariance, module.check_target))
         else:
             checks = (module.check,)
-        return Cell(lambda scale, cache: module.measure(scale, cache), checks, readings(setting, claim_id))
+        return Cell(lambda scale, cache: module.measure(scale, cache), checks)
     if claim_id in ("C1", "C3"):
         measure = lambda scale, cache: _grid(setting, claim_id, scale, cache)  # noqa: E731
     elif claim_id == "C8":
@@ -137,7 +128,7 @@ def cell(setting: Setting, claim_id: str) -> Cell:
         measure = lambda scale, cache: _dilution(setting, scale, cache)  # noqa: E731
     else:
         raise ValueError(f"no robustness measure for {claim_id} at {setting.name}")
-    return Cell(measure, (module.check,), readings(setting, claim_id))
+    return Cell(measure, (module.check,))
 
 
 def carried_declaration(claim_id: str) -> tuple[tuple[str, ...], str] | None:

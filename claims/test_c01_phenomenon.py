@@ -30,7 +30,7 @@ PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 ROPE_NEAR = 0.95  # RoPE accuracy at L <= 32
 ROPE_FAR = 0.85  # RoPE accuracy at L = 40, 48 (dilution, C6, erodes the far end)
 APE_IN = 0.95  # APE accuracy inside the training range
-APE_OUT = 0.15  # APE accuracy beyond it (chance is 0.05)
+APE_ABOVE_CHANCE = 0.10  # APE accuracy beyond it: at most chance 1/m + 0.10 (0.15 at the paper's m = 20)
 
 CHOICES = [
     "training lengths drawn per sequence, uniform in [8, 16]; batches right-aligned, padding masked",
@@ -46,6 +46,7 @@ def measure(scale, cache) -> PhenomenonResult:
 
 def check(claim, result: PhenomenonResult) -> None:
     """Every accuracy check of the catalogue's row, and the accuracy beyond the range per encoding."""
+    ape_out = round(result.chance + APE_ABOVE_CHANCE, 12)  # the catalogue's 0.15 at m = 20 (robustness: 1/m + 0.10)
     for offset in result.offsets:
         for length in result.lengths:
             rope = result.accuracy("rope", offset, length)
@@ -55,11 +56,11 @@ def check(claim, result: PhenomenonResult) -> None:
             if length <= result.max_len:
                 claim.check(f"APE K={offset} L={length}: accuracy", ape, ">=", APE_IN, paper="near 1.00")
             else:
-                claim.check(f"APE K={offset} L={length}: accuracy", ape, "<=", APE_OUT, paper="near 0.05")
+                claim.check(f"APE K={offset} L={length}: accuracy", ape, "<=", ape_out, paper="near 0.05")
     out_of_range = [L for L in result.lengths if L > result.max_len]
     for encoding in result.encodings:
         claim.measure(
-            f"{encoding} accuracy beyond the training range (mean over K, L > 16, per seed)",
+            f"{encoding} accuracy beyond the training range (mean over K, L > {result.max_len}, per seed)",
             column_means([result.accuracy(encoding, K, L) for K in result.offsets for L in out_of_range]),
         )
 
@@ -78,7 +79,7 @@ def accuracy_figure(result: PhenomenonResult, offset: int) -> dict:
             )
             for encoding in result.encodings
         ],
-        hlines=[(0.05, "chance")],
+        hlines=[(result.chance, "chance")],
         vlines=[(result.max_len, "longest training length")],
     )
 

@@ -8,7 +8,7 @@ each member labels them with its own task (its own K).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 
@@ -79,9 +79,19 @@ def eval_draw(task, evaluation: EvalConfig, length: int) -> tuple[torch.Tensor, 
     return task.draw_batch(generator(evaluation.seed, f"eval:{length}"), evaluation.sequences, length)
 
 
+def plain_forward(params, cfg, tokens: torch.Tensor, lengths: torch.Tensor, length: int):
+    """The forward an evaluation runs at ``length``: the fast table forward, unchanged at every length."""
+    return table_forward(params, cfg, tokens, lengths)
+
+
 @torch.no_grad()
-def evaluate_models(models: Sequence[TrainedModel], evaluation: EvalConfig) -> list[list[LengthEval]]:
-    """Per model, one :class:`LengthEval` per evaluation length; models of one signature run together."""
+def evaluate_models(models: Sequence[TrainedModel], evaluation: EvalConfig,
+                    forward: Callable[..., Any] = plain_forward) -> list[list[LengthEval]]:
+    """Per model, one :class:`LengthEval` per evaluation length; models of one signature run together.
+
+    ``forward(params, cfg, tokens, lengths, length)`` returns the fast forward's ``TableOutput``; an
+    inference-time variant (``lengthgen/evaluate_variants.py``) passes its own, on the same sequences,
+    chunks and sums."""
     if not models:
         return []
     signature = ensemble_signature(models[0].spec)
@@ -105,7 +115,7 @@ def evaluate_models(models: Sequence[TrainedModel], evaluation: EvalConfig) -> l
             labelled = [task.label(chunk_tokens, chunk_lengths) for task in tasks]
             targets = torch.stack([b.targets for b in labelled])  # (S, B)
             target_cols = torch.stack([b.target_cols for b in labelled])  # (S, B)
-            out = table_forward(params, cfg, chunk_tokens[None], chunk_lengths[None])
+            out = forward(params, cfg, chunk_tokens[None], chunk_lengths[None], length)
             correct += (out.logits.argmax(-1) == targets).sum(-1)
             profile += out.attention.sum(2)  # (S, H, L)
             index = target_cols[:, None, :, None].expand(-1, cfg.heads, -1, 1)  # (S, H, B, 1)

@@ -27,19 +27,16 @@ from typing import Any, Sequence
 
 import torch
 
-from lengthgen.cache import Cache, fetch_or_compute, payload_key
+from lengthgen.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig
-from lengthgen.device import get_device
 from lengthgen.encodings import encoding_class
 from lengthgen.encodings.base import gather_scores
 from lengthgen.encodings.rope import rotation_tables
-from lengthgen.evaluate import EVAL_CHUNK, LengthEval, eval_draw
-from lengthgen.fingerprint import code_fingerprint
+from lengthgen.evaluate import LengthEval, evaluate_models
 from lengthgen.models.tables import TableOutput, project, readout_by_head
-from lengthgen.store import eval_payload
-from lengthgen.tasks import make_task
+from lengthgen.store import evaluated
 from lengthgen.tasks.batch import absolute_positions, valid_mask
-from lengthgen.train import TrainedModel, ensemble_signature
+from lengthgen.train import TrainedModel
 
 KINDS = ("plain", "interpolate", "log-scale", "inverse-log-scale")
 VARIANT_FILES = ("evaluate_variants.py",)  # joins the cache key of every variant evaluation
@@ -149,46 +146,15 @@ def reference_forward(model: TrainedModel, tokens: torch.Tensor, lengths: torch.
     return logits, attn
 
 
-@torch.no_grad()
 def evaluate_variant(models: Sequence[TrainedModel], evaluation: EvalConfig,
                      variant: InferenceVariant) -> list[list[LengthEval]]:
     """``evaluate_models`` (the same sequences, chunks and sums) through ``variant_forward``."""
-    if not models:
-        return []
-    signature = ensemble_signature(models[0].spec)
-    if any(ensemble_signature(m.spec) != signature for m in models):
-        raise ValueError("evaluate_variant needs models of one signature; group them first")
-    for model in models:
-        model.spec.check_eval(evaluation)
-    cfg = models[0].spec.model
-    device = get_device()
-    params = {name: torch.stack([m.state[name] for m in models]).to(device) for name in models[0].state}
-    tasks = [make_task(m.spec.task) for m in models]
-    results: list[list[LengthEval]] = [[] for _ in models]
-    for length in evaluation.lengths:
-        tokens, lengths = eval_draw(tasks[0], evaluation, length)  # (N, L), (N,)
-        tokens, lengths = tokens.to(device), lengths.to(device)
-        correct = torch.zeros(len(models), dtype=torch.float64, device=device)  # (S,)
-        profile = torch.zeros(len(models), cfg.heads, length, dtype=torch.float64, device=device)  # (S, H, L)
-        on_target = torch.zeros(len(models), cfg.heads, dtype=torch.float64, device=device)  # (S, H)
-        factors = {"position_scale": variant.position_scale(length), "logit_scale": variant.logit_scale(length)}
-        for start in range(0, evaluation.sequences, EVAL_CHUNK):
-            chunk_tokens, chunk_lengths = tokens[start : start + EVAL_CHUNK], lengths[start : start + EVAL_CHUNK]
-            labelled = [task.label(chunk_tokens, chunk_lengths) for task in tasks]
-            targets = torch.stack([b.targets for b in labelled])  # (S, B)
-            target_cols = torch.stack([b.target_cols for b in labelled])  # (S, B)
-            out = variant_forward(params, cfg, chunk_tokens[None], chunk_lengths[None], **factors)
-            correct += (out.logits.argmax(-1) == targets).sum(-1)
-            profile += out.attention.sum(2)  # (S, H, L)
-            index = target_cols[:, None, :, None].expand(-1, cfg.heads, -1, 1)  # (S, H, B, 1)
-            on_target += out.attention.gather(3, index).sum((2, 3))
-        n = evaluation.sequences
-        correct, profile, on_target = correct.cpu(), profile.cpu(), on_target.cpu()
-        for i in range(len(models)):
-            profile_rows = tuple(tuple(row) for row in (profile[i] / n).tolist())
-            weights = tuple((on_target[i] / n).tolist())
-            results[i].append(LengthEval(length, float(correct[i] / n), profile_rows, weights))
-    return results
+
+    def forward(params, cfg, tokens, lengths, length):
+        return variant_forward(params, cfg, tokens, lengths, position_scale=variant.position_scale(length),
+                               logit_scale=variant.logit_scale(length))
+
+    return evaluate_models(models, evaluation, forward)
 
 
 def evaluated_variant(models: Sequence[TrainedModel], evaluation: EvalConfig, cache: Cache,
@@ -197,18 +163,5 @@ def evaluated_variant(models: Sequence[TrainedModel], evaluation: EvalConfig, ca
 
     The key is the plain evaluation's payload plus the variant and the fingerprint of this file.
     """
-    named = {"inference_variant": variant.to_dict(), "variant_code": code_fingerprint(VARIANT_FILES)}
-    payloads = [{**eval_payload(m, evaluation), **named} for m in models]
-
-    def decode(i: int, entry: tuple[dict, dict]) -> list[LengthEval]:
-        return [LengthEval.from_dict(row) for row in entry[0]["lengths"]]
-
-    def compute(todo: list[int]):
-        groups: dict[Any, list[int]] = {}
-        for i in todo:
-            groups.setdefault(ensemble_signature(models[i].spec), []).append(i)
-        for indices in groups.values():
-            for i, rows in zip(indices, evaluate_variant([models[i] for i in indices], evaluation, variant)):
-                yield i, rows, (payloads[i], {"lengths": [r.to_dict() for r in rows]}, None)
-
-    return fetch_or_compute(cache, "eval", [payload_key(p) for p in payloads], decode, compute)
+    return evaluated(models, evaluation, cache, variant={"inference": variant.to_dict()}, variant_files=VARIANT_FILES,
+                     evaluate=lambda chosen, ev: evaluate_variant(chosen, ev, variant))

@@ -87,15 +87,21 @@ def evaluated(
     variant: dict[str, Any] | None = None,
     transform: Callable[[TrainedModel], TrainedModel] | None = None,
     variant_files: tuple[str, ...] = (),
+    evaluate: Callable[[Sequence[TrainedModel], EvalConfig], list[list[LengthEval]]] | None = None,
 ) -> list[list[LengthEval]]:
     """Per model, its :class:`LengthEval` per evaluation length (cached, or computed now and cached).
 
     With ``transform``, the weights evaluated are ``transform(model)`` (e.g. an inference-time fix of
-    the APE table); ``variant`` (plain data naming the transformation) and the code fingerprint of
-    ``variant_files`` (the files that implement it) join the cache key.
+    the APE table); with ``evaluate``, the evaluation itself is another function of the models (e.g. an
+    inference-time change of the forward, ``evaluate_variants.py``). Either way ``variant`` (plain data
+    naming the change) and the code fingerprint of ``variant_files`` (the files that implement it) join
+    the cache key.
     """
-    if (variant is None) != (transform is None):  # a transform stored under the plain key would feed wrong numbers
-        raise ValueError(f"variant {variant!r} and transform {transform!r} must be given together")
+    changed = transform is not None or evaluate is not None
+    if (variant is not None) != changed:  # a changed evaluation stored under the plain key would feed wrong numbers
+        raise ValueError(f"variant {variant!r} must name a transform or an evaluate function, and only then "
+                         f"(transform {transform!r}, evaluate {evaluate!r})")
+    evaluate = evaluate or evaluate_models
     payloads = [eval_payload(m, evaluation) for m in models]
     if variant is not None:
         named = {"variant": variant, "variant_code": code_fingerprint(variant_files)}
@@ -110,7 +116,7 @@ def evaluated(
             groups.setdefault(ensemble_signature(models[i].spec), []).append(i)
         for indices in groups.values():
             chosen = [models[i] if transform is None else transform(models[i]) for i in indices]
-            for i, rows in zip(indices, evaluate_models(chosen, evaluation)):
+            for i, rows in zip(indices, evaluate(chosen, evaluation)):
                 yield i, rows, (payloads[i], {"lengths": [r.to_dict() for r in rows]}, None)
 
     return fetch_or_compute(cache, "eval", [payload_key(p) for p in payloads], decode, compute)

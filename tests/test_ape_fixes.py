@@ -106,3 +106,6 @@ def test_a_transform_needs_its_variant_name(tmp_path):
         evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), transform=lambda model: model)
     with pytest.raises(ValueError, match="'clamp'"):
         evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), variant={"fix": "clamp"})
+    with pytest.raises(ValueError, match="variant None"):  # so would another evaluate function
+        evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), evaluate=lambda models, evaluation: [])
+    assert evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path)) == []

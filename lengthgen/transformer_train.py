@@ -24,10 +24,12 @@ import torch
 import torch.nn.functional as F
 from torch.func import functional_call, stack_module_state, vmap
 
+from lengthgen import cluster
 from lengthgen.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import SpecParts, TrainConfig, _require
 from lengthgen.device import get_device
 from lengthgen.models.transformer import Transformer, TransformerConfig
+from lengthgen.parallel import train_passes
 from lengthgen.progress import progress_bar
 from lengthgen.seeding import check_seed, generator
 from lengthgen.store import environment
@@ -192,14 +194,24 @@ def trained_transformers(
         groups: dict[TwoLayerSpec, list[int]] = {}
         for i in todo:
             groups.setdefault(members[i].spec, []).append(i)
-        for spec, indices in groups.items():
-            for start in range(0, len(indices), MAX_MEMBERS):
-                chunk = indices[start : start + MAX_MEMBERS]
-                label = f"two-layer {spec.model.encoding} x{len(chunk)}"
-                with progress_bar(spec.train.steps, f"train {label}", progress) as update:
-                    models = train_transformers([members[i] for i in chunk], progress=update)
-                for i, model in zip(chunk, models):
-                    meta = {"trajectory": model.trajectory, "seconds": model.seconds}
-                    yield i, model, (train_payload(members[i]), meta, model.state)
+        chunks = [indices[start : start + MAX_MEMBERS]
+                  for indices in groups.values() for start in range(0, len(indices), MAX_MEMBERS)]
+        for chunk, models in _train_chunks(chunks):
+            for i, model in zip(chunk, models):
+                meta = {"trajectory": model.trajectory, "seconds": model.seconds}
+                yield i, model, (train_payload(members[i]), meta, model.state)
+
+    def _train_chunks(chunks: list[list[int]]):
+        """``(chunk, models)`` per ensemble pass: on the connected Dask cluster, else here, in order."""
+        if cluster.active():
+            passes = [[members[i] for i in chunk] for chunk in chunks]
+            for number, models in train_passes(passes, threads=torch.get_num_threads(), train=train_transformers,
+                                               payload=train_payload, make=TrainedTransformer):
+                yield chunks[number], models
+            return
+        for chunk in chunks:
+            spec = members[chunk[0]].spec
+            with progress_bar(spec.train.steps, f"train two-layer {spec.model.encoding} x{len(chunk)}", progress) as update:
+                yield chunk, train_transformers([members[i] for i in chunk], progress=update)
 
     return fetch_or_compute(cache, CACHE_KIND, [train_key(m) for m in members], decode, compute)

@@ -280,20 +280,26 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
 
 @needs_distributed
 @pytest.mark.slow
-def test_two_layer_passes_fit_the_same_hook(on_cluster):
-    """The transformer's pass loop (transformer_train.trained_transformers) does not call train_passes
-    yet: editing that file would change every two-layer cache key. The hook it would use already works."""
+def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkeypatch):
+    """The transformer's pass loop (transformer_train.trained_transformers) sends its passes to the
+    cluster through the same hook, with the same numbers and cache files as a local run."""
     from lengthgen import transformer_train as tt
 
     spec = tt.TwoLayerSpec().replace(model={"d": 32}, train={"steps": 12, "batch": 8, "record_every": 5})
-    passes = [[tt.TransformerMember(spec, seed) for seed in (0, 1)],
-              [tt.TransformerMember(spec.replace(model={"encoding": "ape"}), 0)]]
-    remote = dict(train_passes(passes, threads=torch.get_num_threads(), train=tt.train_transformers,
-                               payload=tt.train_payload, make=tt.TrainedTransformer))
-    for index, group in enumerate(passes):
-        for a, b in zip(tt.train_transformers(group), remote[index]):
-            assert isinstance(b, tt.TrainedTransformer)
-            assert all(torch.equal(a.state[n], b.state[n]) for n in a.state) and a.trajectory == b.trajectory
+    members = [tt.TransformerMember(spec, seed) for seed in (0, 1)] + [
+        tt.TransformerMember(spec.replace(model={"encoding": "ape"}), 0)]
+    sent = []
+    real = cluster.remote_passes
+    monkeypatch.setattr(cluster, "remote_passes", lambda passes, *a, **k: sent.append(len(passes)) or real(passes, *a, **k))
+    remote_cache = Cache(tmp_path / "remote")
+    remote = tt.trained_transformers(members, remote_cache)
+    assert sent == [2] and remote_cache.stats[f"{tt.CACHE_KIND}:computed"] == len(members)  # two passes, remotely
+    cluster.close()
+    local = tt.trained_transformers(members, Cache(tmp_path / "local"))
+    cluster.connect(on_cluster.address)
+    for a, b in zip(local, remote):
+        assert isinstance(b, tt.TrainedTransformer) and (a.spec, a.seed) == (b.spec, b.seed)
+        assert all(torch.equal(a.state[n], b.state[n]) for n in a.state) and a.trajectory == b.trajectory
 
 
 @needs_distributed

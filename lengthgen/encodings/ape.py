@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from lengthgen.config import ModelConfig
-from lengthgen.encodings.base import Encoding, gather_scores, scatter_mass
+from lengthgen.encodings.base import Encoding, embedding_table, gather_scores, scatter_mass
 from lengthgen.tasks.batch import absolute_positions
 
 
@@ -29,7 +29,7 @@ class APE(Encoding):
 
     def __init__(self, cfg: ModelConfig):
         super().__init__(cfg)
-        self.pos = nn.Embedding(cfg.positions, cfg.d)
+        self.pos = embedding_table(cfg.positions, cfg.d)
 
     def reset_parameters(self, generator: torch.Generator) -> None:
         nn.init.normal_(self.pos.weight, generator=generator)

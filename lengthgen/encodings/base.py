@@ -42,6 +42,14 @@ def scatter_mass(attention: torch.Tensor, index: torch.Tensor, rows: int, into: 
     return into.scatter_add(3, index[:, None].expand(S, H, B, P), attention)
 
 
+def embedding_table(rows: int, width: int) -> nn.Embedding:
+    """An ``nn.Embedding`` whose weight is left uninitialised (the model initialises it from its own
+    generator). Under ``torch.device("meta")`` a default-initialised ``nn.Embedding`` runs ``normal_`` on
+    a meta tensor, whose Python decomposition imports ``torch._dynamo``: about 3 s of start-up per process.
+    """
+    return nn.Embedding(rows, width, _weight=torch.empty(rows, width))
+
+
 class Encoding(nn.Module):
     """Identity encoding; subclasses override what they change (NoPE is this class as is)."""
 

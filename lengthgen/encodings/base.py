@@ -77,8 +77,9 @@ class Encoding(nn.Module):
 
     # ---- fast path (stacked parameters p, names as in OneLayerHead.named_parameters) -----------------
     @staticmethod
-    def rows(p: dict[str, torch.Tensor], cfg: ModelConfig) -> torch.Tensor:
-        """(S, R, d): every distinct layer input is one of these rows (here: the vocabulary)."""
+    def rows(p: dict[str, torch.Tensor], cfg: ModelConfig, width: int) -> torch.Tensor:
+        """(S, R, d): every distinct layer input of a width-``width`` batch is one of these rows (here: the
+        vocabulary)."""
         return p["embed.weight"]
 
     @staticmethod

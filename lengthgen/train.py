@@ -85,6 +85,35 @@ def geometry_record(p: dict[str, torch.Tensor], spec: RunSpec) -> dict[str, torc
     }
 
 
+class FusedAdam:
+    """Adam as ``torch.optim.Adam(params, lr, weight_decay=..., fused=True)`` computes it: the same fused
+    kernel (``torch._fused_adam_``), state and step counters, so the same numbers bit for bit
+    (``tests/test_fast_path.py`` checks it), without the ``Optimizer`` machinery: its per-step Python
+    overhead and its first use, which imports ``torch._dynamo`` (seconds of start-up per process).
+    """
+
+    def __init__(self, params: Sequence[torch.Tensor], lr: float, weight_decay: float = 0.0,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
+        self.params = list(params)
+        self.lr, self.weight_decay, self.betas, self.eps = lr, weight_decay, betas, eps
+        self.exp_avgs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
+        self.exp_avg_sqs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
+        self.state_steps = [torch.zeros((), dtype=torch.float32, device=p.device) for p in self.params]
+
+    def zero_grad(self) -> None:
+        for p in self.params:
+            p.grad = None
+
+    @torch.no_grad()
+    def step(self) -> None:
+        torch._foreach_add_(self.state_steps, 1)
+        torch._fused_adam_(
+            self.params, [p.grad for p in self.params], self.exp_avgs, self.exp_avg_sqs, [], self.state_steps,
+            amsgrad=False, lr=self.lr, beta1=self.betas[0], beta2=self.betas[1], weight_decay=self.weight_decay,
+            eps=self.eps, maximize=False, grad_scale=None, found_inf=None,
+        )
+
+
 class _Streams:
     """Each member's own training data, drawn a chunk at a time and stacked on the member axis.
 
@@ -130,7 +159,7 @@ def train_members(
     start = time.perf_counter()
     stacked, _ = stack_module_state([build_model(m.spec, m.seed) for m in members])  # name -> (S, ...)
     params = {name: value.detach().to(device).requires_grad_() for name, value in stacked.items()}
-    optimizer = torch.optim.Adam(params.values(), lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True)
+    optimizer = FusedAdam(list(params.values()), lr=cfg.lr, weight_decay=cfg.weight_decay)
     streams = _Streams(members, cfg.batch)
     trajectory: dict[str, list] = {"step": [], "loss": []}
     loss_sum = torch.zeros(len(members), dtype=torch.float64, device=device)
@@ -151,7 +180,7 @@ def train_members(
         S, B, m = out.logits.shape
         per_member = F.cross_entropy(out.logits.view(S * B, m), batch.targets.view(-1), reduction="none")
         per_member = per_member.view(S, B).mean(1)  # (S,) each member's own mean loss
-        optimizer.zero_grad(set_to_none=True)
+        optimizer.zero_grad()
         per_member.sum().backward()
         optimizer.step()
         loss_sum += per_member.detach()

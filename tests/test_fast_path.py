@@ -80,3 +80,26 @@ def test_ape_beyond_table_raises():
     tokens = torch.zeros(2, 21, dtype=torch.long)
     with pytest.raises(ValueError, match="beyond the APE table"):
         model(tokens, torch.full((2,), 21))
+
+
+@pytest.mark.parametrize("weight_decay", [0.0, 1e-2])
+def test_fused_adam_matches_torch_adam_bit_for_bit(weight_decay):
+    """The engine's FusedAdam is torch.optim.Adam(fused=True) without the Optimizer machinery."""
+    from lengthgen.train import FusedAdam
+
+    cfg = ModelConfig(encoding="ape", d=16)
+    _, params, batches = _ensemble(cfg)
+    stacked = Batch.stack(batches)
+    ours = {n: v.detach().clone().requires_grad_() for n, v in params.items()}
+    theirs = {n: v.detach().clone().requires_grad_() for n, v in params.items()}
+    opt_ours = FusedAdam(list(ours.values()), lr=1e-2, weight_decay=weight_decay)
+    opt_theirs = torch.optim.Adam(theirs.values(), lr=1e-2, weight_decay=weight_decay, fused=True)
+    for _ in range(5):
+        for p, opt in ((ours, opt_ours), (theirs, opt_theirs)):
+            logits = table_forward(p, cfg, stacked.tokens, stacked.lengths).logits
+            loss = torch.nn.functional.cross_entropy(logits.transpose(1, 2), stacked.targets)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    for name in params:
+        assert torch.equal(ours[name], theirs[name]), name

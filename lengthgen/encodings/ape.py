@@ -4,9 +4,11 @@ The table has ``cfg.positions`` rows (the longest evaluation length). Training s
 positions 0 .. Lmax-1, so rows from Lmax on receive no gradient and keep their initial values (N(0, 1),
 as ``nn.Embedding``); under coupled weight decay they decay towards zero instead.
 
-Fast path: the rows are the vocabulary followed by the position table, R = m + positions, so a logit
-is the sum of four entries of one (R, R) table: token.token + token.position + position.token +
-position.position, gathered in one call.
+Fast path: the rows are the vocabulary followed by the position rows a width-P batch can reach
+(positions 0 .. P-1), R = m + min(P, positions), so a logit is the sum of four entries of one (R, R)
+table: token.token + token.position + position.token + position.position, gathered in one call. Rows a
+batch cannot reach would only add zero mass and zero gradient; leaving them out (in training 16 of 48
+rows) makes an APE training step about 1.2x faster, with the same numbers bit for bit.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import torch
 from torch import nn
 
 from lengthgen.config import ModelConfig
-from lengthgen.encodings.base import Encoding, gather_scores, scatter_mass
+from lengthgen.encodings.base import Encoding, embedding_table, gather_scores, scatter_mass
 from lengthgen.tasks.batch import absolute_positions
 
 
@@ -29,7 +31,7 @@ class APE(Encoding):
 
     def __init__(self, cfg: ModelConfig):
         super().__init__(cfg)
-        self.pos = nn.Embedding(cfg.positions, cfg.d)
+        self.pos = embedding_table(cfg.positions, cfg.d)
 
     def reset_parameters(self, generator: torch.Generator) -> None:
         nn.init.normal_(self.pos.weight, generator=generator)
@@ -39,8 +41,14 @@ class APE(Encoding):
         return x + self.pos(pos.clamp(min=0))  # padding columns (pos < 0) are masked later
 
     @staticmethod
-    def rows(p, cfg: ModelConfig) -> torch.Tensor:
-        return torch.cat((p["embed.weight"], p["encoding.pos.weight"]), dim=1)  # (S, m + positions, d)
+    def reachable(cfg: ModelConfig, width: int) -> int:
+        """Position rows a width-P batch can reach: positions 0 .. P-1 (the table's, if fewer)."""
+        return min(width, cfg.positions)
+
+    @staticmethod
+    def rows(p, cfg: ModelConfig, width: int) -> torch.Tensor:
+        used = APE.reachable(cfg, width)
+        return torch.cat((p["embed.weight"], p["encoding.pos.weight"][:, :used]), dim=1)  # (S, m + used, d)
 
     @staticmethod
     def _position_rows(cfg: ModelConfig, tokens: torch.Tensor, lengths: torch.Tensor, vocab: int):
@@ -50,7 +58,7 @@ class APE(Encoding):
 
     @staticmethod
     def table_scores(p, cfg: ModelConfig, q_tab, k_tab, tokens, lengths):
-        vocab = q_tab.shape[2] - cfg.positions
+        vocab = q_tab.shape[2] - APE.reachable(cfg, tokens.shape[-1])
         table = q_tab @ k_tab.transpose(-1, -2)  # (S, H, R, R)
         key_rows = torch.stack((tokens, APE._position_rows(cfg, tokens, lengths, vocab)), -1)  # (S|1, B, P, 2)
         query_rows = key_rows[..., -1:, :].transpose(-1, -2)  # (S|1, B, 2, 1): query token and position
@@ -60,5 +68,5 @@ class APE(Encoding):
     @staticmethod
     def row_mass(cfg: ModelConfig, attention, tokens, lengths, rows):
         by_token = scatter_mass(attention, tokens, rows)
-        position_rows = APE._position_rows(cfg, tokens, lengths, rows - cfg.positions)
+        position_rows = APE._position_rows(cfg, tokens, lengths, rows - APE.reachable(cfg, tokens.shape[-1]))
         return scatter_mass(attention, position_rows, rows, into=by_token)  # (S, H, B, R)

@@ -42,6 +42,14 @@ def scatter_mass(attention: torch.Tensor, index: torch.Tensor, rows: int, into: 
     return into.scatter_add(3, index[:, None].expand(S, H, B, P), attention)
 
 
+def embedding_table(rows: int, width: int) -> nn.Embedding:
+    """An ``nn.Embedding`` whose weight is left uninitialised (the model initialises it from its own
+    generator). Under ``torch.device("meta")`` a default-initialised ``nn.Embedding`` runs ``normal_`` on
+    a meta tensor, whose Python decomposition imports ``torch._dynamo``: about 3 s of start-up per process.
+    """
+    return nn.Embedding(rows, width, _weight=torch.empty(rows, width))
+
+
 class Encoding(nn.Module):
     """Identity encoding; subclasses override what they change (NoPE is this class as is)."""
 
@@ -69,8 +77,9 @@ class Encoding(nn.Module):
 
     # ---- fast path (stacked parameters p, names as in OneLayerHead.named_parameters) -----------------
     @staticmethod
-    def rows(p: dict[str, torch.Tensor], cfg: ModelConfig) -> torch.Tensor:
-        """(S, R, d): every distinct layer input is one of these rows (here: the vocabulary)."""
+    def rows(p: dict[str, torch.Tensor], cfg: ModelConfig, width: int) -> torch.Tensor:
+        """(S, R, d): every distinct layer input of a width-``width`` batch is one of these rows (here: the
+        vocabulary)."""
         return p["embed.weight"]
 
     @staticmethod

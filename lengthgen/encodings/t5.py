@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 from lengthgen.config import ModelConfig
-from lengthgen.encodings.base import Encoding
+from lengthgen.encodings.base import Encoding, embedding_table
 
 NUM_BUCKETS = 32  # T5's default number of relative-position buckets
 MAX_DISTANCE = 128  # T5's default: distances >= this share the last bucket
@@ -46,7 +46,7 @@ class T5Bias(Encoding):
 
     def __init__(self, cfg: ModelConfig):
         super().__init__(cfg)
-        self.bias = nn.Embedding(NUM_BUCKETS, cfg.heads)  # (buckets, H): b[bucket, h]
+        self.bias = embedding_table(NUM_BUCKETS, cfg.heads)  # (buckets, H): b[bucket, h]
 
     def reset_parameters(self, generator: torch.Generator) -> None:
         nn.init.normal_(self.bias.weight, std=self.cfg.d**-0.5, generator=generator)

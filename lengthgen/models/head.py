@@ -25,6 +25,7 @@ from torch import nn
 
 from lengthgen.config import ModelConfig
 from lengthgen.encodings import make_encoding
+from lengthgen.encodings.base import embedding_table
 from lengthgen.tasks.batch import absolute_positions, valid_mask
 
 # parameter names in initialisation order (the encoding's follow); the fast path reads the same names
@@ -42,7 +43,7 @@ class OneLayerHead(nn.Module):
         super().__init__()
         self.cfg, self.vocab = cfg, vocab
         with torch.device("meta"):  # no default initialisation: it would draw from the global RNG
-            self.embed = nn.Embedding(vocab, cfg.d)
+            self.embed = embedding_table(vocab, cfg.d)
             self.W_Q = nn.Linear(cfg.d, cfg.d, bias=False)
             self.W_K = nn.Linear(cfg.d, cfg.d, bias=False)
             self.W_V = nn.Linear(cfg.d, cfg.d, bias=False)

@@ -51,7 +51,7 @@ def table_forward(
     """Logits of right-aligned ``tokens`` (S|1, B, P) with ``lengths`` (S|1, B) for stacked params ``p``."""
     encoding = encoding_class(cfg.encoding)
     scale = 1.0 / (math.sqrt(cfg.head_dim) * cfg.temperature)
-    rows = encoding.rows(p, cfg)  # (S, R, d)
+    rows = encoding.rows(p, cfg, tokens.shape[-1])  # (S, R, d)
     q_tab = project(rows, p["W_Q.weight"] * scale, cfg.heads)  # (S, H, R, dh), pre-scaled queries
     k_tab = project(rows, p["W_K.weight"], cfg.heads)  # (S, H, R, dh)
     scores = encoding.table_scores(p, cfg, q_tab, k_tab, tokens, lengths)  # (S, H, B, P)

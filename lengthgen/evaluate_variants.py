@@ -102,7 +102,7 @@ def variant_forward(
         raise ValueError(f"position interpolation is defined here for RoPE only, not {cfg.encoding!r}")
     encoding = encoding_class(cfg.encoding)
     scale = 1.0 / (math.sqrt(cfg.head_dim) * cfg.temperature)
-    rows = encoding.rows(p, cfg)  # (S, R, d)
+    rows = encoding.rows(p, cfg, tokens.shape[-1])  # (S, R, d): as table_forward
     q_tab = project(rows, p["W_Q.weight"] * scale, cfg.heads)  # (S, H, R, dh), pre-scaled queries
     k_tab = project(rows, p["W_K.weight"], cfg.heads)  # (S, H, R, dh)
     if position_scale == 1.0:

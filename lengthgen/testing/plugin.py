@@ -180,19 +180,26 @@ def cache(pytestconfig: pytest.Config):
     return session_cache(pytestconfig)
 
 
-@pytest.fixture
-def claim(request: pytest.FixtureRequest):
-    from lengthgen.records import ClaimRecorder
+_recorder_key = pytest.StashKey[Any]()
 
-    marker = request.node.get_closest_marker("claim")
+
+def _recorder(request: pytest.FixtureRequest, marker_name: str, make):
+    """The test's recorder for the id of its ``@pytest.mark.<marker_name>("Cn")``, kept for its report."""
+    marker = request.node.get_closest_marker(marker_name)
     if marker is None or not marker.args:
-        raise pytest.UsageError(f"{request.node.nodeid} uses the claim fixture without @pytest.mark.claim('Cn')")
-    recorder = ClaimRecorder(marker.args[0], request.node.nodeid)
+        raise pytest.UsageError(f"{request.node.nodeid} uses the {marker_name} fixture without "
+                                f"@pytest.mark.{marker_name}('Cn')")
+    recorder = make(marker.args[0], request.node.nodeid)
     request.node.stash[_recorder_key] = recorder
     return recorder
 
 
-_recorder_key = pytest.StashKey[Any]()
+@pytest.fixture
+def claim(request: pytest.FixtureRequest):
+    """A :class:`~lengthgen.records.ClaimRecorder` for the id of the test's ``@pytest.mark.claim("Cn")``."""
+    from lengthgen.records import ClaimRecorder
+
+    return _recorder(request, "claim", ClaimRecorder)
 
 
 @pytest.fixture
@@ -200,12 +207,7 @@ def control(request: pytest.FixtureRequest):
     """A :class:`~lengthgen.records.ControlRecorder` for the id of the test's ``@pytest.mark.control("Cn")``."""
     from lengthgen.records import ControlRecorder
 
-    marker = request.node.get_closest_marker("control")
-    if marker is None or not marker.args:
-        raise pytest.UsageError(f"{request.node.nodeid} uses the control fixture without @pytest.mark.control('Cn')")
-    recorder = ControlRecorder(marker.args[0], request.node.nodeid)
-    request.node.stash[_recorder_key] = recorder
-    return recorder
+    return _recorder(request, "control", ControlRecorder)
 
 
 def _message(report: pytest.TestReport) -> str | None:

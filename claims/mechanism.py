@@ -9,7 +9,7 @@ positions) or the C1 grid's APE heads (C6), so they train nothing either.
 
 from __future__ import annotations
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.scale import Scale
 
 from claims.support import memo

@@ -1,5 +1,5 @@
 """The robustness map's cells (``claims/test_robustness.py``): each claim's own ``check(claim, result)`` on a
-result measured at a setting of ``lengthgen.robustness``, always at paper scale (4000 steps, 4096
+result measured at a setting of ``lengthgen.experiments.robustness``, always at paper scale (4000 steps, 4096
 evaluation sequences per length, the paper's evaluation lengths).
 
 - A setting that changes the spec (width, vocabulary, training range) or K (offsets-far) measures with
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from lengthgen.robustness import Setting
+from lengthgen.experiments.robustness import Setting
 from lengthgen.scale import PAPER, Scale
 
 from claims.support import memo

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.phenomenon import PhenomenonResult
 
 from claims.grid import GRID_SEEDS, phenomenon_result

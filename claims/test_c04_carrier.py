@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.carrier import CarrierResult
 from lengthgen.experiments.common import mean
 from lengthgen.scale import Scale

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means
 from lengthgen.experiments.dilution import DilutionResult, inverse_steps
 from lengthgen.probes.dilution import mean_curve_fit

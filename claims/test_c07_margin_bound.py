@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.dilution import DilutionResult
 from lengthgen.scale import Scale
 

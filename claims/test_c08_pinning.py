@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.pinning import PinningResult, run_pinning
 
 from claims.grid import GRID_SEEDS

@@ -40,7 +40,7 @@ from __future__ import annotations
 import pytest
 
 from claims.support import judge, memo
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.ape_controls import WEIGHT_DECAYS, WeightDecayResult, run_weight_decay
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import pytest
 
 from claims.support import judge, memo
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means
 from lengthgen.experiments.ape_controls import NO_FIX, FixesResult, rope_in_place_of_fixes, run_ape_fixes
 from lengthgen.probes.ape_fixes import FIXES

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import mean
 from lengthgen.experiments.linear import HEADS, LinearResult, run_linear
 from lengthgen.scale import Scale

@@ -49,7 +49,7 @@ import pytest
 
 from claims.support import judge
 from claims.two_layer import FIRST_WIDTH, PAPER_SEEDS, SWAP_WHY, WIDTHS, WIDTH_IDS, choices, measure, run_scale, swapped
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import mean
 from lengthgen.experiments.two_layer import TwoLayerResult
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.bases import PAPER_BASES, BasesResult, run_bases
 from lengthgen.experiments.phenomenon import run_phenomenon
 

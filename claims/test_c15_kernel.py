@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.kernel import S_MAX, KernelResult, equal_frequencies, run_kernel
 
 from claims.support import memo

@@ -40,7 +40,7 @@ from __future__ import annotations
 import pytest
 
 from claims.support import judge, memo
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.dynamics import (EMERGENCE_FRACTION, PAPER_EMERGE_BY, QUANTITIES, DynamicsResult,
                                             flat_counterfactual, run_dynamics)
 

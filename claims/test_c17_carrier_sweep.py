@@ -29,7 +29,7 @@ from __future__ import annotations
 import pytest
 
 from claims.support import judge, memo
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.sweeps import (PAPER_POINT, SWEEP, CarrierSweepResult, point_label, run_carrier_sweep,
                                           untrained_counterfactual)
 

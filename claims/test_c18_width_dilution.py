@@ -30,7 +30,7 @@ import pytest
 
 from claims.support import judge, memo
 from claims.test_c17_carrier_sweep import OFFSETS, PAPER_SEEDS
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.config import PAPER_EVAL_LENGTHS
 from lengthgen.experiments.common import mean
 from lengthgen.experiments.sweeps import WIDTHS, WidthDilutionResult, reversed_widths, run_width_dilution

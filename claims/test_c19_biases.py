@@ -53,7 +53,7 @@ import functools
 import pytest
 
 from claims.support import judge, memo
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.biases import ENCODINGS, NAMES, BiasesResult, run_biases
 from lengthgen.experiments.common import mean
 

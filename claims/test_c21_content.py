@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.content import ContentResult, untrained_content
 

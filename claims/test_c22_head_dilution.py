@@ -39,7 +39,7 @@ import dataclasses
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import mean
 from lengthgen.experiments.content import ContentResult
 

@@ -30,7 +30,7 @@ import dataclasses
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments import predictions as P
 
 from claims.predictions import VALIDATION_SEEDS, variant

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.predictions import FarResult
 
 from claims.predictions import GRID_SEEDS, far

@@ -3,7 +3,7 @@ RoPE head's selected offset to -K*L/Lmax and breaks retrieval.
 
 Models: the C1 grid's RoPE heads (the paper's 8 seeds; no retraining). At evaluation length L > Lmax = 16
 the positions of the query and of every key are multiplied by 16/L before the rotation (fractional
-angles; ``lengthgen/evaluate_variants.py``, checked against a plain per-position reference and, at factor 1,
+angles; ``lengthgen/engine/evaluate_variants.py``, checked against a plain per-position reference and, at factor 1,
 equal to the plain evaluation bit for bit). The head's logit depends on the scaled offset (t - n) 16/L, so
 its learned preference for offset -K lands on the token at -K L/16.
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import mean
 from lengthgen.experiments.predictions import INTERPOLATION_LENGTHS, VariantResult
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means
 from lengthgen.experiments.phenomenon import PhenomenonResult
 from lengthgen.experiments.predictions import run_nope

@@ -4,7 +4,7 @@ selection.
 
 Models: the C1 grid's RoPE heads (K in {1, 2, 3}, the paper's 8 seeds; no retraining), evaluated at
 L in {24, 32, 48, 64, 96, 128} unscaled and with the attention logits multiplied by log(L)/log(16) before
-the softmax (``lengthgen/evaluate_variants.py``; factor 1 at L <= 16 and, forced, bit-identical to the
+the softmax (``lengthgen/engine/evaluate_variants.py``; factor 1 at L <= 16 and, forced, bit-identical to the
 plain evaluation).
 
 Assert (catalogue), over the K x L cells where the unscaled head selects -K (P1): the scaled head selects
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.predictions import VariantResult
 
 from claims.predictions import GRID_SEEDS, variant

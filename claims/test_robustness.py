@@ -35,7 +35,7 @@ import dataclasses
 
 import pytest
 
-from lengthgen.robustness import cells, setting as lookup
+from lengthgen.experiments.robustness import cells, setting as lookup
 
 from claims.robustness import carried_declaration, cell, cell_scale, claim_module
 

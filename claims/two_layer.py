@@ -23,7 +23,7 @@ from lengthgen.experiments.two_layer import (
     run_two_layer,
 )
 from lengthgen.scale import Scale
-from lengthgen.transformer_train import PAPER_TRAIN
+from lengthgen.engine.train_two_layer import PAPER_TRAIN
 
 WIDTH_IDS = [f"d{width}" for width in WIDTHS]  # test ids of the variants
 

@@ -137,7 +137,7 @@ class ClaimRecord:
     kind: str = "claim"  # "claim" (a claim test) or "control" (its negative control)
     expected_failures: dict[str, Any] | None = None  # {"patterns", "why", "strict"}: a declared non-reproduction
     counterfactual: str | None = None  # a control's input: what replaced the real result, and why it must fail
-    setting: str | None = None  # the robustness setting (lengthgen.robustness) it ran at; None: the paper's point
+    setting: str | None = None  # the robustness setting (lengthgen.experiments.robustness) it ran at; None: the paper's point
     close: bool = False  # a deciding check's interval contains its threshold (lengthgen.report.verdict.close_checks)
     close_checks: list[str] = field(default_factory=list)  # the names of those checks
     seeds_to_decide: dict[str, Any] = field(default_factory=dict)  # close check -> about how many seeds would decide it

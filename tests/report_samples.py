@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.records import ClaimRecorder
 from lengthgen.report.verdict import closeness, decide
 

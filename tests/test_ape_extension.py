@@ -7,10 +7,10 @@ import pytest
 import torch
 
 from lengthgen.config import EvalConfig
-from lengthgen.evaluate import evaluate_models
+from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.probes.ape_extension import extended_model, extended_table
 from lengthgen.probes.ape_fixes import TABLE
-from lengthgen.train import Member, build_model, train_members
+from lengthgen.engine.train import Member, build_model, train_members
 from tests.helpers import tiny_spec
 
 

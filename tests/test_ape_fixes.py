@@ -11,9 +11,9 @@ import torch
 import torch.nn.functional as F
 
 from lengthgen.config import EvalConfig
-from lengthgen.evaluate import evaluate_models
+from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state, fixed_table, position_map, source_index
-from lengthgen.train import Member, train_members
+from lengthgen.engine.train import Member, train_members
 from tests.helpers import tiny_spec
 
 TRAINED = 16
@@ -99,8 +99,8 @@ def test_fixed_head_reads_only_trained_rows(fix):
 
 def test_a_transform_needs_its_variant_name(tmp_path):
     """A transform without a variant would be cached under the plain evaluation's key."""
-    from lengthgen.cache import Cache
-    from lengthgen.store import evaluated
+    from lengthgen.store.cache import Cache
+    from lengthgen.store.one_layer import evaluated
 
     with pytest.raises(ValueError, match="variant None"):
         evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), transform=lambda model: model)

@@ -8,13 +8,13 @@ import json
 import pytest
 import torch
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.cli import main
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.biases import run_biases
 from lengthgen.experiments.content import run_content, untrained_content
 from lengthgen.tasks import make_task
-from lengthgen.evaluate import eval_draw
+from lengthgen.engine.evaluate import eval_draw
 
 TOY = EvalConfig(lengths=(12, 20), sequences=64)
 # the two profiles come from different summation orders of the same float32 attention

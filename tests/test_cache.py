@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from lengthgen.cache import Cache, CacheWarning, payload_key
-from lengthgen.store import train_key, trained
-from lengthgen.train import Member
+from lengthgen.store.cache import Cache, CacheWarning, payload_key
+from lengthgen.store.one_layer import train_key, trained
+from lengthgen.engine.train import Member
 
 from tests.helpers import tiny_spec
 
@@ -175,7 +175,7 @@ def _hold_then_save(root: str, key: str, ready, seconds: float) -> None:
 
 @pytest.mark.slow
 def test_computes_its_own_entries_first_then_waits_for_held_ones(tmp_path):
-    from lengthgen.cache import fetch_or_compute
+    from lengthgen.store.cache import fetch_or_compute
 
     held, own = payload_key({"k": "held"}), payload_key({"k": "own"})
     context = multiprocessing.get_context("spawn")

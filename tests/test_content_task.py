@@ -11,7 +11,7 @@ from lengthgen.experiments.common import paper_spec
 from lengthgen.probes.modes import mode_profiles, mode_target_weight
 from lengthgen.seeding import generator
 from lengthgen.tasks import ContentConditioned, OffsetRetrieval, make_task
-from lengthgen.train import Member, ensemble_signature
+from lengthgen.engine.train import Member, ensemble_signature
 
 CFG = TaskConfig(kind="content", offset=2, alt_offset=3)
 

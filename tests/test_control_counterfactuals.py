@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.ape_controls import NO_FIX, rope_in_place_of_fixes, run_weight_decay
 from lengthgen.experiments.dynamics import QUANTITIES, DynamicsResult, flat_counterfactual, trajectory_row

@@ -8,7 +8,7 @@ import json
 import pytest
 import torch
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.encodings.rope import kernel
 from lengthgen.experiments.bases import run_bases

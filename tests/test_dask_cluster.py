@@ -25,12 +25,12 @@ from pathlib import Path
 import pytest
 import torch
 
-from lengthgen import cluster
-from lengthgen.cache import Cache
+from lengthgen.engine import cluster
+from lengthgen.store.cache import Cache
 from lengthgen.cli import main
-from lengthgen.parallel import train_passes
-from lengthgen.store import train_key, trained
-from lengthgen.train import Member
+from lengthgen.engine.parallel import train_passes
+from lengthgen.store.one_layer import train_key, trained
+from lengthgen.engine.train import Member
 
 from tests.helpers import tiny_spec
 
@@ -88,7 +88,7 @@ def test_without_distributed_the_scheduler_is_a_usage_error(monkeypatch):
 
 
 def test_the_default_path_imports_nothing_of_dask():
-    code = ("import sys, lengthgen.cli, lengthgen.store, lengthgen.testing.plugin, lengthgen.transformer_train; "
+    code = ("import sys, lengthgen.cli, lengthgen.store.one_layer, lengthgen.testing.plugin, lengthgen.engine.train_two_layer; "
             "lengthgen.cli.build_parser(); print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('dask', 'distributed')))")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -152,7 +152,7 @@ class LocalCluster:
 
         with distributed.Client(self.address, timeout=START_TIMEOUT_S) as client:
             client.wait_for_workers(count, timeout=START_TIMEOUT_S)
-            client.run(importlib.import_module, "lengthgen.train")  # torch imported: a task starts training at once
+            client.run(importlib.import_module, "lengthgen.engine.train")  # torch imported: a task starts training at once
 
     def kill(self, name: str) -> None:
         self.processes[name].send_signal(signal.SIGKILL)
@@ -263,9 +263,9 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
     assert json.loads((tmp_path / "local.json").read_text()) == json.loads((tmp_path / "remote.json").read_text())
     test_file = tmp_path / "test_through_cluster.py"
     test_file.write_text(textwrap.dedent(f"""
-        from lengthgen import cluster
-        from lengthgen.store import trained
-        from lengthgen.train import Member
+        from lengthgen.engine import cluster
+        from lengthgen.store.one_layer import trained
+        from lengthgen.engine.train import Member
         from tests.helpers import tiny_spec
 
         def test_trains_there(cache):
@@ -283,7 +283,7 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
 def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkeypatch):
     """The transformer's pass loop (transformer_train.trained_transformers) sends its passes to the
     cluster through the same hook, with the same numbers and cache files as a local run."""
-    from lengthgen import transformer_train as tt
+    from lengthgen.engine import train_two_layer as tt
 
     spec = tt.TwoLayerSpec().replace(model={"d": 32}, train={"steps": 12, "batch": 8, "record_every": 5})
     members = [tt.TransformerMember(spec, seed) for seed in (0, 1)] + [

@@ -8,9 +8,9 @@ import torch
 
 from lengthgen.config import EvalConfig
 from lengthgen.device import get_device, set_device
-from lengthgen.evaluate import evaluate_models
-from lengthgen.store import train_key
-from lengthgen.train import Member, train_members
+from lengthgen.engine.evaluate import evaluate_models
+from lengthgen.store.one_layer import train_key
+from lengthgen.engine.train import Member, train_members
 
 from tests.helpers import tiny_spec
 
@@ -49,7 +49,7 @@ def test_cuda_without_a_gpu_is_a_clear_error(restore_device):
 def test_device_is_part_of_the_cache_key(restore_device, monkeypatch):
     member = Member(tiny_spec(), 0)
     cpu_key = train_key(member)
-    monkeypatch.setattr("lengthgen.store.get_device", lambda: torch.device("cuda"))
+    monkeypatch.setattr("lengthgen.store.one_layer.get_device", lambda: torch.device("cuda"))
     assert train_key(member) != cpu_key
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from lengthgen.cli import main
 from lengthgen.config import MAX_SEEDS, parse_seeds
-from lengthgen.files import atomic_write, writable_dir
+from lengthgen.store.files import atomic_write, writable_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 UNUSABLE = "/proc/lengthgen-nope"  # /proc refuses new directories, even to root

@@ -6,10 +6,10 @@ import pytest
 import torch
 
 from lengthgen.config import EvalConfig
-from lengthgen.evaluate import LengthEval, eval_draw, evaluate_models
+from lengthgen.engine.evaluate import LengthEval, eval_draw, evaluate_models
 from lengthgen.probes import accuracy, mean_profile, target_weight
 from lengthgen.tasks import make_task
-from lengthgen.train import Member, train_members
+from lengthgen.engine.train import Member, train_members
 
 from tests.helpers import tiny_spec
 

@@ -9,14 +9,14 @@ import math
 import pytest
 import torch
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
-from lengthgen.evaluate import eval_draw, evaluate_models
-from lengthgen.evaluate_variants import (InferenceVariant, evaluate_variant, evaluated_variant, reference_forward,
+from lengthgen.engine.evaluate import eval_draw, evaluate_models
+from lengthgen.engine.evaluate_variants import (InferenceVariant, evaluate_variant, evaluated_variant, reference_forward,
                                          variant_forward)
-from lengthgen.store import evaluated
+from lengthgen.store.one_layer import evaluated
 from lengthgen.tasks import make_task
-from lengthgen.train import Member, train_members
+from lengthgen.engine.train import Member, train_members
 from tests.helpers import tiny_spec
 
 # float32: the table path and the per-position reference sum the same products in a different order
@@ -39,9 +39,9 @@ def test_factor_one_is_the_plain_evaluation_bit_for_bit(encoding, kind):
 
 def test_scaled_forward_with_factors_one_equals_the_plain_forward_bit_for_bit():
     """Forcing the interpolation path with factor 1.0 (and scale 1.0) gives the plain logits exactly."""
-    from lengthgen.evaluate_variants import _rope_scores
+    from lengthgen.engine.evaluate_variants import _rope_scores
     from lengthgen.models import table_forward
-    from lengthgen.models.tables import project
+    from lengthgen.models.one_layer.fast import project
     from lengthgen.encodings.rope import RoPE
 
     models = _models("rope")

@@ -14,14 +14,14 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.device import get_device, set_device
-from lengthgen.evaluate import evaluate_models
-from lengthgen.store import evaluated, train_key, trained
-from lengthgen.train import Member, train_members
-from lengthgen.transformer_eval import evaluate_transformer
-from lengthgen.transformer_train import TransformerMember, TwoLayerSpec, train_transformers
+from lengthgen.engine.evaluate import evaluate_models
+from lengthgen.store.one_layer import evaluated, train_key, trained
+from lengthgen.engine.train import Member, train_members
+from lengthgen.engine.evaluate_two_layer import evaluate_transformer
+from lengthgen.engine.train_two_layer import TransformerMember, TwoLayerSpec, train_transformers
 
 from tests.helpers import tiny_spec
 

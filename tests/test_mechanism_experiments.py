@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.cli import main
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.bases import run_bases

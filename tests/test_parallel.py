@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lengthgen import parallel
+from lengthgen.engine import parallel
 from lengthgen.device import get_device
-from lengthgen.parallel import train_passes
-from lengthgen.train import Member
+from lengthgen.engine.parallel import train_passes
+from lengthgen.engine.train import Member
 
 from tests.helpers import tiny_spec
 
@@ -39,6 +39,6 @@ def test_worker_processes_take_the_drivers_device_and_threads(monkeypatch):
 
 
 def test_a_cluster_needs_the_payload(monkeypatch):
-    monkeypatch.setattr("lengthgen.cluster.active", lambda: True)
+    monkeypatch.setattr("lengthgen.engine.cluster.active", lambda: True)
     with pytest.raises(ValueError, match="payload"):
         next(train_passes(passes()))

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.cli import main
 from lengthgen.config import EvalConfig
-from lengthgen.evaluate import evaluate_models
+from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.experiments import predictions as P
 from lengthgen.probes.ape_extension import extended_model
 

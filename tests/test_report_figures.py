@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from matplotlib import image
 
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.report.figures import FigureError, render, render_record
 
 
@@ -81,7 +81,7 @@ def test_render_record_keeps_going_past_a_broken_spec():
 
 
 def test_drawings_are_reused_and_pruned(tmp_path, monkeypatch):
-    from lengthgen import figures as specs
+    from lengthgen.report import figure_specs as specs
     from lengthgen.report import figures as drawing
 
     first = specs.lines("a", "x", "y", [specs.series("s", [1, 2], y=[0.1, 0.2])])

@@ -46,7 +46,7 @@ def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
 
 CLAIMS = '''
 import pytest
-from lengthgen import figures
+from lengthgen.report import figure_specs as figures
 from lengthgen.scale import PAPER
 
 @pytest.mark.claim("C4")

@@ -1,4 +1,4 @@
-"""The robustness settings registry (``lengthgen.robustness``): the catalogue's table, the spec each
+"""The robustness settings registry (``lengthgen.experiments.robustness``): the catalogue's table, the spec each
 setting trains, its readings of Lmax and chance, its seeds, and one-line errors for invalid settings."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lengthgen.experiments.common import paper_spec
-from lengthgen.robustness import BY_NAME, FRESH_SEEDS, MODEL_CLAIMS, SETTINGS, Setting, cells, setting
+from lengthgen.experiments.robustness import BY_NAME, FRESH_SEEDS, MODEL_CLAIMS, SETTINGS, Setting, cells, setting
 
 # the catalogue's "Robustness settings" table, written out (settings -> claims)
 CATALOGUE_TABLE = {

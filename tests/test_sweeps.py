@@ -10,8 +10,8 @@ from lengthgen.config import ModelConfig
 from lengthgen.experiments.ape_controls import ape_spec
 from lengthgen.experiments.common import paper_spec
 from lengthgen.experiments.sweeps import PAPER_POINT, SWEEP, carrier_fractions, point_label, sweep_spec
-from lengthgen.store import train_key
-from lengthgen.train import Member
+from lengthgen.store.one_layer import train_key
+from lengthgen.engine.train import Member
 
 
 @pytest.mark.parametrize("factor", SWEEP)

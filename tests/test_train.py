@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lengthgen.grouping import group_members
-from lengthgen.train import Member, train_members
+from lengthgen.engine.grouping import group_members
+from lengthgen.engine.train import Member, train_members
 
 from tests.helpers import tiny_spec
 

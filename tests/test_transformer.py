@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lengthgen.models.transformer import Transformer, TransformerConfig, capture
+from lengthgen.models.two_layer.transformer import Transformer, TransformerConfig, capture
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import IGNORE, ShiftConfig, ShiftTask, shift_targets
 

@@ -8,7 +8,7 @@ import math
 import pytest
 import torch
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.probes.geometry import carrier_fraction
 from lengthgen.probes.retrieval import (
@@ -19,14 +19,14 @@ from lengthgen.probes.retrieval import (
 )
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import shift_targets
-from lengthgen.transformer_eval import (
+from lengthgen.engine.evaluate_two_layer import (
     TransformerEval,
     eval_tokens,
     evaluate_transformer,
     evaluated_transformers,
     vocabulary_carriers,
 )
-from lengthgen.transformer_train import TransformerMember, TwoLayerSpec, train_transformers
+from lengthgen.engine.train_two_layer import TransformerMember, TwoLayerSpec, train_transformers
 
 CARRIER_ATOL = 1e-5  # float32 keys: hook values vs the same projection computed by hand
 

@@ -9,10 +9,10 @@ import torch
 import torch.nn.functional as F
 from torch.func import stack_module_state
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import IGNORE, ShiftTask
-from lengthgen.transformer_train import (
+from lengthgen.engine.train_two_layer import (
     TransformerMember,
     TwoLayerSpec,
     build_transformer,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lengthgen.cli import build_parser, main
-from lengthgen.until_decided import ROOT, claim_files, claim_ids, command
+from lengthgen.cli.until_decided import ROOT, claim_files, claim_ids, command
 
 
 @pytest.mark.parametrize("help_text,ids", [

@@ -16,12 +16,13 @@ from typing import Sequence
 
 from lengthgen.cli.common import EXIT_USAGE, Parser, UsageError
 
+HELPERS = ("common", "until_decided")  # modules of this package that define no subcommand
 FIRST = ("train", "phenomenon", "pinning", "kernel")  # listed first by ``lengthgen --help``; the rest by name
 
 
 def command_modules() -> list[str]:
-    """Every module of this package that defines a subcommand (all but ``common``)."""
-    found = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name != "common"]
+    """Every module of this package that defines a subcommand (all but the helpers in ``HELPERS``)."""
+    found = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name not in HELPERS]
     return [name for name in FIRST if name in found] + sorted(n for n in found if n not in FIRST)
 
 
@@ -51,11 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--threads {threads} must be at least 1")
         torch.set_num_threads(threads)
         from lengthgen.device import set_device
-        from lengthgen.parallel import set_workers
+        from lengthgen.engine.parallel import set_workers
 
         set_device(getattr(args, "device", "cpu"))
         set_workers(getattr(args, "workers", 1))
-        from lengthgen import cluster
+        from lengthgen.engine import cluster
 
         if getattr(args, "scheduler", None):  # unreachable, or no distributed installed: a usage error
             cluster.connect(args.scheduler)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from lengthgen.cluster import scheduler_arg
+from lengthgen.engine.cluster import scheduler_arg
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, parse_seeds
 
 EXIT_USAGE = 2  # bad input: a one-line message naming the bad value, no traceback
@@ -28,7 +28,7 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
-        """As argparse's; a subcommand given ``--until-decided`` runs its claims instead (lengthgen.until_decided)."""
+        """As argparse's; a subcommand given ``--until-decided`` runs its claims instead (lengthgen.cli.until_decided)."""
         namespace, rest = super().parse_known_args(args, namespace)
         handler = getattr(namespace, "handler", None)
         if getattr(namespace, "until_decided", None) is not None and handler is not None \
@@ -39,7 +39,7 @@ class Parser(argparse.ArgumentParser):
 
 def _until_decided_handler(help_text: str, prog: str):
     def run(args: argparse.Namespace) -> int:
-        from lengthgen.until_decided import run as run_claims
+        from lengthgen.cli.until_decided import run as run_claims
 
         return run_claims(args, help_text, prog)
 
@@ -118,8 +118,8 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 def make_cache(args: argparse.Namespace):
     import time
 
-    from lengthgen.cache import Cache, default_cache_dir
-    from lengthgen.files import writable_dir
+    from lengthgen.store.cache import Cache, default_cache_dir
+    from lengthgen.store.files import writable_dir
 
     if not args.no_cache:  # an unusable cache directory is a usage error before any training
         writable_dir(args.cache_dir if args.cache_dir is not None else default_cache_dir(), "--cache-dir")

@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from lengthgen.report import summary_lines, write_page
     from lengthgen.report.data import load
 
-    from lengthgen.files import writable_dir
+    from lengthgen.store.files import writable_dir
 
     data = load(args.json)
     out = writable_dir(args.out if args.out is not None else args.json.parent, "--out")

@@ -4,7 +4,7 @@
 paper's point) and stores its cells in ``reports/claims.json``; this command prints the map from there
 (settings as columns, claims as rows, then every cell that did not reproduce with its failed checks'
 numbers) and writes it as JSON (``--json``, default ``robustness.json`` beside the report). No training.
-``--list`` prints the settings registry (``lengthgen.robustness``) instead.
+``--list`` prints the settings registry (``lengthgen.experiments.robustness``) instead.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def settings_table() -> str:
-    from lengthgen.robustness import SETTINGS
+    from lengthgen.experiments.robustness import SETTINGS
 
     width = max(len(s.name) for s in SETTINGS)
     lines = [f"{'setting':<{width}}  {'Lmax':>4} {'1/m':>6}  claims  (what changes)"]

@@ -3,10 +3,10 @@
 *Reference* (an ``nn.Module`` acting on one model and a concrete batch): ``embed`` may add a vector to
 each token embedding (APE), ``rotate`` may rotate per-head queries and keys by their position (RoPE),
 ``score_bias`` may add a bias to each attention logit (ALiBi, T5). The plain forward in
-``models/head.py`` calls these three.
+``models/one_layer/head.py`` calls these three.
 
 *Fast* (static methods on a stacked ensemble of parameters, leading dimension S = members), used by
-``models/tables.py``: the layer input at any position is the embedding of a *row* of a small table
+``models/one_layer/fast.py``: the layer input at any position is the embedding of a *row* of a small table
 (``rows``: the vocabulary, plus the position table for APE), so queries, keys and values are
 projected once per row, the attention logits of a batch are gathered from a table over
 (query row, key row[, offset]) (``table_scores``) and the readout is the attention mass on each row

@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
-from lengthgen.store import evaluated, trained
-from lengthgen.train import Member
+from lengthgen.store.one_layer import evaluated, trained
+from lengthgen.engine.train import Member
 
 WEIGHT_DECAYS = (0.0, 1e-4, 1e-2)  # the paper's lambda values (Fig. 4)
 NO_FIX = "none"  # the unmodified head, beside the fixes

@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.common import Run, column_means, eval_dict, mean, paper_spec, train_and_evaluate
 

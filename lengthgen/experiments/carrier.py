@@ -12,12 +12,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, RunSpec
 from lengthgen.experiments.common import Run, eval_dict, paper_spec, train_and_evaluate
 from lengthgen.probes.carrier import CarrierGeometry, carrier_geometry
 from lengthgen.probes.margin import head_logit_profile
-from lengthgen.train import TrainedModel
+from lengthgen.engine.train import TrainedModel
 
 # The catalogue's range of the carrier-only profile and of the margin's logit table, delta in
 # [-(48-1), 0]: the longest paper evaluation length, at every scale (weights only, no evaluation).
@@ -128,7 +128,7 @@ def run_carrier(
     base: RunSpec | None = None,
 ) -> CarrierResult:
     """``base``: the RoPE spec whose K each model replaces (default ``paper_spec(steps)``, the C1 grid's
-    RoPE heads; a robustness setting passes its own, see ``lengthgen.robustness``)."""
+    RoPE heads; a robustness setting passes its own, see ``lengthgen.experiments.robustness``)."""
     evaluation = evaluation or EvalConfig()
     base = base if base is not None else paper_spec(steps)
     specs = [base.replace(task={"offset": offset}) for offset in offsets]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig, RunSpec, TaskConfig, TrainConfig
-from lengthgen.evaluate import LengthEval
-from lengthgen.store import evaluated, trained
-from lengthgen.train import Member, TrainedModel
+from lengthgen.engine.evaluate import LengthEval
+from lengthgen.store.one_layer import evaluated, trained
+from lengthgen.engine.train import Member, TrainedModel
 
 
 def mean(values: Sequence[float]) -> float:

@@ -30,15 +30,15 @@ from typing import Any, Sequence
 
 import torch
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.evaluate import EVAL_CHUNK, eval_draw, evaluate_models
+from lengthgen.engine.evaluate import EVAL_CHUNK, eval_draw, evaluate_models
 from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
 from lengthgen.models import table_forward
 from lengthgen.probes import per_head_bilinear, top_singular_energy
 from lengthgen.probes.modes import mode_profiles, mode_target_weight
 from lengthgen.tasks import make_task
-from lengthgen.train import TrainedModel
+from lengthgen.engine.train import TrainedModel
 
 HEADS = (1, 2, 4)  # the paper's head counts
 OFFSETS = (2, 3)  # (K1, K2): both >= 2, the regime of the mechanism claims (C4, C5)

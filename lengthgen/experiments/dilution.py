@@ -20,9 +20,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.evaluate import LengthEval
+from lengthgen.engine.evaluate import LengthEval
 from lengthgen.experiments.carrier import PROFILE_SPAN
 from lengthgen.experiments.common import Run, column_means, eval_dict, paper_spec, train_and_evaluate
 from lengthgen.probes.dilution import dilution_fit

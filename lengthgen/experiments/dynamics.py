@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.experiments.common import paper_spec
 from lengthgen.probes.trajectory import emergence_step, plateau_deviation
-from lengthgen.store import trained
-from lengthgen.train import Member
+from lengthgen.store.one_layer import trained
+from lengthgen.engine.train import Member
 
 QUANTITIES = ("key_carrier", "query_carrier", "rank_energy")  # trajectory entries studied (head 0)
 EMERGENCE_FRACTION = 0.9  # "reaches 90% of its final value" (catalogue, C16)

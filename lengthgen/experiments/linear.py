@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.carrier import PROFILE_SPAN, model_geometry
 from lengthgen.experiments.common import column_means, eval_dict, mean, paper_spec, train_and_evaluate

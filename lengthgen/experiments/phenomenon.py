@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
 
@@ -102,7 +102,7 @@ def run_phenomenon(
     base: RunSpec | None = None,
 ) -> PhenomenonResult:
     """``base``: the spec whose encoding and K each grid cell replaces (default ``paper_spec(steps)``: the
-    paper's point; a robustness setting passes its own, e.g. d = 32, see ``lengthgen.robustness``)."""
+    paper's point; a robustness setting passes its own, e.g. d = 32, see ``lengthgen.experiments.robustness``)."""
     evaluation = evaluation or EvalConfig()
     base = base if base is not None else paper_spec(steps)
     specs = {

@@ -7,7 +7,7 @@ the C1 grid's trained heads (no retraining), and one new family, the NoPE head (
 - ``run_out_of_sample`` (P2): the dilution law 1/a* = a + c (L - 1) fitted on the paper's lengths (the
   grid's cached evaluations, as C6) against the measured a* at the far lengths.
 - ``run_interpolation`` (P4): the RoPE heads with position interpolation at inference
-  (``evaluate_variants.py``: positions x Lmax/L); ``kind="plain"`` gives the same cells uninterpolated.
+  (``engine/evaluate_variants.py``: positions x Lmax/L); ``kind="plain"`` gives the same cells uninterpolated.
 - ``run_nope`` (P5): NoPE heads trained as C1 (``run_phenomenon`` with encoding "nope").
 - ``run_scaling`` (P6): the RoPE heads with and without log-length logit scaling (logits x log L / log Lmax
   at L > Lmax); ``kind="inverse-log-scale"`` divides instead (the control).
@@ -23,16 +23,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
-from lengthgen.evaluate import LengthEval
-from lengthgen.evaluate_variants import InferenceVariant, evaluated_variant
+from lengthgen.engine.evaluate import LengthEval
+from lengthgen.engine.evaluate_variants import InferenceVariant, evaluated_variant
 from lengthgen.experiments.common import column_means, mean, paper_spec
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
 from lengthgen.probes.ape_extension import extended_model
 from lengthgen.probes.dilution import dilution_fit
-from lengthgen.store import evaluated, trained
-from lengthgen.train import Member, TrainedModel
+from lengthgen.store.one_layer import evaluated, trained
+from lengthgen.engine.train import Member, TrainedModel
 
 FAR_LENGTHS = (64, 96, 128)  # P1-P3: far beyond the paper's evaluation range
 INTERPOLATION_LENGTHS = (32, 48)  # P4

@@ -27,14 +27,14 @@ from typing import Any
 
 import torch
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig, RunSpec
 from lengthgen.experiments.common import eval_dict, mean, paper_spec, train_and_evaluate
-from lengthgen.models.tables import vocab_projections
+from lengthgen.models.one_layer.fast import vocab_projections
 from lengthgen.probes.dilution import dilution_fit
 from lengthgen.probes.geometry import carrier_fraction
-from lengthgen.store import trained
-from lengthgen.train import Member
+from lengthgen.store.one_layer import trained
+from lengthgen.engine.train import Member
 
 FACTORS = ("width", "vocab", "lengths", "temperature")
 PAPER_POINT = {"width": 64, "vocab": 20, "lengths": (8, 16), "temperature": 1.0}  # the paper's setup

@@ -1,9 +1,9 @@
 """The transfer to a two-layer, four-head transformer (paper Sec. 5.2; claims C12, C13).
 
-A causal transformer (``models/transformer.py``: 2 layers, 4 heads, MLP, LayerNorm) with RoPE or a
+A causal transformer (``models/two_layer/transformer.py``: 2 layers, 4 heads, MLP, LayerNorm) with RoPE or a
 learned APE is trained on the full-sequence shift task (``tasks/shift.py``: every position t >= K
 predicts s[t-K], training lengths uniform in [8, 16]) and evaluated on the shared sequences of
-``transformer_eval.py`` at the paper's lengths.
+``engine/evaluate_two_layer.py`` at the paper's lengths.
 
 Sizes (the paper gives none; the smallest we found that show the finding on CPU):
 
@@ -30,13 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.common import eval_dict
-from lengthgen.models.transformer import TransformerConfig
+from lengthgen.models.two_layer.transformer import TransformerConfig
 from lengthgen.tasks.shift import ShiftConfig
-from lengthgen.transformer_eval import TransformerEval, check_eval, evaluated_transformers
-from lengthgen.transformer_train import (
+from lengthgen.engine.evaluate_two_layer import TransformerEval, check_eval, evaluated_transformers
+from lengthgen.engine.train_two_layer import (
     PAPER_TRAIN,
     TrainedTransformer,
     TransformerMember,

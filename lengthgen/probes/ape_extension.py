@@ -24,7 +24,7 @@ import dataclasses
 import torch
 
 from lengthgen.probes.ape_fixes import TABLE
-from lengthgen.train import TrainedModel, build_model
+from lengthgen.engine.train import TrainedModel, build_model
 
 
 def extended_table(model: TrainedModel, positions: int) -> torch.Tensor:

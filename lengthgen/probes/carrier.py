@@ -25,7 +25,7 @@ import torch
 
 from lengthgen.config import ModelConfig
 from lengthgen.encodings.rope import rotate_pairs, rotation_tables
-from lengthgen.models.tables import vocab_projections
+from lengthgen.models.one_layer.fast import vocab_projections
 from lengthgen.probes.geometry import carrier_fraction
 
 

@@ -1,7 +1,7 @@
 """Probes of a full-sequence causal model's heads: pure functions of attention patterns and activations.
 
 A *pattern* is a causal attention matrix (..., P, P) with the query position as row and the key
-position as column (``hook_pattern`` of ``models/transformer.py``, or its mean over sequences). Offsets
+position as column (``hook_pattern`` of ``models/two_layer/transformer.py``, or its mean over sequences). Offsets
 are key minus query: the target of the shift task sits at offset -K from every query t >= K.
 """
 

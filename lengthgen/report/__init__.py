@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lengthgen.files import atomic_write
+from lengthgen.store.files import atomic_write
 from lengthgen.report.summary import summary_lines
 
 __all__ = ["ReportFiles", "render_page", "summary_lines", "write_page", "write_report"]

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lengthgen.files import atomic_write
+from lengthgen.store.files import atomic_write
 from lengthgen.records import ClaimRecord
 from lengthgen.report.text import sort_key
 

@@ -96,7 +96,7 @@ def collect(
     import numpy
     import torch
 
-    from lengthgen.fingerprint import code_fingerprint
+    from lengthgen.store.fingerprint import code_fingerprint
 
     roots = (PACKAGE,) + ((claims_dir,) if claims_dir is not None and claims_dir.is_dir() else ())
     return {

@@ -1,4 +1,4 @@
-"""Draw the figure specs of ``lengthgen.figures`` (lines, bars, heatmap) as PNG images, generically.
+"""Draw the figure specs of ``lengthgen.report.figure_specs`` (lines, bars, heatmap) as PNG images, generically.
 
 Every claim records its figures as specs (plain data); nothing here knows a claim. Matplotlib's
 object API with the Agg canvas (no pyplot state, no display, no network). A spec that cannot be drawn
@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from lengthgen.files import atomic_write
+from lengthgen.store.files import atomic_write
 
 KINDS = ("lines", "bars", "heatmap")  # spec kinds; the page overview is drawn by forest()
 SIZE = (6.4, 3.8)  # inches, one figure
@@ -195,7 +195,7 @@ def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     from matplotlib.figure import Figure
 
     if not isinstance(spec, Mapping):
-        raise FigureError(f"a figure spec is a dict from lengthgen.figures, got {type(spec).__name__}")
+        raise FigureError(f"a figure spec is a dict from lengthgen.report.figure_specs, got {type(spec).__name__}")
     kind = spec.get("kind")
     if kind not in DRAW:
         raise FigureError(f"unknown figure kind {kind!r}; expected one of {', '.join(KINDS)}")
@@ -225,7 +225,7 @@ def spec_key(spec: Mapping[str, Any]) -> str:
     """The drawing's identity: the spec, this renderer's code and matplotlib's version."""
     import matplotlib
 
-    from lengthgen.fingerprint import files_fingerprint
+    from lengthgen.store.fingerprint import files_fingerprint
 
     text = json.dumps(spec, sort_keys=True, default=str)
     salt = f"{files_fingerprint(('report/figures.py',))}:{matplotlib.__version__}"

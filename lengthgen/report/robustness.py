@@ -64,7 +64,7 @@ def _failed(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def build_map(cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The map as plain data: the catalogue's settings and claims, and per cell its verdict, reason, seeds
     and every failed check with its numbers. A cell the catalogue runs without a record is ``"missing"``."""
-    from lengthgen.robustness import SETTINGS
+    from lengthgen.experiments.robustness import SETTINGS
 
     by_cell = {(r["setting"], r["claim"]): r for r in cells}
     claims = sorted({c for s in SETTINGS for c in s.claims} | {r["claim"] for r in cells}, key=text.claim_number)

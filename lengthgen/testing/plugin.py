@@ -18,7 +18,7 @@
   ``reports/claims.json`` and ``reports/index.html`` (``--report-dir``) at the end of the run and prints
   the verdict table in the terminal summary; workers send their cache counters and
   peak resident memory (``ru_maxrss``) through ``workeroutput``.
-- ``--scheduler=tcp://HOST:PORT``: missing ensemble passes train on that Dask cluster (``lengthgen.cluster``).
+- ``--scheduler=tcp://HOST:PORT``: missing ensemble passes train on that Dask cluster (``lengthgen.engine.cluster``).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="torch threads per process (default 1; part of the cache key)")
     group.addoption("--report-dir", dest="lengthgen_report_dir", default=None,
                     help="where the claims report is written (default: <rootdir>/reports)")
-    from lengthgen.cluster import scheduler_arg  # imports nothing of distributed
+    from lengthgen.engine.cluster import scheduler_arg  # imports nothing of distributed
 
     group.addoption("--scheduler", dest="lengthgen_scheduler", type=scheduler_arg, default=None,
                     metavar="tcp://HOST:PORT",
@@ -110,7 +110,7 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(error)) from None
     _check_directories(config)
     if config.getoption("lengthgen_scheduler"):  # every xdist worker connects its own client
-        from lengthgen import cluster
+        from lengthgen.engine import cluster
 
         try:
             cluster.connect(config.getoption("lengthgen_scheduler"))
@@ -133,8 +133,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _check_directories(config: pytest.Config) -> None:
     """An unusable --cache-dir or --report-dir is a usage error (exit 4, one line), never a verdict."""
-    from lengthgen.cache import default_cache_dir
-    from lengthgen.files import writable_dir
+    from lengthgen.store.cache import default_cache_dir
+    from lengthgen.store.files import writable_dir
 
     cache_dir = config.getoption("lengthgen_cache_dir") or default_cache_dir()
     checks = [(cache_dir, "--cache-dir")]
@@ -165,9 +165,9 @@ def _deselect_quick(config: pytest.Config, items: list[pytest.Item], marker: str
 
 
 def session_cache(config: pytest.Config):
-    """The run's :class:`~lengthgen.cache.Cache` (created once per process)."""
+    """The run's :class:`~lengthgen.store.cache.Cache` (created once per process)."""
     if config.stash.get(_cache_key, None) is None:
-        from lengthgen.cache import Cache
+        from lengthgen.store.cache import Cache
 
         config.stash[_cache_key] = Cache(
             config.getoption("lengthgen_cache_dir"), fresh_after=config._lengthgen_fresh_after
@@ -350,7 +350,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    from lengthgen import cluster
+    from lengthgen.engine import cluster
 
     cluster.close()  # a no-op without --scheduler
 

@@ -15,10 +15,10 @@ import torch.nn.functional as F
 from torch.func import stack_module_state
 
 from lengthgen.experiments.common import paper_spec
-from lengthgen.grouping import MAX_MEMBERS, group_members
+from lengthgen.engine.grouping import MAX_MEMBERS, group_members
 from lengthgen.models import table_forward
-from lengthgen.parallel import train_passes
-from lengthgen.train import Member, _Streams, build_model
+from lengthgen.engine.parallel import train_passes
+from lengthgen.engine.train import Member, _Streams, build_model
 
 FAMILIES = {
     "rope": {"model": {"encoding": "rope"}},
@@ -90,8 +90,8 @@ def test_c1_grid_cold(benchmark):
 def test_transformer_step(benchmark):
     """One training step of a two-layer transformer ensemble pass (C12/C13's model, 5 seeds)."""
     from lengthgen.experiments.two_layer import PAPER_SEEDS, two_layer_spec
-    from lengthgen.transformer_train import TransformerMember, _Streams as ShiftStreams, build_transformer
-    from lengthgen.transformer_train import ensemble_forward, member_losses
+    from lengthgen.engine.train_two_layer import TransformerMember, _Streams as ShiftStreams, build_transformer
+    from lengthgen.engine.train_two_layer import ensemble_forward, member_losses
 
     torch.set_num_threads(1)
     spec = two_layer_spec("rope")

@@ -18,7 +18,7 @@ from lengthgen.models import table_forward
 from lengthgen.probes import peak_height, peak_position, selected_offset
 from lengthgen.seeding import generator
 from lengthgen.tasks import make_task
-from lengthgen.train import TrainedModel, ensemble_signature
+from lengthgen.engine.train import TrainedModel, ensemble_signature
 
 EVAL_CHUNK = 1024  # sequences per forward pass (bounds memory at long lengths; does not change results)
 
@@ -90,7 +90,7 @@ def evaluate_models(models: Sequence[TrainedModel], evaluation: EvalConfig,
     """Per model, one :class:`LengthEval` per evaluation length; models of one signature run together.
 
     ``forward(params, cfg, tokens, lengths, length)`` returns the fast forward's ``TableOutput``; an
-    inference-time variant (``lengthgen/evaluate_variants.py``) passes its own, on the same sequences,
+    inference-time variant (``lengthgen/engine/evaluate_variants.py``) passes its own, on the same sequences,
     chunks and sums."""
     if not models:
         return []

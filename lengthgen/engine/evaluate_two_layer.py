@@ -27,19 +27,19 @@ from typing import Any, Sequence
 
 import torch
 
-from lengthgen.cache import Cache, fetch_or_compute, payload_key
+from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
 from lengthgen.device import get_device
-from lengthgen.fingerprint import code_fingerprint
-from lengthgen.models.transformer import Transformer, capture
+from lengthgen.store.fingerprint import code_fingerprint
+from lengthgen.models.two_layer.transformer import Transformer, capture
 from lengthgen.probes.attention import peak_position, selected_offset
 from lengthgen.probes.geometry import carrier_fraction
 from lengthgen.probes.retrieval import last_query_profile, offset_attention, retrieving_head, token_conditioned_means
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import ShiftConfig, ShiftTask, shift_targets
-from lengthgen.transformer_train import MODEL_FILES, TrainedTransformer, TransformerMember, TwoLayerSpec, train_key
+from lengthgen.engine.train_two_layer import MODEL_FILES, TrainedTransformer, TransformerMember, TwoLayerSpec, train_key
 
-EVAL_FILES = MODEL_FILES + ("transformer_eval.py", "probes/retrieval.py", "probes/geometry.py")
+EVAL_FILES = MODEL_FILES + ("engine/evaluate_two_layer.py", "probes/retrieval.py", "probes/geometry.py")
 EVAL_CHUNK = 512  # sequences per forward (bounds the memory of the captured patterns; no effect on results)
 CACHE_KIND = "two-layer-eval"
 

@@ -7,7 +7,7 @@
 - **Log-length logit scaling** (P6): at L > Lmax the attention logits are multiplied by
   ``log(L) / log(Lmax)`` before the softmax (any encoding).
 
-At L <= Lmax both factors are 1. The forward here is the fast forward of ``models/tables.py``
+At L <= Lmax both factors are 1. The forward here is the fast forward of ``models/one_layer/fast.py``
 (``table_forward``) with two extra arguments; it reuses its pieces (``project``, ``readout_by_head``, the
 encoding's ``rows``, ``table_scores`` and ``row_mass``) and edits none of them, so the cached models and
 their plain evaluations stay valid. With both factors 1 it performs exactly the operations of the plain
@@ -27,19 +27,19 @@ from typing import Any, Sequence
 
 import torch
 
-from lengthgen.cache import Cache
+from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig
 from lengthgen.encodings import encoding_class
 from lengthgen.encodings.base import gather_scores
 from lengthgen.encodings.rope import rotation_tables
-from lengthgen.evaluate import LengthEval, evaluate_models
-from lengthgen.models.tables import TableOutput, project, readout_by_head
-from lengthgen.store import evaluated
+from lengthgen.engine.evaluate import LengthEval, evaluate_models
+from lengthgen.models.one_layer.fast import TableOutput, project, readout_by_head
+from lengthgen.store.one_layer import evaluated
 from lengthgen.tasks.batch import absolute_positions, valid_mask
-from lengthgen.train import TrainedModel
+from lengthgen.engine.train import TrainedModel
 
 KINDS = ("plain", "interpolate", "log-scale", "inverse-log-scale")
-VARIANT_FILES = ("evaluate_variants.py",)  # joins the cache key of every variant evaluation
+VARIANT_FILES = ("engine/evaluate_variants.py",)  # joins the cache key of every variant evaluation
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Training the two-layer transformer on the shift task: a batched ensemble of seeds, cached.
 
 A :class:`TwoLayerSpec` (task, architecture, optimisation) plus a seed identifies a model. Seeds of one
-spec train together: the plain :class:`~lengthgen.models.transformer.Transformer` modules of every seed
+spec train together: the plain :class:`~lengthgen.models.two_layer.transformer.Transformer` modules of every seed
 are stacked (``torch.func.stack_module_state``) and the *same* plain forward runs over the member axis
 with ``vmap(functional_call(...))``; each member draws its own batches from ``generator(seed,
 "shift-data")``, the loss is the sum of the members' own mean losses (so each member's gradient is its
@@ -9,7 +9,7 @@ own) and Adam is elementwise. A seed therefore trains the same alone or in an en
 (``tests/test_transformer_train.py`` checks it, and checks the vmapped forward against the plain one).
 
 ``trained_transformers(members, cache)`` loads what the cache holds and trains the rest, one lock per
-entry (like ``lengthgen.store.trained``). The cache key covers the full spec, the seed, the code
+entry (like ``lengthgen.store.one_layer.trained``). The cache key covers the full spec, the seed, the code
 fingerprint of the core plus this model's files, torch's version and the thread count.
 """
 
@@ -24,20 +24,20 @@ import torch
 import torch.nn.functional as F
 from torch.func import functional_call, stack_module_state, vmap
 
-from lengthgen import cluster
-from lengthgen.cache import Cache, fetch_or_compute, payload_key
+from lengthgen.engine import cluster
+from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import SpecParts, TrainConfig, _require
 from lengthgen.device import get_device
-from lengthgen.models.transformer import Transformer, TransformerConfig
-from lengthgen.parallel import train_passes
+from lengthgen.models.two_layer.transformer import Transformer, TransformerConfig
+from lengthgen.engine.parallel import train_passes
 from lengthgen.progress import progress_bar
 from lengthgen.seeding import check_seed, generator
-from lengthgen.store import environment
+from lengthgen.store.one_layer import environment
 from lengthgen.tasks.shift import IGNORE, ShiftConfig, ShiftTask
-from lengthgen.train import TrainedModel
+from lengthgen.engine.train import TrainedModel
 
 # the files besides the core whose code decides a trained transformer's numbers
-MODEL_FILES = ("models/transformer.py", "tasks/shift.py", "transformer_train.py", "encodings/rope.py")
+MODEL_FILES = ("models/two_layer/transformer.py", "tasks/shift.py", "engine/train_two_layer.py", "encodings/rope.py")
 DATA_CHUNK = 50  # training steps drawn per call to the sampler (part of the data stream's definition)
 MAX_MEMBERS = 8  # seeds per ensemble pass (the model is compute-bound: larger passes gain nothing)
 CACHE_KIND = "two-layer"

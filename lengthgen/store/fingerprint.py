@@ -20,13 +20,13 @@ PACKAGE = Path(lengthgen.__file__).parent
 CORE = (
     "config.py",
     "seeding.py",
-    "train.py",
-    "evaluate.py",
+    "engine/train.py",
+    "engine/evaluate.py",
     "tasks/batch.py",
     "tasks/uniform.py",
     "encodings/base.py",
-    "models/head.py",
-    "models/tables.py",
+    "models/one_layer/head.py",
+    "models/one_layer/fast.py",
     "probes/geometry.py",
     "probes/attention.py",
 )

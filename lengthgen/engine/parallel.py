@@ -1,5 +1,5 @@
 """Ensemble passes in parallel processes (one torch thread each), for the CLI and the benchmarks, or on
-a Dask cluster (``--scheduler``, :mod:`lengthgen.cluster`) for pytest and the CLI alike.
+a Dask cluster (``--scheduler``, :mod:`lengthgen.engine.cluster`) for pytest and the CLI alike.
 
 Under pytest-xdist the workers already are the processes, so claim tests train in-process (unless a
 scheduler is connected). Passes are independent and a member trains the same in any pass and any
@@ -12,9 +12,9 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Iterator, Sequence
 
-from lengthgen import cluster
+from lengthgen.engine import cluster
 from lengthgen.device import get_device
-from lengthgen.train import Member, TrainedModel, train_members
+from lengthgen.engine.train import Member, TrainedModel, train_members
 
 _WORKERS = 1  # processes that train missing models (set by the CLI's --workers; 1 under pytest)
 
@@ -62,7 +62,7 @@ def train_passes(
 ) -> Iterator[tuple[int, list[TrainedModel]]]:
     """Yield ``(index, models)`` for every pass as it finishes: in the given order in this process, or
     spread over ``workers`` processes with the longest passes started first, or, when a Dask scheduler
-    is connected (:func:`lengthgen.cluster.connect`), on its workers, longest first.
+    is connected (:func:`lengthgen.engine.cluster.connect`), on its workers, longest first.
 
     ``train(members, progress=None)`` trains one pass (a module-level function: it travels to other
     processes by reference). On a cluster, ``payload(member)`` (the member's cache payload, required

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-ROOT = Path(__file__).resolve().parents[1]  # the source checkout that holds the package and claims/
+ROOT = Path(__file__).resolve().parents[2]  # the source checkout that holds the package and claims/
 
 
 def claim_ids(help_text: str) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from lengthgen.config import RunSpec
-from lengthgen.train import Member, ensemble_signature
+from lengthgen.engine.train import Member, ensemble_signature
 
 MAX_MEMBERS = 16  # members per ensemble pass: measured fastest per model on these cores (cache-sized tables)
 

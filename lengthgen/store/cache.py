@@ -32,7 +32,7 @@ from filelock import FileLock, Timeout
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
-from lengthgen.files import atomic_write
+from lengthgen.store.files import atomic_write
 
 FORMAT = 1  # manifest format version
 T = TypeVar("T")

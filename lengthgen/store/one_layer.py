@@ -1,7 +1,7 @@
 """Trained models and their evaluations, through the cache: train (or evaluate) only what is missing.
 
 ``trained(members, cache)`` returns one :class:`TrainedModel` per member. Entries already in the cache
-are loaded; the missing ones go through :func:`lengthgen.cache.fetch_or_compute` (one lock per entry:
+are loaded; the missing ones go through :func:`lengthgen.store.cache.fetch_or_compute` (one lock per entry:
 the entries no other process holds are computed first, in as few ensemble passes as their signatures
 allow, and each is saved and released as soon as it is done). ``evaluated(models, evaluation, cache)``
 does the same for evaluation results.
@@ -15,15 +15,15 @@ from typing import Any, Callable, Sequence
 import torch
 
 import lengthgen
-from lengthgen.cache import Cache, fetch_or_compute, payload_key
+from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
 from lengthgen.device import get_device
-from lengthgen.evaluate import LengthEval, evaluate_models
-from lengthgen.fingerprint import code_fingerprint, spec_files
-from lengthgen.grouping import group_members
-from lengthgen.parallel import get_workers, train_passes
+from lengthgen.engine.evaluate import LengthEval, evaluate_models
+from lengthgen.store.fingerprint import code_fingerprint, spec_files
+from lengthgen.engine.grouping import group_members
+from lengthgen.engine.parallel import get_workers, train_passes
 from lengthgen.progress import progress_bar
-from lengthgen.train import Member, TrainedModel, ensemble_signature
+from lengthgen.engine.train import Member, TrainedModel, ensemble_signature
 
 
 def environment(extra_files: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -53,8 +53,8 @@ def trained(
 
     Missing members are trained in as few ensemble passes as their signatures allow; ``workers`` > 1
     trains the passes in that many processes (default: the process-wide setting of
-    ``lengthgen.parallel.set_workers``, which the CLI's ``--workers`` sets). With a Dask scheduler
-    connected (``--scheduler``, :mod:`lengthgen.cluster`) the passes train on its workers and are saved
+    ``lengthgen.engine.parallel.set_workers``, which the CLI's ``--workers`` sets). With a Dask scheduler
+    connected (``--scheduler``, :mod:`lengthgen.engine.cluster`) the passes train on its workers and are saved
     here, under the same locks.
     """
     workers = get_workers() if workers is None else workers
@@ -93,7 +93,7 @@ def evaluated(
 
     With ``transform``, the weights evaluated are ``transform(model)`` (e.g. an inference-time fix of
     the APE table); with ``evaluate``, the evaluation itself is another function of the models (e.g. an
-    inference-time change of the forward, ``evaluate_variants.py``). Either way ``variant`` (plain data
+    inference-time change of the forward, ``engine/evaluate_variants.py``). Either way ``variant`` (plain data
     naming the change) and the code fingerprint of ``variant_files`` (the files that implement it) join
     the cache key.
     """

@@ -17,7 +17,7 @@ scheduler is given; without ``--scheduler`` nothing changes.
   generators for every draw), so the cluster's numbers equal a local run's bit for bit
   (``tests/test_dask_cluster.py``).
 
-Process-wide, like ``lengthgen.parallel.set_workers``: ``connect(address)`` makes every later training
+Process-wide, like ``lengthgen.engine.parallel.set_workers``: ``connect(address)`` makes every later training
 call of this process use the cluster; ``close()`` stops.
 """
 
@@ -168,11 +168,11 @@ def remote_passes(
     import distributed
     from safetensors.torch import load
 
-    from lengthgen.cache import payload_key
+    from lengthgen.store.cache import payload_key
     from lengthgen.device import get_device
 
     if _CLIENT is None:
-        raise RuntimeError("no Dask scheduler connected (lengthgen.cluster.connect)")
+        raise RuntimeError("no Dask scheduler connected (lengthgen.engine.cluster.connect)")
     device = get_device().type  # each worker uses its own default GPU for "cuda"
     expected = [[payload(m) for m in group] for group in passes]
     futures = {}

@@ -24,7 +24,7 @@ from torch.func import stack_module_state
 from lengthgen.config import RunSpec
 from lengthgen.device import get_device
 from lengthgen.models import OneLayerHead, table_forward
-from lengthgen.models.tables import vocab_projections
+from lengthgen.models.one_layer.fast import vocab_projections
 from lengthgen.probes import carrier_fraction, per_head_bilinear, top_singular_energy
 from lengthgen.seeding import check_seed, generator
 from lengthgen.tasks import Batch, make_task

@@ -33,13 +33,13 @@ import torch  # noqa: E402
 
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig  # noqa: E402
 from lengthgen.device import get_device, set_device  # noqa: E402
-from lengthgen.evaluate import evaluate_models  # noqa: E402
+from lengthgen.engine.evaluate import evaluate_models  # noqa: E402
 from lengthgen.experiments.common import paper_spec  # noqa: E402
 from lengthgen.experiments.sweeps import SWEEP, sweep_spec  # noqa: E402
-from lengthgen.grouping import group_members  # noqa: E402
+from lengthgen.engine.grouping import group_members  # noqa: E402
 from lengthgen.models import table_forward  # noqa: E402
-from lengthgen.parallel import train_passes  # noqa: E402
-from lengthgen.train import Member, _Streams, build_model, train_members  # noqa: E402
+from lengthgen.engine.parallel import train_passes  # noqa: E402
+from lengthgen.engine.train import Member, _Streams, build_model, train_members  # noqa: E402
 
 UNLIMITED = 10**6  # members per pass: "as large as the signature allows"
 WARMUP_STEPS = 20  # ensemble_step: steps run before timing (CUDA context, kernel selection, allocator)

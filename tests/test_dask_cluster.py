@@ -281,9 +281,10 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
 @needs_distributed
 @pytest.mark.slow
 def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkeypatch):
-    """The transformer's pass loop (transformer_train.trained_transformers) sends its passes to the
+    """The transformer's pass loop (store/two_layer.py's trained_transformers) sends its passes to the
     cluster through the same hook, with the same numbers and cache files as a local run."""
     from lengthgen.engine import train_two_layer as tt
+    from lengthgen.store import two_layer as st
 
     spec = tt.TwoLayerSpec().replace(model={"d": 32}, train={"steps": 12, "batch": 8, "record_every": 5})
     members = [tt.TransformerMember(spec, seed) for seed in (0, 1)] + [
@@ -292,10 +293,10 @@ def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkey
     real = cluster.remote_passes
     monkeypatch.setattr(cluster, "remote_passes", lambda passes, *a, **k: sent.append(len(passes)) or real(passes, *a, **k))
     remote_cache = Cache(tmp_path / "remote")
-    remote = tt.trained_transformers(members, remote_cache)
-    assert sent == [2] and remote_cache.stats[f"{tt.CACHE_KIND}:computed"] == len(members)  # two passes, remotely
+    remote = st.trained_transformers(members, remote_cache)
+    assert sent == [2] and remote_cache.stats[f"{st.CACHE_KIND}:computed"] == len(members)  # two passes, remotely
     cluster.close()
-    local = tt.trained_transformers(members, Cache(tmp_path / "local"))
+    local = st.trained_transformers(members, Cache(tmp_path / "local"))
     cluster.connect(on_cluster.address)
     for a, b in zip(local, remote):
         assert isinstance(b, tt.TrainedTransformer) and (a.spec, a.seed) == (b.spec, b.seed)

@@ -85,7 +85,7 @@ def test_ape_beyond_table_raises():
 @pytest.mark.parametrize("weight_decay", [0.0, 1e-2])
 def test_fused_adam_matches_torch_adam_bit_for_bit(weight_decay):
     """The engine's FusedAdam is torch.optim.Adam(fused=True) without the Optimizer machinery."""
-    from lengthgen.engine.train import FusedAdam
+    from lengthgen.engine.ensemble import FusedAdam
 
     cfg = ModelConfig(encoding="ape", d=16)
     _, params, batches = _ensemble(cfg)

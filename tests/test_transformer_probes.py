@@ -23,9 +23,9 @@ from lengthgen.engine.evaluate_two_layer import (
     TransformerEval,
     eval_tokens,
     evaluate_transformer,
-    evaluated_transformers,
     vocabulary_carriers,
 )
+from lengthgen.store.two_layer import evaluated_transformers
 from lengthgen.engine.train_two_layer import TransformerMember, TwoLayerSpec, train_transformers
 
 CARRIER_ATOL = 1e-5  # float32 keys: hook values vs the same projection computed by hand

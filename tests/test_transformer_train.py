@@ -18,11 +18,9 @@ from lengthgen.engine.train_two_layer import (
     build_transformer,
     ensemble_forward,
     member_losses,
-    train_key,
-    train_payload,
     train_transformers,
-    trained_transformers,
 )
+from lengthgen.store.two_layer import train_key, train_payload, trained_transformers
 
 # float32: vmap runs the members' matmuls as one batched matmul, which may block the sums differently
 # from a single matmul; logits are of order 1-10, gradients are compared relative to their largest entry

@@ -23,25 +23,21 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import torch
 
-from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
 from lengthgen.device import get_device
-from lengthgen.store.fingerprint import code_fingerprint
 from lengthgen.models.two_layer.transformer import Transformer, capture
 from lengthgen.probes.attention import peak_position, selected_offset
 from lengthgen.probes.geometry import carrier_fraction
 from lengthgen.probes.retrieval import last_query_profile, offset_attention, retrieving_head, token_conditioned_means
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import ShiftConfig, ShiftTask, shift_targets
-from lengthgen.engine.train_two_layer import MODEL_FILES, TrainedTransformer, TransformerMember, TwoLayerSpec, train_key
+from lengthgen.engine.train_two_layer import TrainedTransformer, TwoLayerSpec
 
-EVAL_FILES = MODEL_FILES + ("engine/evaluate_two_layer.py", "probes/retrieval.py", "probes/geometry.py")
 EVAL_CHUNK = 512  # sequences per forward (bounds the memory of the captured patterns; no effect on results)
-CACHE_KIND = "two-layer-eval"
 
 Grid = tuple[tuple[float, ...], ...]  # (layers, heads)
 
@@ -236,29 +232,3 @@ def evaluate_transformer(model: TrainedTransformer, evaluation: EvalConfig) -> T
         baseline_key_carrier=_grid(base_key),
         baseline_query_carrier=_grid(base_query),
     )
-
-
-def eval_payload(model: TrainedTransformer, evaluation: EvalConfig) -> dict[str, Any]:
-    return {
-        "what": "two-layer-eval",
-        "train": train_key(TransformerMember(model.spec, model.seed)),
-        "eval": dataclasses.asdict(evaluation),
-        "code": code_fingerprint(EVAL_FILES),
-    }
-
-
-def evaluated_transformers(
-    models: Sequence[TrainedTransformer], evaluation: EvalConfig, cache: Cache
-) -> list[TransformerEval]:
-    """Per model its :class:`TransformerEval`: from the cache, or computed now and saved (one lock each)."""
-    payloads = [eval_payload(m, evaluation) for m in models]
-
-    def decode(i: int, entry: tuple[dict, dict]) -> TransformerEval:
-        return TransformerEval.from_dict(entry[0])
-
-    def compute(todo: list[int]):
-        for i in todo:
-            result = evaluate_transformer(models[i], evaluation)
-            yield i, result, (payloads[i], result.to_dict(), None)
-
-    return fetch_or_compute(cache, CACHE_KIND, [payload_key(p) for p in payloads], decode, compute)

@@ -35,13 +35,13 @@ from lengthgen.config import EvalConfig
 from lengthgen.experiments.common import eval_dict
 from lengthgen.models.two_layer.transformer import TransformerConfig
 from lengthgen.tasks.shift import ShiftConfig
-from lengthgen.engine.evaluate_two_layer import TransformerEval, check_eval, evaluated_transformers
+from lengthgen.engine.evaluate_two_layer import TransformerEval, check_eval
+from lengthgen.store.two_layer import evaluated_transformers, trained_transformers
 from lengthgen.engine.train_two_layer import (
     PAPER_TRAIN,
     TrainedTransformer,
     TransformerMember,
     TwoLayerSpec,
-    trained_transformers,
 )
 
 OFFSET = 2  # K of the shift task

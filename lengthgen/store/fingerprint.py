@@ -12,14 +12,18 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
+
+import torch
 
 import lengthgen
+from lengthgen.device import get_device
 
 PACKAGE = Path(lengthgen.__file__).parent
 CORE = (
     "config.py",
     "seeding.py",
+    "engine/ensemble.py",
     "engine/train.py",
     "engine/evaluate.py",
     "tasks/batch.py",
@@ -53,3 +57,14 @@ def spec_files(encoding: str, task_kind: str) -> tuple[str, ...]:
     if encoding != "nope":  # NoPE is the base encoding itself
         files.append(f"encodings/{encoding}.py")
     return tuple(files)
+
+
+def environment(extra_files: tuple[str, ...] = ()) -> dict[str, Any]:
+    """What besides the config decides the numbers."""
+    return {
+        "code": code_fingerprint(extra_files),
+        "version": lengthgen.__version__,
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "device": get_device().type,
+    }

@@ -14,27 +14,14 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-import lengthgen
 from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
-from lengthgen.device import get_device
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
-from lengthgen.store.fingerprint import code_fingerprint, spec_files
+from lengthgen.store.fingerprint import code_fingerprint, environment, spec_files
 from lengthgen.engine.grouping import group_members
 from lengthgen.engine.parallel import get_workers, train_passes
 from lengthgen.progress import progress_bar
 from lengthgen.engine.train import Member, TrainedModel, ensemble_signature
-
-
-def environment(extra_files: tuple[str, ...] = ()) -> dict[str, Any]:
-    """What besides the config decides the numbers."""
-    return {
-        "code": code_fingerprint(extra_files),
-        "version": lengthgen.__version__,
-        "torch": torch.__version__,
-        "threads": torch.get_num_threads(),
-        "device": get_device().type,
-    }
 
 
 def train_payload(member: Member) -> dict[str, Any]:

@@ -1,0 +1,128 @@
+"""The ensemble engine shared by both model families: independently initialised members trained in one
+batched pass.
+
+A pass stacks the members' parameters on a leading member axis (``torch.func.stack_module_state``),
+asks the family for each member's own mean loss at every step, backpropagates their *sum* (so each
+member's gradient is exactly its own) and takes an elementwise Adam step. A member therefore trains the
+same alone or beside others, in any pass, in any process. What differs between the families is only
+the model, its data stream and its forward: ``engine/train.py`` (the one-layer head) and
+``engine/train_two_layer.py`` (the two-layer transformer) supply them as a ``losses(params, step)``
+function, and the one-layer family adds a ``probe(params)`` recorded along the trajectory.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import torch
+from torch import nn
+from torch.func import stack_module_state
+
+from lengthgen.config import TrainConfig
+from lengthgen.device import get_device
+
+Params = dict[str, torch.Tensor]  # parameter name -> stacked values (members, ...)
+
+
+class FusedAdam:
+    """Adam as ``torch.optim.Adam(params, lr, weight_decay=..., fused=True)`` computes it: the same fused
+    kernel (``torch._fused_adam_``), state and step counters, so the same numbers bit for bit
+    (``tests/test_fast_path.py`` checks it), without the ``Optimizer`` machinery: its per-step Python
+    overhead and its first use, which imports ``torch._dynamo`` (seconds of start-up per process).
+    """
+
+    def __init__(self, params: Sequence[torch.Tensor], lr: float, weight_decay: float = 0.0,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
+        self.params = list(params)
+        self.lr, self.weight_decay, self.betas, self.eps = lr, weight_decay, betas, eps
+        self.exp_avgs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
+        self.exp_avg_sqs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
+        self.state_steps = [torch.zeros((), dtype=torch.float32, device=p.device) for p in self.params]
+
+    def zero_grad(self) -> None:
+        for p in self.params:
+            p.grad = None
+
+    @torch.no_grad()
+    def step(self) -> None:
+        torch._foreach_add_(self.state_steps, 1)
+        torch._fused_adam_(
+            self.params, [p.grad for p in self.params], self.exp_avgs, self.exp_avg_sqs, [], self.state_steps,
+            amsgrad=False, lr=self.lr, beta1=self.betas[0], beta2=self.betas[1], weight_decay=self.weight_decay,
+            eps=self.eps, maximize=False, grad_scale=None, found_inf=None,
+        )
+
+
+@dataclass
+class MemberResult:
+    """One member's share of a pass."""
+
+    state: dict[str, torch.Tensor]  # its final parameters, on the CPU, named as the family's module's
+    trajectory: dict[str, list]  # "step", "loss" (mean over each window) and the probe's quantities
+    seconds: float  # wall time of the pass divided by the members
+
+
+def stack(modules: Sequence[nn.Module]) -> Params:
+    """The members' parameters stacked on a leading axis, on the engine's device, trainable."""
+    stacked, _ = stack_module_state(list(modules))  # name -> (S, ...)
+    device = get_device()
+    return {name: value.detach().to(device).requires_grad_() for name, value in stacked.items()}
+
+
+def train_ensemble(
+    modules: Sequence[nn.Module],
+    cfg: TrainConfig,
+    losses: Callable[[Params, int], torch.Tensor],
+    probe: Callable[[Params], dict[str, torch.Tensor]] | None = None,
+    progress: Callable[[int], None] | None = None,
+    progress_every: int = 100,
+) -> list[MemberResult]:
+    """Train the members (freshly initialised ``modules``, one per member) together for ``cfg.steps``.
+
+    ``losses(params, step)`` returns each member's own mean loss at ``step``, shape (S,). Every
+    ``cfg.record_every`` steps (and at the last) the trajectory records the step and each member's mean
+    loss over the window; with a ``probe``, also the probe's per-member quantities, and a first record
+    at step 0 (loss 0). ``progress(steps_done)`` is called every ``progress_every`` steps and at the end.
+    """
+    start = time.perf_counter()
+    members = len(modules)
+    params = stack(modules)
+    optimizer = FusedAdam(list(params.values()), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    trajectory: dict[str, list] = {"step": [], "loss": []}
+    loss_sum = torch.zeros(members, dtype=torch.float64, device=get_device())  # (S,)
+
+    def record(step: int) -> None:
+        window = step - trajectory["step"][-1] if trajectory["step"] else step
+        trajectory["step"].append(step)
+        trajectory["loss"].append((loss_sum / max(window, 1)).tolist())
+        loss_sum.zero_()
+        if probe is not None:
+            with torch.no_grad():
+                for name, value in probe(params).items():  # (S, ...)
+                    trajectory.setdefault(name, []).append(value.tolist())
+
+    if probe is not None:
+        record(0)
+    for step in range(cfg.steps):
+        per_member = losses(params, step)  # (S,)
+        optimizer.zero_grad()
+        per_member.sum().backward()
+        optimizer.step()
+        loss_sum += per_member.detach()
+        done = step + 1
+        if done % cfg.record_every == 0 or done == cfg.steps:
+            record(done)
+        if progress is not None and (done % progress_every == 0 or done == cfg.steps):
+            progress(done)
+    seconds = (time.perf_counter() - start) / members
+    return [
+        MemberResult(
+            state={name: value[i].detach().cpu().clone() for name, value in params.items()},
+            trajectory={name: (list(rows) if name == "step" else [row[i] for row in rows])
+                        for name, rows in trajectory.items()},
+            seconds=seconds,
+        )
+        for i in range(members)
+    ]

@@ -1,19 +1,30 @@
 """The one-page HTML report: self-contained (inline CSS, a few lines of inline JS, figures as base64
 PNG), readable offline. Built from ``claims.json``'s data and the rendered figures; no claim-specific
-code: every claim is shown the same way."""
+code: every claim is shown the same way.
+
+This module turns the data into view-models (frozen dataclasses of plain text and numbers: the sort
+ranks, the close calls, the overview's rows are decided here); the templates in ``report/templates``
+only lay them out, and escape every value they print (``lengthgen.report.templating``).
+"""
 
 from __future__ import annotations
 
-import html
+import base64
 import re
 import time
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
+
+from markupsafe import Markup
 
 from lengthgen.catalogue import CATALOGUE
 from lengthgen.records import VERDICTS
 from lengthgen.report import text
 from lengthgen.report.figures import FigureError, Rendered, forest
+from lengthgen.report.templating import render, static_text
 from lengthgen.report.verdict import close_checks, deciding_check, interval_kind, is_close, standard_margin
+from lengthgen.report.views import (Badge, CheckRow, Measure, check_rows, measure, record_badge, values_note,
+                                    verdict_class)
 
 PAPER_TITLE = "Relative Positions Generalize, Absolute Positions Memorize"
 CHECKS_OPEN = 12  # a claim's checks table starts expanded up to this many checks
@@ -21,107 +32,10 @@ MEASURED_IN_TABLE = 3  # headline quantities shown in the claims table (all of t
 REASON_SHOWN = 160  # characters of a verdict's reason shown in the claims table
 OVERVIEW_NAME = 56  # characters of a deciding check's name in the overview's row labels
 CLOSE_RANK = 0.5  # a close call sorts just before its verdict's clear calls
+PATH_CHECKS_SHOWN = 3  # close checks spelled out per look of an --until-decided path (the rest are counted)
 VERDICT_RANK = {v: i for i, v in enumerate(("failed", "not reproduced", "inconclusive", "skipped", "reproduced"))}
 assert set(VERDICT_RANK) == set(VERDICTS), "every verdict needs a sort rank and a colour"
-
-CSS = """
-:root { --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --bg:#ffffff; --head:#f6f8fa; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg);
-       background: var(--bg); margin: 0 auto; padding: 16px 24px 48px; max-width: 1600px; }
-h1 { font-size: 22px; margin: 4px 0 6px; } h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid var(--line); }
-h3 { font-size: 16px; margin: 0 0 6px; }
-.muted, .small { color: var(--muted); } .small { font-size: 12px; }
-code, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
-.run { font-size: 15px; margin: 6px 0; }
-.chips span { display: inline-block; padding: 2px 10px; border-radius: 12px; margin: 2px 6px 2px 0; font-weight: 600; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid var(--line); padding: 5px 7px; vertical-align: top; text-align: left; }
-th { background: var(--head); position: sticky; top: 0; z-index: 1; }
-th button { font: inherit; font-weight: 700; border: 0; background: none; cursor: pointer; padding: 0; color: inherit; }
-th button::after { content: " \\2195"; color: var(--muted); }
-th[aria-sort=ascending] button::after { content: " \\25B2"; } th[aria-sort=descending] button::after { content: " \\25BC"; }
-#claims td { font-size: 13px; } #claims td.id { font-weight: 700; white-space: nowrap; }
-#claims th:nth-child(5) { min-width: 210px; } #claims th:nth-child(9) { min-width: 150px; }
-.test { display: block; font-size: 11px; color: var(--muted); margin-top: 4px; overflow-wrap: anywhere; }
-.reason { display: block; font-size: 11px; color: var(--fg); margin-top: 4px; overflow-wrap: anywhere; }
-.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-weight: 700; font-size: 12px; white-space: nowrap; }
-.v-reproduced { --v:#1a7f37; --vb:#dafbe1; } .v-not-reproduced { --v:#9a4d00; --vb:#fff1e0; }
-.v-inconclusive { --v:#0550ae; --vb:#ddf4ff; } .v-failed { --v:#cf222e; --vb:#ffebe9; }
-.v-skipped { --v:#59636e; --vb:#eff2f5; } .v-unknown { --v:#59636e; --vb:#eff2f5; }
-tr.v-row > td:first-child { border-left: 5px solid var(--v); }
-tr.v-row > td.verdict { background: var(--vb); }
-.badge, .chips span { color: var(--v); background: var(--vb); border: 1px solid var(--v); }
-.seeds { color: var(--muted); font-size: 11px; display: block; }
-section.claim { border: 1px solid var(--line); border-left: 6px solid var(--v); border-radius: 6px; padding: 12px 16px;
-                margin: 16px 0; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 8px 0; }
-dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
-table.checks td, table.checks th, table.env td, table.env th { font-size: 12px; padding: 3px 6px; }
-td.pass { color: #1a7f37; font-weight: 700; } td.fail { color: #cf222e; font-weight: 700; }
-.close { color: #9a4d00; font-size: 11px; font-weight: 600; }
-.badge.close-call, .chips span.close-call { border-style: dashed; border-width: 2px; }
-.closecalls { border: 1px dashed #9a4d00; border-radius: 4px; padding: 4px 10px; margin: 8px 0; background: #fffaf2; }
-figure.overview { max-width: 1180px; margin: 8px 0 16px; }
-.figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 12px; margin-top: 10px; }
-figure { margin: 0; border: 1px solid var(--line); border-radius: 4px; padding: 6px; background: #fff; }
-figure img { display: block; width: 100%; height: auto; }
-figcaption { font-size: 12px; color: var(--muted); }
-.figerror { color: #cf222e; font-size: 12px; }
-details > summary { cursor: pointer; color: var(--muted); margin: 6px 0; }
-table.env { width: auto; } table.env th { position: static; font-weight: 600; }
-ul { margin: 4px 0; padding-left: 22px; }
-"""
-
-SORT_JS = """
-["claims", "predictions"].forEach(function (tableId) {
-  var table = document.getElementById(tableId);
-  if (!table) return;
-  var body = table.tBodies[0];
-  function sortBy(key, dir) {
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function (a, b) {
-      var d = parseFloat(a.getAttribute("data-" + key)) - parseFloat(b.getAttribute("data-" + key));
-      if (d === 0) d = parseFloat(a.getAttribute("data-id")) - parseFloat(b.getAttribute("data-id"));
-      return dir * d;
-    });
-    rows.forEach(function (row) { body.appendChild(row); });
-    table.querySelectorAll("th[data-sort]").forEach(function (th) {
-      if (th.getAttribute("data-sort") === key) th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
-      else th.removeAttribute("aria-sort");
-    });
-  }
-  table.querySelectorAll("th[data-sort] button").forEach(function (button) {
-    button.addEventListener("click", function () {
-      var th = button.parentNode;
-      sortBy(th.getAttribute("data-sort"), th.getAttribute("aria-sort") === "ascending" ? -1 : 1);
-    });
-  });
-  var wanted = /^#sort=(id|verdict)(-desc)?$/.exec(window.location.hash);
-  if (wanted) sortBy(wanted[1], wanted[2] ? -1 : 1);
-});
-"""
-
-
-def esc(value: Any) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def verdict_class(verdict: str | None) -> str:
-    return "v-" + re.sub(r"[^a-z]+", "-", verdict) if verdict in VERDICTS else "v-unknown"
-
-
-def badge(verdict: str | None, close: bool = False) -> str:
-    """The verdict's badge; ``close``: shown "<verdict> (close)" with a dashed border (reproduced and not
-    reproduced only: ``verdict.label``)."""
-    shown = verdict or "unknown"
-    if close and verdict in text.verdict.CLOSE_LABELLED:
-        return f'<span class="badge {verdict_class(verdict)} close-call">{esc(shown)} (close)</span>'
-    return f'<span class="badge {verdict_class(verdict)}">{esc(shown)}</span>'
-
-
-def record_badge(record: Mapping[str, Any]) -> str:
-    return badge(record.get("verdict"), bool(close_checks(record)))
+TEMPLATE = "page.html.j2"  # the page's template (report/templates)
 
 
 def anchors(records: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -135,189 +49,201 @@ def anchors(records: Sequence[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def _summary_html(summary: Mapping[str, Any]) -> str:
-    seeds = text.per_seed(summary.get("values"))
-    values = summary.get("values") or []
-    label = "per seed" if len(values) <= 64 else "values"
-    return esc(text.summary_text(summary)) + (f'<span class="seeds">{label}: {esc(seeds)}</span>' if len(values) > 1 else "")
+@dataclass(frozen=True)
+class Deciding:
+    name: str  # the deciding check's name
+    value: str  # its statistic, 4 significant digits
+    note: str | None  # the values behind it (``values_note``)
 
 
-def _check_values_html(check: Mapping[str, Any]) -> str:
-    """The per-seed values behind a check's statistic, and how they were reduced to it (or its interval:
-    a seed bootstrap, "exact")."""
-    values = check.get("values")
-    kind = interval_kind(check)
-    if kind == "exact":
-        return '<span class="seeds">exact (no seeds, no interval)</span>'
-    if kind == "bootstrap":
-        ci = check.get("ci95")
-        return (f'<span class="seeds">95% seed bootstrap {esc(text.interval(ci)) if ci else "(too few seeds)"}'
-                + (f"; values: {esc(text.per_seed(values))}" if values else "") + "</span>")
-    if not values or len(values) < 2:
-        return ""
-    n = len(values)
-    how = {"mean": f"mean of {n} {text.interval(check.get('ci95'))}", "all": f"worst of {n} (every one must pass)",
-           "min": f"min of {n}", "max": f"max of {n}"}.get(check.get("reduce"), f"{n} values")
-    return f'<span class="seeds">{esc(how)}; values: {esc(text.per_seed(values))}</span>'
+@dataclass(frozen=True)
+class Threshold:
+    name: str  # the deciding check's name
+    comparison: str  # "statistic [interval] > threshold" (``text.check_text``)
+    failed: bool  # the deciding check failed
+    close: str | None  # why it is a close call and the seeds to decide it (``text.close_text``); None if clear
 
 
-def measured_cell(record: Mapping[str, Any], anchor: str) -> str:
-    measured = text.headline_measures(record)
-    parts = [f"<div>{esc(name)}: {_summary_html(s)}</div>" for name, s in measured[:MEASURED_IN_TABLE]]
-    if len(measured) > MEASURED_IN_TABLE:
-        parts.append(f'<div class="small"><a href="#{esc(anchor)}">{len(measured) - MEASURED_IN_TABLE} more '
-                     f"measured quantities</a></div>")
-    passed, total = text.checks_passed(record)
-    check = text.deciding_check(record)
-    if check is not None and not parts:
-        parts.append(f"<div>{esc(check['name'])}: <b>{esc(text.num(check['value'], 4))}</b>{_check_values_html(check)}</div>")
-    if total:
-        parts.append(f'<div class="small">checks passed: {passed} of {total}</div>')
-    return "".join(parts) or '<span class="muted">nothing measured</span>'
+@dataclass(frozen=True)
+class ClaimRow:
+    css: str  # the verdict's class
+    data_id: int  # the sort key of "ID": claim number * 1000 + the row's place (stable for equal claims)
+    data_verdict: str  # the sort key of "Verdict": VERDICT_RANK, less CLOSE_RANK for a close call
+    data_close: str  # "true" / "false": a close call (reproduced or not reproduced only)
+    claim: str  # "C4"
+    anchor: str  # the claim section's id
+    where: str  # where in the paper
+    statement: str  # the claim
+    test: str | None  # the test's name, when several tests record this claim
+    paper_value: str  # the paper's value
+    measures: tuple[Measure, ...]  # headline quantities (at most MEASURED_IN_TABLE)
+    more_measures: int  # headline quantities left to the claim's section
+    deciding: Deciding | None  # the deciding check, shown when no quantity is
+    checks_passed: int  # checks passed
+    checks: int  # checks in all
+    threshold: Threshold | None  # the deciding check against its threshold
+    assertion: str  # the catalogue's check
+    scale: str  # the scale's description
+    runtime: str  # the test's runtime
+    badge: Badge  # the verdict
+    reason: str | None  # why the verdict, in full (the cell's tooltip)
+    reason_short: str  # its first line, at most REASON_SHOWN characters
+    seeds_path: tuple[int, ...] | None  # seeds at each look of an --until-decided claim; None otherwise
+    stopped: str  # why the --until-decided claim stopped ("" when not one)
 
 
-def threshold_cell(record: Mapping[str, Any]) -> str:
-    check = text.deciding_check(record)
-    parts = []
-    if check is not None:
-        state = "" if check["passed"] else " (failed)"
-        parts.append(f"<div>{esc(check['name'])}: <b>{esc(text.check_text(check))}</b>{state}</div>")
-        if is_close(check):
-            parts.append(f'<div class="small"><span class="close">close</span>: {esc(text.close_text(check, record))}'
-                         "</div>")
-    parts.append(f'<div class="small">catalogue: {esc(record.get("assertion", ""))}</div>')
-    return "".join(parts)
-
-
-def reason_html(record: Mapping[str, Any]) -> str:
-    """Why the verdict is what it is, shortened for the table (in full in the claim's section)."""
-    reason = record.get("verdict_reason")
-    if not reason:
-        return ""
-    first = reason.splitlines()[0]
-    short = first if len(first) <= REASON_SHOWN else first[: REASON_SHOWN - 3].rstrip() + "..."
-    return f'<span class="reason" title="{esc(reason)}">{esc(short)}</span>'
-
-
-def claims_table(records: Sequence[Mapping[str, Any]], ids: Sequence[str], table_id: str = "claims") -> str:
-    head = (
-        f'<table id="{table_id}"><thead><tr>'
-        '<th data-sort="id"><button type="button">ID</button></th><th>Where</th><th>Statement</th>'
-        "<th>Paper value</th><th>Measured (mean [95% interval], per seed)</th><th>Threshold and comparison</th>"
-        '<th>Scale</th><th>Runtime</th><th data-sort="verdict"><button type="button">Verdict</button></th>'
-        "</tr></thead><tbody>"
-    )
+def claim_rows(records: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> tuple[ClaimRow, ...]:
     rows = []
     shared = text.shared_claims(records)
     for i, (r, anchor) in enumerate(zip(records, ids)):
         verdict = r.get("verdict")
         close = bool(close_checks(r)) and verdict in text.verdict.CLOSE_LABELLED
         rank = VERDICT_RANK.get(verdict, len(VERDICT_RANK)) - (CLOSE_RANK if close else 0)
-        test = f'<span class="test">{esc(text.test_name(r))}</span>' if r["claim"] in shared else ""
-        rows.append(
-            f'<tr class="v-row {verdict_class(verdict)}" data-id="{text.claim_number(r["claim"]) * 1000 + i}" '
-            f'data-verdict="{rank:g}" data-close="{str(close).lower()}" data-claim="{esc(r["claim"])}">'
-            f'<td class="id"><a href="#{esc(anchor)}">{esc(r["claim"])}</a></td>'
-            f"<td>{esc(r.get('where', ''))}</td><td>{esc(r.get('statement', ''))}{test}</td>"
-            f"<td>{esc(r.get('paper_value', ''))}</td><td>{measured_cell(r, anchor)}</td><td>{threshold_cell(r)}</td>"
-            f"<td>{esc(text.scale_text(r.get('scale', {})))}</td><td>{esc(text.duration(r.get('runtime_s')))}</td>"
-            f'<td class="verdict">{record_badge(r)}{reason_html(r)}{_seeds_line(r)}</td></tr>'
-        )
-    return head + "".join(rows) + "</tbody></table>"
+        measured = text.headline_measures(r)
+        check = text.deciding_check(r)
+        passed, total = text.checks_passed(r)
+        reason = r.get("verdict_reason") or None
+        first = reason.splitlines()[0] if reason else ""
+        plan = r.get("sequential")
+        rows.append(ClaimRow(
+            css=verdict_class(verdict), data_id=text.claim_number(r["claim"]) * 1000 + i, data_verdict=f"{rank:g}",
+            data_close=str(close).lower(), claim=r["claim"], anchor=anchor, where=r.get("where", ""),
+            statement=r.get("statement", ""), test=text.test_name(r) if r["claim"] in shared else None,
+            paper_value=r.get("paper_value", ""),
+            measures=tuple(measure(name, s) for name, s in measured[:MEASURED_IN_TABLE]),
+            more_measures=max(len(measured) - MEASURED_IN_TABLE, 0),
+            deciding=(Deciding(check["name"], text.num(check["value"], 4), values_note(check))
+                      if check is not None and not measured else None),
+            checks_passed=passed, checks=total,
+            threshold=(Threshold(check["name"], text.check_text(check), not check["passed"],
+                                 text.close_text(check, r) if is_close(check) else None)
+                       if check is not None else None),
+            assertion=r.get("assertion", ""), scale=text.scale_text(r.get("scale", {})),
+            runtime=text.duration(r.get("runtime_s")), badge=record_badge(r), reason=reason,
+            reason_short=first if len(first) <= REASON_SHOWN else first[: REASON_SHOWN - 3].rstrip() + "...",
+            seeds_path=tuple(look["seeds"] for look in plan.get("path") or []) if plan else None,
+            stopped=plan.get("stopped", "") if plan else "",
+        ))
+    return tuple(rows)
 
 
-def checks_table(checks: Sequence[Mapping[str, Any]]) -> str:
-    rows = []
-    for c in checks:
-        close = ' <span class="close" title="the check\'s deciding interval contains the threshold">close</span>' \
-            if is_close(c) else ""
-        result = '<td class="pass">pass</td>' if c["passed"] else '<td class="fail">FAIL</td>'
-        if c.get("expected_to_fail"):
-            result = result[:-5] + ' <span class="small">(declared expected failure)</span></td>'
-        rows.append(
-            f"<tr><td>{esc(c['name'])}</td><td><b>{esc(text.num(c['value'], 4))}</b>{_check_values_html(c)}</td>"
-            f"<td>{esc(text.threshold_text(c['op'], c['threshold']))}{close}</td><td>{esc(c.get('paper') or '')}</td>"
-            f"{result}</tr>"
-        )
-    return ('<table class="checks"><thead><tr><th>check</th><th>measured</th><th>comparison</th><th>paper</th>'
-            "<th>result</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+@dataclass(frozen=True)
+class Figure:
+    name: str  # the figure's name in its record
+    title: str  # its title (the image's alt text)
+    caption: str  # its caption ("" for none)
+    png_base64: str | None  # the drawing; None when it could not be drawn
+    error: str | None  # why it could not be drawn
 
 
-def _list(title: str, items: Sequence[str]) -> str:
-    if not items:
-        return ""
-    return f"<h4>{esc(title)}</h4><ul>" + "".join(f"<li>{esc(item)}</li>" for item in items) + "</ul>"
+def figure_views(rendered: Sequence[Rendered]) -> tuple[Figure, ...]:
+    return tuple(Figure(f.name, f.title, f.caption or "", f.png_base64, f.error) for f in rendered)
 
 
-def figures_html(rendered: Sequence[Rendered]) -> str:
-    out = []
-    for fig in rendered:
-        if fig.png_base64 is None:
-            out.append(f'<figure class="broken"><div class="figerror">figure {esc(fig.name)} could not be drawn: '
-                       f"{esc(fig.error)}</div></figure>")
-            continue
-        caption = f"<figcaption>{esc(fig.caption)}</figcaption>" if fig.caption else ""
-        out.append(f'<figure><img alt="{esc(fig.title)}" src="data:image/png;base64,{fig.png_base64}">{caption}</figure>')
-    return f'<div class="figs">{"".join(out)}</div>' if out else ""
+@dataclass(frozen=True)
+class Control:
+    test: str  # the control's test name
+    scale: str  # its scale
+    counterfactual: str  # what it fed to the claim's checks
+    discriminates: bool  # the claim's checks failed on it, as they must
+    failed: int  # checks that failed on the counterfactual
+    total: int  # checks run on it
+    verdict: str  # the control's verdict ("?" when it has none)
+    reason: str  # why that verdict
+    checks: tuple[CheckRow, ...]  # the checks shown: the failed ones, or all if none failed
 
 
-def controls_html(controls: Sequence[Mapping[str, Any]]) -> str:
+def control_views(controls: Sequence[Mapping[str, Any]]) -> tuple[Control, ...]:
     """The claim's negative controls: the counterfactual each fed to the claim's checks, and how they failed."""
-    if not controls:
-        return '<h4>Negative control</h4><p class="small muted">no control ran for this claim in this run</p>'
     out = []
     for c in controls:
         checks = c.get("checks") or []
         failed = [k for k in checks if not k["passed"]]
         verdict = c.get("verdict") or "?"
-        state = (f"the claim's checks <b>failed</b> on it, as they must: {len(failed)} of {len(checks)}"
-                 if verdict == "discriminates" else f"<b class=\"fail\">{esc(verdict)}</b>: {esc(c.get('verdict_reason') or '')}")
-        table = f"<details><summary>checks on the counterfactual</summary>{checks_table(failed or checks)}</details>"
-        out.append(f'<div class="control"><div>{esc(text.test_name(c))} ({esc(text.scale_text(c.get("scale", {})))}): '
-                   f"{esc(c.get('counterfactual') or '')}</div><div>{state}</div>{table if checks else ''}</div>")
-    return "<h4>Negative control</h4>" + "".join(out)
+        out.append(Control(text.test_name(c), text.scale_text(c.get("scale", {})), c.get("counterfactual") or "",
+                           verdict == "discriminates", len(failed), len(checks), verdict,
+                           c.get("verdict_reason") or "", check_rows(failed or checks)))
+    return tuple(out)
 
 
-def _seeds_line(record: Mapping[str, Any]) -> str:
-    """In the table's verdict cell: the seeds a --until-decided claim ended with."""
-    plan = record.get("sequential")
-    if not plan:
-        return ""
-    path = " &rarr; ".join(str(look["seeds"]) for look in plan.get("path") or [])
-    return f'<span class="seeds">seeds {path} ({esc(plan.get("stopped", ""))})</span>'
+@dataclass(frozen=True)
+class Look:
+    seeds: int  # seeds at this look
+    state: str  # "close" or "decided"
+    checks: str  # its close checks (else the deciding check): statistic [interval] threshold
 
 
-def close_calls_html(record: Mapping[str, Any]) -> str:
-    """The claim's close deciding checks, each with its interval and the seeds that would decide it."""
-    close = close_checks(record)
-    if not close:
-        return ""
-    items = "".join(f"<li>{esc(c['name'])}: {esc(text.close_text(c, record))}</li>" for c in close)
-    return (f'<div class="closecalls"><h4>Close calls ({len(close)})</h4><p class="small">The interval of each '
-            "check below contains its threshold, so more seeds could turn the verdict. Seeds to decide: the "
-            "smallest n whose t-interval at the level shown, with the spread observed here and the statistic as it "
-            f"stands, would exclude the threshold (lengthgen.sequential.seeds_to_decide).</p><ul>{items}</ul></div>")
+@dataclass(frozen=True)
+class SeedPath:
+    summary: str  # the plan and where it stopped (``text.path_text``)
+    looks: tuple[Look, ...]  # each look, in order
 
 
-def path_html(record: Mapping[str, Any]) -> str:
+def seed_path(record: Mapping[str, Any]) -> SeedPath | None:
     """The --until-decided path: the plan, and the seeds and deciding intervals at each look."""
     plan = record.get("sequential")
     if not plan:
-        return ""
-    rows = []
+        return None
+    looks = []
     for look in plan.get("path") or []:
         shown = look.get("close_checks") or ([look["deciding"]] if look.get("deciding") else [])
         cells = "; ".join(f"{c['name']}: {text.num(c['value'], 4)} {text.interval(c.get('interval'), 4)} "
-                          f"{text.threshold_text(c['op'], c['threshold'])}" for c in shown[:3])
-        more = f"; and {len(shown) - 3} more" if len(shown) > 3 else ""
-        state = "close" if look.get("close") else "decided"
-        rows.append(f"<tr><td>{look['seeds']}</td><td>{state}</td><td>{esc(cells + more)}</td></tr>")
-    return (f"<h4>Seeds until decided</h4><p class=\"small\">{esc(text.path_text(record))}. The looks were fixed "
-            "before the first one; every interval is taken at the level shown, so that all looks together decide "
-            "wrongly at most 5% of the time (Bonferroni).</p>"
-            '<table class="checks"><thead><tr><th>seeds</th><th>state</th><th>close checks (else the deciding '
-            "check): statistic [interval at the look's level] threshold</th></tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table>")
+                          f"{text.threshold_text(c['op'], c['threshold'])}" for c in shown[:PATH_CHECKS_SHOWN])
+        more = f"; and {len(shown) - PATH_CHECKS_SHOWN} more" if len(shown) > PATH_CHECKS_SHOWN else ""
+        looks.append(Look(look["seeds"], "close" if look.get("close") else "decided", cells + more))
+    return SeedPath(text.path_text(record), tuple(looks))
+
+
+@dataclass(frozen=True)
+class Section:
+    css: str  # the verdict's class
+    anchor: str  # the section's id
+    claim: str  # "C4"
+    badge: Badge  # the verdict
+    scale: str  # the scale's description
+    statement: str  # the claim
+    facts: tuple[tuple[str, str], ...]  # (label, value): where, paper value, catalogue check, ...
+    close_calls: tuple[tuple[str, str], ...]  # (check, its interval and the seeds to decide it)
+    path: SeedPath | None  # the --until-decided path
+    measured: tuple[Measure, ...]  # every measured quantity
+    failed: tuple[CheckRow, ...]  # the failed checks
+    holds_note: bool  # a declared non-reproduction: say how many checks hold inside it
+    checks: tuple[CheckRow, ...]  # every check
+    checks_passed: int  # checks passed
+    checks_open: bool  # the table of every check starts expanded
+    choices: tuple[str, ...]  # what the paper leaves open
+    notes: tuple[str, ...]  # the test's notes
+    controls: tuple[Control, ...]  # the claim's negative controls
+    figures: tuple[Figure, ...]  # the claim's figures
+
+
+def section(record: Mapping[str, Any], anchor: str, rendered: Sequence[Rendered],
+            controls: Sequence[Mapping[str, Any]] = ()) -> Section:
+    verdict = record.get("verdict")
+    facts = [
+        ("where", record.get("where", "")),
+        ("paper value", record.get("paper_value", "")),
+        ("catalogue check", record.get("assertion", "")),
+        ("scale", text.scale_text(record.get("scale", {}))),
+        ("runtime", text.duration(record.get("runtime_s"))),
+        ("test", record.get("test", "")),
+    ]
+    if record.get("verdict_reason"):
+        facts.append(("why " + (verdict or "unknown"), record["verdict_reason"]))
+    checks = record.get("checks") or []
+    failed = [c for c in checks if not c["passed"]]
+    passed, total = text.checks_passed(record)
+    return Section(
+        css=verdict_class(verdict), anchor=anchor, claim=record["claim"], badge=record_badge(record),
+        scale=text.scale_text(record.get("scale", {})), statement=record.get("statement", ""), facts=tuple(facts),
+        close_calls=tuple((c["name"], text.close_text(c, record)) for c in close_checks(record)),
+        path=seed_path(record),
+        measured=tuple(measure(n, s) for n, s in (record.get("measured") or {}).items()),
+        failed=check_rows(failed), holds_note=bool(record.get("expected_failures") and failed),
+        checks=check_rows(checks), checks_passed=passed, checks_open=total <= CHECKS_OPEN,
+        choices=tuple(record.get("choices") or []), notes=tuple(record.get("notes") or []),
+        controls=control_views(controls), figures=figure_views(rendered),
+    )
 
 
 def overview_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -341,67 +267,28 @@ def overview_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def overview_html(records: Sequence[Mapping[str, Any]]) -> str:
-    """The forest plot before the table (drawn afresh: one figure for the whole run)."""
-    import base64
+@dataclass(frozen=True)
+class Overview:
+    png_base64: str | None  # the forest plot; None when it could not be drawn
+    error: str | None  # why it could not be drawn
+    tests: int  # claim tests in it
+    close: int  # of them close calls
+    caption: str  # how to read it (``figures.forest``)
 
+
+def overview(records: Sequence[Mapping[str, Any]]) -> Overview | None:
+    """The forest plot before the table (drawn afresh: one figure for the whole run); None without rows."""
     rows = overview_rows(records)
     if not rows:
-        return ""
+        return None
+    close = sum(1 for r in rows if r["close"])
     try:
         png, caption = forest(rows)
     except FigureError as error:
-        return f'<div class="figerror">the overview could not be drawn: {esc(error)}</div>'
+        return Overview(None, str(error), len(rows), close, "")
     except Exception as error:  # a drawing problem must not lose the report
-        return f'<div class="figerror">the overview could not be drawn: {esc(type(error).__name__)}: {esc(error)}</div>'
-    close = sum(1 for r in rows if r["close"])
-    return (f'<figure class="overview" id="overview"><img alt="overview: margin of each claim\'s deciding check '
-            f'in standard errors" src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
-            f"<figcaption>{len(rows)} claim tests, {close} close; {esc(caption)}</figcaption></figure>")
-
-
-def claim_section(record: Mapping[str, Any], anchor: str, rendered: Sequence[Rendered],
-                  controls: Sequence[Mapping[str, Any]] = ()) -> str:
-    verdict = record.get("verdict")
-    facts = [
-        ("where", record.get("where", "")),
-        ("paper value", record.get("paper_value", "")),
-        ("catalogue check", record.get("assertion", "")),
-        ("scale", text.scale_text(record.get("scale", {}))),
-        ("runtime", text.duration(record.get("runtime_s"))),
-        ("test", record.get("test", "")),
-    ]
-    if record.get("verdict_reason"):
-        facts.append(("why " + (verdict or "unknown"), record["verdict_reason"]))
-    dl = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in facts)
-    measured = record.get("measured") or {}
-    measured_html = ""
-    if measured:
-        measured_html = ('<h4>Measured</h4><table class="checks"><thead><tr><th>quantity</th>'
-                         "<th>mean [95% interval] (n), per seed</th></tr></thead><tbody>"
-                         + "".join(f"<tr><td>{esc(n)}</td><td>{_summary_html(s)}</td></tr>" for n, s in measured.items())
-                         + "</tbody></table>")
-    checks = record.get("checks") or []
-    passed, total = text.checks_passed(record)
-    checks_html = ""
-    if checks:
-        failed = [c for c in checks if not c["passed"]]
-        if failed:
-            checks_html += f"<h4>Failed checks ({len(failed)} of {total})</h4>" + checks_table(failed)
-        if record.get("expected_failures") and failed:
-            checks_html += (f'<p class="small">What holds inside this non-reproduction: {passed} of {total} checks '
-                            "passed (the table below lists them all).</p>")
-        opened = " open" if total <= CHECKS_OPEN else ""
-        checks_html += (f"<details{opened}><summary>All checks: {passed} of {total} passed</summary>"
-                        f"{checks_table(checks)}</details>")
-    return (
-        f'<section class="claim {verdict_class(verdict)}" id="{esc(anchor)}">'
-        f"<h3>{esc(record['claim'])} {record_badge(record)} <span class=\"small\">{esc(text.scale_text(record.get('scale', {})))}"
-        f"</span></h3><div>{esc(record.get('statement', ''))}</div><dl class=\"facts\">{dl}</dl>"
-        f"{close_calls_html(record)}{path_html(record)}{measured_html}{checks_html}"
-        f"{_list('Choices (what the paper leaves open)', record.get('choices') or [])}"
-        f"{_list('Notes', record.get('notes') or [])}{controls_html(controls)}{figures_html(rendered)}</section>"
-    )
+        return Overview(None, f"{type(error).__name__}: {error}", len(rows), close, "")
+    return Overview(base64.b64encode(png).decode("ascii"), None, len(rows), close, caption)
 
 
 ENVIRONMENT_ROWS = (
@@ -430,98 +317,68 @@ ENVIRONMENT_ROWS = (
 )
 
 
-def environment_block(environment: Mapping[str, Any]) -> str:
+def environment_rows(environment: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """(label, value) of the run's environment: the known keys in ENVIRONMENT_ROWS' order, then the rest."""
     rows = []
     for key, label in ENVIRONMENT_ROWS:
         if key not in environment or environment[key] is None:
             continue
         value = environment[key]
-        if key == "wall_time_s":
-            value = text.duration(float(value))
-        rows.append(f"<tr><th>{esc(label)}</th><td class=\"mono\">{esc(value)}</td></tr>")
+        rows.append((label, text.duration(float(value)) if key == "wall_time_s" else str(value)))
     known = {k for k, _ in ENVIRONMENT_ROWS} | {"cache"}
-    rows += [f"<tr><th>{esc(k)}</th><td class=\"mono\">{esc(v)}</td></tr>" for k, v in environment.items()
-             if k not in known]
-    return '<table class="env">' + "".join(rows) + "</table>"
+    rows += [(k, str(v)) for k, v in environment.items() if k not in known]
+    return tuple(rows)
 
 
-def not_run_block(records: Sequence[Mapping[str, Any]]) -> str:
+def not_run(records: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, str, str], ...]:
+    """(claim, where, statement) of each catalogue claim without a record in this run."""
     _, missing = text.coverage(records)
-    if not missing:
-        return '<p class="small">Every catalogue claim has a record in this run.</p>'
-    items = "".join(f"<li><b>{esc(c)}</b> ({esc(CATALOGUE[c].where)}): {esc(CATALOGUE[c].statement)}</li>"
-                    for c in missing)
-    return (f"<details><summary>{len(missing)} catalogue claims have no record in this run (not selected, or no test "
-            f"yet)</summary><ul class=\"small\">{items}</ul></details>")
+    return tuple((c, CATALOGUE[c].where, CATALOGUE[c].statement) for c in missing)
 
 
-def robustness_block(data: Mapping[str, Any]) -> str:
-    """The robustness map (``lengthgen.report.robustness``): claims x settings, each cell linked to its checks."""
-    from lengthgen.report.robustness import grid_html
+@dataclass(frozen=True)
+class Chip:
+    css: str  # the verdict's class
+    close: bool  # a "(close)" count: dashed border
+    count: int  # claim tests with this verdict
+    label: str  # the verdict as counted ("reproduced (close)", ...)
 
-    return "<h2>Robustness map</h2>" + grid_html(data.get("robustness") or [], data.get("robustness_environment"))
 
-
-def predictions_block(records: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> str:
-    """The predictions beyond the paper (P1-P6, the catalogue's own section): their table, judged like the claims."""
-    if not records:
-        return ""
-    return ('<h2 id="predictions-beyond-the-paper">Predictions beyond the paper</h2><p class="small">What the '
-            "paper's account predicts and the paper does not test, each fixed in the catalogue with its threshold "
-            "before its test was written; recorded, judged and controlled as the claims are. A prediction that is "
-            "not reproduced is a finding about the account.</p>" + claims_table(records, ids, "predictions"))
+def chips(records: Sequence[Mapping[str, Any]]) -> tuple[Chip, ...]:
+    return tuple(Chip(verdict_class(v.removesuffix(" (close)")), v.endswith(" (close)"), n, v)
+                 for v, n in text.verdict_counts(records).items())
 
 
 def page(data: Mapping[str, Any], rendered: Mapping[int, Sequence[Rendered]]) -> str:
     """The HTML of ``data`` (``{"environment": ..., "records": [...]}``, records sorted by claim)."""
+    from lengthgen.report.robustness import grid_view
+
     records = data["records"]
-    environment = data.get("environment") or {}
     ids = anchors(records)
-    chips = "".join(f'<span class="{verdict_class(v.removesuffix(" (close)"))}'
-                    f'{" close-call" if v.endswith(" (close)") else ""}">{n} {esc(v)}</span>'
-                    for v, n in text.verdict_counts(records).items())
-    generated = time.strftime("%Y-%m-%d %H:%M:%S %Z")  # when this page was drawn (the run's start is below)
     controls = data.get("controls") or []
-    sections = ["".join(claim_section(r, a, rendered.get(i, []), [c for c in controls if c["claim"] == r["claim"]
-                                                                  and c.get("scale", {}).get("name") == r.get("scale", {}).get("name")])
-                        for i, (r, a) in enumerate(zip(records, ids)) if text.is_prediction(r) == part)
+
+    def own_controls(r: Mapping[str, Any]) -> list[Mapping[str, Any]]:  # the claim's controls at its scale
+        scale = r.get("scale", {}).get("name")
+        return [c for c in controls if c["claim"] == r["claim"] and c.get("scale", {}).get("name") == scale]
+
+    sections = [tuple(section(r, a, rendered.get(i, []), own_controls(r))
+                      for i, (r, a) in enumerate(zip(records, ids)) if text.is_prediction(r) == part)
                 for part in (False, True)]  # the paper's claims, then the predictions beyond it
     predicted = [i for i, r in enumerate(records) if text.is_prediction(r)]
     claimed = [i for i in range(len(records)) if i not in predicted]
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>lengthgen reproduction report: {esc(text.run_label(records))}</title><style>{CSS}</style></head>
-<body>
-<header><h1>Reproduction report: &ldquo;{esc(PAPER_TITLE)}&rdquo;</h1>
-<p class="run" id="run-scale">Run: <strong>{esc(text.run_label(records))}</strong>
-<span class="small">&middot; {len(records)} claim tests &middot; generated {esc(generated)}</span></p>
-<p class="chips" id="verdicts">{chips}</p>
-<p class="small">Verdicts: <b>reproduced</b> (every check of the catalogue passed); <b>not reproduced</b> (a faithful
-implementation fails exactly the checks its test declares, every other check holds; the reason gives this run's
-measured values); <b>inconclusive</b> (the test
-could not decide, e.g. fewer seeds than the paper and a mean whose 95% interval contains the threshold);
-<b>failed</b> (a check failed that was not declared, a declared non-reproduction passed, or the test raised);
-<b>skipped</b> (not run at this scale). <b>(close)</b>: a deciding check's interval (95%, or the
-<code>--until-decided</code> level) contains its threshold, so more seeds could turn the verdict; the claim's section
-lists those checks, their intervals and about how many seeds would decide them. Intervals: a mean over seeds has its
-t-interval, a statistic of the seed-mean curve a seed bootstrap, an exact computation none; checks every seed must pass
-and identities (==) have none and are never close. Each claim's section names its negative control: the claim's own checks fed a
-counterfactual, which must fail.
-Runtime: setup and call of the test (an experiment shared by several claims counts for the first test that
-needs it; cached models load in seconds). Click <i>ID</i> or <i>Verdict</i> to sort. The same records as data: <a href="claims.json">claims.json</a>.</p>
-</header>
-<h2>Overview</h2>
-{overview_html(records)}
-<h2>Claims</h2>
-{claims_table([records[i] for i in claimed], [ids[i] for i in claimed])}
-{not_run_block(records)}
-{predictions_block([records[i] for i in predicted], [ids[i] for i in predicted])}
-{robustness_block(data)}
-<h2>Environment</h2>
-{environment_block(environment)}
-<h2>Claims in detail</h2>
-{sections[0]}
-{"<h2>Predictions in detail</h2>" + sections[1] if predicted else ""}
-<script>{SORT_JS}</script>
-</body></html>
-"""
+    # The stylesheet and the script are the package's own files, inlined as they are: Markup keeps the
+    # autoescaping from turning their quotes and ">" selectors into entities (they hold no claims.json text).
+    css, js, grid_css = (Markup(static_text(name)) for name in ("page.css", "page.js", "robustness.css"))
+    return render(
+        TEMPLATE,
+        css=css, js=js, paper_title=PAPER_TITLE,
+        run_label=text.run_label(records), tests=len(records),
+        generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)
+        chips=chips(records), overview=overview(records),
+        claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed]), not_run=not_run(records),
+        predictions=claim_rows([records[i] for i in predicted], [ids[i] for i in predicted]),
+        robustness=grid_view(data.get("robustness") or [], data.get("robustness_environment")),
+        robustness_css=grid_css,
+        environment=environment_rows(data.get("environment") or {}),
+        claim_sections=sections[0], prediction_sections=sections[1],
+    )

@@ -9,22 +9,27 @@ finds (:func:`carry_over`), so both end up on one page; the map says which run p
 - :func:`split_settings`: (records at the paper's point, robustness cells);
 - :func:`build_map` / :func:`map_lines`: the map as data (``lengthgen robustness --json``) and as text
   (``lengthgen robustness``, the terminal summary of a robustness run);
-- :func:`grid_html`: the coloured grid for the page, each cell linked to its checks.
+- :func:`grid_view`: the coloured grid for the page as a view-model (laid out by
+  ``templates/robustness.html.j2``), each cell linked to its checks.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
+from lengthgen.report.views import Badge, CheckRow, badge, check_rows, verdict_class
+
 
 NOT_APPLICABLE = "-"  # a cell the catalogue does not run
 MISSING = "?"  # a cell the catalogue runs that has no record in this report
 SHORT = {"reproduced": "ok", "not reproduced": "not-repr", "failed": "FAILED", "inconclusive": "inconcl",
          "skipped": "skipped"}  # the text map's cell labels (one word each); "~" marks a close call
 FAILED_SHOWN = 4  # failed checks spelled out per cell in the text map (all of them in the JSON and on the page)
+GRID_KINDS = ("na", "missing", "cell")  # the page grid's cells: not run at that setting, no record, a verdict
 
 
 def split_settings(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
@@ -129,56 +134,74 @@ def map_lines(cells: Sequence[Mapping[str, Any]], details: bool = True) -> list[
     return lines
 
 
-def grid_html(cells: Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None) -> str:
-    """The map on the page: a coloured grid (each cell a link to its checks below it), then one collapsed
-    block per cell with its verdict, reason, scale and checks (failed first)."""
-    from lengthgen.report.page import badge, checks_table, esc, verdict_class
+@dataclass(frozen=True)
+class GridCell:
+    kind: str  # "na" (the catalogue does not run it), "missing" (no record in this report) or "cell"
+    css: str  # the verdict's class ("" unless a cell)
+    title: str  # the verdict's reason, else how many checks passed ("" unless a cell)
+    href: str  # the anchor of its checks below the grid ("" unless a cell)
+    label: str  # the verdict as shown, "(close)" included ("" unless a cell)
 
+    def __post_init__(self) -> None:
+        if self.kind not in GRID_KINDS:
+            raise ValueError(f"grid cell kind {self.kind!r}: not one of {GRID_KINDS}")
+
+
+@dataclass(frozen=True)
+class GridBlock:
+    anchor: str  # the block's id (``cell_id``)
+    open: bool  # starts expanded (every cell that did not reproduce)
+    claim: str  # "C1"
+    setting: str  # the setting's name
+    badge: Badge  # the verdict
+    checks_passed: int  # checks passed
+    checks: int  # checks in all
+    scale: str  # the scale's description
+    test: str  # the test's name
+    reason: str | None  # why the verdict
+    rows: tuple[CheckRow, ...]  # every check, failed first
+
+
+@dataclass(frozen=True)
+class Grid:
+    settings: tuple[tuple[str, str], ...]  # (name, what it changes) per column
+    rows: tuple[tuple[str, tuple[GridCell, ...]], ...]  # (claim, its cell per setting) per row
+    blocks: tuple[GridBlock, ...]  # one per recorded cell, in the map's order
+    run: tuple[str, str, str] | None  # (started, wall time, models trained) of the run that drew it
+
+
+def grid_view(cells: Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None) -> Grid | None:
+    """The map on the page (None without cells): a coloured grid, each cell a link to its checks below
+    it, then one collapsed block per cell with its verdict, reason, scale and checks (failed first)."""
     if not cells:
-        return ('<p class="small muted" id="robustness">No robustness map in this report (run '
-                "<code>pytest claims -m robustness -n auto</code>).</p>")
+        return None
     data = build_map(cells)
-    names = [s["name"] for s in data["settings"]]
     by_cell = {(r["setting"], r["claim"]): r for r in cells}
     verdicts = {(c["setting"], c["claim"]): c for c in data["cells"]}
-    head = "".join(f'<th title="{esc(s["what"])}">{esc(s["name"])}</th>' for s in data["settings"])
     rows = []
     for claim in data["claims"]:
-        tds = []
-        for name in names:
-            c = verdicts.get((name, claim))
-            if c is None:
-                tds.append('<td class="na muted">&ndash;</td>')
-            elif c["verdict"] == "missing":
-                tds.append('<td class="v-unknown" title="no record in this report">?</td>')
-            else:
-                title = esc(c.get("reason") or f"{c['checks_passed']} of {c['checks']} checks passed")
-                tds.append(f'<td class="cell {verdict_class(c["verdict"])}" title="{title}">'
-                           f'<a href="#{esc(cell_id(name, claim))}">{esc(c["label"])}</a></td>')
-        rows.append(f'<tr><th class="claim">{esc(claim)}</th>{"".join(tds)}</tr>')
+        row = []
+        for s in data["settings"]:
+            c = verdicts.get((s["name"], claim))
+            if c is None or c["verdict"] == "missing":
+                row.append(GridCell("na" if c is None else "missing", "", "", "", ""))
+                continue
+            row.append(GridCell("cell", verdict_class(c["verdict"]),
+                                c.get("reason") or f"{c['checks_passed']} of {c['checks']} checks passed",
+                                cell_id(s["name"], claim), c["label"]))
+        rows.append((claim, tuple(row)))
     blocks = []
     for c in data["cells"]:
         r = by_cell.get((c["setting"], c["claim"]))
         if r is None:
             continue
-        checks = sorted(r.get("checks") or [], key=lambda k: bool(k.get("passed")))
-        reason = f"<div>{esc(r['verdict_reason'])}</div>" if r.get("verdict_reason") else ""
-        blocks.append(
-            f'<details class="robustness-cell" id="{esc(cell_id(c["setting"], c["claim"]))}"'
-            f'{" open" if c["verdict"] not in ("reproduced",) else ""}><summary>{esc(c["claim"])} at '
-            f'{esc(c["setting"])} {badge(r.get("verdict"))} <span class="small">{c["checks_passed"]} of '
-            f'{c["checks"]} checks &middot; {esc(text.scale_text(r.get("scale", {})))} &middot; '
-            f'{esc(r.get("test", ""))}</span></summary>{reason}{checks_table(checks)}</details>')
-    when = ""
+        blocks.append(GridBlock(
+            cell_id(c["setting"], c["claim"]), c["verdict"] != "reproduced", c["claim"], c["setting"],
+            badge(r.get("verdict")), c["checks_passed"], c["checks"], text.scale_text(r.get("scale", {})),
+            r.get("test", ""), r.get("verdict_reason") or None,
+            check_rows(sorted(r.get("checks") or [], key=lambda k: bool(k.get("passed"))))))
+    run = None
     if environment:
-        when = (f' <span class="small">(run started {esc(environment.get("started", "?"))}, wall time '
-                f'{esc(text.duration(environment.get("wall_time_s")))}, models trained '
-                f'{esc(environment.get("models_trained", "?"))})</span>')
-    style = ("<style>#robustness-grid td.cell { background: var(--vb); font-weight: 600; white-space: nowrap; }"
-             "#robustness-grid td.cell a { color: var(--v); } #robustness-grid td, #robustness-grid th "
-             "{ text-align: center; } #robustness-grid { width: auto; }</style>")
-    return (f'{style}<p class="small" id="robustness">Each claim of the catalogue\'s robustness table, rerun at '
-            "paper scale with its assertion unchanged at settings the paper did not use (L &le; 16 read as "
-            f"L &le; Lmax, APE's near chance as 1/m + 0.10); click a cell for its checks.{when}</p>"
-            f'<table id="robustness-grid"><thead><tr><th>claim</th>{head}</tr></thead><tbody>{"".join(rows)}'
-            f"</tbody></table>{''.join(blocks)}")
+        run = (str(environment.get("started", "?")), text.duration(environment.get("wall_time_s")),
+               str(environment.get("models_trained", "?")))
+    return Grid(tuple((s["name"], s["what"]) for s in data["settings"]), tuple(rows), tuple(blocks), run)

@@ -1,0 +1,88 @@
+"""View-models shared by the page's claims table, its claim sections and its robustness map: a verdict's
+badge, a measured quantity, a row of a checks table. Plain text and flags, escaped by the templates that
+print them (``lengthgen.report.templating``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from lengthgen.records import VERDICTS
+from lengthgen.report import text
+from lengthgen.report.verdict import close_checks, interval_kind, is_close
+
+PER_SEED_SHOWN = 64  # up to this many values a summary's list is labelled "per seed" (beyond it, "values")
+
+
+def verdict_class(verdict: str | None) -> str:
+    return "v-" + re.sub(r"[^a-z]+", "-", verdict) if verdict in VERDICTS else "v-unknown"
+
+
+@dataclass(frozen=True)
+class Badge:
+    css: str  # the verdict's class, "v-reproduced", ... ("v-unknown" for a missing or unknown verdict)
+    shown: str  # the verdict as shown ("unknown" when the record has none)
+    close: bool  # shown "<verdict> (close)" with a dashed border
+
+
+def badge(verdict: str | None, close: bool = False) -> Badge:
+    """The verdict's badge; ``close``: shown "<verdict> (close)" with a dashed border (reproduced and not
+    reproduced only: ``verdict.label``)."""
+    return Badge(verdict_class(verdict), verdict or "unknown", close and verdict in text.verdict.CLOSE_LABELLED)
+
+
+def record_badge(record: Mapping[str, Any]) -> Badge:
+    return badge(record.get("verdict"), bool(close_checks(record)))
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str  # the measured quantity
+    text: str  # "mean [95% interval] (n)" (``text.summary_text``)
+    note: str | None  # the values behind it ("per seed: ..."); None for a single value
+
+
+def measure(name: str, summary: Mapping[str, Any]) -> Measure:
+    values = summary.get("values") or []
+    label = "per seed" if len(values) <= PER_SEED_SHOWN else "values"
+    note = f"{label}: {text.per_seed(summary.get('values'))}" if len(values) > 1 else None
+    return Measure(name, text.summary_text(summary), note)
+
+
+def values_note(check: Mapping[str, Any]) -> str | None:
+    """The per-seed values behind a check's statistic, and how they were reduced to it (or its interval:
+    a seed bootstrap, "exact"); None when there is nothing to say."""
+    values = check.get("values")
+    kind = interval_kind(check)
+    if kind == "exact":
+        return "exact (no seeds, no interval)"
+    if kind == "bootstrap":
+        ci = check.get("ci95")
+        return (f"95% seed bootstrap {text.interval(ci) if ci else '(too few seeds)'}"
+                + (f"; values: {text.per_seed(values)}" if values else ""))
+    if not values or len(values) < 2:
+        return None
+    n = len(values)
+    how = {"mean": f"mean of {n} {text.interval(check.get('ci95'))}", "all": f"worst of {n} (every one must pass)",
+           "min": f"min of {n}", "max": f"max of {n}"}.get(check.get("reduce"), f"{n} values")
+    return f"{how}; values: {text.per_seed(values)}"
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    name: str  # the check's name
+    value: str  # its statistic, 4 significant digits
+    note: str | None  # the values behind the statistic (``values_note``)
+    comparison: str  # "> 0.9", ... (``text.threshold_text``)
+    close: bool  # its deciding interval contains the threshold
+    paper: str  # the paper's value for it ("" when none)
+    passed: bool  # the check passed
+    expected_to_fail: bool  # a declared expected failure (a non-reproduction the test names)
+
+
+def check_rows(checks: Sequence[Mapping[str, Any]]) -> tuple[CheckRow, ...]:
+    return tuple(CheckRow(c["name"], text.num(c["value"], 4), values_note(c),
+                          text.threshold_text(c["op"], c["threshold"]), is_close(c), c.get("paper") or "",
+                          bool(c["passed"]), bool(c.get("expected_to_fail")))
+                 for c in checks)

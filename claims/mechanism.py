@@ -54,7 +54,7 @@ def profile_figure(result, offsets, title: str) -> dict:
             figures.series(
                 f"K={K}",
                 deltas,
-                per_seed=[_normalised(r["trained"]["profile"]) for r in result.of(K)],
+                per_seed=[_normalised(r.trained.profile) for r in result.of(K)],
             )
             for K in offsets
         ],

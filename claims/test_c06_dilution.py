@@ -64,11 +64,11 @@ def check(claim, result: DilutionResult) -> None:
     slope, smallest_step, r2 = _curve_statistics(result.lengths)
     for offset in result.offsets:
         rows = result.of(offset)
-        weights = [r["target_weight"] for r in rows]
+        weights = [r.target_weight for r in rows]
         fit = result.mean_fit(offset)  # dilution_fit of the seed-mean a*(L)
         claim.check(
             f"K={offset}: dilution rate c of the seed-mean fit",
-            fit["slope"],
+            fit.slope,
             ">",
             0.0,
             paper="c > 0",
@@ -84,14 +84,14 @@ def check(claim, result: DilutionResult) -> None:
         )
         claim.check(
             f"K={offset}: R^2 of 1/a* on L-1 (seed-mean a*)",
-            fit["r2"],
+            fit.r2,
             ">=",
             MIN_R2,
             paper="linear",
             bootstrap=(weights, r2),
         )
-        claim.measure(f"K={offset}: per-seed R^2", [r["fit"]["r2"] for r in rows])
-        claim.measure(f"K={offset}: per-seed dilution rate c", [r["fit"]["slope"] for r in rows])
+        claim.measure(f"K={offset}: per-seed R^2", [r.fit.r2 for r in rows])
+        claim.measure(f"K={offset}: per-seed dilution rate c", [r.fit.slope for r in rows])
 
 
 @pytest.mark.claim("C6")
@@ -110,7 +110,7 @@ def test_target_weight_decays_inverse_linearly(scale, cache, claim):
                 figures.series(
                     f"K={K}",
                     [L - 1 for L in result.lengths],
-                    per_seed=[[1 / a for a in r["target_weight"]] for r in result.of(K)],
+                    per_seed=[[1 / a for a in r.target_weight] for r in result.of(K)],
                 )
                 for K in result.offsets
             ]
@@ -118,7 +118,7 @@ def test_target_weight_decays_inverse_linearly(scale, cache, claim):
                 figures.series(
                     f"K={K} fit",
                     [L - 1 for L in result.lengths],
-                    y=[result.mean_fit(K)["intercept"] + result.mean_fit(K)["slope"] * (L - 1) for L in result.lengths],
+                    y=[result.mean_fit(K).intercept + result.mean_fit(K).slope * (L - 1) for L in result.lengths],
                     style="dashed",
                 )
                 for K in result.offsets

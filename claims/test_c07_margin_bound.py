@@ -64,7 +64,7 @@ def measure(scale: Scale, cache) -> DilutionResult:
 
 def _ratios(rows, key: str, i: int) -> list[float]:
     """Per seed: the bound ``key`` at length index ``i`` over the measured a*(L)."""
-    return [r[key][i] / r["target_weight"][i] for r in rows]
+    return [getattr(r, key)[i] / r.target_weight[i] for r in rows]
 
 
 def check(claim, result: DilutionResult) -> None:
@@ -88,8 +88,8 @@ def check(claim, result: DilutionResult) -> None:
                 reduce="all",
                 paper="the typical margin reported beside it",
             )
-        claim.measure(f"K={offset}: worst-case margin mu over offsets -47..0", [r["margin"]["worst"] for r in rows])
-        claim.measure(f"K={offset}: typical margin over offsets -47..0", [r["margin"]["typical"] for r in rows])
+        claim.measure(f"K={offset}: worst-case margin mu over offsets -47..0", [r.margin.worst for r in rows])
+        claim.measure(f"K={offset}: typical margin over offsets -47..0", [r.margin.typical for r in rows])
         last = len(result.lengths) - 1
         claim.measure(
             f"K={offset}: bound_L / a* at L={result.lengths[last]} (looseness; 1 = tight)", _ratios(rows, "bound", last)
@@ -118,14 +118,14 @@ def test_margin_bound_is_a_valid_loose_lower_bound(scale, cache, claim):
                 "evaluation length L",
                 "attention weight on the target",
                 [
-                    figures.series("a*(L) measured", result.lengths, per_seed=[r["target_weight"] for r in rows]),
+                    figures.series("a*(L) measured", result.lengths, per_seed=[r.target_weight for r in rows]),
                     figures.series(
-                        "bound, worst-case mu_L", result.lengths, per_seed=[r["bound"] for r in rows], style="dashed"
+                        "bound, worst-case mu_L", result.lengths, per_seed=[r.bound for r in rows], style="dashed"
                     ),
                     figures.series(
                         "bound, typical mu_typ_L",
                         result.lengths,
-                        per_seed=[r["typical_bound"] for r in rows],
+                        per_seed=[r.typical_bound for r in rows],
                         style="dotted",
                     ),
                 ],

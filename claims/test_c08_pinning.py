@@ -50,22 +50,22 @@ def measure(scale, cache, encoding: str = "ape") -> PinningResult:
 
 def positions_by_model(result: PinningResult) -> dict[str, list[int]]:
     """The peak absolute positions across the out-of-range lengths, per (K, seed)."""
-    positions: dict[str, list[int]] = {f"K={r['offset']} seed={r['seed']}": [] for r in result.rows}
+    positions: dict[str, list[int]] = {f"K={r.offset} seed={r.seed}": [] for r in result.rows}
     for r in result.rows:
-        positions[f"K={r['offset']} seed={r['seed']}"].append(r["peak_position"])
+        positions[f"K={r.offset} seed={r.seed}"].append(r.peak_position)
     return positions
 
 
 def check(claim, result: PinningResult) -> None:
     """Per K and L > Lmax: every seed's peak below Lmax and its selected offset not -K; the number of
     distinct peak positions per model."""
-    for offset in sorted({r["offset"] for r in result.rows}):
-        rows = [r for r in result.rows if r["offset"] == offset]
-        for length in sorted({r["length"] for r in rows}):
-            at = [r for r in rows if r["length"] == length]
+    for offset in sorted({r.offset for r in result.rows}):
+        rows = [r for r in result.rows if r.offset == offset]
+        for length in sorted({r.length for r in rows}):
+            at = [r for r in rows if r.length == length]
             claim.check(
                 f"APE K={offset} L={length}: peak absolute position of every seed",
-                [float(r["peak_position"]) for r in at],
+                [float(r.peak_position) for r in at],
                 "<",
                 float(result.max_len),
                 reduce="all",
@@ -73,7 +73,7 @@ def check(claim, result: PinningResult) -> None:
             )
             claim.check(
                 f"APE K={offset} L={length}: selected offset of every seed is not -K",
-                [float(r["selected_offset"]) for r in at],
+                [float(r.selected_offset) for r in at],
                 "!=",
                 float(-offset),
                 reduce="all",
@@ -89,7 +89,7 @@ def test_ape_head_pins_inside_training_range(scale, cache, claim):
     result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
     positions = positions_by_model(result)
     claim.note("peak absolute positions across L > 16 per model: " + "; ".join(f"{k}: {v}" for k, v in positions.items()))
-    lengths = sorted({r["length"] for r in result.rows})
+    lengths = sorted({r.length for r in result.rows})
     claim.figure(
         "ape_peak_positions",
         figures.lines(

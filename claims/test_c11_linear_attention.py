@@ -134,7 +134,7 @@ def test_linear_attention_fits_but_does_not_extrapolate(scale, cache, claim):
                     figures.series(
                         attention,
                         result.lengths,
-                        per_seed=[r["accuracy"] for r in result.of(attention, offset)],
+                        per_seed=[r.accuracy for r in result.of(attention, offset)],
                         style=None if attention == "softmax" else "dashed",
                     )
                     for attention in HEADS

@@ -86,7 +86,7 @@ def test_mechanism_is_robust_to_the_rotary_base(scale, cache, claim):
                 "accuracy",
                 [
                     figures.series(
-                        f"base {base:.0e}", result.lengths, per_seed=[r["accuracy"] for r in result.of(base, offset)]
+                        f"base {base:.0e}", result.lengths, per_seed=[r.accuracy for r in result.of(base, offset)]
                     )
                     for base in result.bases
                 ],

@@ -43,15 +43,15 @@ def measure(scale, cache=None) -> KernelResult:
 def check(claim, result: KernelResult) -> None:
     """Per base: argmax 0, a unique maximum, and the ratio within 0.01 of the paper's (all exact)."""
     for row in result.rows:
-        base = row["base"]
-        claim.check(f"base {base:.0e}: argmax of g over integers", float(row["argmax"]), "==", 0.0, paper="0",
+        base = row.base
+        claim.check(f"base {base:.0e}: argmax of g over integers", float(row.argmax), "==", 0.0, paper="0",
                     exact=True)
-        claim.check(f"base {base:.0e}: the maximum is unique", float(row["unique"]), "==", 1.0, paper="unique",
+        claim.check(f"base {base:.0e}: the maximum is unique", float(row.unique), "==", 1.0, paper="unique",
                     exact=True)
         paper = PAPER_RATIOS[base]
         claim.check(
             f"base {base:.0e}: max_(s>=4) g(s)/g(0)",
-            row["ratio"],
+            row.ratio,
             "in",
             (paper - RATIO_TOLERANCE, paper + RATIO_TOLERANCE),
             paper=f"{paper:.2f}",
@@ -70,7 +70,7 @@ def test_rotary_kernel_peaks_uniquely_at_zero(scale, claim):
             f"Rotary kernel g(s)/g(0), d = {result.d}",
             "offset s",
             "g(s) / g(0)",
-            [figures.series(f"base {row['base']:.0e}", range(len(row["profile"])), y=row["profile"]) for row in result.rows],
+            [figures.series(f"base {row.base:.0e}", range(len(row.profile)), y=row.profile) for row in result.rows],
         ),
     )
     claim.verify()

@@ -108,7 +108,7 @@ def test_carrier_and_rank_coemerge_then_plateau(scale, cache, claim):
                 f"Carrier fractions and rank concentration along training, K = {offset}",
                 "training step",
                 "value",
-                [figures.series(LABELS[q], rows[0]["step"], per_seed=[r[q] for r in rows]) for q in QUANTITIES],
+                [figures.series(LABELS[q], rows[0].step, per_seed=[getattr(r, q) for r in rows]) for q in QUANTITIES],
                 vlines=[(result.emerge_by, "emergence deadline")],
                 note="band: min to max over seeds",
             ),

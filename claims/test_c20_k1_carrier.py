@@ -72,12 +72,12 @@ def check(claim, result: CarrierResult) -> None:
     claim.measure(f"K={offset}: key carrier fraction", result.values(offset, "trained", "key_fraction"))
     claim.measure(
         f"K={offset}: self-logit suppression p(-1) - p(0) of the mean logit profile",
-        [r["logit_profile"][-2] - r["logit_profile"][-1] for r in rows],
+        [r.logit_profile[-2] - r.logit_profile[-1] for r in rows],
     )
     deltas = list(range(-(result.span - 1), 1))
     claim.measure(
         f"K={offset}: argmax of the mean logit profile p(delta)",
-        [deltas[max(range(len(deltas)), key=lambda i: r["logit_profile"][i])] for r in rows],
+        [deltas[max(range(len(deltas)), key=lambda i: r.logit_profile[i])] for r in rows],
     )
 
 
@@ -99,7 +99,7 @@ def test_k1_carrier_centred_at_zero_and_accurate(scale, cache, claim):
                 figures.series(
                     "RoPE K=1",
                     result.evaluation.lengths,
-                    per_seed=[[r["accuracy"][L] for L in result.evaluation.lengths] for r in rows],
+                    per_seed=[[r.accuracy[L] for L in result.evaluation.lengths] for r in rows],
                 )
             ],
             hlines=[(MIN_ACCURACY, "0.95")],

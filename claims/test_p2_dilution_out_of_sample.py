@@ -64,7 +64,7 @@ def check(claim, result: P.OutOfSampleResult) -> None:
             claim.measure(f"K={offset} L={length}: per-seed error, each seed's own fit",
                           result.seed_errors(offset, length))
         fit = result.fit(offset)
-        claim.measure(f"K={offset}: fit intercept a, slope c (seed-mean a*)", [fit["intercept"], fit["slope"]])
+        claim.measure(f"K={offset}: fit intercept a, slope c (seed-mean a*)", [fit.intercept, fit.slope])
 
 
 def prediction_figure(result: P.OutOfSampleResult) -> dict:

@@ -70,7 +70,7 @@ def test_biases_result_reads_the_grid(tmp_path):
         shift = result.selection_shift(encoding, 2, 20)
         assert shift == [result.selected_offsets(encoding, 2, 20)[0] - result.selected_offsets(encoding, 2, 12)[0]]
         assert result.range_accuracy(encoding, 2, (12, 20)) == [sum(result.accuracy(encoding, 2, L)[0] for L in (12, 20)) / 2]
-    json.dumps(result.to_dict())
+    json.dumps(result.to_json())
     with pytest.raises(ValueError, match="'nonsense'"):
         run_biases([0], steps=1, encodings=("nonsense",), evaluation=TOY, cache=Cache(tmp_path))
 

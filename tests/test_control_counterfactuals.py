@@ -9,8 +9,9 @@ from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.ape_controls import NO_FIX, rope_in_place_of_fixes, run_weight_decay
 from lengthgen.experiments.dynamics import QUANTITIES, DynamicsResult, flat_counterfactual, trajectory_row
-from lengthgen.experiments.sweeps import (CarrierSweepResult, WidthDilutionResult, reversed_widths,
-                                          untrained_counterfactual)
+from lengthgen.experiments.sweeps import (CarrierFractions, CarrierSweepResult, CarrierSweepRow, WidthDilutionResult,
+                                          WidthDilutionRow, reversed_widths, untrained_counterfactual)
+from lengthgen.probes.dilution import DilutionFit
 
 STEPS = [0, 50, 100, 150, 200]
 
@@ -40,13 +41,13 @@ def test_flat_counterfactual_starts_at_the_final_value():
         assert flat.initial_fraction(2, q) == [1.0]
         assert flat.stat(2, q, "emergence_step") == [0.0]
         assert flat.stat(2, q, "plateau_deviation") == [0.0]
-        assert flat.rows[0][q] == [result.rows[0][q][-1]] * len(STEPS)
+        assert getattr(flat.rows[0], q) == (getattr(result.rows[0], q)[-1],) * len(STEPS)
     assert result.stat(2, "key_carrier", "emergence_step") == [100.0]  # the input is left as it was
 
 
 def test_untrained_counterfactual_reads_the_baseline():
-    rows = [{"factor": "width", "value": 32, "offset": 2, "seed": s, "trained": {"key": 0.8, "query": 0.85},
-             "baseline": {"key": 0.05 + s, "query": 0.04}} for s in (0, 1)]
+    rows = [CarrierSweepRow("width", 32, 2, s, trained=CarrierFractions(query=0.85, key=0.8),
+                            baseline=CarrierFractions(query=0.04, key=0.05 + s)) for s in (0, 1)]
     result = CarrierSweepResult({"width": (32,)}, (2,), (0, 1), 100, rows)
     flat = untrained_counterfactual(result)
     assert flat.fraction("width", 32, 2) == [0.05, 1.05] and flat.fraction("width", 32, 2, "query") == [0.04, 0.04]
@@ -55,7 +56,7 @@ def test_untrained_counterfactual_reads_the_baseline():
 
 
 def test_reversed_widths_keeps_every_fit():
-    rows = [{"width": d, "offset": 2, "seed": 0, "target_weight": [0.5], "fit": {"slope": c, "r2": 0.9}}
+    rows = [WidthDilutionRow(d, 2, 0, (0.5,), DilutionFit(slope=c, intercept=1.0, r2=0.9))
             for d, c in ((32, 0.02), (64, 0.01), (128, 0.001))]
     result = WidthDilutionResult((32, 64, 128), (2,), (0,), 100, EvalConfig(lengths=(12,)), rows)
     flipped = reversed_widths(result)
@@ -70,10 +71,10 @@ def test_weight_decay_takes_the_grid_seeds_at_lambda_zero(tmp_path):
     result = run_weight_decay((0,), 20, (2,), (0.0, 1e-2), evaluation, cache, grid_seeds=(0, 1))
     assert result.seeds_by_decay == {0.0: (0, 1), 1e-2: (0,)} and result.seeds == (0, 1)
     assert [len(result.accuracy(d, 2, 20)) for d in result.decays] == [2, 1]
-    assert result.to_dict()["config"]["seeds_by_weight_decay"] == {"0": [0, 1], "0.01": [0]}
+    assert result.to_json()["config"]["seeds_by_weight_decay"] == {"0": [0, 1], "0.01": [0]}
     assert result.has_table and len(result.norms(0.0, 2, "untrained")) == 2
     rope = run_weight_decay((0,), 20, (2,), (0.0,), evaluation, cache, grid_seeds=(0, 1), encoding="rope")
-    assert not rope.has_table and rope.to_dict()["cells"][0]["table_norms"] == {}
+    assert not rope.has_table and rope.to_json()["cells"][0]["table_norms"] == {}
     assert "ROPE accuracy" in rope.table()
     fixes = rope_in_place_of_fixes((0, 1), 20, (2,), ("clamp", "rescale"), evaluation, cache)
     assert fixes.fixes == (NO_FIX, "clamp", "rescale") and fixes.lengths == (20,)

@@ -43,21 +43,21 @@ def test_grid_counterfactuals_reuse_the_grid_models(tmp_path):
     rope_rows = run_pinning((0, 1), STEPS, (2,), EVAL, cache, progress=False, encoding="rope")
     assert cache.stats["train:computed"] == trained  # the grid's RoPE heads, nothing new
     assert rope_rows.encoding == "rope" and rope_rows.table().startswith("ROPE peak")
-    json.dumps(rope_rows.to_dict())
-    assert [r["length"] for r in rope_rows.rows] == [20, 48, 20, 48]
+    json.dumps(rope_rows.to_json())
+    assert [r.length for r in rope_rows.rows] == [20, 48, 20, 48]
     by_seed = {run.seed: run for run in grid.runs["rope", 2]}
     for r in rope_rows.rows:
-        assert r["peak_position"] == by_seed[r["seed"]].at(r["length"]).peak_position()
-    assert run_pinning((0, 1), STEPS, (2,), EVAL, cache, progress=False).to_dict().keys() == {"max_len", "rows"}
+        assert r.peak_position == by_seed[r.seed].at(r.length).peak_position()
+    assert run_pinning((0, 1), STEPS, (2,), EVAL, cache, progress=False).to_json().keys() == {"max_len", "rows"}
 
     bases = run_bases((0, 1), STEPS, (2,), (1e3, 1e4), EVAL, cache, progress=False)
-    before = json.dumps(bases.to_dict())
+    before = json.dumps(bases.to_json())
     ape = bases.replaced({2: grid.runs["ape", 2]})
     assert len(ape.rows) == len(bases.rows) == 4 and ape.seeds == (0, 1)
     for base in ape.bases:
-        assert [r["accuracy"] for r in ape.of(base, 2)] == [[row.accuracy for row in run.evals]
-                                                            for run in grid.runs["ape", 2]]
-    assert json.dumps(bases.to_dict()) == before  # the original is unchanged
+        assert [r.accuracy for r in ape.of(base, 2)] == [tuple(row.accuracy for row in run.evals)
+                                                         for run in grid.runs["ape", 2]]
+    assert json.dumps(bases.to_json()) == before  # the original is unchanged
     with pytest.raises(ValueError, match=r"offsets \[2\]"):
         bases.replaced({3: grid.runs["ape", 2]})
     other = run_phenomenon((0,), STEPS, (2,), ("ape",), EvalConfig(lengths=(12, 20), sequences=64), cache,
@@ -70,14 +70,14 @@ def test_kernel_default_is_the_rotary_kernel():
     result = run_kernel(64, (1e4,))
     s = torch.arange(0, 49)
     expected = kernel(s, 64, 1e4)
-    assert result.rows[0]["profile"] == (expected / expected[0]).tolist()
-    assert result.rows[0]["argmax"] == 0 and result.rows[0]["unique"]
+    assert list(result.rows[0].profile) == (expected / expected[0]).tolist()
+    assert result.rows[0].argmax == 0 and result.rows[0].unique
 
 
 def test_equal_frequencies_make_the_kernel_periodic():
     (row,) = run_kernel(64, (1e4,), frequencies=equal_frequencies(16)).rows
-    assert not row["unique"] and row["argmax"] == -S_MAX  # the first of the maxima at every multiple of 16
-    assert row["ratio"] == pytest.approx(1.0, abs=1e-12) and row["ratio_at"] == 16
+    assert not row.unique and row.argmax == -S_MAX  # the first of the maxima at every multiple of 16
+    assert row.ratio == pytest.approx(1.0, abs=1e-12) and row.ratio_at == 16
     for bad in (0, -3, 2.5, True):
         with pytest.raises(ValueError, match="period"):
             equal_frequencies(bad)
@@ -90,7 +90,7 @@ def test_an_ape_head_is_not_shift_equivariant():
     assert rope.largest_gap <= RELATIVE_TOLERANCE
     assert min(ape.gaps) > 100 * RELATIVE_TOLERANCE and ape.cases == rope.cases
     assert [ape_shift(c.shift) for c in cases[::2]] == [1 + 2000 % APE_SHIFTS, 1, 8, 1 + 10_000 % APE_SHIFTS]
-    json.dumps(ape.to_dict())
+    json.dumps(ape.to_json())
     with pytest.raises(ValueError, match="shift=33"):
         equivariance_gap(8, 1e4, 33, 0, encoding="ape")
     with pytest.raises(ValueError, match="shift=-1"):

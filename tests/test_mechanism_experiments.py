@@ -41,10 +41,10 @@ def test_mean_curve_fit_agrees_with_the_fit_of_the_mean():
 def test_experiments_share_the_grid_models(tmp_path):
     cache = Cache(tmp_path)
     carrier = run_carrier((0, 1), STEPS, (1, 2), EVAL, cache, progress=False)
-    assert [(r["offset"], r["seed"]) for r in carrier.rows] == [(1, 0), (1, 1), (2, 0), (2, 1)]
+    assert [(r.offset, r.seed) for r in carrier.rows] == [(1, 0), (1, 1), (2, 0), (2, 1)]
     row = carrier.rows[0]
-    assert len(row["trained"]["profile"]) == PROFILE_SPAN and set(row["accuracy"]) == set(EVAL.lengths)
-    assert row["trained"] != row["baseline"]  # trained weights moved away from the initialisation
+    assert len(row.trained.profile) == PROFILE_SPAN and set(row.accuracy) == set(EVAL.lengths)
+    assert row.trained != row.baseline  # trained weights moved away from the initialisation
     trained_before = cache.stats["train:computed"]
     dilution = run_dilution((0, 1), STEPS, (2,), EVAL, cache, progress=False)
     linear = run_linear((0, 1), STEPS, (2,), EVAL, cache, progress=False)
@@ -52,17 +52,17 @@ def test_experiments_share_the_grid_models(tmp_path):
     # dilution reuses the grid's K=2 models; linear adds only its linear heads, bases only base 1e3
     assert cache.stats["train:computed"] - trained_before == 4
     for result in (carrier, dilution, linear, bases):
-        json.dumps(result.to_dict())
+        json.dumps(result.to_json())
         assert result.table()
     for r in dilution.rows:
-        assert all(gap >= 0 for gap in r["gap"])  # the bound holds even after 5 steps
-        assert all(ratio <= 1 for ratio in r["bound_ratio"])
-        assert [m["span"] for m in r["margins"]] == list(EVAL.lengths)  # mu_L over the offsets at L
-        assert all(b <= s for b, s in zip(r["span_bound"], r["bound"]))  # mu_L >= the whole-span mu
-        assert all(0 <= w <= 1 for w in r["other_weight"])
+        assert all(gap >= 0 for gap in r.gap)  # the bound holds even after 5 steps
+        assert all(ratio <= 1 for ratio in r.bound_ratio)
+        assert [m.span for m in r.margins] == list(EVAL.lengths)  # mu_L over the offsets at L
+        assert all(b <= s for b, s in zip(r.span_bound, r.bound))  # mu_L >= the whole-span mu
+        assert all(0 <= w <= 1 for w in r.other_weight)
     other = dilution.at_other_positions()
-    assert [r["target_weight"] for r in other.rows] == [r["other_weight"] for r in dilution.rows]
-    assert [r["bound"] for r in other.rows] == [r["bound"] for r in dilution.rows]
+    assert [r.target_weight for r in other.rows] == [r.other_weight for r in dilution.rows]
+    assert [r.bound for r in other.rows] == [r.bound for r in dilution.rows]
     assert len(dilution.mean_target_weight(2)) == len(EVAL.lengths)
     assert linear.geometry("softmax", 2, "trained", "key_fraction") == carrier.values(2, "trained", "key_fraction")
     assert len(bases.selected_offsets(1e3, 2)) == 2 * len(EVAL.lengths)
@@ -72,11 +72,12 @@ def test_experiments_share_the_grid_models(tmp_path):
     with pytest.raises(ValueError, match="offsets \\[3\\]"):
         carrier.select((3,))
     untrained = carrier.untrained()
-    assert [r["trained"] for r in untrained.rows] == [r["baseline"] for r in carrier.rows]
-    assert all("accuracy" not in r for r in untrained.rows)
+    assert [r.trained for r in untrained.rows] == [r.baseline for r in carrier.rows]
+    assert all(r.accuracy is None for r in untrained.rows)
     ape = run_dilution((0, 1), STEPS, (2,), EVAL, cache, progress=False, encoding="ape")
-    assert all("margin" not in r and len(r["target_weight"]) == len(EVAL.lengths) for r in ape.rows)
-    assert ape.table() and json.dumps(ape.to_dict())
+    assert all(r.margin is None and len(r.target_weight) == len(EVAL.lengths) for r in ape.rows)
+    assert all("margin" not in r for r in ape.to_json()["rows"])  # an APE row's JSON carries no margins
+    assert ape.table() and json.dumps(ape.to_json())
 
 
 def test_dilution_rejects_lengths_beyond_the_margin_span_before_training(tmp_path):

@@ -49,7 +49,7 @@ def test_variants_keep_plain_cells_and_vary_the_others(cache):
     assert plain.values("accuracy", 2, 48) == scaled.values("accuracy", 2, 48, varied=False)
     assert plain.varied.rows == plain.plain.rows
     assert scaled.values("target_weight", 2, 128) != scaled.values("target_weight", 2, 128, varied=False)
-    assert "log-scale" in scaled.table() and json.dumps(scaled.to_dict())
+    assert "log-scale" in scaled.table() and json.dumps(scaled.to_json())
 
 
 @pytest.mark.slow

@@ -49,11 +49,12 @@ def test_carrier_fractions_of_hand_made_weights():
     shared = torch.tensor([1.0, 0.0, 0.0, 0.0])
     # every token embeds to the same vector: queries and keys are pure carriers (fraction 1)
     state = {"embed.weight": shared.expand(m, 4).clone(), "W_Q.weight": torch.eye(4), "W_K.weight": torch.eye(4)}
-    assert carrier_fractions(state, cfg) == pytest.approx({"query": 1.0, "key": 1.0})
+    fractions = carrier_fractions(state, cfg)
+    assert (fractions.query, fractions.key) == pytest.approx((1.0, 1.0))
     # embeddings +e and -e cancel: zero carrier; half of the key projection reads a shared direction
     signs = torch.tensor([1.0, -1.0] * 3)[:, None]
     embed = signs * torch.tensor([0.0, 1.0, 0.0, 0.0]) + torch.tensor([0.0, 0.0, 1.0, 0.0])  # (m, 4): (0, +-1, 1, 0)
     w_q = torch.diag(torch.tensor([0.0, 1.0, 0.0, 0.0]))  # reads only the cancelling coordinate
     w_k = torch.eye(4)  # reads both: mean (0, 0, 1, 0), each row norm^2 = 2 -> fraction 1/2
     fractions = carrier_fractions({"embed.weight": embed, "W_Q.weight": w_q, "W_K.weight": w_k}, cfg)
-    assert fractions == pytest.approx({"query": 0.0, "key": 0.5})
+    assert (fractions.query, fractions.key) == pytest.approx((0.0, 0.5))

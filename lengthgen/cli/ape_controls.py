@@ -52,6 +52,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             result = run_ape_fixes(seeds, args.steps, args.offsets, args.fixes, evaluation(args), cache)
         tables.append(result.table())
-        data[part] = result.to_dict()
+        data[part] = result.to_json()
     emit(args, "\n\n".join(tables), data)
     return 0

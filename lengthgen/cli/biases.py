@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, make_cache, word_list
+from lengthgen.cli.common import add_offsets_option, add_run_options, emit_result, evaluation, make_cache, word_list
 from lengthgen.experiments.biases import ENCODINGS, run_biases
 
 NAME = "biases"
@@ -20,5 +20,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     result = run_biases(args.seeds, args.steps, args.offsets, args.encodings, evaluation(args), make_cache(args))
-    emit(args, result.table(), result.to_dict())
-    return 0
+    return emit_result(args, result)

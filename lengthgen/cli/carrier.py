@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_lengths_option, add_offsets_option, add_run_options, emit, evaluation, make_cache
+from lengthgen.cli.common import (add_lengths_option, add_offsets_option, add_run_options, emit_result, evaluation,
+                                  make_cache)
 from lengthgen.experiments.carrier import run_carrier
 
 NAME = "carrier"
@@ -19,5 +20,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     result = run_carrier(args.seeds, args.steps, args.offsets, evaluation(args, args.lengths), make_cache(args))
-    emit(args, result.table(), result.to_dict())
-    return 0
+    return emit_result(args, result)

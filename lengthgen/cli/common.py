@@ -140,3 +140,9 @@ def emit(args: argparse.Namespace, table: str, data: dict[str, Any]) -> None:
         except OSError as error:
             raise UsageError(f"cannot write --json {str(args.json)!r}: {error.strerror}") from None
         print(f"wrote {args.json}")
+
+
+def emit_result(args: argparse.Namespace, result: Any) -> int:
+    """Print an experiment result's ``table()``; write its ``to_json()`` if ``--json`` was given. Exit status 0."""
+    emit(args, result.table(), result.to_json())
+    return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.cli.common import add_run_options, emit_result, evaluation, int_list, make_cache
 from lengthgen.experiments.content import HEADS, OFFSETS, run_content
 
 NAME = "content"
@@ -23,5 +23,4 @@ def run(args: argparse.Namespace) -> int:
     if len(args.offsets) != 2:
         raise ValueError(f"--offsets {','.join(map(str, args.offsets))} must name exactly two offsets K1,K2")
     result = run_content(args.seeds, args.steps, args.heads, args.offsets, evaluation(args), make_cache(args))
-    emit(args, result.table(), result.to_dict())
-    return 0
+    return emit_result(args, result)

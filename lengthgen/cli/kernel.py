@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import emit
+from lengthgen.cli.common import emit_result
 from lengthgen.experiments.kernel import run_kernel
 
 NAME = "kernel"
@@ -22,5 +22,4 @@ def run(args: argparse.Namespace) -> int:
     if args.d < 2 or args.d % 2:
         raise ValueError(f"--d {args.d} must be an even width >= 2")
     result = run_kernel(args.d, args.bases)
-    emit(args, result.table(), result.to_dict())
-    return 0
+    return emit_result(args, result)

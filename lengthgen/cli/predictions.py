@@ -53,6 +53,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             result = P.run_scaling(seeds, args.steps, **common)
         tables.append(f"{part}\n{result.table()}")
-        data[part] = result.to_dict()
+        data[part] = result.to_json()
     emit(args, "\n\n".join(tables), data)
     return 0

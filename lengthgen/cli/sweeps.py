@@ -52,10 +52,10 @@ def run(args: argparse.Namespace) -> int:
                  "temperature": args.temperatures}
         result = run_carrier_sweep(args.seeds, args.steps, args.offsets, sweep, cache)
         tables.append(result.table())
-        data["carrier"] = result.to_dict()
+        data["carrier"] = result.to_json()
     if "dilution" in parts:
         result = run_width_dilution(args.seeds, args.steps, args.offsets, args.widths, evaluation(args), cache)
         tables.append(result.table())
-        data["dilution"] = result.to_dict()
+        data["dilution"] = result.to_json()
     emit(args, "\n\n".join(tables), data)
     return 0

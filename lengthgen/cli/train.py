@@ -7,9 +7,20 @@ import argparse
 from lengthgen.cli.common import add_lengths_option, add_run_options, emit, evaluation, make_cache
 from lengthgen.config import ENCODINGS
 from lengthgen.experiments.common import eval_dict, paper_spec, train_and_evaluate
+from lengthgen.experiments.results import Column, text_table
 
 NAME = "train"
 HELP = "train one configuration over seeds; per seed and length: accuracy, selected offset, peak, a*"
+
+
+COLUMNS = (  # one line per (seed, LengthEval)
+    Column("seed", lambda line: line[0], ">4"),
+    Column("length", lambda line: line[1].length, ">6"),
+    Column("accuracy", lambda line: line[1].accuracy, ">8.3f"),
+    Column("offset", lambda line: line[1].selected_offset(), ">6"),
+    Column("peak", lambda line: line[1].peak_height(), ">6.3f"),
+    Column("a*", lambda line: line[1].target_weight[0], ">6.3f"),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,20 +40,10 @@ def run(args: argparse.Namespace) -> int:
     )
     evaluation_cfg = evaluation(args, args.lengths)
     runs = train_and_evaluate([spec], args.seeds, evaluation_cfg, make_cache(args))[spec]
-    lines = [
-        f"encoding={args.encoding} K={args.offset} base={args.base:g} steps={args.steps} "
-        f"seeds={','.join(map(str, args.seeds))} (training lengths {spec.task.min_len}-{spec.task.max_len})",
-        f"{'seed':>4} {'length':>6} {'accuracy':>8} {'offset':>6} {'peak':>6} {'a*':>6}",
-    ]
-    seeds = []
-    for run_ in runs:
-        rows = [row.summary() for row in run_.evals]
-        seeds.append({"seed": run_.seed, "eval": rows})
-        for r in rows:
-            lines.append(
-                f"{run_.seed:>4} {r['length']:>6} {r['accuracy']:>8.3f} {r['selected_offset']:>6} "
-                f"{r['peak_height']:>6.3f} {r['target_weight']:>6.3f}"
-            )
+    title = (f"encoding={args.encoding} K={args.offset} base={args.base:g} steps={args.steps} "
+             f"seeds={','.join(map(str, args.seeds))} (training lengths {spec.task.min_len}-{spec.task.max_len})")
+    table = text_table(title, COLUMNS, [(run_.seed, row) for run_ in runs for row in run_.evals])
     config = {**spec.to_dict(), "eval": eval_dict(evaluation_cfg), "seeds": list(args.seeds)}
-    emit(args, "\n".join(lines), {"config": config, "seeds": seeds})
+    seeds = [{"seed": run_.seed, "eval": [row.summary() for row in run_.evals]} for run_ in runs]
+    emit(args, table, {"config": config, "seeds": seeds})
     return 0

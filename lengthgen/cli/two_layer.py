@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_lengths_option, add_run_options, emit, evaluation, make_cache, word_list
+from lengthgen.cli.common import add_lengths_option, add_run_options, emit_result, evaluation, make_cache, word_list
 from lengthgen.experiments.two_layer import OFFSET, PAPER_SEEDS, STEPS, WIDTH, run_two_layer
 
 NAME = "two-layer"
@@ -30,5 +30,4 @@ def run(args: argparse.Namespace) -> int:
         make_cache(args),
         d=args.width,
     )
-    emit(args, result.table(), result.to_dict())
-    return 0
+    return emit_result(args, result)

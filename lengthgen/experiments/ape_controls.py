@@ -28,7 +28,8 @@ from typing import Any
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
+from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
 from lengthgen.store.one_layer import evaluated, trained
 from lengthgen.engine.train import Member
@@ -55,13 +56,35 @@ def row_norms(run: Run) -> dict[str, float]:
     return {"trained": float(norms[:max_len].mean()), "untrained": float(norms[max_len:].mean())}
 
 
+@dataclass(frozen=True)
+class WeightDecayCell:
+    """One (lambda, K, seed) model of the weight-decay control, as its JSON reports it."""
+
+    weight_decay: float  # the coupled Adam weight decay lambda
+    offset: int  # target offset K
+    seed: int  # training seed
+    table_norms: dict[str, float]  # mean row norm of the "trained" / "untrained" table rows ({} without a table)
+    eval: tuple[dict[str, Any], ...]  # per evaluation length: ``LengthEval.summary()``
+
+
+def weight_decay_columns(result: "WeightDecayResult") -> tuple[Column, ...]:
+    """Per (lambda, K): the seed-mean accuracy per length and the mean table-row norms ("-" without a table)."""
+    return (
+        Column("lambda", lambda key: key[0], ">7g"),
+        Column("K", lambda key: key[1], ">2"),
+        *(Column(f"L={L}", lambda key, L=L: mean(result.accuracy(*key, L)), "<7.3f", gap="  " if i == 0 else " ")
+          for i, L in enumerate(result.lengths)),
+        Column("|p| trained/untrained", result.norms_cell, gap="  "),
+    )
+
+
 @dataclass
 class WeightDecayResult:
-    decays: tuple[float, ...]
-    offsets: tuple[int, ...]
+    decays: tuple[float, ...]  # the coupled Adam weight decays lambda, in run order
+    offsets: tuple[int, ...]  # target offsets K, in run order
     seeds: tuple[int, ...]  # every seed used (the union over lambdas)
     steps: int  # training steps of each model
-    evaluation: EvalConfig
+    evaluation: EvalConfig  # evaluation lengths and sequences per length
     max_len: int  # Lmax: table rows >= max_len are never trained
     runs: dict[tuple[float, int], list[Run]]  # (lambda, K) -> runs by seed
     seeds_by_decay: dict[float, tuple[int, ...]]  # lambda -> its seeds (lambda = 0: the C1 grid's)
@@ -83,46 +106,39 @@ class WeightDecayResult:
         """Per seed: mean norm of the ``part`` ("trained" / "untrained") rows of the position table."""
         return [row_norms(run)[part] for run in self.runs[decay, offset]]
 
-    def to_dict(self) -> dict[str, Any]:
-        cells = [
-            {
-                "weight_decay": decay,
-                "offset": offset,
-                "seed": run.seed,
-                "table_norms": row_norms(run),
-                "eval": [row.summary() for row in run.evals],
-            }
+    def norms_cell(self, key: tuple[float, int]) -> str:
+        """The table's "trained/untrained" mean row norms of (lambda, K), "-" for heads without a table."""
+        if not self.has_table:
+            return "-"
+        return f"{mean(self.norms(*key, 'trained')):.2f}/{mean(self.norms(*key, 'untrained')):.2f}"
+
+    def cells(self) -> list[WeightDecayCell]:
+        return [
+            WeightDecayCell(decay, offset, run.seed, row_norms(run), tuple(row.summary() for row in run.evals))
             for (decay, offset), runs in self.runs.items()
             for run in runs
         ]
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "weight_decays": list(self.decays),
-                "weight_decay_kind": "coupled L2 (torch.optim.Adam weight_decay)",
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "seeds_by_weight_decay": {f"{d:g}": list(s) for d, s in self.seeds_by_decay.items()},
-                "spec": ape_spec(self.steps, self.offsets[0], encoding=self.encoding).to_dict(),
-                "eval": eval_dict(self.evaluation),
-            },
-            "cells": cells,
+            "config": config(
+                weight_decays=self.decays,
+                weight_decay_kind="coupled L2 (torch.optim.Adam weight_decay)",
+                offsets=self.offsets,
+                seeds=self.seeds,
+                seeds_by_weight_decay={f"{d:g}": s for d, s in self.seeds_by_decay.items()},
+                spec=ape_spec(self.steps, self.offsets[0], encoding=self.encoding),
+                eval=self.evaluation,
+            ),
+            "cells": to_json(self.cells()),
         }
 
     def table(self) -> str:
-        header = f"{'lambda':>7} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths) + "  |p| trained/untrained"
         counts = ", ".join(f"{len(s)} at lambda={d:g}" for d, s in self.seeds_by_decay.items())
         title = (f"{self.encoding.upper()} accuracy under coupled Adam weight decay, mean over seeds ({counts}) "
                  f"(trained lengths up to {self.max_len})")
-        lines = [title, header]
-        for decay in self.decays:
-            for offset in self.offsets:
-                means = [mean(self.accuracy(decay, offset, L)) for L in self.lengths]
-                norms = "-"
-                if self.has_table:
-                    norms = (f"{mean(self.norms(decay, offset, 'trained')):.2f}/"
-                             f"{mean(self.norms(decay, offset, 'untrained')):.2f}")
-                lines.append(f"{decay:>7g} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means) + f"  {norms}")
-        return "\n".join(lines)
+        keys = [(decay, offset) for decay in self.decays for offset in self.offsets]
+        return text_table(title, weight_decay_columns(self), keys)
 
 
 def run_weight_decay(
@@ -148,8 +164,7 @@ def run_weight_decay(
     runs: dict[tuple[float, int], list[Run]] = {}
     for seed_group in dict.fromkeys(seeds_by_decay.values()):  # one train+evaluate call per seed list
         group = [key for key in specs if seeds_by_decay[key[0]] == seed_group]
-        done = train_and_evaluate([specs[key] for key in group], seed_group, evaluation, cache, progress)
-        runs.update({key: done[specs[key]] for key in group})
+        runs.update(train_grid({key: specs[key] for key in group}, seed_group, evaluation, cache, progress))
     max_len = next(iter(specs.values())).task.max_len
     every_seed = tuple(sorted({s for group in seeds_by_decay.values() for s in group}))
     return WeightDecayResult(
@@ -158,58 +173,71 @@ def run_weight_decay(
     )
 
 
+@dataclass(frozen=True)
+class FixRow:
+    """One (fix, K, seed, L) evaluation of an APE head beyond Lmax, its table rebuilt by ``fix``."""
+
+    fix: str  # the inference-time fix (NO_FIX: the unmodified head)
+    offset: int  # target offset K
+    seed: int  # training seed
+    length: int  # evaluation length L > Lmax
+    accuracy: float  # accuracy at L
+    selected_offset: int  # argmax of the mean attention relative to the query
+    peak_position: int  # the absolute position where the mean attention peaks
+    peak_height: float  # the mean attention weight at the peak
+
+
+def fixes_columns(result: "FixesResult") -> tuple[Column, ...]:
+    """Per (fix, K): the seed-mean accuracy per length beyond Lmax."""
+    return (
+        Column("fix", lambda key: key[0], "<12"),
+        Column("K", lambda key: key[1], ">2"),
+        *(Column(f"L={L}", lambda key, L=L: mean(result.accuracy(*key, L)), "<7.3f", gap="  " if i == 0 else " ")
+          for i, L in enumerate(result.lengths)),
+    )
+
+
 @dataclass
 class FixesResult:
     fixes: tuple[str, ...]  # NO_FIX first, then the fixes
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
     lengths: tuple[int, ...]  # the evaluation lengths beyond Lmax
-    sequences: int
-    max_len: int
-    rows: list[dict[str, Any]]  # one per (fix, K, seed, L): accuracy, selected offset, peak position
+    sequences: int  # evaluation sequences per length
+    max_len: int  # Lmax: the longest training length
+    rows: list[FixRow]  # one per (fix, K, seed, L)
     encoding: str = "ape"  # "ape" (the claim), or "rope" (the negative control: unmodified RoPE heads)
 
     def accuracy(self, fix: str, offset: int, length: int) -> list[float]:
         """Per seed (in seed order) at one length."""
-        return [r["accuracy"] for r in self._cell(fix, offset, length)]
+        return [r.accuracy for r in self._cell(fix, offset, length)]
 
     def selected_offsets(self, fix: str, offset: int, length: int) -> list[int]:
-        return [r["selected_offset"] for r in self._cell(fix, offset, length)]
+        return [r.selected_offset for r in self._cell(fix, offset, length)]
 
-    def _cell(self, fix: str, offset: int, length: int) -> list[dict[str, Any]]:
-        cell = [r for r in self.rows if (r["fix"], r["offset"], r["length"]) == (fix, offset, length)]
-        return sorted(cell, key=lambda r: r["seed"])
+    def _cell(self, fix: str, offset: int, length: int) -> list[FixRow]:
+        cell = [r for r in self.rows if (r.fix, r.offset, r.length) == (fix, offset, length)]
+        return sorted(cell, key=lambda r: r.seed)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "fixes": list(self.fixes),
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "lengths": list(self.lengths),
-                "sequences": self.sequences,
-                "trained_rows": self.max_len,
-            },
-            "rows": self.rows,
+            "config": config(fixes=self.fixes, offsets=self.offsets, seeds=self.seeds, lengths=self.lengths,
+                             sequences=self.sequences, trained_rows=self.max_len),
+            "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        header = f"{'fix':<12} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths)
         title = (f"{self.encoding.upper()} accuracy beyond the trained table (rows 0..{self.max_len - 1}), "
                  f"mean over {len(self.seeds)} seeds")
-        lines = [title, header]
-        for fix in self.fixes:
-            for offset in self.offsets:
-                means = [mean(self.accuracy(fix, offset, L)) for L in self.lengths]
-                lines.append(f"{fix:<12} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means))
-        return "\n".join(lines)
+        keys = [(fix, offset) for fix in self.fixes for offset in self.offsets]
+        return text_table(title, fixes_columns(self), keys)
 
 
-def _fix_row(fix: str, model, row) -> dict[str, Any]:
+def _fix_row(fix: str, model, row) -> FixRow:
     """One (fix, K, seed, L) row of a :class:`FixesResult` from one evaluation row."""
-    return {"fix": fix, "offset": model.spec.task.offset, "seed": model.seed, "length": row.length,
-            "accuracy": row.accuracy, "selected_offset": row.selected_offset(),
-            "peak_position": row.peak_position(), "peak_height": row.peak_height()}
+    return FixRow(fix=fix, offset=model.spec.task.offset, seed=model.seed, length=row.length,
+                  accuracy=row.accuracy, selected_offset=row.selected_offset(),
+                  peak_position=row.peak_position(), peak_height=row.peak_height())
 
 
 def _check_fixes(fixes: Sequence[str]) -> None:
@@ -271,7 +299,7 @@ def run_ape_fixes(
     max_len = members[0].spec.task.max_len
     beyond = _beyond(evaluation, max_len)
     models = trained(members, cache, progress)
-    rows: list[dict[str, Any]] = []
+    rows: list[FixRow] = []
     for model, evals in zip(models, evaluated(models, evaluation, cache)):  # the unmodified heads (cached)
         for row in evals:
             if row.length in beyond:

@@ -14,19 +14,53 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, column_means, eval_dict, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, column_means, mean, paper_spec, train_grid
+from lengthgen.experiments.results import Column, config, text_table, to_json
 
 PAPER_BASES = (1e3, 1e4, 1e5)
 
 
+@dataclass(frozen=True)
+class BasesRow:
+    """One (base, K, seed) RoPE model: accuracy and selected offset at every evaluation length."""
+
+    base: float  # the RoPE base
+    offset: int  # target offset K
+    seed: int  # training seed
+    accuracy: tuple[float, ...]  # per evaluation length
+    selected_offset: tuple[int, ...]  # per evaluation length: argmax of the mean attention relative to the query
+
+
+@dataclass(frozen=True)
+class SweepLine:
+    """One line of the table: the seed means of one (base, K)."""
+
+    base: float  # the RoPE base
+    offset: int  # target offset K
+    accuracy: list[float]  # mean accuracy per evaluation length
+    ood_accuracy: float  # mean over seeds of the accuracy averaged beyond the training range
+    hits: str  # "selecting -K / all" (seed, length) cells
+
+
+def columns(lengths: Sequence[int]) -> tuple[Column, ...]:
+    return (
+        Column("base", lambda r: r.base, ">7.0e"),
+        Column("K", lambda r: r.offset, ">2"),
+        *(Column(f"L={L}", lambda r, i=i: r.accuracy[i], "<7.3f", gap="  " if i == 0 else " ")
+          for i, L in enumerate(lengths)),
+        Column("OOD acc", lambda r: r.ood_accuracy, "<7.3f", gap="  "),
+        Column("cells at -K", lambda r: r.hits, gap="  "),
+    )
+
+
 @dataclass
 class BasesResult:
-    bases: tuple[float, ...]
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
-    evaluation: EvalConfig
+    bases: tuple[float, ...]  # RoPE bases, in run order
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    evaluation: EvalConfig  # evaluation lengths and sequences per length
     max_len: int  # Lmax: lengths above it are out of range
-    rows: list[dict[str, Any]]  # one per (base, K, seed)
+    rows: list[BasesRow]  # one per (base, K, seed)
 
     @property
     def lengths(self) -> tuple[int, ...]:
@@ -36,17 +70,17 @@ class BasesResult:
     def out_of_range(self) -> tuple[int, ...]:
         return tuple(L for L in self.lengths if L > self.max_len)
 
-    def of(self, base: float, offset: int) -> list[dict[str, Any]]:
-        return [r for r in self.rows if r["base"] == base and r["offset"] == offset]
+    def of(self, base: float, offset: int) -> list[BasesRow]:
+        return [r for r in self.rows if r.base == base and r.offset == offset]
 
     def ood_accuracy(self, base: float, offset: int) -> list[float]:
         """Per seed: accuracy averaged over the evaluation lengths beyond the training range."""
-        columns = [self.lengths.index(L) for L in self.out_of_range]
-        return [mean([r["accuracy"][i] for i in columns]) for r in self.of(base, offset)]
+        indices = [self.lengths.index(L) for L in self.out_of_range]
+        return [mean([r.accuracy[i] for i in indices]) for r in self.of(base, offset)]
 
     def selected_offsets(self, base: float, offset: int) -> list[int]:
         """Every (seed, length) cell's selected offset."""
-        return [s for r in self.of(base, offset) for s in r["selected_offset"]]
+        return [s for r in self.of(base, offset) for s in r.selected_offset]
 
     def replaced(self, runs: Mapping[int, Sequence[Run]]) -> "BasesResult":
         """The same sweep with every base's runs of K replaced by ``runs[K]`` (evaluated at the same lengths):
@@ -63,35 +97,25 @@ class BasesResult:
         seeds = tuple(run.seed for run in runs[self.offsets[0]])
         return dataclasses.replace(self, seeds=seeds, rows=rows)
 
-    def to_dict(self) -> dict[str, Any]:
+    def line(self, base: float, offset: int) -> SweepLine:
+        cells = self.selected_offsets(base, offset)
+        hits = sum(1 for s in cells if s == -offset)
+        return SweepLine(base, offset, column_means([r.accuracy for r in self.of(base, offset)]),
+                         mean(self.ood_accuracy(base, offset)), f"{hits}/{len(cells)}")
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "bases": list(self.bases),
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "max_len": self.max_len,
-                "eval": eval_dict(self.evaluation),
-            },
-            "rows": self.rows,
+            "config": config(bases=self.bases, offsets=self.offsets, seeds=self.seeds, max_len=self.max_len,
+                             eval=self.evaluation),
+            "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        lines = [
+        return text_table(
             f"RoPE base sweep: mean accuracy over {len(self.seeds)} seeds; cells selecting -K",
-            f"{'base':>7} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths) + "  OOD acc  cells at -K",
-        ]
-        for base in self.bases:
-            for offset in self.offsets:
-                acc = column_means([r["accuracy"] for r in self.of(base, offset)])
-                ood = self.ood_accuracy(base, offset)
-                cells = self.selected_offsets(base, offset)
-                hits = sum(1 for s in cells if s == -offset)
-                lines.append(
-                    f"{base:>7.0e} {offset:>2}  "
-                    + " ".join(f"{a:<7.3f}" for a in acc)
-                    + f"  {mean(ood):<7.3f}  {hits}/{len(cells)}"
-                )
-        return "\n".join(lines)
+            columns(self.lengths),
+            [self.line(base, offset) for base in self.bases for offset in self.offsets],
+        )
 
 
 def run_bases(
@@ -109,21 +133,21 @@ def run_bases(
         for base in bases
         for offset in offsets
     }
-    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
-    rows = [row for (base, offset), spec in specs.items() for row in _rows(base, offset, runs[spec])]
+    runs = train_grid(specs, seeds, evaluation, cache, progress)
+    rows = [row for (base, offset), by_seed in runs.items() for row in _rows(base, offset, by_seed)]
     max_len = next(iter(specs.values())).task.max_len
     return BasesResult(tuple(float(b) for b in bases), tuple(offsets), tuple(seeds), evaluation, max_len, rows)
 
 
-def _rows(base: float, offset: int, runs: Sequence[Run]) -> list[dict[str, Any]]:
+def _rows(base: float, offset: int, runs: Sequence[Run]) -> list[BasesRow]:
     """One row per run (seed): accuracy and selected offset at every evaluation length."""
     return [
-        {
-            "base": base,
-            "offset": offset,
-            "seed": run.seed,
-            "accuracy": [row.accuracy for row in run.evals],
-            "selected_offset": [row.selected_offset() for row in run.evals],
-        }
+        BasesRow(
+            base=base,
+            offset=offset,
+            seed=run.seed,
+            accuracy=tuple(row.accuracy for row in run.evals),
+            selected_offset=tuple(row.selected_offset() for row in run.evals),
+        )
         for run in runs
     ]

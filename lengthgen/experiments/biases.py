@@ -18,9 +18,39 @@ from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
+from lengthgen.experiments.results import Column, text_table, to_json
 
 ENCODINGS = ("rope", "t5", "alibi")  # rotary first: the reference the bias schemes are compared with
 NAMES = {"rope": "RoPE", "t5": "T5 bias", "alibi": "ALiBi", "ape": "APE", "nope": "NoPE"}
+
+
+@dataclass(frozen=True)
+class BiasesSummary:
+    """One (encoding, K) of the grid: accuracy inside and beyond the training range, selected offsets."""
+
+    encoding: str  # positional encoding
+    offset: int  # target offset K
+    accuracy_in_range: list[float]  # per seed: mean accuracy over the lengths L <= Lmax
+    accuracy_beyond: list[float]  # per seed: mean accuracy over the lengths L > Lmax
+    selected_offset: dict[int, list[int]]  # evaluation length -> every seed's selected offset
+
+
+def selection_cell(chosen: Sequence[int]) -> str:
+    """"=s" where every seed selects s, else the distinct selected offsets joined by "/"."""
+    return f"={chosen[0]}" if len(set(chosen)) == 1 else "/".join(map(str, sorted(set(chosen))))
+
+
+def columns(result: "BiasesResult") -> tuple[Column, ...]:
+    """Per (encoding, K): the seed-mean accuracy inside / beyond Lmax and the selected offsets per length."""
+    return (
+        Column("encoding", lambda r: NAMES.get(r.encoding, r.encoding), "<8"),
+        Column("K", lambda r: r.offset, ">2"),
+        Column(f"acc<={result.max_len}", lambda r: mean(r.accuracy_in_range), ">8.3f", gap="  "),
+        Column(f"acc>{result.max_len}", lambda r: mean(r.accuracy_beyond) if r.accuracy_beyond else float("nan"),
+               ">7.3f"),
+        *(Column(f"L={L}", lambda r, L=L: selection_cell(r.selected_offset[L]), "<7", gap="  " if i == 0 else " ")
+          for i, L in enumerate(result.lengths)),
+    )
 
 
 @dataclass
@@ -81,43 +111,24 @@ class BiasesResult:
         there = self.selected_offsets(encoding, offset, self.reference_length)
         return [a - b for a, b in zip(here, there)]
 
-    def to_dict(self) -> dict[str, Any]:
-        summary = []
-        for encoding in self.encodings:
-            for offset in self.offsets:
-                summary.append(
-                    {
-                        "encoding": encoding,
-                        "offset": offset,
-                        "accuracy_in_range": self.range_accuracy(encoding, offset, self.in_range),
-                        "accuracy_beyond": self.range_accuracy(encoding, offset, self.beyond),
-                        "selected_offset": {L: self.selected_offsets(encoding, offset, L) for L in self.lengths},
-                    }
-                )
-        return {**self.grid.to_dict(), "summary": summary}
+    def summary(self, encoding: str, offset: int) -> BiasesSummary:
+        return BiasesSummary(
+            encoding=encoding,
+            offset=offset,
+            accuracy_in_range=self.range_accuracy(encoding, offset, self.in_range),
+            accuracy_beyond=self.range_accuracy(encoding, offset, self.beyond),
+            selected_offset={L: self.selected_offsets(encoding, offset, L) for L in self.lengths},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        summary = [self.summary(encoding, offset) for encoding in self.encodings for offset in self.offsets]
+        return {**self.grid.to_json(), "summary": to_json(summary)}
 
     def table(self) -> str:
         """Per (encoding, K): mean accuracy inside / beyond the training range, and selected offsets per length."""
-        n = len(self.seeds)
-        lines = [
-            f"mean over {n} seeds; training lengths up to {self.max_len}; "
-            "offsets: the selected offset of each seed at that length ('=' when all seeds agree)",
-            f"{'encoding':<8} {'K':>2}  {'acc<=' + str(self.max_len):>8} {'acc>' + str(self.max_len):>7}  "
-            + " ".join(f"L={L:<5}" for L in self.lengths),
-        ]
-        for encoding in self.encodings:
-            for offset in self.offsets:
-                inside = self.range_accuracy(encoding, offset, self.in_range)
-                outside = self.range_accuracy(encoding, offset, self.beyond)
-                cells = []
-                for L in self.lengths:
-                    chosen = self.selected_offsets(encoding, offset, L)
-                    cells.append(f"={chosen[0]}" if len(set(chosen)) == 1 else "/".join(map(str, sorted(set(chosen)))))
-                lines.append(
-                    f"{NAMES.get(encoding, encoding):<8} {offset:>2}  {mean(inside):>8.3f} "
-                    f"{(mean(outside) if outside else float('nan')):>7.3f}  " + " ".join(f"{c:<7}" for c in cells)
-                )
-        return "\n".join(lines)
+        title = (f"mean over {len(self.seeds)} seeds; training lengths up to {self.max_len}; "
+                 "offsets: the selected offset of each seed at that length ('=' when all seeds agree)")
+        return text_table(title, columns(self), [self.summary(e, K) for e in self.encodings for K in self.offsets])
 
 
 def run_biases(

@@ -14,7 +14,8 @@ from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, eval_dict, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
+from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.probes.carrier import CarrierGeometry, carrier_geometry
 from lengthgen.probes.margin import head_logit_profile
 from lengthgen.engine.train import TrainedModel
@@ -34,88 +35,98 @@ def model_geometry(model: TrainedModel, span: int = PROFILE_SPAN) -> dict[str, C
     }
 
 
-def run_row(run: Run, span: int = PROFILE_SPAN) -> dict[str, Any]:
+@dataclass(frozen=True)
+class CarrierRow:
+    """One (K, seed) RoPE model: its carrier geometry beside its initialisation's, logit profile and accuracy."""
+
+    offset: int  # target offset K
+    seed: int  # training seed (also the initialisation's)
+    trained: CarrierGeometry  # the trained head's geometry (the baseline's in ``CarrierResult.untrained`` rows)
+    baseline: CarrierGeometry  # the same seed's untrained initialisation
+    logit_profile: tuple[float, ...] | None  # p(delta), delta = -(span-1) .. 0 (None in untrained rows)
+    accuracy: dict[int, float] | None  # evaluation length -> accuracy (None in untrained rows)
+    selected_offset: dict[int, int] | None  # evaluation length -> selected offset (None in untrained rows)
+
+
+def run_row(run: Run, span: int = PROFILE_SPAN) -> CarrierRow:
     """One (K, seed) row: geometry (trained and baseline), the mean logit profile p(delta) over all token
     pairs (the self-logit T[a, a, 0] at delta = 0) and accuracy per evaluation length."""
     geometry = model_geometry(run.model, span)
     logits = head_logit_profile(run.model.state, run.model.spec.model, span)  # (span,)
-    return {
-        "offset": run.model.spec.task.offset,
-        "seed": run.seed,
-        "trained": geometry["trained"].to_dict(),
-        "baseline": geometry["baseline"].to_dict(),
-        "logit_profile": logits.tolist(),  # p(delta) for delta = -(span-1) .. 0
-        "accuracy": {row.length: row.accuracy for row in run.evals},
-        "selected_offset": {row.length: row.selected_offset() for row in run.evals},
-    }
+    return CarrierRow(
+        offset=run.model.spec.task.offset,
+        seed=run.seed,
+        trained=geometry["trained"],
+        baseline=geometry["baseline"],
+        logit_profile=tuple(logits.tolist()),
+        accuracy={row.length: row.accuracy for row in run.evals},
+        selected_offset={row.length: row.selected_offset() for row in run.evals},
+    )
+
+
+COLUMNS = (
+    Column("K", lambda r: r.offset, ">2"),
+    Column("seed", lambda r: r.seed, ">4"),
+    Column("key frac", lambda r: r.trained.key_fraction, ">8.3f", gap="  "),
+    Column("(base)", lambda r: r.baseline.key_fraction, ">7.3f"),
+    Column("query frac", lambda r: r.trained.query_fraction, ">10.3f", gap="  "),
+    Column("(base)", lambda r: r.baseline.query_fraction, ">7.3f"),
+    Column("cos(mQ,R-K mK)", lambda r: r.trained.cosine, ">14.3f", gap="  "),
+    Column("(base)", lambda r: r.baseline.cosine, ">7.3f"),
+    Column("phi_c peak", lambda r: r.trained.peak, ">10", gap="  "),
+    Column("min acc", lambda r: min(r.accuracy.values()), ">7.3f", gap="  "),
+)
 
 
 @dataclass
 class CarrierResult:
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
-    evaluation: EvalConfig
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    evaluation: EvalConfig  # evaluation lengths and sequences per length
     spec: RunSpec  # the spec of the first offset (the others differ only in K)
-    rows: list[dict[str, Any]]  # one per (K, seed), see ``run_row``
-    span: int = PROFILE_SPAN
+    rows: list[CarrierRow]  # one per (K, seed)
+    span: int = PROFILE_SPAN  # the profile covers delta = -(span-1) .. 0
 
-    def of(self, offset: int) -> list[dict[str, Any]]:
-        return [r for r in self.rows if r["offset"] == offset]
+    def of(self, offset: int) -> list[CarrierRow]:
+        return [r for r in self.rows if r.offset == offset]
 
     def values(self, offset: int, which: str, name: str) -> list[float]:
         """Per seed: ``which`` in {"trained", "baseline"}, ``name`` a CarrierGeometry field."""
-        return [float(r[which][name]) for r in self.of(offset)]
+        return [float(getattr(getattr(r, which), name)) for r in self.of(offset)]
 
     def accuracy(self, offset: int, length: int) -> list[float]:
-        return [r["accuracy"][length] for r in self.of(offset)]
+        return [r.accuracy[length] for r in self.of(offset)]
 
     def select(self, offsets: Sequence[int]) -> "CarrierResult":
         """The same result restricted to ``offsets`` (each must be among this result's)."""
         missing = [K for K in offsets if K not in self.offsets]
         if missing or not offsets:
             raise ValueError(f"offsets {list(offsets)} are not among this result's {list(self.offsets)}")
-        rows = [r for r in self.rows if r["offset"] in offsets]
+        rows = [r for r in self.rows if r.offset in offsets]
         spec = self.spec.replace(task={"offset": offsets[0]})
         return dataclasses.replace(self, offsets=tuple(offsets), spec=spec, rows=rows)
 
     def untrained(self) -> "CarrierResult":
         """The same seeds' untrained initialisations in place of the trained heads: each row's "trained"
         geometry is its baseline's. The accuracy, selected offsets and logit profile (measured on the
-        trained weights only) are left out of these rows."""
-        measured_on_trained = ("accuracy", "selected_offset", "logit_profile")
+        trained weights only) are None in these rows."""
         rows = [
-            {**{k: v for k, v in r.items() if k not in measured_on_trained}, "trained": r["baseline"]}
+            dataclasses.replace(r, trained=r.baseline, accuracy=None, selected_offset=None, logit_profile=None)
             for r in self.rows
         ]
         return dataclasses.replace(self, rows=rows)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "spec": self.spec.to_dict(),
-                "profile_span": self.span,
-                "eval": eval_dict(self.evaluation),
-            },
-            "rows": self.rows,
+            "config": config(offsets=self.offsets, seeds=self.seeds, spec=self.spec, profile_span=self.span,
+                             eval=self.evaluation),
+            "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        lines = [
-            f"carrier geometry of the RoPE heads (baseline = the seed's untrained init); "
-            f"phi_c peak over delta in [-{self.span - 1}, 0]",
-            f"{'K':>2} {'seed':>4}  {'key frac':>8} {'(base)':>7}  {'query frac':>10} {'(base)':>7}  "
-            f"{'cos(mQ,R-K mK)':>14} {'(base)':>7}  {'phi_c peak':>10}  {'min acc':>7}",
-        ]
-        for r in self.rows:
-            t, b = r["trained"], r["baseline"]
-            lines.append(
-                f"{r['offset']:>2} {r['seed']:>4}  {t['key_fraction']:>8.3f} {b['key_fraction']:>7.3f}  "
-                f"{t['query_fraction']:>10.3f} {b['query_fraction']:>7.3f}  {t['cosine']:>14.3f} {b['cosine']:>7.3f}  "
-                f"{t['peak']:>10}  {min(r['accuracy'].values()):>7.3f}"
-            )
-        return "\n".join(lines)
+        title = (f"carrier geometry of the RoPE heads (baseline = the seed's untrained init); "
+                 f"phi_c peak over delta in [-{self.span - 1}, 0]")
+        return text_table(title, COLUMNS, self.rows)
 
 
 def run_carrier(

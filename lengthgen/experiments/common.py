@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence, TypeVar
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig, RunSpec, TaskConfig, TrainConfig
@@ -37,8 +37,8 @@ def paper_spec(steps: int = 4000, **parts: dict[str, Any]) -> RunSpec:
 class Run:
     """A trained model with its evaluation."""
 
-    model: TrainedModel
-    evals: list[LengthEval]
+    model: TrainedModel  # the trained model
+    evals: list[LengthEval]  # its evaluation, one row per length
 
     @property
     def seed(self) -> int:
@@ -69,3 +69,18 @@ def train_and_evaluate(
     for member, model, rows in zip(members, models, evals):
         runs[member.spec].append(Run(model, rows))
     return runs
+
+
+Key = TypeVar("Key")
+
+
+def train_grid(
+    specs: Mapping[Key, RunSpec],
+    seeds: Sequence[int],
+    evaluation: EvalConfig,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> dict[Key, list[Run]]:
+    """``train_and_evaluate`` of keyed specs (e.g. (encoding, K) -> spec): the runs by seed under the same keys."""
+    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
+    return {key: runs[spec] for key, spec in specs.items()}

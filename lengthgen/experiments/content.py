@@ -26,14 +26,15 @@ by its seed's initialisation (a negative control's counterfactual for C21; evalu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.engine.evaluate import EVAL_CHUNK, eval_draw, evaluate_models
-from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
+from lengthgen.experiments.results import Column, config, table_lines, to_json
 from lengthgen.models import table_forward
 from lengthgen.probes import per_head_bilinear, top_singular_energy
 from lengthgen.probes.modes import mode_profiles, mode_target_weight
@@ -85,12 +86,58 @@ def singular_energies(model: TrainedModel, initial: bool = False) -> list[float]
     return top_singular_energy(bilinear).tolist()
 
 
+@dataclass(frozen=True)
+class ContentLength:
+    """One (H, seed) model at one evaluation length (heads and modes in the nested lists)."""
+
+    length: int  # evaluation length L
+    accuracy: float  # accuracy at L
+    peak_by_head_and_mode: list[list[float]]  # (H, 2): each head's mode-conditioned peak height
+    target_weight_by_head_and_mode: list[list[float]]  # (H, 2): each head's attention on the mode's target
+    selected_offset_by_head_and_mode: list[list[int]]  # (H, 2): argmax relative to the query
+    retrieving_target_weight: float  # a* of the retrieving head, mean over modes
+    peaks_at_target: float  # fraction of (head, mode) pairs peaking at the mode's target
+
+
+@dataclass(frozen=True)
+class ContentCell:
+    """One (H, seed) model: per-head singular-value energies and its readings per evaluation length."""
+
+    heads: int  # head count H
+    seed: int  # training seed
+    top_singular_energy: list[float]  # per head: sigma_1^2 / sum sigma_i^2 of W_h, trained
+    top_singular_energy_init: list[float]  # the same at initialisation
+    eval: tuple[ContentLength, ...]  # one per evaluation length
+
+
+def length_columns(lengths: Sequence[int], value: Callable[[int, int], list[float]]) -> tuple[Column, ...]:
+    """Per H: the mean over seeds of ``value(H, L)`` at every evaluation length."""
+    return (
+        Column("H", lambda heads: heads, ">2"),
+        *(Column(f"L={L}", lambda heads, L=L: mean(value(heads, L)), "<7.3f", gap="  " if i == 0 else " ")
+          for i, L in enumerate(lengths)),
+    )
+
+
+def energy_columns(result: "ContentResult") -> tuple[Column, ...]:
+    """Per H: each head's seed-mean top singular-value energy, trained and at initialisation."""
+
+    def per_head(energies: list[list[float]], heads: int) -> str:
+        return " ".join(f"{mean([seed[h] for seed in energies]):.3f}" for h in range(heads))
+
+    return (
+        Column("H", lambda heads: heads, ">2"),
+        Column("trained", lambda heads: per_head(result.energies[heads], heads), gap="  "),
+        Column("init", lambda heads: f"(init {per_head(result.baseline_energies[heads], heads)})", gap="   "),
+    )
+
+
 @dataclass
 class ContentResult:
-    heads: tuple[int, ...]
+    heads: tuple[int, ...]  # head counts H, in run order
     offsets: tuple[int, int]  # (K1, K2)
-    seeds: tuple[int, ...]
-    evaluation: EvalConfig
+    seeds: tuple[int, ...]  # training seeds, in run order
+    evaluation: EvalConfig  # evaluation lengths and sequences per length
     specs: dict[int, RunSpec]  # H -> spec
     runs: dict[int, list[Run]]  # H -> runs by seed
     profiles: dict[int, dict[int, torch.Tensor]]  # H -> length -> (S, H, 2, L) mode-conditioned profiles
@@ -143,65 +190,51 @@ class ContentResult:
         profile = self.profiles[heads][length]  # (S, H, 2, L)
         return (profile.argmax(-1) - (length - 1)).tolist()
 
-    def to_dict(self) -> dict[str, Any]:
-        cells = []
-        for heads in self.heads:
-            for i, run in enumerate(self.runs[heads]):
-                cells.append(
-                    {
-                        "heads": heads,
-                        "seed": run.seed,
-                        "top_singular_energy": self.energies[heads][i],
-                        "top_singular_energy_init": self.baseline_energies[heads][i],
-                        "eval": [
-                            {
-                                "length": L,
-                                "accuracy": run.at(L).accuracy,
-                                "peak_by_head_and_mode": self.head_peaks(heads, L)[i].tolist(),
-                                "target_weight_by_head_and_mode": self.head_target_weights(heads, L)[i].tolist(),
-                                "selected_offset_by_head_and_mode": self.selected_offsets(heads, L)[i],
-                                "retrieving_target_weight": self.retrieving_target_weight(heads, L)[i],
-                                "peaks_at_target": self.peaks_at_target(heads, L)[i],
-                            }
-                            for L in self.lengths
-                        ],
-                    }
-                )
+    def cells(self) -> list[ContentCell]:
+        return [
+            ContentCell(
+                heads=heads,
+                seed=run.seed,
+                top_singular_energy=self.energies[heads][i],
+                top_singular_energy_init=self.baseline_energies[heads][i],
+                eval=tuple(
+                    ContentLength(
+                        length=L,
+                        accuracy=run.at(L).accuracy,
+                        peak_by_head_and_mode=self.head_peaks(heads, L)[i].tolist(),
+                        target_weight_by_head_and_mode=self.head_target_weights(heads, L)[i].tolist(),
+                        selected_offset_by_head_and_mode=self.selected_offsets(heads, L)[i],
+                        retrieving_target_weight=self.retrieving_target_weight(heads, L)[i],
+                        peaks_at_target=self.peaks_at_target(heads, L)[i],
+                    )
+                    for L in self.lengths
+                ),
+            )
+            for heads in self.heads
+            for i, run in enumerate(self.runs[heads])
+        ]
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "heads": list(self.heads),
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "spec": self.specs[self.heads[0]].to_dict(),
-                "eval": eval_dict(self.evaluation),
-            },
-            "cells": cells,
+            "config": config(heads=self.heads, offsets=self.offsets, seeds=self.seeds, spec=self.specs[self.heads[0]],
+                             eval=self.evaluation),
+            "cells": to_json(self.cells()),
         }
 
     def table(self) -> str:
-        n = len(self.seeds)
         k1, k2 = self.offsets
         lines = [
             f"content task (query token < m/2 -> K1={k1}, else K2={k2}); RoPE, d=64 split into H heads; "
-            f"mean over {n} seeds",
+            f"mean over {len(self.seeds)} seeds",
             "accuracy per length:",
-            f"{'H':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths),
+            *table_lines(length_columns(self.lengths, self.accuracy), self.heads),
+            "peak attention (mean over modes and heads of each head's mode-conditioned peak):",
+            *table_lines(length_columns(self.lengths, self.peak), self.heads, header=False),
+            "a* of the retrieving head (per mode the most attention on the target, mean over modes):",
+            *table_lines(length_columns(self.lengths, self.retrieving_target_weight), self.heads, header=False),
+            "top singular-value energy of W_h per head (mean over seeds; at initialisation):",
+            *table_lines(energy_columns(self), self.heads, header=False),
         ]
-        for heads in self.heads:
-            lines.append(f"{heads:>2}  " + " ".join(f"{mean(self.accuracy(heads, L)):<7.3f}" for L in self.lengths))
-        lines.append("peak attention (mean over modes and heads of each head's mode-conditioned peak):")
-        for heads in self.heads:
-            lines.append(f"{heads:>2}  " + " ".join(f"{mean(self.peak(heads, L)):<7.3f}" for L in self.lengths))
-        lines.append("a* of the retrieving head (per mode the most attention on the target, mean over modes):")
-        for heads in self.heads:
-            lines.append(f"{heads:>2}  " + " ".join(f"{mean(self.retrieving_target_weight(heads, L)):<7.3f}"
-                                                    for L in self.lengths))
-        lines.append("top singular-value energy of W_h per head (mean over seeds; at initialisation):")
-        for heads in self.heads:
-            trained = [mean([seed[h] for seed in self.energies[heads]]) for h in range(heads)]
-            initial = [mean([seed[h] for seed in self.baseline_energies[heads]]) for h in range(heads)]
-            init_text = " ".join(f"{v:.3f}" for v in initial)
-            lines.append(f"{heads:>2}  " + " ".join(f"{v:.3f}" for v in trained) + f"   (init {init_text})")
         return "\n".join(lines)
 
 
@@ -216,9 +249,8 @@ def run_content(
 ) -> ContentResult:
     evaluation = evaluation or EvalConfig()
     specs = {h: content_spec(steps, h, offsets) for h in heads}
-    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
-    return content_result(specs, (offsets[0], offsets[1]), tuple(seeds), evaluation,
-                          {h: runs[spec] for h, spec in specs.items()})
+    runs = train_grid(specs, seeds, evaluation, cache, progress)
+    return content_result(specs, (offsets[0], offsets[1]), tuple(seeds), evaluation, runs)
 
 
 def content_result(

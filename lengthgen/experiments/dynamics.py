@@ -22,6 +22,7 @@ from typing import Any
 
 from lengthgen.store.cache import Cache
 from lengthgen.experiments.common import paper_spec
+from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.probes.trajectory import emergence_step, plateau_deviation
 from lengthgen.store.one_layer import trained
 from lengthgen.engine.train import Member
@@ -38,20 +39,56 @@ def emerge_by(steps: int) -> int:
     return min(PAPER_EMERGE_BY, steps // 2)
 
 
+@dataclass(frozen=True)
+class QuantityStats:
+    """How one quantity of one run emerges."""
+
+    initial: float  # its value at step 0
+    final: float  # its value at the last record
+    emergence_step: int  # the first recorded step reaching EMERGENCE_FRACTION of the final value (t90)
+    plateau_deviation: float  # max relative deviation from the final value after ``emerge_by``
+
+
+@dataclass(frozen=True)
+class DynamicsRow:
+    """One (K, seed) run's recorded trajectories (head 0) and, per quantity, how it emerges."""
+
+    offset: int  # target offset K
+    seed: int  # training seed
+    step: tuple[int, ...]  # the recorded steps
+    loss: tuple[float, ...]  # training loss per record
+    key_carrier: tuple[float, ...]  # key carrier fraction per record
+    query_carrier: tuple[float, ...]  # query carrier fraction per record
+    rank_energy: tuple[float, ...]  # sigma_1^2 / sum sigma_i^2 of W_Q^T W_K per record
+    stats: dict[str, QuantityStats]  # quantity (one of QUANTITIES) -> its statistics
+
+
+def stats_cell(stats: QuantityStats) -> str:
+    return (f"init {stats.initial:.3f} final {stats.final:.3f} t90 {stats.emergence_step:>4} "
+            f"dev {stats.plateau_deviation:.3f}")
+
+
+COLUMNS = (
+    Column("K", lambda r: r.offset, ">2"),
+    Column("seed", lambda r: r.seed, ">4"),
+    *(Column(q, lambda r, q=q: stats_cell(r.stats[q]), header_spec="<38", gap="  ") for q in QUANTITIES),
+)
+
+
 @dataclass
 class DynamicsResult:
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
     steps: int  # training steps of each run
     emerge_by: int  # the step the emergence check compares with
-    rows: list[dict[str, Any]]  # one per (K, seed): trajectories and per-quantity statistics
+    rows: list[DynamicsRow]  # one per (K, seed)
 
-    def of(self, offset: int) -> list[dict[str, Any]]:
-        return [r for r in self.rows if r["offset"] == offset]
+    def of(self, offset: int) -> list[DynamicsRow]:
+        return [r for r in self.rows if r.offset == offset]
 
     def stat(self, offset: int, quantity: str, name: str) -> list[float]:
         """Per seed: ``name`` in ("initial", "final", "emergence_step", "plateau_deviation") of ``quantity``."""
-        return [float(r["stats"][quantity][name]) for r in self.of(offset)]
+        return [float(getattr(r.stats[quantity], name)) for r in self.of(offset)]
 
     def initial_fraction(self, offset: int, quantity: str) -> list[float]:
         """Per seed: the initial (step-0) value of ``quantity`` as a fraction of its final value."""
@@ -62,51 +99,35 @@ class DynamicsResult:
         return [abs(a - b) for a, b in zip(self.stat(offset, quantity, "emergence_step"),
                                            self.stat(offset, other, "emergence_step"))]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "steps": self.steps,
-                "emerge_by": self.emerge_by,
-                "emergence_fraction": EMERGENCE_FRACTION,
-                "spec": paper_spec(self.steps).to_dict(),
-            },
-            "rows": self.rows,
+            "config": config(offsets=self.offsets, seeds=self.seeds, steps=self.steps, emerge_by=self.emerge_by,
+                             emergence_fraction=EMERGENCE_FRACTION, spec=paper_spec(self.steps)),
+            "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        lines = [
-            (f"training dynamics over {self.steps} steps: initial (step 0) and final value, step reaching "
-             f"{EMERGENCE_FRACTION:.0%} of the final value (t90) and max relative deviation from it after step "
-             f"{self.emerge_by} (dev)"),
-            f"{'K':>2} {'seed':>4}  " + "  ".join(f"{q:<38}" for q in QUANTITIES),
-        ]
-        for r in self.rows:
-            cells = [
-                f"init {s['initial']:.3f} final {s['final']:.3f} t90 {s['emergence_step']:>4} "
-                f"dev {s['plateau_deviation']:.3f}"
-                for s in (r["stats"][q] for q in QUANTITIES)
-            ]
-            lines.append(f"{r['offset']:>2} {r['seed']:>4}  " + "  ".join(cells))
-        return "\n".join(lines)
+        title = (f"training dynamics over {self.steps} steps: initial (step 0) and final value, step reaching "
+                 f"{EMERGENCE_FRACTION:.0%} of the final value (t90) and max relative deviation from it after step "
+                 f"{self.emerge_by} (dev)")
+        return text_table(title, COLUMNS, self.rows)
 
 
-def trajectory_row(offset: int, seed: int, trajectory: dict[str, list], by: int) -> dict[str, Any]:
+def trajectory_row(offset: int, seed: int, trajectory: dict[str, list], by: int) -> DynamicsRow:
     """One model's trajectories (head 0) and, per quantity, its final value, emergence step and plateau."""
-    steps = [int(s) for s in trajectory["step"]]
-    series = {q: [float(v[0]) for v in trajectory[q]] for q in QUANTITIES}
+    steps = tuple(int(s) for s in trajectory["step"])
+    series = {q: tuple(float(v[0]) for v in trajectory[q]) for q in QUANTITIES}
     stats = {
-        q: {
-            "initial": values[0],
-            "final": values[-1],
-            "emergence_step": emergence_step(steps, values, EMERGENCE_FRACTION),
-            "plateau_deviation": plateau_deviation(steps, values, by),
-        }
+        q: QuantityStats(
+            initial=values[0],
+            final=values[-1],
+            emergence_step=emergence_step(steps, values, EMERGENCE_FRACTION),
+            plateau_deviation=plateau_deviation(steps, values, by),
+        )
         for q, values in series.items()
     }
-    return {"offset": offset, "seed": seed, "step": steps, "loss": [float(v) for v in trajectory["loss"]],
-            **series, "stats": stats}
+    return DynamicsRow(offset=offset, seed=seed, step=steps, loss=tuple(float(v) for v in trajectory["loss"]),
+                       **series, stats=stats)
 
 
 def run_dynamics(
@@ -131,7 +152,7 @@ def flat_counterfactual(result: DynamicsResult) -> DynamicsResult:
     at every record (statistics recomputed): a carrier and rank concentration present from step 0."""
     rows = []
     for row in result.rows:
-        trajectory = {"step": row["step"], "loss": row["loss"],
-                      **{q: [[row[q][-1]] for _ in row[q]] for q in QUANTITIES}}  # head 0 only, as recorded
-        rows.append(trajectory_row(row["offset"], row["seed"], trajectory, result.emerge_by))
+        trajectory = {"step": row.step, "loss": row.loss,
+                      **{q: [[getattr(row, q)[-1]] for _ in getattr(row, q)] for q in QUANTITIES}}  # head 0 only
+        rows.append(trajectory_row(row.offset, row.seed, trajectory, result.emerge_by))
     return dataclasses.replace(result, rows=rows)

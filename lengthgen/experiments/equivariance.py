@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import torch
 
 from lengthgen.config import ModelConfig
+from lengthgen.experiments.results import to_json
 from lengthgen.models import OneLayerHead
 from lengthgen.seeding import generator
 
@@ -74,9 +75,8 @@ class EquivarianceResult:
     def largest_gap(self) -> float:
         return max(self.gaps)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"encoding": self.encoding,
-                "cases": [dict(vars(c), gap=g) for c, g in zip(self.cases, self.gaps)]}
+    def to_json(self) -> dict[str, Any]:
+        return {"encoding": self.encoding, "cases": [{**to_json(c), "gap": g} for c, g in zip(self.cases, self.gaps)]}
 
 
 def ape_shift(shift: int) -> int:

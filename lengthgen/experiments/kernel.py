@@ -14,27 +14,45 @@ from typing import Any, Callable, Sequence
 import torch
 
 from lengthgen.encodings.rope import frequencies as rope_frequencies
+from lengthgen.experiments.results import Column, text_table, to_json
 
 S_MAX = 4096  # integers 1..S_MAX are searched: far beyond every context length the suite uses
 RATIO_FROM = 4  # the paper's ratio is max over s >= 4
 
 
+@dataclass(frozen=True)
+class KernelRow:
+    """The kernel g of one base over the integers |s| <= S_MAX."""
+
+    base: float  # the RoPE base
+    argmax: int  # the integer s where g peaks
+    unique: bool  # whether no other integer reaches the maximum
+    second_best_gap: float  # g(argmax) - the largest g elsewhere
+    ratio: float  # max_{s >= RATIO_FROM} g(s) / g(0)
+    ratio_at: int  # the s where that maximum is reached
+    profile: tuple[float, ...]  # g(s)/g(0), s = 0..48 (the figure)
+
+
+COLUMNS = (
+    Column("base", lambda r: r.base, ">8.0e"),
+    Column("argmax", lambda r: r.argmax, ">6", gap="  "),
+    Column("unique", lambda r: str(r.unique), ">6", gap="  "),
+    Column("max g(s)/g(0), s>=4", lambda r: r.ratio, ">20.4f", gap="  "),
+    Column("at s", lambda r: r.ratio_at, ">5", gap="  "),
+)
+
+
 @dataclass
 class KernelResult:
-    d: int
-    rows: list[dict[str, Any]]  # one per base
+    d: int  # head width
+    rows: list[KernelRow]  # one per base
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"d": self.d, "s_max": S_MAX, "rows": self.rows}
+    def to_json(self) -> dict[str, Any]:
+        return {"d": self.d, "s_max": S_MAX, "rows": to_json(self.rows)}
 
     def table(self) -> str:
-        lines = [f"g(s) = sum_j cos(s theta_j), d = {self.d}, integers s in [-{S_MAX}, {S_MAX}]"]
-        lines.append(f"{'base':>8}  {'argmax':>6}  {'unique':>6}  {'max g(s)/g(0), s>=4':>20}  {'at s':>5}")
-        for r in self.rows:
-            lines.append(
-                f"{r['base']:>8.0e}  {r['argmax']:>6}  {str(r['unique']):>6}  {r['ratio']:>20.4f}  {r['ratio_at']:>5}"
-            )
-        return "\n".join(lines)
+        return text_table(f"g(s) = sum_j cos(s theta_j), d = {self.d}, integers s in [-{S_MAX}, {S_MAX}]",
+                          COLUMNS, self.rows)
 
 
 Frequencies = Callable[[int, float], torch.Tensor]  # (head width d, base) -> theta, (d/2,) float64
@@ -67,14 +85,14 @@ def run_kernel(
         tail = s >= RATIO_FROM
         ratios = g[tail] / g[s == 0]
         rows.append(
-            {
-                "base": float(base),
-                "argmax": argmax,
-                "unique": unique,
-                "second_best_gap": float(top - g[s != argmax].max()),
-                "ratio": float(ratios.max()),
-                "ratio_at": int(s[tail][ratios.argmax()]),
-                "profile": g[S_MAX : S_MAX + 49].div(g[S_MAX]).tolist(),  # g(s)/g(0), s = 0..48 (figure)
-            }
+            KernelRow(
+                base=float(base),
+                argmax=argmax,
+                unique=unique,
+                second_best_gap=float(top - g[s != argmax].max()),
+                ratio=float(ratios.max()),
+                ratio_at=int(s[tail][ratios.argmax()]),
+                profile=tuple(g[S_MAX : S_MAX + 49].div(g[S_MAX]).tolist()),  # (49,) g(s)/g(0), s = 0..48
+            )
         )
     return KernelResult(d, rows)

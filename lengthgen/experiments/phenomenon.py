@@ -13,15 +13,36 @@ from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
-from lengthgen.experiments.common import Run, eval_dict, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
+from lengthgen.experiments.results import Column, config, text_table, to_json
+
+
+@dataclass(frozen=True)
+class PhenomenonCell:
+    """One (encoding, K, seed) model of the grid, as the JSON reports it."""
+
+    encoding: str  # positional encoding
+    offset: int  # target offset K
+    seed: int  # training seed
+    eval: tuple[dict[str, Any], ...]  # per evaluation length: ``LengthEval.summary()``
+
+
+def columns(result: "PhenomenonResult") -> tuple[Column, ...]:
+    """Per (encoding, K): the mean accuracy over seeds at every evaluation length."""
+    return (
+        Column("encoding", lambda key: key[0], "<8"),
+        Column("K", lambda key: key[1], ">2"),
+        *(Column(f"L={L}", lambda key, L=L: mean(result.accuracy(*key, L)), "<7.3f", gap="  " if i == 0 else " ")
+          for i, L in enumerate(result.lengths)),
+    )
 
 
 @dataclass
 class PhenomenonResult:
-    encodings: tuple[str, ...]
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
-    evaluation: EvalConfig
+    encodings: tuple[str, ...]  # positional encodings, in run order
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    evaluation: EvalConfig  # evaluation lengths and sequences per length
     specs: dict[tuple[str, int], RunSpec]  # (encoding, K) -> spec
     runs: dict[tuple[str, int], list[Run]]  # (encoding, K) -> runs by seed
 
@@ -57,38 +78,25 @@ class PhenomenonResult:
             runs[encoding, offset] = self.runs[by, offset]
         return dataclasses.replace(self, specs=specs, runs=runs)
 
-    def to_dict(self) -> dict[str, Any]:
-        cells = []
-        for (encoding, offset), runs in self.runs.items():
-            for run in runs:
-                cells.append(
-                    {
-                        "encoding": encoding,
-                        "offset": offset,
-                        "seed": run.seed,
-                        "eval": [row.summary() for row in run.evals],
-                    }
-                )
+    def cells(self) -> list[PhenomenonCell]:
+        return [
+            PhenomenonCell(encoding, offset, run.seed, tuple(row.summary() for row in run.evals))
+            for (encoding, offset), runs in self.runs.items()
+            for run in runs
+        ]
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "encodings": list(self.encodings),
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "spec": next(iter(self.specs.values())).to_dict(),
-                "eval": eval_dict(self.evaluation),
-            },
-            "cells": cells,
+            "config": config(encodings=self.encodings, offsets=self.offsets, seeds=self.seeds,
+                             spec=next(iter(self.specs.values())), eval=self.evaluation),
+            "cells": to_json(self.cells()),
         }
 
     def table(self) -> str:
         """Mean accuracy over seeds per (encoding, K) and length."""
-        header = f"{'encoding':<8} {'K':>2}  " + " ".join(f"L={L:<5}" for L in self.lengths)
-        lines = [f"accuracy, mean over {len(self.seeds)} seeds (training lengths up to {self.max_len})", header]
-        for encoding in self.encodings:
-            for offset in self.offsets:
-                means = [mean(self.accuracy(encoding, offset, L)) for L in self.lengths]
-                lines.append(f"{encoding:<8} {offset:>2}  " + " ".join(f"{m:<7.3f}" for m in means))
-        return "\n".join(lines)
+        title = f"accuracy, mean over {len(self.seeds)} seeds (training lengths up to {self.max_len})"
+        keys = [(encoding, offset) for encoding in self.encodings for offset in self.offsets]
+        return text_table(title, columns(self), keys)
 
 
 def run_phenomenon(
@@ -110,12 +118,5 @@ def run_phenomenon(
         for encoding in encodings
         for offset in offsets
     }
-    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
-    return PhenomenonResult(
-        tuple(encodings),
-        tuple(offsets),
-        tuple(seeds),
-        evaluation,
-        specs,
-        {key: runs[spec] for key, spec in specs.items()},
-    )
+    runs = train_grid(specs, seeds, evaluation, cache, progress)
+    return PhenomenonResult(tuple(encodings), tuple(offsets), tuple(seeds), evaluation, specs, runs)

@@ -14,36 +14,69 @@ from typing import Any, Sequence
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.phenomenon import run_phenomenon
+from lengthgen.experiments.results import Column, text_table, to_json
+
+
+@dataclass(frozen=True)
+class PinningRow:
+    """One (K, seed) model at one evaluation length beyond the training range."""
+
+    offset: int  # target offset K
+    seed: int  # training seed
+    length: int  # evaluation length L > Lmax
+    peak_position: int  # the absolute position where the mean attention peaks
+    selected_offset: int  # that peak relative to the query
+    peak_height: float  # the mean attention weight at the peak
+    accuracy: float  # accuracy at L
+
+
+@dataclass(frozen=True)
+class ModelPeaks:
+    """One line of the table: one model's rows across the out-of-range lengths."""
+
+    offset: int  # target offset K
+    seed: int  # training seed
+    rows: tuple[PinningRow, ...]  # by length
+
+
+def peak_cell(row: PinningRow) -> str:
+    """The peak position, starred where it is the target offset -K."""
+    mark = "*" if row.selected_offset == -row.offset else ""
+    return f"{row.peak_position}{mark:<5}".ljust(6)
+
+
+def columns(lengths: Sequence[int]) -> tuple[Column, ...]:
+    """K, seed and the peak position per out-of-range length."""
+    return (
+        Column("K", lambda m: m.offset, ">2"),
+        Column("seed", lambda m: m.seed, ">4"),
+        *(Column(f"L={L}", lambda m, i=i: peak_cell(m.rows[i]), header_spec="<6", gap="  " if i == 0 else " ")
+          for i, L in enumerate(lengths)),
+    )
 
 
 @dataclass
 class PinningResult:
     max_len: int  # Lmax: positions >= max_len were never trained
-    rows: list[dict[str, Any]] = field(default_factory=list)  # one per (K, seed, length > Lmax)
+    rows: list[PinningRow] = field(default_factory=list)  # one per (K, seed, length > Lmax)
     encoding: str = "ape"  # the grid's heads the rows were measured on ("ape"; "rope" for the control)
 
     def positions(self, offset: int, seed: int) -> list[int]:
         """The absolute peak positions of one model across the out-of-range lengths."""
-        return [r["peak_position"] for r in self.rows if r["offset"] == offset and r["seed"] == seed]
+        return [r.peak_position for r in self.rows if r.offset == offset and r.seed == seed]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"max_len": self.max_len, "rows": self.rows}
+    def to_json(self) -> dict[str, Any]:
+        return {"max_len": self.max_len, "rows": to_json(self.rows)}
 
     def table(self) -> str:
-        lengths = sorted({r["length"] for r in self.rows})
-        lines = [
-            f"{self.encoding.upper()} peak absolute position per length > Lmax = {self.max_len} (target offset in brackets if hit)",
-            f"{'K':>2} {'seed':>4}  " + " ".join(f"L={L:<4}" for L in lengths),
+        lengths = sorted({r.length for r in self.rows})
+        models = [
+            ModelPeaks(offset, seed, tuple(r for r in self.rows if (r.offset, r.seed) == (offset, seed)))
+            for offset, seed in sorted({(r.offset, r.seed) for r in self.rows})
         ]
-        keys = sorted({(r["offset"], r["seed"]) for r in self.rows})
-        for offset, seed in keys:
-            cells = []
-            for r in self.rows:
-                if (r["offset"], r["seed"]) == (offset, seed):
-                    mark = "*" if r["selected_offset"] == -offset else ""
-                    cells.append(f"{r['peak_position']}{mark:<5}".ljust(6))
-            lines.append(f"{offset:>2} {seed:>4}  " + " ".join(cells))
-        return "\n".join(lines)
+        title = (f"{self.encoding.upper()} peak absolute position per length > Lmax = {self.max_len} "
+                 "(target offset in brackets if hit)")
+        return text_table(title, columns(lengths), models)
 
 
 def run_pinning(
@@ -58,20 +91,19 @@ def run_pinning(
 ) -> PinningResult:
     """``base``: as for ``run_phenomenon`` (default the paper's point; a robustness setting passes its own)."""
     grid = run_phenomenon(seeds, steps, offsets, (encoding,), evaluation, cache, progress, base)
-    result = PinningResult(grid.max_len, encoding=encoding)
-    for offset in offsets:
-        for run in grid.runs[encoding, offset]:
-            for row in run.evals:
-                if row.length > grid.max_len:
-                    result.rows.append(
-                        {
-                            "offset": offset,
-                            "seed": run.seed,
-                            "length": row.length,
-                            "peak_position": row.peak_position(),
-                            "selected_offset": row.selected_offset(),
-                            "peak_height": row.peak_height(),
-                            "accuracy": row.accuracy,
-                        }
-                    )
-    return result
+    rows = [
+        PinningRow(
+            offset=offset,
+            seed=run.seed,
+            length=row.length,
+            peak_position=row.peak_position(),
+            selected_offset=row.selected_offset(),
+            peak_height=row.peak_height(),
+            accuracy=row.accuracy,
+        )
+        for offset in offsets
+        for run in grid.runs[encoding, offset]
+        for row in run.evals
+        if row.length > grid.max_len
+    ]
+    return PinningResult(grid.max_len, rows, encoding=encoding)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
@@ -30,7 +30,8 @@ from lengthgen.engine.evaluate_variants import InferenceVariant, evaluated_varia
 from lengthgen.experiments.common import column_means, mean, paper_spec
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
 from lengthgen.probes.ape_extension import extended_model
-from lengthgen.probes.dilution import dilution_fit
+from lengthgen.experiments.results import Column, text_table, to_json
+from lengthgen.probes.dilution import DilutionFit, dilution_fit
 from lengthgen.store.one_layer import evaluated, trained
 from lengthgen.engine.train import Member, TrainedModel
 
@@ -49,26 +50,40 @@ def grid_models(encoding: str, offsets: Sequence[int], seeds: Sequence[int], ste
     return trained(members, cache, progress)
 
 
-def cell(model: TrainedModel, row: LengthEval) -> dict[str, Any]:
-    """One (model, length) cell as plain data."""
-    return {"encoding": model.spec.model.encoding, "offset": model.spec.task.offset, "seed": model.seed,
-            "length": row.length, "accuracy": row.accuracy, "selected_offset": row.selected_offset(),
-            "peak_position": row.peak_position(), "peak_height": row.peak_height(),
-            "target_weight": row.target_weight[0]}
+@dataclass(frozen=True)
+class Cell:
+    """One (model, length) evaluation."""
+
+    encoding: str  # positional encoding
+    offset: int  # target offset K
+    seed: int  # training seed
+    length: int  # evaluation length L
+    accuracy: float  # accuracy at L
+    selected_offset: int  # argmax of the mean attention relative to the query
+    peak_position: int  # the absolute position where the mean attention peaks
+    peak_height: float  # the mean attention weight at the peak
+    target_weight: float  # a*: the mean attention weight on the target
+
+
+def cell(model: TrainedModel, row: LengthEval) -> Cell:
+    """One (model, length) cell."""
+    return Cell(encoding=model.spec.model.encoding, offset=model.spec.task.offset, seed=model.seed,
+                length=row.length, accuracy=row.accuracy, selected_offset=row.selected_offset(),
+                peak_position=row.peak_position(), peak_height=row.peak_height(), target_weight=row.target_weight[0])
 
 
 @dataclass
 class Cells:
-    """Rows of ``cell`` with per-seed accessors (values in seed order)."""
+    """Cells with per-seed accessors (values in seed order)."""
 
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[Cell] = field(default_factory=list)  # one per (model, length), in run order
 
     def values(self, key: str, offset: int, length: int) -> list[Any]:
-        chosen = sorted((r for r in self.rows if r["offset"] == offset and r["length"] == length),
-                        key=lambda r: r["seed"])
+        """Per seed: the ``key`` field of the cells at (K, L)."""
+        chosen = sorted((r for r in self.rows if r.offset == offset and r.length == length), key=lambda r: r.seed)
         if not chosen:
             raise KeyError(f"no cell at K={offset}, L={length}")
-        return [r[key] for r in chosen]
+        return [getattr(r, key) for r in chosen]
 
 
 def plain_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequences: int, cache: Cache) -> Cells:
@@ -96,24 +111,27 @@ def variant_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequen
     return Cells([cell(m, r) for m, e in zip(models, evals) for r in e])
 
 
-def _table(title: str, offsets, lengths, column) -> str:
-    lines = [title, f"{'K':>2}  " + " ".join(f"L={L:<6}" for L in lengths)]
-    for K in offsets:
-        lines.append(f"{K:>2}  " + " ".join(f"{column(K, L):<8}" for L in lengths))
-    return "\n".join(lines)
+def _table(title: str, offsets: Sequence[int], lengths: Sequence[int], column: Callable[[int, int], str]) -> str:
+    """Per K, the text ``column(K, L)`` at every length."""
+    columns = (
+        Column("K", lambda K: K, ">2"),
+        *(Column(f"L={L}", lambda K, L=L: column(K, L), "<8", gap="  " if i == 0 else " ")
+          for i, L in enumerate(lengths)),
+    )
+    return text_table(title, columns, offsets)
 
 
 @dataclass
 class FarResult:
     """P1 / P3: one encoding's grid heads at the far lengths."""
 
-    encoding: str
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
-    lengths: tuple[int, ...]
-    sequences: int
+    encoding: str  # positional encoding of the heads
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    lengths: tuple[int, ...]  # evaluation lengths
+    sequences: int  # evaluation sequences per length
     max_len: int  # Lmax
-    cells: Cells
+    cells: Cells  # one cell per (model, length)
 
     def accuracy(self, offset: int, length: int) -> list[float]:
         return self.cells.values("accuracy", offset, length)
@@ -128,9 +146,9 @@ class FarResult:
         """This result with ``other``'s cells (a control's counterfactual: other heads, same cells)."""
         return dataclasses.replace(self, cells=other.cells)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"encoding": self.encoding, "offsets": list(self.offsets), "seeds": list(self.seeds),
-                "lengths": list(self.lengths), "sequences": self.sequences, "cells": self.cells.rows}
+    def to_json(self) -> dict[str, Any]:
+        return to_json({"encoding": self.encoding, "offsets": self.offsets, "seeds": self.seeds,
+                        "lengths": self.lengths, "sequences": self.sequences, "cells": self.cells.rows})
 
     def table(self) -> str:
         def column(K, L):
@@ -165,13 +183,13 @@ def line_fit(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
 class OutOfSampleResult:
     """P2: a* on the fit lengths (the paper's) and at the far lengths, per K and seed."""
 
-    encoding: str
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
-    fit_lengths: tuple[int, ...]
-    far_lengths: tuple[int, ...]
-    fit_cells: Cells
-    far_cells: Cells
+    encoding: str  # positional encoding of the heads
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    fit_lengths: tuple[int, ...]  # the lengths the dilution law is fitted on
+    far_lengths: tuple[int, ...]  # the far lengths it predicts
+    fit_cells: Cells  # cells at the fit lengths
+    far_cells: Cells  # cells at the far lengths
 
     def items(self, offset: int) -> list[tuple[list[float], list[float]]]:
         """Per seed: (a* at the fit lengths, a* at the far lengths)."""
@@ -189,12 +207,12 @@ class OutOfSampleResult:
         measured = column_means([i[1] for i in items])
         return [m - 1.0 / (intercept + slope * (L - 1)) for m, L in zip(measured, self.far_lengths)]
 
-    def fit(self, offset: int) -> dict[str, float]:
-        return dilution_fit(self.fit_lengths, column_means([i[0] for i in self.items(offset)])).to_dict()
+    def fit(self, offset: int) -> DilutionFit:
+        return dilution_fit(self.fit_lengths, column_means([i[0] for i in self.items(offset)]))
 
     def predicted(self, offset: int, lengths: Sequence[int] | None = None) -> list[float]:
         fit = self.fit(offset)
-        return [1.0 / (fit["intercept"] + fit["slope"] * (L - 1)) for L in (lengths or self.far_lengths)]
+        return [1.0 / (fit.intercept + fit.slope * (L - 1)) for L in (lengths or self.far_lengths)]
 
     def measured(self, offset: int) -> list[float]:
         return column_means([i[1] for i in self.items(offset)])
@@ -208,23 +226,26 @@ class OutOfSampleResult:
             out.append(far_weights[j] - 1.0 / (fit.intercept + fit.slope * (length - 1)))
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"encoding": self.encoding, "offsets": list(self.offsets), "seeds": list(self.seeds),
-                "fit_lengths": list(self.fit_lengths), "far_lengths": list(self.far_lengths),
-                "per_offset": [{"offset": K, "fit": self.fit(K), "predicted": self.predicted(K),
-                                "measured": self.measured(K)} for K in self.offsets],
-                "fit_cells": self.fit_cells.rows, "far_cells": self.far_cells.rows}
+    def to_json(self) -> dict[str, Any]:
+        return to_json({"encoding": self.encoding, "offsets": self.offsets, "seeds": self.seeds,
+                        "fit_lengths": self.fit_lengths, "far_lengths": self.far_lengths,
+                        "per_offset": [{"offset": K, "fit": self.fit(K), "predicted": self.predicted(K),
+                                        "measured": self.measured(K)} for K in self.offsets],
+                        "fit_cells": self.fit_cells.rows, "far_cells": self.far_cells.rows})
 
     def table(self) -> str:
-        lines = [f"{self.encoding}: seed-mean a* at the far lengths, measured / predicted by the fit on "
-                 f"L = {','.join(map(str, self.fit_lengths))}"]
-        lines.append(f"{'K':>2}  " + " ".join(f"L={L:<12}" for L in self.far_lengths) + "  fit a, c")
-        for K in self.offsets:
-            fit = self.fit(K)
-            cells = zip(self.measured(K), self.predicted(K))
-            lines.append(f"{K:>2}  " + " ".join(f"{m:.3f}/{p:.3f}     " for m, p in cells)
-                         + f"  {fit['intercept']:.3f}, {fit['slope']:.4f}")
-        return "\n".join(lines)
+        def measured_predicted(K: int, j: int) -> str:
+            return f"{self.measured(K)[j]:.3f}/{self.predicted(K)[j]:.3f}     "
+
+        columns = (
+            Column("K", lambda K: K, ">2"),
+            *(Column(f"L={L}", lambda K, j=j: measured_predicted(K, j), header_spec="<14", gap="  " if j == 0 else " ")
+              for j, L in enumerate(self.far_lengths)),
+            Column("fit a, c", lambda K: f"{self.fit(K).intercept:.3f}, {self.fit(K).slope:.4f}", gap="  "),
+        )
+        title = (f"{self.encoding}: seed-mean a* at the far lengths, measured / predicted by the fit on "
+                 f"L = {','.join(map(str, self.fit_lengths))}")
+        return text_table(title, columns, self.offsets)
 
 
 def run_out_of_sample(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (2, 3),
@@ -247,21 +268,21 @@ class VariantResult:
     """P4 / P6: the RoPE heads at ``lengths``, unmodified and under an inference variant."""
 
     kind: str  # the variant's kind (InferenceVariant.kind)
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
-    lengths: tuple[int, ...]
-    sequences: int
-    max_len: int
-    plain: Cells
-    varied: Cells
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    lengths: tuple[int, ...]  # evaluation lengths
+    sequences: int  # evaluation sequences per length
+    max_len: int  # Lmax: the longest training length
+    plain: Cells  # cells of the unmodified heads
+    varied: Cells  # cells under the variant
 
     def values(self, key: str, offset: int, length: int, varied: bool = True) -> list[Any]:
         return (self.varied if varied else self.plain).values(key, offset, length)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"variant": self.kind, "offsets": list(self.offsets), "seeds": list(self.seeds),
-                "lengths": list(self.lengths), "sequences": self.sequences, "max_len": self.max_len,
-                "plain": self.plain.rows, "varied": self.varied.rows}
+    def to_json(self) -> dict[str, Any]:
+        return to_json({"variant": self.kind, "offsets": self.offsets, "seeds": self.seeds, "lengths": self.lengths,
+                        "sequences": self.sequences, "max_len": self.max_len, "plain": self.plain.rows,
+                        "varied": self.varied.rows})
 
     def table(self) -> str:
         def column(K, L):

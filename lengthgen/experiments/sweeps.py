@@ -29,9 +29,10 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig, RunSpec
-from lengthgen.experiments.common import eval_dict, mean, paper_spec, train_and_evaluate
+from lengthgen.experiments.common import mean, paper_spec, train_grid
+from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.models.one_layer.fast import vocab_projections
-from lengthgen.probes.dilution import dilution_fit
+from lengthgen.probes.dilution import DilutionFit, dilution_fit
 from lengthgen.probes.geometry import carrier_fraction
 from lengthgen.store.one_layer import trained
 from lengthgen.engine.train import Member
@@ -70,54 +71,72 @@ def point_label(factor: str, value: Any) -> str:
     return f"{symbol}={value:g}" if isinstance(value, float) else f"{symbol}={value}"
 
 
-def carrier_fractions(state: dict[str, torch.Tensor], cfg: ModelConfig, head: int = 0) -> dict[str, float]:
+@dataclass(frozen=True)
+class CarrierFractions:
+    """The query and key carrier fractions of one head."""
+
+    query: float  # ||mean_a W_Q x_a||^2 / mean_a ||W_Q x_a||^2
+    key: float  # ||mean_a W_K x_a||^2 / mean_a ||W_K x_a||^2
+
+
+def carrier_fractions(state: dict[str, torch.Tensor], cfg: ModelConfig, head: int = 0) -> CarrierFractions:
     """Query and key carrier fractions of one head of one model's parameters."""
     stacked = {name: state[name][None] for name in ("embed.weight", "W_Q.weight", "W_K.weight")}  # (1, ...)
     q_tab, k_tab = vocab_projections(stacked, cfg)  # (1, H, m, dh) each
-    return {"query": float(carrier_fraction(q_tab)[0, head]), "key": float(carrier_fraction(k_tab)[0, head])}
+    return CarrierFractions(query=float(carrier_fraction(q_tab)[0, head]), key=float(carrier_fraction(k_tab)[0, head]))
+
+
+@dataclass(frozen=True)
+class CarrierSweepRow:
+    """One (factor, value, K, seed) RoPE model of the carrier sweep."""
+
+    factor: str  # the factor changed from the paper's point (one of FACTORS)
+    value: Any  # its value (an int, a float, or a (Lmin, Lmax) pair)
+    offset: int  # target offset K
+    seed: int  # training seed
+    trained: CarrierFractions  # the trained head's fractions (the baseline's in ``untrained_counterfactual``)
+    baseline: CarrierFractions  # the same seed's untrained initialisation
+
+
+def carrier_sweep_columns(result: "CarrierSweepResult") -> tuple[Column, ...]:
+    """Per sweep point: "key / query [baseline key]", the seed means, per K."""
+    return (
+        Column("point", lambda point: point_label(*point), "<14"),
+        *(Column(f"K={K}", lambda point, K=K: result.cell_text(*point, K), "<26") for K in result.offsets),
+    )
 
 
 @dataclass
 class CarrierSweepResult:
     sweep: dict[str, tuple]  # factor -> its values (the paper's included)
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
-    steps: int
-    rows: list[dict[str, Any]]  # one per (factor, value, K, seed): trained and baseline fractions
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    steps: int  # training steps of each model
+    rows: list[CarrierSweepRow]  # one per (factor, value, K, seed)
 
     def points(self) -> list[tuple[str, Any]]:
         return [(factor, value) for factor, values in self.sweep.items() for value in values]
 
     def fraction(self, factor: str, value: Any, offset: int, which: str = "key", baseline: bool = False) -> list[float]:
         """Per seed: the ``which`` ("key" / "query") carrier fraction at one sweep point and K."""
-        part = "baseline" if baseline else "trained"
-        cell = [r for r in self.rows if (r["factor"], r["value"], r["offset"]) == (factor, value, offset)]
-        return [r[part][which] for r in sorted(cell, key=lambda r: r["seed"])]
+        cell = [r for r in self.rows if (r.factor, r.value, r.offset) == (factor, value, offset)]
+        return [getattr(r.baseline if baseline else r.trained, which) for r in sorted(cell, key=lambda r: r.seed)]
 
-    def to_dict(self) -> dict[str, Any]:
+    def cell_text(self, factor: str, value: Any, offset: int) -> str:
+        key, query = mean(self.fraction(factor, value, offset)), mean(self.fraction(factor, value, offset, "query"))
+        base = mean(self.fraction(factor, value, offset, baseline=True))
+        return f"{key:.3f} / {query:.3f} [{base:.3f}]"
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "design": "one factor at a time around the paper's setup",
-                "paper_point": {k: list(v) if isinstance(v, tuple) else v for k, v in PAPER_POINT.items()},
-                "sweep": {k: [list(v) if isinstance(v, tuple) else v for v in vs] for k, vs in self.sweep.items()},
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "steps": self.steps,
-            },
-            "rows": [{**r, "value": list(r["value"]) if isinstance(r["value"], tuple) else r["value"]} for r in self.rows],
+            "config": config(design="one factor at a time around the paper's setup", paper_point=PAPER_POINT,
+                             sweep=self.sweep, offsets=self.offsets, seeds=self.seeds, steps=self.steps),
+            "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        lines = [f"carrier fractions (key / query), mean over {len(self.seeds)} seeds; untrained baseline in brackets",
-                 f"{'point':<14} " + " ".join(f"{'K=' + str(K):<26}" for K in self.offsets)]
-        for factor, value in self.points():
-            cells = []
-            for K in self.offsets:
-                key, query = mean(self.fraction(factor, value, K)), mean(self.fraction(factor, value, K, "query"))
-                base = mean(self.fraction(factor, value, K, baseline=True))
-                cells.append(f"{key:.3f} / {query:.3f} [{base:.3f}]".ljust(26))
-            lines.append(f"{point_label(factor, value):<14} " + " ".join(cells))
-        return "\n".join(lines)
+        title = f"carrier fractions (key / query), mean over {len(self.seeds)} seeds; untrained baseline in brackets"
+        return text_table(title, carrier_sweep_columns(self), self.points())
 
 
 def run_carrier_sweep(
@@ -140,74 +159,86 @@ def run_carrier_sweep(
     ]
     unique = list(dict.fromkeys(member for _, _, member in cells))  # the paper's point appears once per factor
     models = dict(zip(unique, trained(unique, cache, progress)))
-    rows = []
-    for factor, value, member in cells:
-        model = models[member]
-        rows.append({
-            "factor": factor,
-            "value": value,
-            "offset": member.spec.task.offset,
-            "seed": member.seed,
-            "trained": carrier_fractions(model.state, model.spec.model),
-            "baseline": carrier_fractions(model.initial_module().state_dict(), model.spec.model),
-        })
+    rows = [
+        CarrierSweepRow(
+            factor=factor,
+            value=value,
+            offset=member.spec.task.offset,
+            seed=member.seed,
+            trained=carrier_fractions(models[member].state, models[member].spec.model),
+            baseline=carrier_fractions(models[member].initial_module().state_dict(), models[member].spec.model),
+        )
+        for factor, value, member in cells
+    ]
     return CarrierSweepResult(sweep, tuple(offsets), tuple(seeds), steps, rows)
 
 
 def untrained_counterfactual(result: CarrierSweepResult) -> CarrierSweepResult:
     """C17's negative control: every row's trained fractions replaced by the same seed's untrained ones."""
-    rows = [{**row, "trained": dict(row["baseline"])} for row in result.rows]
+    rows = [dataclasses.replace(row, trained=row.baseline) for row in result.rows]
     return dataclasses.replace(result, rows=rows)
+
+
+@dataclass(frozen=True)
+class WidthDilutionRow:
+    """One (d, K, seed) RoPE model: a*(L) and the fit of 1/a* on L - 1."""
+
+    width: int  # model width d
+    offset: int  # target offset K
+    seed: int  # training seed
+    target_weight: tuple[float, ...]  # a*(L) per evaluation length
+    fit: DilutionFit  # 1/a* = intercept + slope (L - 1): the slope is the dilution rate c
+
+
+def width_dilution_columns(result: "WidthDilutionResult") -> tuple[Column, ...]:
+    """Per (d, K): the seed means of c and R^2, and every seed's c."""
+    return (
+        Column("d", lambda key: key[0], ">4"),
+        Column("K", lambda key: key[1], ">2"),
+        Column("c mean", lambda key: mean(result.slopes(*key)), ">8.4f", gap="  "),
+        Column("R^2 mean", lambda key: mean(result.r2(*key)), ">8.3f", gap="  "),
+        Column("per-seed c", lambda key: " ".join(f"{c:.4f}" for c in result.slopes(*key)), gap="  "),
+    )
 
 
 @dataclass
 class WidthDilutionResult:
-    widths: tuple[int, ...]
-    offsets: tuple[int, ...]
-    seeds: tuple[int, ...]
-    steps: int
-    evaluation: EvalConfig
-    rows: list[dict[str, Any]]  # one per (d, K, seed): a*(L) and the fit of 1/a* on L - 1
+    widths: tuple[int, ...]  # model widths d, in run order
+    offsets: tuple[int, ...]  # target offsets K, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    steps: int  # training steps of each model
+    evaluation: EvalConfig  # evaluation lengths and sequences per length
+    rows: list[WidthDilutionRow]  # one per (d, K, seed)
 
     @property
     def lengths(self) -> tuple[int, ...]:
         return self.evaluation.lengths
 
-    def _cell(self, width: int, offset: int) -> list[dict[str, Any]]:
-        return sorted((r for r in self.rows if (r["width"], r["offset"]) == (width, offset)), key=lambda r: r["seed"])
+    def _cell(self, width: int, offset: int) -> list[WidthDilutionRow]:
+        return sorted((r for r in self.rows if (r.width, r.offset) == (width, offset)), key=lambda r: r.seed)
 
     def slopes(self, width: int, offset: int) -> list[float]:
         """Per seed: the dilution rate c (slope of 1/a* on L - 1)."""
-        return [r["fit"]["slope"] for r in self._cell(width, offset)]
+        return [r.fit.slope for r in self._cell(width, offset)]
 
     def r2(self, width: int, offset: int) -> list[float]:
-        return [r["fit"]["r2"] for r in self._cell(width, offset)]
+        return [r.fit.r2 for r in self._cell(width, offset)]
 
-    def target_weights(self, width: int, offset: int) -> list[list[float]]:
+    def target_weights(self, width: int, offset: int) -> list[tuple[float, ...]]:
         """Per seed: a*(L) over the evaluation lengths."""
-        return [r["target_weight"] for r in self._cell(width, offset)]
+        return [r.target_weight for r in self._cell(width, offset)]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "widths": list(self.widths),
-                "offsets": list(self.offsets),
-                "seeds": list(self.seeds),
-                "steps": self.steps,
-                "eval": eval_dict(self.evaluation),
-            },
-            "rows": self.rows,
+            "config": config(widths=self.widths, offsets=self.offsets, seeds=self.seeds, steps=self.steps,
+                             eval=self.evaluation),
+            "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        lines = [f"dilution rate c (slope of 1/a* on L-1) per width, {len(self.seeds)} seeds",
-                 f"{'d':>4} {'K':>2}  {'c mean':>8}  {'R^2 mean':>8}  per-seed c"]
-        for width in self.widths:
-            for K in self.offsets:
-                slopes = self.slopes(width, K)
-                lines.append(f"{width:>4} {K:>2}  {mean(slopes):>8.4f}  {mean(self.r2(width, K)):>8.3f}  "
-                             + " ".join(f"{c:.4f}" for c in slopes))
-        return "\n".join(lines)
+        title = f"dilution rate c (slope of 1/a* on L-1) per width, {len(self.seeds)} seeds"
+        keys = [(width, K) for width in self.widths for K in self.offsets]
+        return text_table(title, width_dilution_columns(self), keys)
 
 
 def run_width_dilution(
@@ -222,18 +253,13 @@ def run_width_dilution(
     """C18: per width, K and seed, the target weight a*(L) and the dilution fit."""
     evaluation = evaluation or EvalConfig()
     specs = {(int(d), K): sweep_spec(steps, K, "width", d) for d in widths for K in offsets}
-    runs = train_and_evaluate(list(specs.values()), seeds, evaluation, cache, progress)
+    runs = train_grid(specs, seeds, evaluation, cache, progress)
     rows = []
-    for (width, offset), spec in specs.items():
-        for run in runs[spec]:
-            weights = [row.target_weight[0] for row in run.evals]
-            rows.append({
-                "width": width,
-                "offset": offset,
-                "seed": run.seed,
-                "target_weight": weights,
-                "fit": dilution_fit(list(evaluation.lengths), weights).to_dict(),
-            })
+    for (width, offset), by_seed in runs.items():
+        for run in by_seed:
+            weights = tuple(row.target_weight[0] for row in run.evals)
+            rows.append(WidthDilutionRow(width=width, offset=offset, seed=run.seed, target_weight=weights,
+                                         fit=dilution_fit(list(evaluation.lengths), weights)))
     return WidthDilutionResult(tuple(int(d) for d in widths), tuple(offsets), tuple(seeds), steps, evaluation, rows)
 
 

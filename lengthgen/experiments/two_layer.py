@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
-from lengthgen.experiments.common import eval_dict
+from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.models.two_layer.transformer import TransformerConfig
 from lengthgen.tasks.shift import ShiftConfig
 from lengthgen.engine.evaluate_two_layer import TransformerEval, check_eval
@@ -65,8 +65,8 @@ def two_layer_spec(encoding: str, steps: int = PAPER_TRAIN.steps, offset: int = 
 class TwoLayerRun:
     """A trained transformer with its evaluation."""
 
-    model: TrainedTransformer
-    eval: TransformerEval
+    model: TrainedTransformer  # the trained model
+    eval: TransformerEval  # its evaluation
 
     @property
     def seed(self) -> int:
@@ -78,11 +78,81 @@ class TwoLayerRun:
         return self.eval.retrieving_head()
 
 
+@dataclass(frozen=True)
+class RetrievingHead:
+    """The head with the most attention on the target offset in distribution."""
+
+    layer: int  # its layer (0 or 1)
+    head: int  # its index within the layer
+
+
+@dataclass(frozen=True)
+class HeadCarriers:
+    """The retrieving head's carrier fractions, trained and at initialisation."""
+
+    key: float  # key carrier fraction, trained
+    query: float  # query carrier fraction, trained
+    baseline_key: float  # key carrier fraction at initialisation
+    baseline_query: float  # query carrier fraction at initialisation
+
+
+@dataclass(frozen=True)
+class TwoLayerLength:
+    """One model at one evaluation length."""
+
+    length: int  # evaluation length L
+    accuracy: float  # over every position with a target
+    beyond_range_accuracy: float | None  # over positions Lmax..L-1 (None for L <= Lmax)
+    selected_offset: int  # the retrieving head's selected offset (last query)
+    peak_position: int  # the retrieving head's peak absolute position (last query)
+
+
+@dataclass(frozen=True)
+class TwoLayerRecord:
+    """One (encoding, seed) transformer, as the JSON reports it."""
+
+    encoding: str  # "rope" or "ape"
+    seed: int  # training seed
+    retrieving_head: RetrievingHead  # the head that retrieves the target
+    beyond_range_accuracy: float  # at the longest evaluation length, over positions >= Lmax
+    eval: tuple[TwoLayerLength, ...]  # one per evaluation length
+    carrier: HeadCarriers  # the retrieving head's carrier fractions
+    target_attention: list[list[float]]  # (layers, heads): mean attention at offset -K in distribution
+    position_accuracy: list[float]  # accuracy per position
+    train_seconds: float  # training time of the model
+    final_loss: float | None  # the last recorded training loss (None where none was recorded)
+
+
+def columns(result: "TwoLayerResult") -> tuple[Column, ...]:
+    """Per (encoding, run): retrieving head, accuracy inside and beyond the range, carriers, selected offsets."""
+    lengths, max_len = result.lengths, result.max_len
+
+    def fraction(run: TwoLayerRun, kind: str) -> str:
+        layer, head = run.head
+        trained = getattr(run.eval, f"{kind}_carrier")[layer][head]
+        initial = getattr(run.eval, f"baseline_{kind}_carrier")[layer][head]
+        return f"{trained:>5.2f}/{initial:<5.3f}"
+
+    return (
+        Column("enc", lambda line: line[0], "<4"),
+        Column("seed", lambda line: line[1].seed, ">4"),
+        Column("head", lambda line: "L{}H{}".format(*line[1].head), ">5"),
+        Column("acc@16", lambda line: line[1].eval.accuracy(min(max_len, max(lengths))), ">6.3f"),
+        Column("beyond", lambda line: line[1].eval.beyond_range_accuracy() if max(lengths) > max_len else float("nan"),
+               ">6.3f"),
+        Column("key/base", lambda line: fraction(line[1], "key"), header_spec=">11", gap="  "),
+        Column("query/base", lambda line: fraction(line[1], "query"), header_spec=">11"),
+        Column("selected offset at L=" + ",".join(str(L) for L in lengths),
+               lambda line: " ".join(f"{line[1].eval.selected_offset(L, *line[1].head):>3}" for L in lengths),
+               gap="  "),
+    )
+
+
 @dataclass
 class TwoLayerResult:
-    encodings: tuple[str, ...]
-    seeds: tuple[int, ...]
-    evaluation: EvalConfig
+    encodings: tuple[str, ...]  # positional encodings, in run order
+    seeds: tuple[int, ...]  # training seeds, in run order
+    evaluation: EvalConfig  # evaluation lengths and sequences per length
     specs: dict[str, TwoLayerSpec]  # encoding -> spec
     runs: dict[str, list[TwoLayerRun]]  # encoding -> runs by seed
 
@@ -136,72 +206,48 @@ class TwoLayerResult:
         name = f"{'baseline_' if baseline else ''}{kind}_carrier"
         return [getattr(run.eval, name)[run.head[0]][run.head[1]] for run in self.runs[encoding]]
 
-    def to_dict(self) -> dict[str, Any]:
-        models = []
-        for encoding, runs in self.runs.items():
-            for run in runs:
-                layer, head = run.head
-                models.append(
-                    {
-                        "encoding": encoding,
-                        "seed": run.seed,
-                        "retrieving_head": {"layer": layer, "head": head},
-                        "beyond_range_accuracy": run.eval.beyond_range_accuracy(),
-                        "eval": [
-                            {
-                                "length": L,
-                                "accuracy": run.eval.accuracy(L),
-                                "beyond_range_accuracy": (
-                                    run.eval.beyond_range_accuracy(L) if L > self.max_len else None
-                                ),
-                                "selected_offset": run.eval.selected_offset(L, layer, head),
-                                "peak_position": run.eval.peak_position(L, layer, head),
-                            }
-                            for L in self.lengths
-                        ],
-                        "carrier": {
-                            "key": run.eval.key_carrier[layer][head],
-                            "query": run.eval.query_carrier[layer][head],
-                            "baseline_key": run.eval.baseline_key_carrier[layer][head],
-                            "baseline_query": run.eval.baseline_query_carrier[layer][head],
-                        },
-                        "target_attention": [list(row) for row in run.eval.target_attention],
-                        "position_accuracy": list(run.eval.position_accuracy),
-                        "train_seconds": run.model.seconds,
-                        "final_loss": run.model.trajectory["loss"][-1] if run.model.trajectory.get("loss") else None,
-                    }
+    def record(self, encoding: str, run: TwoLayerRun) -> TwoLayerRecord:
+        layer, head = run.head
+        e = run.eval
+        return TwoLayerRecord(
+            encoding=encoding,
+            seed=run.seed,
+            retrieving_head=RetrievingHead(layer, head),
+            beyond_range_accuracy=e.beyond_range_accuracy(),
+            eval=tuple(
+                TwoLayerLength(
+                    length=L,
+                    accuracy=e.accuracy(L),
+                    beyond_range_accuracy=e.beyond_range_accuracy(L) if L > self.max_len else None,
+                    selected_offset=e.selected_offset(L, layer, head),
+                    peak_position=e.peak_position(L, layer, head),
                 )
+                for L in self.lengths
+            ),
+            carrier=HeadCarriers(
+                key=e.key_carrier[layer][head],
+                query=e.query_carrier[layer][head],
+                baseline_key=e.baseline_key_carrier[layer][head],
+                baseline_query=e.baseline_query_carrier[layer][head],
+            ),
+            target_attention=[list(row) for row in e.target_attention],
+            position_accuracy=list(e.position_accuracy),
+            train_seconds=run.model.seconds,
+            final_loss=run.model.trajectory["loss"][-1] if run.model.trajectory.get("loss") else None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "config": {
-                "encodings": list(self.encodings),
-                "seeds": list(self.seeds),
-                "spec": self.spec.to_dict(),
-                "eval": eval_dict(self.evaluation),
-            },
-            "models": models,
+            "config": config(encodings=self.encodings, seeds=self.seeds, spec=self.spec, eval=self.evaluation),
+            "models": to_json([self.record(encoding, run) for encoding, runs in self.runs.items() for run in runs]),
         }
 
     def table(self) -> str:
-        K, lengths = self.offset, self.lengths
-        lines = [
-            f"two-layer transformer, shift task K={K}, trained on lengths {self.spec.task.min_len}-{self.max_len}, "
-            f"d={self.spec.model.d}, {self.spec.train.steps} steps; positions >= {self.max_len} never trained",
-            f"{'enc':<4} {'seed':>4} {'head':>5} {'acc@16':>6} {'beyond':>6}  {'key/base':>11} {'query/base':>11}  "
-            + "selected offset at L=" + ",".join(str(L) for L in lengths),
-        ]
-        for encoding in self.encodings:
-            for run in self.runs[encoding]:
-                layer, head = run.head
-                e = run.eval
-                acc_in = e.accuracy(min(self.max_len, max(lengths)))
-                lines.append(
-                    f"{encoding:<4} {run.seed:>4} {f'L{layer}H{head}':>5} {acc_in:>6.3f} "
-                    f"{e.beyond_range_accuracy() if max(lengths) > self.max_len else float('nan'):>6.3f}  "
-                    f"{e.key_carrier[layer][head]:>5.2f}/{e.baseline_key_carrier[layer][head]:<5.3f} "
-                    f"{e.query_carrier[layer][head]:>5.2f}/{e.baseline_query_carrier[layer][head]:<5.3f}  "
-                    + " ".join(f"{e.selected_offset(L, layer, head):>3}" for L in lengths)
-                )
-        return "\n".join(lines)
+        title = (f"two-layer transformer, shift task K={self.offset}, trained on lengths "
+                 f"{self.spec.task.min_len}-{self.max_len}, d={self.spec.model.d}, {self.spec.train.steps} steps; "
+                 f"positions >= {self.max_len} never trained")
+        lines = [(encoding, run) for encoding in self.encodings for run in self.runs[encoding]]
+        return text_table(title, columns(self), lines)
 
 
 def run_two_layer(

@@ -1,11 +1,18 @@
 """The two-layer transformer and the shift task: config validation, deterministic init, causality (the
-prefix identity the evaluation relies on), hook points, RoPE's offset-only logits, the task's targets."""
+prefix identity the evaluation relies on), hook points, RoPE's offset-only logits, the positions from
+``lengthgen/encodings/`` bit for bit equal to the former inline code, the task's targets."""
 
 from __future__ import annotations
 
+import copy
+import math
+
 import pytest
 import torch
+import torch.nn.functional as F
+from torch.func import functional_call, stack_module_state, vmap
 
+from lengthgen.encodings.rope import rotate_pairs, rotation_tables
 from lengthgen.models.two_layer.transformer import Transformer, TransformerConfig, capture
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import IGNORE, ShiftConfig, ShiftTask, shift_targets
@@ -68,7 +75,7 @@ def test_init_is_deterministic_and_leaves_the_global_rng_alone():
 def test_init_scales_follow_nanogpt():
     m = Transformer(TransformerConfig(encoding="ape", d=128), generator(0, "init"))
     assert m.embed.weight.std().item() == pytest.approx(0.02, rel=0.05)
-    assert m.pos.weight.std().item() == pytest.approx(0.02, rel=0.05)
+    assert m.encoding.pos.weight.std().item() == pytest.approx(0.02, rel=0.05)
     assert m.blocks[0].attn.W_Q.weight.std().item() == pytest.approx(0.02, rel=0.05)
     assert m.blocks[1].mlp.W_2.weight.std().item() == pytest.approx(0.02 / 2, rel=0.05)  # 0.02 / sqrt(2 layers)
     assert torch.equal(m.ln_f.weight, torch.ones(128))
@@ -129,6 +136,63 @@ def test_rope_first_layer_logits_depend_on_offset_only():
             shifted = seen["blocks.0.attn.hook_scores"][..., c:, c:]
         finite = torch.isfinite(plain)
         torch.testing.assert_close(shifted[finite], plain[finite], atol=1e-5, rtol=1e-5)
+
+
+def former_forward(cfg: TransformerConfig, p: dict[str, torch.Tensor], tokens: torch.Tensor) -> torch.Tensor:
+    """The forward as it was before it used ``lengthgen/encodings/``: the APE table added as a slice, the
+    RoPE tables built in each attention layer; a pure function of the parameters (B, P) -> (B, P, m)."""
+    B, P = tokens.shape
+    H, dh = cfg.heads, cfg.head_dim
+    x = F.embedding(tokens, p["embed.weight"])  # (B, P, d)
+    if cfg.encoding == "ape":
+        x = x + p["encoding.pos.weight"][:P]  # (B, P, d)
+    for layer in range(cfg.layers):
+        block = {name[len(f"blocks.{layer}.") : -len(".weight")]: value
+                 for name, value in p.items() if name.startswith(f"blocks.{layer}.")}  # "attn.W_Q" -> weight
+        a = F.layer_norm(x, (cfg.d,), block["ln_1"])  # (B, P, d)
+        q, k, v = (F.linear(a, block[f"attn.W_{n}"]).view(B, P, H, dh).transpose(1, 2) for n in "QKV")
+        if cfg.encoding == "rope":
+            cos, sin = rotation_tables(torch.arange(P), dh, cfg.rope_base)  # (P, dh/2) each
+            q, k = rotate_pairs(q, cos, sin), rotate_pairs(k, cos, sin)  # (B, H, P, dh)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(dh)  # (B, H, P, P)
+        future = torch.ones(P, P, dtype=torch.bool).triu(1)  # (P, P)
+        pattern = scores.masked_fill(future, float("-inf")).softmax(-1)  # (B, H, P, P)
+        x = x + F.linear((pattern @ v).transpose(1, 2).reshape(B, P, H * dh), block["attn.W_O"])
+        hidden = F.gelu(F.linear(F.layer_norm(x, (cfg.d,), block["ln_2"]), block["mlp.W_1"]))
+        x = x + F.linear(hidden, block["mlp.W_2"])  # (B, P, d)
+    return F.linear(F.layer_norm(x, (cfg.d,), p["ln_f.weight"]), p["unembed.weight"])  # (B, P, m)
+
+
+def assert_bitwise(got: dict[str, torch.Tensor], expected: dict[str, torch.Tensor]) -> None:
+    assert got.keys() == expected.keys()
+    for name in expected:
+        assert torch.equal(got[name], expected[name]), name
+
+
+@pytest.mark.parametrize("encoding", ["rope", "ape"])
+def test_positions_from_the_encodings_equal_the_former_inline_code_bit_for_bit(encoding):
+    """Logits and every parameter's gradient, of the plain forward and of the vmapped ensemble forward
+    the training uses, equal those of the former inline positions exactly (torch.equal)."""
+    cfg = tiny(encoding, positions=40)
+    tokens = torch.randint(0, 20, (6, 40), generator=generator(5, "test"))  # (B, P): the full APE table
+    m = Transformer(cfg, generator(0, "init"))
+    params = dict(m.named_parameters())
+    expected = former_forward(cfg, params, tokens)
+    expected_grads = dict(zip(params, torch.autograd.grad(expected.square().mean(), list(params.values()))))
+    got = m(tokens)
+    grads = dict(zip(params, torch.autograd.grad(got.square().mean(), list(params.values()))))
+    assert torch.equal(got, expected)
+    assert_bitwise(grads, expected_grads)
+
+    stacked, _ = stack_module_state([Transformer(cfg, generator(seed, "init")) for seed in range(3)])
+    batch = torch.randint(0, 20, (3, 4, 24), generator=generator(6, "test"))  # (S, B, P)
+    skeleton = copy.deepcopy(m).to("meta")
+    expected = vmap(lambda p, t: former_forward(cfg, p, t))(stacked, batch)  # (S, B, P, m)
+    expected_grads = dict(zip(stacked, torch.autograd.grad(expected.square().mean(), list(stacked.values()))))
+    got = vmap(lambda p, t: functional_call(skeleton, (p,), (t,)))(stacked, batch)
+    grads = dict(zip(stacked, torch.autograd.grad(got.square().mean(), list(stacked.values()))))
+    assert torch.equal(got, expected)
+    assert_bitwise(grads, expected_grads)
 
 
 def test_ape_rejects_lengths_beyond_its_table():

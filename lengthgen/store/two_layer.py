@@ -30,7 +30,8 @@ from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.store.fingerprint import code_fingerprint, environment
 
 # the files besides the core whose code decides a trained transformer's numbers
-MODEL_FILES = ("models/two_layer/transformer.py", "tasks/shift.py", "engine/train_two_layer.py", "encodings/rope.py")
+MODEL_FILES = ("models/two_layer/transformer.py", "tasks/shift.py", "engine/train_two_layer.py", "encodings/rope.py",
+               "encodings/ape.py")
 # ... and its evaluation's
 EVAL_FILES = MODEL_FILES + ("engine/evaluate_two_layer.py", "probes/retrieval.py", "probes/geometry.py")
 CACHE_KIND = "two-layer"  # the cache's folder of trained transformers

@@ -23,6 +23,38 @@ Hook points (identity modules, readable with forward hooks as in TransformerLens
 the per-head projections *before* rotation, ``blocks.l.attn.hook_scores`` (B, H, P, P) (masked logits),
 ``blocks.l.attn.hook_pattern`` (B, H, P, P) (each head's attention pattern), ``blocks.l.hook_resid_mid``,
 ``blocks.l.hook_resid_post``. :func:`capture` reads any of them.
+
+Positions come from ``lengthgen/encodings/`` through the reference interface of
+:class:`~lengthgen.encodings.base.Encoding`, as in the one-layer head: ``self.encoding`` is the
+one-layer model's :class:`~lengthgen.encodings.rope.RoPE` or :class:`~lengthgen.encodings.ape.APE`,
+``encoding.embed`` adds P[t] at the input (identity for RoPE) and ``encoding.rotate`` rotates every
+layer's queries and keys (identity for APE); the APE table is the parameter ``encoding.pos.weight``, the
+one-layer head's name, in the same place of the parameter order as before (after ``embed``), so the
+initial draws are unchanged. The token embedding and the APE table are ``base.embedding_table``s: an
+``nn.Embedding`` built under ``torch.device("meta")`` would run its default initialisation there, which
+imports ``torch._dynamo`` (seconds of start-up); every value is drawn by ``reset_parameters`` anyway.
+The numbers are bit for bit those of the former inline code (the position table added as a slice, the
+rotation tables built here), because:
+
+- the positions are ``arange(P)`` shaped (1, P): APE's lookup of unique rows returns the slice's values
+  and its backward puts each row's one gradient into a zero table, as the slice's backward does; the
+  broadcast over the batch is summed by the same reduction. RoPE's tables are computed from CPU
+  positions, as before (the encoding moves them to the device; tables computed on a GPU could round
+  differently), and broadcast the same way.
+- the encodings get the :class:`TransformerConfig` itself: they read ``d``, ``head_dim``, ``rope_base``
+  and ``positions``, which it has with the same meaning (a one-layer ``ModelConfig`` copy would add that
+  config's own limits, positions >= 2 and d >= 2, which this model never had).
+
+What is not reused, and why:
+
+- ``APE.reset_parameters`` (N(0, 1), the one-layer head's choice): this model initialises every parameter
+  itself in parameter order, the APE table with nanoGPT's N(0, 0.02^2) like every embedding.
+- APE's own range check ("position P-1 is beyond the APE table"): the forward checks the length first,
+  with this model's message ("length P is beyond the APE table").
+- ``score_bias``: neither RoPE nor APE has one (the base's 0.0); adding that zero would only add an op.
+- the fast path (``rows``, ``table_scores``, ``row_mass``): it relies on the one-layer head's single
+  query at the last position and inputs that are rows of a small table; here the second layer's input
+  depends on the context.
 """
 
 from __future__ import annotations
@@ -37,9 +69,12 @@ import torch.nn.functional as F
 from torch import nn
 
 from lengthgen.config import _is_int, _require
-from lengthgen.encodings.rope import rotate_pairs, rotation_tables
+from lengthgen.encodings.ape import APE
+from lengthgen.encodings.base import Encoding, embedding_table
+from lengthgen.encodings.rope import RoPE
 
-ENCODINGS = ("rope", "ape")
+ENCODING_CLASSES: dict[str, type[Encoding]] = {"rope": RoPE, "ape": APE}  # the encodings this model supports
+ENCODINGS = tuple(ENCODING_CLASSES)
 
 
 @dataclass(frozen=True)
@@ -90,16 +125,14 @@ class Attention(nn.Module):
         for name in ("q", "k", "v", "scores", "pattern"):
             setattr(self, f"hook_{name}", nn.Identity())
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, encoding: Encoding, pos: torch.Tensor) -> torch.Tensor:
+        """``x`` (B, P, d) at absolute positions ``pos`` (1, P) on the CPU -> the attention output (B, P, d)."""
         B, P, _ = x.shape
         H, dh = self.cfg.heads, self.cfg.head_dim
         q = self.hook_q(self.W_Q(x).view(B, P, H, dh).transpose(1, 2))  # (B, H, P, dh)
         k = self.hook_k(self.W_K(x).view(B, P, H, dh).transpose(1, 2))  # (B, H, P, dh)
         v = self.hook_v(self.W_V(x).view(B, P, H, dh).transpose(1, 2))  # (B, H, P, dh)
-        if self.cfg.encoding == "rope":
-            cos, sin = rotation_tables(torch.arange(P), dh, self.cfg.rope_base)  # (P, dh/2) each
-            cos, sin = cos.to(x.device), sin.to(x.device)
-            q, k = rotate_pairs(q, cos, sin), rotate_pairs(k, cos, sin)  # R_t applied at position t
+        q, k = encoding.rotate(q, pos), encoding.rotate(k, pos)  # (B, H, P, dh): RoPE's R_t at position t
         scores = q @ k.transpose(-1, -2) / math.sqrt(dh)  # (B, H, P, P): [query t, key j]
         future = torch.ones(P, P, dtype=torch.bool, device=x.device).triu(1)  # (P, P) key after query
         scores = self.hook_scores(scores.masked_fill(future, float("-inf")))
@@ -128,9 +161,9 @@ class Block(nn.Module):
         for name in ("resid_pre", "resid_mid", "resid_post"):
             setattr(self, f"hook_{name}", nn.Identity())
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, encoding: Encoding, pos: torch.Tensor) -> torch.Tensor:
         x = self.hook_resid_pre(x)
-        x = self.hook_resid_mid(x + self.attn(self.ln_1(x)))
+        x = self.hook_resid_mid(x + self.attn(self.ln_1(x), encoding, pos))
         return self.hook_resid_post(x + self.mlp(self.ln_2(x)))  # (B, P, d)
 
 
@@ -141,8 +174,8 @@ class Transformer(nn.Module):
         super().__init__()
         self.cfg = cfg
         with torch.device("meta"):  # no default initialisation: it would draw from the global RNG
-            self.embed = nn.Embedding(cfg.vocab, cfg.d)
-            self.pos = nn.Embedding(cfg.positions, cfg.d) if cfg.encoding == "ape" else None
+            self.embed = embedding_table(cfg.vocab, cfg.d)
+            self.encoding = ENCODING_CLASSES[cfg.encoding](cfg)  # APE: the table P (encoding.pos); RoPE: none
             self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
             self.ln_f = nn.LayerNorm(cfg.d, bias=False)
             self.unembed = nn.Linear(cfg.d, cfg.vocab, bias=False)
@@ -161,13 +194,12 @@ class Transformer(nn.Module):
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         P = tokens.shape[-1]
-        x = self.embed(tokens)  # (B, P, d)
-        if self.pos is not None:
-            if P > self.cfg.positions:
-                raise ValueError(f"length {P} is beyond the APE table ({self.cfg.positions} rows)")
-            x = x + self.pos.weight[:P]  # (B, P, d)
+        if self.cfg.encoding == "ape" and P > self.cfg.positions:
+            raise ValueError(f"length {P} is beyond the APE table ({self.cfg.positions} rows)")
+        pos = torch.arange(P)[None]  # (1, P) left-aligned: column t is position t; on the CPU for RoPE's tables
+        x = self.encoding.embed(self.embed(tokens), pos.to(tokens.device))  # (B, P, d)
         for block in self.blocks:
-            x = block(x)
+            x = block(x, self.encoding, pos)
         return self.unembed(self.ln_f(x))  # (B, P, m)
 
 

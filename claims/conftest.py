@@ -1,27 +1,19 @@
-"""Fixtures shared by the claim tests.
+"""The claim tests' collection order and the ``phenomenon`` fixture.
 
-``scale`` parametrizes every claim test over the quick and paper scales (the quick variant is marked
-``quick`` and runs only under ``-m quick``). Experiment results are memoised per process, and their
-models come from the shared cache (one lock per model), so a model is trained once per run whether or
-not xdist is used, and not again while the cache holds it.
+``scale`` (every claim test over the quick and paper scales; the quick variant is marked ``quick`` and
+runs only under ``-m quick``) and ``cache`` come from the plugin (``lengthgen.testing.fixtures``).
+Experiment results are memoised per process, and their models come from the shared cache (one lock per
+model), so a model is trained once per run whether or not xdist is used, and not again while the cache
+holds it.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, Callable
-
 import pytest
 
-from lengthgen.config import parse_seeds
-from lengthgen.scale import SCALES, Scale
+from lengthgen.scale import Scale
 
 from claims.grid import phenomenon_result
-
-SCALE_PARAMS = [
-    pytest.param("quick", marks=pytest.mark.quick, id="quick"),
-    pytest.param("paper", marks=pytest.mark.paper, id="paper"),
-]
 
 
 # The order xdist hands claim tests to workers: the heaviest trainers first, alternating between model
@@ -41,15 +33,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return SCHEDULE.index(claim_id) if claim_id in SCHEDULE else len(SCHEDULE)
 
     items.sort(key=rank)  # stable: tests of one claim keep their order
-
-
-@pytest.fixture(params=SCALE_PARAMS)
-def scale(request: pytest.FixtureRequest) -> Scale:
-    chosen = SCALES[request.param]
-    seeds = request.config.getoption("lengthgen_seeds")
-    if seeds and chosen.name == "paper":
-        chosen = dataclasses.replace(chosen, name="paper", seeds=parse_seeds(seeds))
-    return chosen
 
 
 @pytest.fixture

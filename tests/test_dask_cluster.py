@@ -88,7 +88,9 @@ def test_without_distributed_the_scheduler_is_a_usage_error(monkeypatch):
 
 
 def test_the_default_path_imports_nothing_of_dask():
-    code = ("import sys, lengthgen.cli, lengthgen.store.one_layer, lengthgen.testing.plugin, lengthgen.engine.train_two_layer; "
+    code = ("import sys, importlib, lengthgen.cli, lengthgen.store.one_layer, lengthgen.testing.plugin, "
+            "lengthgen.engine.train_two_layer; "
+            "[importlib.import_module(m) for m in lengthgen.testing.plugin.pytest_plugins]; "  # the plugin's modules
             "lengthgen.cli.build_parser(); print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('dask', 'distributed')))")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

@@ -1,0 +1,91 @@
+"""The plugin's command-line options (the ``lengthgen`` group of ``pytest --help``) and their ``type=``
+validators.
+
+Every value is checked by argparse as the command line is parsed, so a bad one is pytest's usage error
+(exit 4, one ``error:`` line naming the value) before any plugin code runs. What the command line alone
+cannot decide stays a start-up check in :mod:`lengthgen.testing.session`: whether a CUDA device is present,
+whether a directory can be written (the ``--report-dir`` default needs the rootdir), whether a ``--scheduler``
+answers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+import pytest
+
+DEVICE_NAME = re.compile(r"(cpu|cuda)(:[0-9]+)?")  # the names torch.device takes for a cpu or cuda device
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("lengthgen")
+    group.addoption("--cache-dir", dest="lengthgen_cache_dir", default=None,
+                    help="model cache directory (default: $LENGTHGEN_CACHE_DIR or ~/.cache/lengthgen)")
+    group.addoption("--retrain", dest="lengthgen_retrain", action="store_true",
+                    help="ignore cached models from earlier runs (models trained in this run are shared)")
+    group.addoption("--seeds", dest="lengthgen_seeds", type=seeds_arg, default=None,
+                    help="seeds for every claim at paper scale, e.g. 0-31 (default: the paper's count)")
+    group.addoption("--device", dest="lengthgen_device", type=device_arg, default="cpu",
+                    help="train and evaluate on cpu (default) or cuda; part of the cache key")
+    group.addoption("--threads", dest="lengthgen_threads", type=threads_arg, default=1,
+                    help="torch threads per process (default 1; part of the cache key)")
+    group.addoption("--report-dir", dest="lengthgen_report_dir", default=None,
+                    help="where the claims report is written (default: <rootdir>/reports)")
+    from lengthgen.engine.cluster import scheduler_arg  # imports nothing of distributed
+
+    group.addoption("--scheduler", dest="lengthgen_scheduler", type=scheduler_arg, default=None,
+                    metavar="tcp://HOST:PORT",
+                    help="train missing models on this Dask cluster (needs the dask extra: pip install -e '.[dask]')")
+    group.addoption("--until-decided", dest="lengthgen_until_decided", nargs="?", const=_default_max(), default=None,
+                    type=until_decided_arg, metavar="MAX",
+                    help="add seeds, 4 at a time, to claims with a close deciding check until none is close or "
+                         "MAX seeds (default 32) are used; intervals at 1 - 0.05/looks (lengthgen.sequential)")
+
+
+def threads_arg(text: str) -> int:
+    """``--threads``: torch threads per process, a positive integer."""
+    try:
+        threads = int(text)
+    except ValueError:
+        threads = None
+    if threads is None or threads < 1:
+        raise argparse.ArgumentTypeError(f"--threads={text!r}: must be a positive integer (torch threads per process)")
+    return threads
+
+
+def seeds_arg(text: str) -> tuple[int, ...] | None:
+    """``--seeds``: the seeds of :func:`lengthgen.config.parse_seeds` (at most ``MAX_SEEDS``); a blank value
+    means the paper's count, as if the option were not given."""
+    if not text.strip():
+        return None
+    from lengthgen.config import parse_seeds
+
+    try:
+        return parse_seeds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def device_arg(text: str) -> str:
+    """``--device``: a torch device name of type cpu or cuda (``cuda:1`` too), checked without importing
+    torch. Whether a CUDA device is present is decided at start (``lengthgen.device.set_device``)."""
+    if DEVICE_NAME.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(f"unknown device {text!r} (use cpu or cuda, or cuda:N for one GPU)")
+    return text
+
+
+def _default_max() -> int:
+    from lengthgen.sequential import DEFAULT_MAX
+
+    return DEFAULT_MAX
+
+
+def until_decided_arg(text: str) -> int:
+    """``--until-decided=MAX``: :func:`lengthgen.sequential.parse_max`."""
+    from lengthgen.sequential import parse_max
+
+    try:
+        return parse_max(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

@@ -1,0 +1,115 @@
+"""The run's set-up and tear-down in each process: torch threads, device, matplotlib backend, the
+``--until-decided`` plan, the Dask client, the directories, the model cache, and what passes between the
+xdist controller and its workers (``workerinput``: the ``--retrain`` time; ``workeroutput``: cache
+counters and peak memory).
+
+Directory writability is checked here rather than by a ``type=`` validator: the ``--report-dir`` default
+is ``<rootdir>/reports`` and the ``--cache-dir`` default comes from the environment, neither known to
+argparse, and a ``type=`` check would create the directory each time pytest parses the command line.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from lengthgen.testing import state
+from lengthgen.testing.run import PLUGIN_NAME, RunRecords
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import torch
+
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    torch.set_num_threads(config.getoption("lengthgen_threads"))  # positive: options.threads_arg
+    from lengthgen.device import set_device
+
+    try:
+        set_device(config.getoption("lengthgen_device"))  # a cpu or cuda name (options.device_arg); is CUDA here?
+    except ValueError as error:
+        raise pytest.UsageError(str(error)) from None
+    _check_directories(config)
+    if config.getoption("lengthgen_scheduler"):  # every xdist worker connects its own client
+        from lengthgen.engine import cluster
+
+        try:
+            cluster.connect(config.getoption("lengthgen_scheduler"))
+        except ValueError as error:  # unreachable, or distributed not installed: exit 4, one line
+            raise pytest.UsageError(str(error)) from None
+    from lengthgen.sequential import Plan, set_plan
+
+    until = config.getoption("lengthgen_until_decided")
+    set_plan(Plan(until) if until is not None else None)  # every xdist worker sets its own
+    if state.is_worker(config):
+        fresh_after = config.workerinput.get(state.FRESH_AFTER)
+    else:
+        fresh_after = time.time() if config.getoption("lengthgen_retrain") else None
+    config.stash[state.CACHE] = None
+    config.stash[state.RUN] = run = RunRecords()
+    config.pluginmanager.register(run, PLUGIN_NAME)
+    config.stash[state.STARTED] = time.time()
+    config.stash[state.FRESH_AFTER_TIME] = fresh_after
+
+
+def report_dir(config: pytest.Config) -> Path:
+    """Where the controller writes the report: ``--report-dir``, else ``<rootdir>/reports``."""
+    return Path(config.getoption("lengthgen_report_dir") or config.rootpath / "reports")
+
+
+def _check_directories(config: pytest.Config) -> None:
+    """An unusable --cache-dir or --report-dir is a usage error (exit 4, one line), never a verdict."""
+    from lengthgen.store.cache import default_cache_dir
+    from lengthgen.store.files import writable_dir
+
+    cache_dir = config.getoption("lengthgen_cache_dir") or default_cache_dir()
+    checks = [(cache_dir, "--cache-dir")]
+    if not state.is_worker(config):
+        checks.append((report_dir(config), "--report-dir"))
+    for folder, what in checks:
+        try:
+            writable_dir(folder, what)
+        except ValueError as error:
+            raise pytest.UsageError(str(error)) from None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # xdist controller: pass the --retrain time to workers
+    node.workerinput[state.FRESH_AFTER] = node.config.stash[state.FRESH_AFTER_TIME]
+
+
+def session_cache(config: pytest.Config):
+    """The run's :class:`~lengthgen.store.cache.Cache` (created once per process)."""
+    if config.stash.get(state.CACHE, None) is None:
+        from lengthgen.store.cache import Cache
+
+        config.stash[state.CACHE] = Cache(
+            config.getoption("lengthgen_cache_dir"), fresh_after=config.stash[state.FRESH_AFTER_TIME]
+        )
+    return config.stash[state.CACHE]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A worker sends its cache counters and peak memory to the controller; the controller adds its own
+    counters to the workers' and writes the report."""
+    from lengthgen.report.environment import peak_rss_mib
+
+    config = session.config
+    cache = config.stash.get(state.CACHE, None)
+    own = dict(cache.stats) if cache is not None else {}
+    if state.is_worker(config):
+        config.workeroutput[state.STATS_OUTPUT] = own
+        config.workeroutput[state.PEAK_RSS_OUTPUT] = peak_rss_mib()
+        return
+    config.stash[state.RUN].add_stats(own)
+    from lengthgen.testing.reporting import write_run_report
+
+    write_run_report(session, exitstatus, report_dir(config))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from lengthgen.engine import cluster
+
+    cluster.close()  # a no-op without --scheduler

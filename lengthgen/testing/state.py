@@ -1,0 +1,28 @@
+"""Where the plugin keeps its state: ``pytest.StashKey``s of ``config.stash`` (one process's view; every xdist
+worker has its own) and ``item.stash``, and the names values travel under between xdist processes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+RECORD_PROPERTY = "lengthgen_claim"  # user_properties name of a claim record
+STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's cache counters
+PEAK_RSS_OUTPUT = "lengthgen_peak_rss_mib"  # xdist workeroutput name of a worker's peak resident memory
+FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --retrain timestamp
+
+# config.stash
+CACHE = pytest.StashKey[Any]()  # this process's lengthgen.store.cache.Cache, made on first use (None until then)
+FRESH_AFTER_TIME = pytest.StashKey["float | None"]()  # --retrain: cached models older than this time are ignored
+STARTED = pytest.StashKey[float]()  # time.time() at configure: the report's start and wall time
+RUN = pytest.StashKey[Any]()  # this process's lengthgen.testing.run.RunRecords
+
+# item.stash
+RECORDER = pytest.StashKey[Any]()  # the test's ClaimRecorder or ControlRecorder, once its fixture ran
+DURATION = pytest.StashKey[float]()  # seconds of the test's phases reported so far
+
+
+def is_worker(config: pytest.Config) -> bool:
+    """Whether this process is an xdist worker (xdist gives a worker's config its ``workerinput``)."""
+    return hasattr(config, "workerinput")

@@ -42,7 +42,7 @@ def test_scaled_forward_with_factors_one_equals_the_plain_forward_bit_for_bit():
     from lengthgen.engine.evaluate_variants import _rope_scores
     from lengthgen.models import table_forward
     from lengthgen.models.one_layer.fast import project
-    from lengthgen.encodings.rope import RoPE
+    from lengthgen.models.one_layer.fast.rope import RoPEFast
 
     models = _models("rope")
     cfg = models[0].spec.model
@@ -50,7 +50,7 @@ def test_scaled_forward_with_factors_one_equals_the_plain_forward_bit_for_bit():
     tokens, lengths = eval_draw(make_task(models[0].spec.task), EVALUATION, 40)
     q_tab = project(p["embed.weight"], p["W_Q.weight"] / math.sqrt(cfg.head_dim), cfg.heads)
     k_tab = project(p["embed.weight"], p["W_K.weight"], cfg.heads)
-    plain = RoPE.table_scores(p, cfg, q_tab, k_tab, tokens[None], lengths[None])
+    plain = RoPEFast.table_scores(p, cfg, q_tab, k_tab, tokens[None], lengths[None])
     assert torch.equal(_rope_scores(cfg, q_tab, k_tab, tokens[None], 1.0), plain)
     out = variant_forward(p, cfg, tokens[None], lengths[None], 1.0, 1.0)
     ref = table_forward(p, cfg, tokens[None], lengths[None])

@@ -18,15 +18,13 @@ penalty, actually shape the attention.
 The bias is added after the 1/(sqrt(dh) tau) scaling (as ALiBi adds it to the scaled scores) and is not
 affected by the temperature.
 
-Fast path: the logit of column j of a right-aligned batch (offset delta = j - (P-1)) is the content
-table gathered at (query token, key token) plus slope_h * delta, one (H, P) row shared by every sequence.
+The fast path is ``models/one_layer/fast/alibi.py``.
 """
 
 from __future__ import annotations
 
 import torch
 
-from lengthgen.config import ModelConfig
 from lengthgen.encodings.base import Encoding
 
 
@@ -49,11 +47,3 @@ class ALiBi(Encoding):
     def score_bias(self, q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
         # q_pos (B, 1, 1), k_pos (B, 1, P): offsets (B, P) -> bias (B, H, P)
         return offset_bias((k_pos - q_pos)[:, 0], self.cfg.heads)
-
-    @staticmethod
-    def table_scores(p, cfg: ModelConfig, q_tab, k_tab, tokens, lengths):
-        width = tokens.shape[-1]
-        scores = Encoding.table_scores(p, cfg, q_tab, k_tab, tokens, lengths)  # (S, H, B, P) content logits
-        offsets = torch.arange(-(width - 1), 1, device=tokens.device)  # (P,): column j <-> delta = j-(P-1)
-        bias = offset_bias(offsets, cfg.heads)  # (H, P)
-        return scores + bias[:, None, :]  # (S, H, B, P)

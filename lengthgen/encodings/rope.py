@@ -2,18 +2,15 @@
 
 ``R_t`` is block-diagonal with 2x2 blocks Rot(t * theta_i) acting on coordinate pairs (2i, 2i+1) of
 each head, theta_i = base^(-2i/dh). Then q.k_t = (W_Q x_n)^T R_{t-n} (W_K x_t): the logit depends on
-positions only through the offset t - n (Lemma 1). The fast path uses exactly that: it builds the logit
-table T[a, b, delta] for query token a, key token b and offset delta once per step.
+positions only through the offset t - n (Lemma 1). The fast path
+(``models/one_layer/fast/rope.py``) uses exactly that.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import torch
 
-from lengthgen.config import ModelConfig
-from lengthgen.encodings.base import Encoding, gather_scores
+from lengthgen.encodings.base import Encoding
 
 
 def frequencies(head_dim: int, base: float) -> torch.Tensor:
@@ -48,22 +45,6 @@ def kernel(s: torch.Tensor, head_dim: int, base: float) -> torch.Tensor:
     return torch.cos(s.to(torch.float64)[..., None] * frequencies(head_dim, base)).sum(-1)
 
 
-@lru_cache(maxsize=64)
-def _column_rotations(
-    width: int, head_dim: int, base: float, device: torch.device
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Coefficients that rotate a key to every offset column j <-> delta = j - (P-1) of a width-P batch.
-
-    (R_delta k)[2i] = k[2i] cos - k[2i+1] sin and (R_delta k)[2i+1] = k[2i+1] cos + k[2i] sin, i.e.
-    R_delta k = k * w_cos[:, j] + k[swap] * w_sin[:, j].
-    """
-    cos, sin = rotation_tables(torch.arange(-(width - 1), 1), head_dim, base)  # (P, dh/2)
-    w_cos = cos.T.repeat_interleave(2, dim=0)  # (dh, P)
-    w_sin = torch.stack((-sin.T, sin.T), dim=1).reshape(head_dim, width)  # (dh, P)
-    swap = torch.arange(head_dim).view(-1, 2).flip(-1).reshape(-1)  # (dh,) pair-swapped coordinates
-    return w_cos.to(device), w_sin.to(device), swap.to(device)
-
-
 class RoPE(Encoding):
     name = "rope"
 
@@ -71,16 +52,3 @@ class RoPE(Encoding):
         cos, sin = rotation_tables(pos.reshape(-1), self.cfg.head_dim, self.cfg.rope_base)  # (B*P', dh/2)
         shape = (*pos.shape[:1], 1, *pos.shape[1:], -1)  # broadcast over heads: (B, 1, P', dh/2)
         return rotate_pairs(x, cos.view(shape).to(x.device), sin.view(shape).to(x.device))
-
-    @staticmethod
-    def table_scores(p, cfg: ModelConfig, q_tab, k_tab, tokens, lengths):
-        S, H, m, dh = k_tab.shape
-        width = tokens.shape[-1]
-        w_cos, w_sin, swap = _column_rotations(width, dh, cfg.rope_base, k_tab.device)
-        k_t = k_tab.transpose(-1, -2).contiguous()  # (S, H, dh, m)
-        rotated = torch.addcmul(
-            k_t[..., None] * w_cos[:, None, :], k_t[:, :, swap, :, None], w_sin[:, None, :]
-        )  # (S, H, dh, m, P): R_delta k_b for every key token b and offset column
-        table = q_tab @ rotated.view(S, H, dh, m * width)  # (S, H, m, m*P): T[a, b*P + j]
-        cols = tokens * width + torch.arange(width, device=tokens.device)  # (S|1, B, P) (key token, column)
-        return gather_scores(table, tokens[..., -1:], cols)  # (S, H, B, P)

@@ -14,8 +14,7 @@ buckets 16..24, which keep their initial values (like APE's untrained rows, but 
 Initialisation as T5's: b ~ N(0, d^-1/2) (std 0.125 at d = 64), drawn from the model's generator. The
 bias is added after the 1/(sqrt(dh) tau) scaling and is not affected by the temperature.
 
-Fast path: column j of a right-aligned batch sits at distance (P-1) - j from the query, so the bias is
-one (H, P) row per member, ``b[bucket((P-1) - j)]``, added to the gathered content table.
+The fast path is ``models/one_layer/fast/t5.py``.
 """
 
 from __future__ import annotations
@@ -54,12 +53,3 @@ class T5Bias(Encoding):
     def score_bias(self, q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
         buckets = relative_bucket((q_pos - k_pos)[:, 0])  # (B, P)
         return self.bias(buckets).transpose(1, 2)  # (B, H, P)
-
-    @staticmethod
-    def table_scores(p, cfg: ModelConfig, q_tab, k_tab, tokens, lengths):
-        width = tokens.shape[-1]
-        scores = Encoding.table_scores(p, cfg, q_tab, k_tab, tokens, lengths)  # (S, H, B, P) content logits
-        distances = torch.arange(width - 1, -1, -1, device=tokens.device)  # (P,): column j at (P-1) - j
-        buckets = relative_bucket(distances)  # (P,)
-        bias = p["encoding.bias.weight"][:, buckets].transpose(1, 2)  # (S, H, P)
-        return scores + bias[:, :, None, :]  # (S, H, B, P)

@@ -7,7 +7,7 @@
 - **Log-length logit scaling** (P6): at L > Lmax the attention logits are multiplied by
   ``log(L) / log(Lmax)`` before the softmax (any encoding).
 
-At L <= Lmax both factors are 1. The forward here is the fast forward of ``models/one_layer/fast.py``
+At L <= Lmax both factors are 1. The forward here is the fast forward of ``models/one_layer/fast/``
 (``table_forward``) with two extra arguments; it reuses its pieces (``project``, ``readout_by_head``, the
 encoding's ``rows``, ``table_scores`` and ``row_mass``) and edits none of them, so the cached models and
 their plain evaluations stay valid. With both factors 1 it performs exactly the operations of the plain
@@ -29,11 +29,10 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig
-from lengthgen.encodings import encoding_class
-from lengthgen.encodings.base import gather_scores
 from lengthgen.encodings.rope import rotation_tables
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
-from lengthgen.models.one_layer.fast import TableOutput, project, readout_by_head
+from lengthgen.models.one_layer.fast import TableOutput, fast_path, project, readout_by_head
+from lengthgen.models.one_layer.fast.base import gather_scores
 from lengthgen.store.one_layer import evaluated
 from lengthgen.tasks.batch import absolute_positions, valid_mask
 from lengthgen.engine.train import TrainedModel
@@ -71,11 +70,11 @@ class InferenceVariant:
 
 
 def _rope_scores(cfg: ModelConfig, q_tab, k_tab, tokens, position_scale: float) -> torch.Tensor:
-    """RoPE's ``table_scores`` with every offset multiplied by ``position_scale`` (fractional angles).
+    """RoPE's fast ``table_scores`` with every offset multiplied by ``position_scale`` (fractional angles).
 
-    The same operations as ``RoPE.table_scores`` (the rotation of each key to every offset column of the
-    batch, one table over (query token, key token x column), one gather); the rotation tables are built
-    here from the scaled offsets (q at n s, k at t s: the logit sees (t - n) s).
+    The same operations as ``RoPEFast.table_scores`` in ``models/one_layer/fast/rope.py`` (the rotation
+    of each key to every offset column of the batch, one table over (query token, key token x column),
+    one gather); the rotation tables are built here from the scaled offsets (q at n s, k at t s: the logit sees (t - n) s).
     """
     S, H, m, dh = k_tab.shape
     width = tokens.shape[-1]
@@ -100,7 +99,7 @@ def variant_forward(
     """``table_forward`` with positions multiplied by ``position_scale`` (RoPE) and logits by ``logit_scale``."""
     if position_scale != 1.0 and cfg.encoding != "rope":
         raise ValueError(f"position interpolation is defined here for RoPE only, not {cfg.encoding!r}")
-    encoding = encoding_class(cfg.encoding)
+    encoding = fast_path(cfg.encoding)
     scale = 1.0 / (math.sqrt(cfg.head_dim) * cfg.temperature)
     rows = encoding.rows(p, cfg, tokens.shape[-1])  # (S, R, d): as table_forward
     q_tab = project(rows, p["W_Q.weight"] * scale, cfg.heads)  # (S, H, R, dh), pre-scaled queries

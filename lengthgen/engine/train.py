@@ -4,7 +4,7 @@ the shared engine (``engine/ensemble.py``).
 A *member* is a (RunSpec, seed) pair. Members whose specs agree on everything but the target offset(s)
 share an ensemble: the engine stacks independently initialised ``OneLayerHead`` modules, each member
 draws batches from its own data generator, and its loss is its own mean cross-entropy through the fast
-path (``models/one_layer/fast.py``). Seed s therefore yields the same model trained alone or beside
+path (``models/one_layer/fast/``). Seed s therefore yields the same model trained alone or beside
 others (``tests/test_train.py`` checks it). The carrier fractions and rank energy are recorded along
 the trajectory.
 

@@ -30,7 +30,8 @@ CORE = (
     "tasks/uniform.py",
     "encodings/base.py",
     "models/one_layer/head.py",
-    "models/one_layer/fast.py",
+    "models/one_layer/fast/forward.py",
+    "models/one_layer/fast/base.py",
     "probes/geometry.py",
     "probes/attention.py",
 )
@@ -54,8 +55,8 @@ def code_fingerprint(extra: Iterable[str] = ()) -> str:
 def spec_files(encoding: str, task_kind: str) -> tuple[str, ...]:
     """The files besides the core that a one-layer model of this encoding and task depends on."""
     files = [f"tasks/{task_kind}.py"]
-    if encoding != "nope":  # NoPE is the base encoding itself
-        files.append(f"encodings/{encoding}.py")
+    if encoding != "nope":  # NoPE is the base encoding and fast path itself
+        files += [f"encodings/{encoding}.py", f"models/one_layer/fast/{encoding}.py"]
     return tuple(files)
 
 

@@ -1,1 +1,1 @@
-"""The one-layer head: ``head.py`` the plain reference forward, ``fast.py`` the per-vocabulary fast path."""
+"""The one-layer head: ``head.py`` the plain reference forward, ``fast/`` the per-row fast path (one file per encoding)."""

@@ -8,7 +8,8 @@ each sequence's logits from it; the readout ``U W_V x`` is likewise a (rows, m) 
 attention mass each row receives. Every tensor carries a leading member dimension S, so all seeds (and
 offsets) of a configuration train in one pass; no reduction ever runs across S.
 
-It must agree with ``OneLayerHead.forward`` (``tests/test_fast_path.py`` checks values and gradients).
+Each encoding's part (``rows``, ``table_scores``, ``row_mass``) is in this package's file of that
+encoding. It must agree with ``OneLayerHead.forward`` (``tests/test_fast_path.py`` checks values and gradients).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import NamedTuple
 import torch
 
 from lengthgen.config import ModelConfig
-from lengthgen.encodings import encoding_class
+from lengthgen.models.one_layer.fast.paths import fast_path
 from lengthgen.tasks.batch import valid_mask
 
 
@@ -49,7 +50,7 @@ def table_forward(
     p: dict[str, torch.Tensor], cfg: ModelConfig, tokens: torch.Tensor, lengths: torch.Tensor
 ) -> TableOutput:
     """Logits of right-aligned ``tokens`` (S|1, B, P) with ``lengths`` (S|1, B) for stacked params ``p``."""
-    encoding = encoding_class(cfg.encoding)
+    encoding = fast_path(cfg.encoding)
     scale = 1.0 / (math.sqrt(cfg.head_dim) * cfg.temperature)
     rows = encoding.rows(p, cfg, tokens.shape[-1])  # (S, R, d)
     q_tab = project(rows, p["W_Q.weight"] * scale, cfg.heads)  # (S, H, R, dh), pre-scaled queries

@@ -25,6 +25,16 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def require_integers(cfg: Any, names: tuple[str, ...], minimum: int | None = None) -> None:
+    """Raise ``ValueError`` naming the field and value unless each field ``names`` of ``cfg`` is an integer
+    (and, with ``minimum``, at least that): the validation every config dataclass starts with."""
+    for name in names:
+        value = getattr(cfg, name)
+        _require(_is_int(value), f"{name}={value!r} must be an integer")
+        if minimum is not None:
+            _require(value >= minimum, f"{name}={value} must be at least {minimum}")
+
+
 @dataclass(frozen=True)
 class TaskConfig:
     """The retrieval task a model is trained on."""
@@ -38,8 +48,7 @@ class TaskConfig:
 
     def __post_init__(self) -> None:
         _require(self.kind in TASK_KINDS, f"unknown task kind {self.kind!r} (known: {', '.join(TASK_KINDS)})")
-        for name in ("offset", "alt_offset", "min_len", "max_len", "vocab"):
-            _require(_is_int(getattr(self, name)), f"{name}={getattr(self, name)!r} must be an integer")
+        require_integers(self, ("offset", "alt_offset", "min_len", "max_len", "vocab"))
         _require(self.vocab >= 2, f"vocab={self.vocab} must be at least 2")
         _require(self.min_len >= 2, f"min_len={self.min_len} must be at least 2")
         _require(self.max_len >= self.min_len, f"max_len={self.max_len} is below min_len={self.min_len}")
@@ -82,8 +91,7 @@ class ModelConfig:
             self.attention in ATTENTIONS,
             f"unknown attention {self.attention!r} (known: {', '.join(ATTENTIONS)})",
         )
-        for name in ("d", "heads", "positions"):
-            _require(_is_int(getattr(self, name)), f"{name}={getattr(self, name)!r} must be an integer")
+        require_integers(self, ("d", "heads", "positions"))
         _require(self.d >= 2, f"width d={self.d} must be at least 2")
         _require(self.heads >= 1, f"heads={self.heads} must be at least 1")
         _require(self.d % self.heads == 0, f"width d={self.d} is not divisible by heads={self.heads}")
@@ -112,8 +120,7 @@ class TrainConfig:
     record_every: int = 50  # steps between trajectory records (loss, carrier, rank concentration)
 
     def __post_init__(self) -> None:
-        for name in ("steps", "batch", "record_every"):
-            _require(_is_int(getattr(self, name)), f"{name}={getattr(self, name)!r} must be an integer")
+        require_integers(self, ("steps", "batch", "record_every"))
         _require(self.steps >= 1, f"steps={self.steps} must be at least 1")
         _require(self.batch >= 1, f"batch={self.batch} must be at least 1")
         _require(self.lr > 0, f"lr={self.lr} must be positive")

@@ -312,7 +312,7 @@ class ClaimRecorder:
             )
 
 
-BOOTSTRAP_RESAMPLES = 2000  # enough for a stable 95% percentile interval; a few ms for a seed-mean fit
+BOOTSTRAP_RESAMPLES = 2000  # enough for a stable 95% percentile interval, and cheap for a seed-mean fit
 BOOTSTRAP_SEED = 20240601  # the bootstrap's own generator: the same interval on every rerun
 DECISION_LEVEL = 0.95  # the level of ci95; --until-decided raises a run's decision level (lengthgen.sequential)
 

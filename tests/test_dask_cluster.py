@@ -289,8 +289,8 @@ def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkey
     from lengthgen.store import two_layer as st
 
     spec = tt.TwoLayerSpec().replace(model={"d": 32}, train={"steps": 12, "batch": 8, "record_every": 5})
-    members = [tt.TransformerMember(spec, seed) for seed in (0, 1)] + [
-        tt.TransformerMember(spec.replace(model={"encoding": "ape"}), 0)]
+    members = [tt.Member(spec, seed) for seed in (0, 1)] + [
+        tt.Member(spec.replace(model={"encoding": "ape"}), 0)]
     sent = []
     real = cluster.remote_passes
     monkeypatch.setattr(cluster, "remote_passes", lambda passes, *a, **k: sent.append(len(passes)) or real(passes, *a, **k))

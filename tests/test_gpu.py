@@ -21,7 +21,7 @@ from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.store.one_layer import evaluated, train_key, trained
 from lengthgen.engine.train import Member, train_members
 from lengthgen.engine.evaluate_two_layer import evaluate_transformer
-from lengthgen.engine.train_two_layer import TransformerMember, TwoLayerSpec, train_transformers
+from lengthgen.engine.train_two_layer import TwoLayerSpec, train_transformers
 
 from tests.helpers import tiny_spec
 
@@ -95,7 +95,7 @@ def test_one_layer_variants_match_the_cpu(variant, restore_device):
 def test_two_layer_transformer_trains_and_evaluates_like_the_cpu(encoding, restore_device):
     spec = TwoLayerSpec().replace(model={"encoding": encoding, "d": 32},
                                   train={"steps": TRANSFORMER_STEPS, "batch": 8, "record_every": 5})
-    members = [TransformerMember(spec, 0), TransformerMember(spec, 1)]
+    members = [Member(spec, 0), Member(spec, 1)]
     evaluation = EvalConfig(lengths=(16, 32), sequences=256)
     cpu = on("cpu", train_transformers, members)
     cpu_eval = [evaluate_transformer(m, evaluation) for m in cpu]

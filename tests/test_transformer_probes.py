@@ -26,7 +26,7 @@ from lengthgen.engine.evaluate_two_layer import (
     vocabulary_carriers,
 )
 from lengthgen.store.two_layer import evaluated_transformers
-from lengthgen.engine.train_two_layer import TransformerMember, TwoLayerSpec, train_transformers
+from lengthgen.engine.train_two_layer import Member, TwoLayerSpec, train_transformers
 
 CARRIER_ATOL = 1e-5  # float32 keys: hook values vs the same projection computed by hand
 
@@ -91,7 +91,7 @@ def test_layer_one_rope_carrier_is_the_papers_vocabulary_definition():
     """In layer 1 of the RoPE model every key is W_K^h LN_1(E[b]) for its token b: the token-conditioned
     probe must equal the carrier fraction of that vocabulary table computed by hand."""
     spec = TwoLayerSpec().replace(model={"d": 32}, train={"steps": 5, "batch": 8})
-    model = train_transformers([TransformerMember(spec, 0)])[0].module()
+    model = train_transformers([Member(spec, 0)])[0].module()
     tokens = torch.randint(0, 20, (64, 16), generator=generator(0, "test"))
     key, query = vocabulary_carriers(model, tokens)
     assert key.shape == query.shape == (2, 4)
@@ -128,7 +128,7 @@ def test_eval_record_accessors_and_round_trip():
 def test_evaluation_matches_separate_length_L_forwards(tmp_path):
     """One forward at the longest length must give each length's numbers as a length-L forward does."""
     spec = TwoLayerSpec().replace(model={"d": 32}, train={"steps": 5, "batch": 4})
-    trained = train_transformers([TransformerMember(spec, 1)])[0]
+    trained = train_transformers([Member(spec, 1)])[0]
     evaluation = EvalConfig(lengths=(12, 20, 24), sequences=48)
     result = evaluate_transformer(trained, evaluation)
     tokens = eval_tokens(spec.task, evaluation)  # (N, 24)

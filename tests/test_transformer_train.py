@@ -13,7 +13,7 @@ from lengthgen.store.cache import Cache
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import IGNORE, ShiftTask
 from lengthgen.engine.train_two_layer import (
-    TransformerMember,
+    Member,
     TwoLayerSpec,
     build_transformer,
     ensemble_forward,
@@ -71,8 +71,8 @@ def test_member_losses_average_only_positions_with_a_target():
 @pytest.mark.parametrize("encoding", ["rope", "ape"])
 def test_seed_trained_alone_equals_seed_in_ensemble(encoding):
     spec = tiny_spec(encoding)
-    alone = train_transformers([TransformerMember(spec, 4)])[0]
-    together = train_transformers([TransformerMember(spec, s) for s in (0, 4, 9)])[1]
+    alone = train_transformers([Member(spec, 4)])[0]
+    together = train_transformers([Member(spec, s) for s in (0, 4, 9)])[1]
     assert together.seed == 4
     for name in alone.state:
         torch.testing.assert_close(together.state[name], alone.state[name], atol=ENSEMBLE_ATOL, rtol=0,
@@ -83,12 +83,12 @@ def test_seed_trained_alone_equals_seed_in_ensemble(encoding):
 
 def test_members_of_different_specs_cannot_share_an_ensemble():
     with pytest.raises(ValueError, match="specs differ"):
-        train_transformers([TransformerMember(tiny_spec("rope"), 0), TransformerMember(tiny_spec("ape"), 1)])
+        train_transformers([Member(tiny_spec("rope"), 0), Member(tiny_spec("ape"), 1)])
 
 
 def test_cache_trains_once_and_keys_everything_that_decides_the_numbers(tmp_path):
     spec = tiny_spec("rope", steps=3)
-    members = [TransformerMember(spec, 0), TransformerMember(spec, 1)]
+    members = [Member(spec, 0), Member(spec, 1)]
     cache = Cache(tmp_path)
     first = trained_transformers(members, cache)
     assert cache.stats["two-layer:computed"] == 2
@@ -101,7 +101,7 @@ def test_cache_trains_once_and_keys_everything_that_decides_the_numbers(tmp_path
     assert payload["seed"] == 0 and payload["spec"]["model"]["encoding"] == "rope"
     assert {"code", "torch", "threads"} <= set(payload)
     assert train_key(members[0]) != train_key(members[1])
-    assert train_key(members[0]) != train_key(TransformerMember(spec.replace(train={"steps": 4}), 0))
+    assert train_key(members[0]) != train_key(Member(spec.replace(train={"steps": 4}), 0))
 
 
 def test_spec_validation_names_the_value():
@@ -110,12 +110,12 @@ def test_spec_validation_names_the_value():
     with pytest.raises(ValueError, match="12 positions is shorter than max_len=16"):
         TwoLayerSpec().replace(model={"encoding": "ape", "positions": 12})
     with pytest.raises(ValueError, match="seed -1"):
-        TransformerMember(TwoLayerSpec(), -1)
+        Member(TwoLayerSpec(), -1)
 
 
 @pytest.mark.slow
 def test_rope_transformer_learns_the_shift_task():
     spec = TwoLayerSpec().replace(model={"d": 32}, train={"steps": 150, "batch": 16, "lr": 3e-3, "record_every": 50})
-    model = train_transformers([TransformerMember(spec, 0)])[0]
+    model = train_transformers([Member(spec, 0)])[0]
     losses = model.trajectory["loss"]
     assert losses[-1] < 0.1 * losses[0], f"loss did not fall: {losses}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 from torch import nn
@@ -22,8 +22,20 @@ from torch.func import stack_module_state
 
 from lengthgen.config import TrainConfig
 from lengthgen.device import get_device
+from lengthgen.seeding import check_seed
 
 Params = dict[str, torch.Tensor]  # parameter name -> stacked values (members, ...)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One model to train, of either family: what is trained and the seed of its initialisation and data."""
+
+    spec: Any  # a RunSpec (the one-layer head) or a TwoLayerSpec (the two-layer transformer)
+    seed: int  # seeds the initialisation ("init") and the data stream ("data" / "shift-data")
+
+    def __post_init__(self) -> None:
+        check_seed(self.seed)
 
 
 class FusedAdam:

@@ -35,7 +35,7 @@ from lengthgen.probes.geometry import carrier_fraction
 from lengthgen.probes.retrieval import last_query_profile, offset_attention, retrieving_head, token_conditioned_means
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import ShiftConfig, ShiftTask, shift_targets
-from lengthgen.engine.train_two_layer import TrainedTransformer, TwoLayerSpec
+from lengthgen.engine.train_two_layer import TrainedTransformer
 
 EVAL_CHUNK = 512  # sequences per forward (bounds the memory of the captured patterns; no effect on results)
 
@@ -112,16 +112,6 @@ def eval_width(task: ShiftConfig, evaluation: EvalConfig) -> int:
     return max(*evaluation.lengths, task.max_len)
 
 
-def check_eval(spec: TwoLayerSpec, evaluation: EvalConfig) -> None:
-    """Raise ``ValueError`` for an evaluation length this model cannot be evaluated at."""
-    for length in evaluation.lengths:
-        if length <= spec.task.offset:
-            raise ValueError(f"evaluation length {length} must exceed the offset K={spec.task.offset}")
-    width = eval_width(spec.task, evaluation)
-    if spec.model.encoding == "ape" and width > spec.model.positions:
-        raise ValueError(f"evaluation length {width} exceeds the APE table ({spec.model.positions} positions)")
-
-
 def eval_tokens(task: ShiftConfig, evaluation: EvalConfig) -> torch.Tensor:
     """The shared evaluation sequences (N, W); length L uses the first L columns."""
     width = eval_width(task, evaluation)
@@ -189,7 +179,7 @@ def vocabulary_carriers(model: Transformer, tokens: torch.Tensor) -> tuple[torch
 def evaluate_transformer(model: TrainedTransformer, evaluation: EvalConfig) -> TransformerEval:
     """Every quantity of the module docstring for one trained model (and its untrained baseline)."""
     spec = model.spec
-    check_eval(spec, evaluation)
+    spec.check_eval(evaluation)
     K, max_len = spec.task.offset, spec.task.max_len
     layers, heads = spec.model.layers, spec.model.heads
     tokens = eval_tokens(spec.task, evaluation)  # (N, W)

@@ -22,23 +22,14 @@ import torch.nn.functional as F
 
 from lengthgen.config import RunSpec
 from lengthgen.device import get_device
-from lengthgen.engine.ensemble import train_ensemble
+from lengthgen.engine.ensemble import Member, train_ensemble
 from lengthgen.models import OneLayerHead, table_forward
 from lengthgen.models.one_layer.fast import vocab_projections
 from lengthgen.probes import carrier_fraction, per_head_bilinear, top_singular_energy
-from lengthgen.seeding import check_seed, generator
+from lengthgen.seeding import generator
 from lengthgen.tasks import Batch, make_task
 
 DATA_CHUNK = 50  # training steps drawn per call to the task sampler (part of the data stream's definition)
-
-
-@dataclass(frozen=True)
-class Member:
-    spec: RunSpec  # what is trained
-    seed: int  # seeds the initialisation and the data stream
-
-    def __post_init__(self) -> None:
-        check_seed(self.seed)
 
 
 @dataclass

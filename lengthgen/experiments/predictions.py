@@ -201,7 +201,7 @@ class OutOfSampleResult:
         """measured seed-mean a* - predicted 1/(a + c (L-1)), per far length, from the seed-mean fit of ``items``.
 
         The fit is ``dilution_fit``'s least squares in closed form (the seed bootstrap calls this thousands of
-        times; scipy's linregress per call would take seconds)."""
+        times, too many for scipy's linregress per call)."""
         inverse = [1.0 / a for a in column_means([i[0] for i in items])]
         intercept, slope = line_fit([L - 1 for L in self.fit_lengths], inverse)
         measured = column_means([i[1] for i in items])

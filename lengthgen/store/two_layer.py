@@ -21,7 +21,7 @@ from lengthgen.engine.parallel import train_passes
 from lengthgen.engine.train_two_layer import (
     MAX_MEMBERS,
     TrainedTransformer,
-    TransformerMember,
+    Member,
     TwoLayerSpec,
     train_transformers,
 )
@@ -38,18 +38,18 @@ CACHE_KIND = "two-layer"  # the cache's folder of trained transformers
 EVAL_KIND = "two-layer-eval"  # ... of their evaluations
 
 
-def train_payload(member: TransformerMember) -> dict[str, Any]:
+def train_payload(member: Member) -> dict[str, Any]:
     """Everything that decides the trained numbers."""
     return {"what": "two-layer-transformer", "spec": member.spec.to_dict(), "seed": member.seed,
             **environment(MODEL_FILES)}
 
 
-def train_key(member: TransformerMember) -> str:
+def train_key(member: Member) -> str:
     return payload_key(train_payload(member))
 
 
 def trained_transformers(
-    members: Sequence[TransformerMember], cache: Cache, progress: bool | None = None
+    members: Sequence[Member], cache: Cache, progress: bool | None = None
 ) -> list[TrainedTransformer]:
     """One trained model per member: loaded from the cache, or trained now (missing seeds of a spec in
     one ensemble pass) and saved. One lock per entry, so concurrent processes train each model once."""
@@ -88,7 +88,7 @@ def trained_transformers(
 def eval_payload(model: TrainedTransformer, evaluation: EvalConfig) -> dict[str, Any]:
     return {
         "what": "two-layer-eval",
-        "train": train_key(TransformerMember(model.spec, model.seed)),
+        "train": train_key(Member(model.spec, model.seed)),
         "eval": dataclasses.asdict(evaluation),
         "code": code_fingerprint(EVAL_FILES),
     }

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import torch
 
-from lengthgen.config import _is_int, _require
+from lengthgen.config import _require, require_integers
 from lengthgen.tasks.uniform import draw_training_tokens
 
 IGNORE = -100  # target of a position without one (t < K or padding); cross_entropy's ignore_index
@@ -38,8 +38,7 @@ class ShiftConfig:
     vocab: int = 20  # m, tokens i.i.d. uniform over {0..m-1}
 
     def __post_init__(self) -> None:
-        for name in ("offset", "min_len", "max_len", "vocab"):
-            _require(_is_int(getattr(self, name)), f"{name}={getattr(self, name)!r} must be an integer")
+        require_integers(self, ("offset", "min_len", "max_len", "vocab"))
         _require(self.vocab >= 2, f"vocab={self.vocab} must be at least 2")
         _require(self.min_len >= 2, f"min_len={self.min_len} must be at least 2")
         _require(self.max_len >= self.min_len, f"max_len={self.max_len} is below min_len={self.min_len}")

@@ -90,12 +90,12 @@ def test_c1_grid_cold(benchmark):
 def test_transformer_step(benchmark):
     """One training step of a two-layer transformer ensemble pass (C12/C13's model, 5 seeds)."""
     from lengthgen.experiments.two_layer import PAPER_SEEDS, two_layer_spec
-    from lengthgen.engine.train_two_layer import TransformerMember, _Streams as ShiftStreams, build_transformer
+    from lengthgen.engine.train_two_layer import Member, _Streams as ShiftStreams, build_transformer
     from lengthgen.engine.train_two_layer import ensemble_forward, member_losses
 
     torch.set_num_threads(1)
     spec = two_layer_spec("rope")
-    members = [TransformerMember(spec, seed) for seed in range(PAPER_SEEDS)]
+    members = [Member(spec, seed) for seed in range(PAPER_SEEDS)]
     modules = [build_transformer(spec, m.seed) for m in members]
     params, _ = stack_module_state(modules)
     forward = ensemble_forward(modules[0])

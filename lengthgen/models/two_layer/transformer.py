@@ -32,7 +32,8 @@ layer's queries and keys (identity for APE); the APE table is the parameter ``en
 one-layer head's name, in the same place of the parameter order as before (after ``embed``), so the
 initial draws are unchanged. The token embedding and the APE table are ``base.embedding_table``s: an
 ``nn.Embedding`` built under ``torch.device("meta")`` would run its default initialisation there, which
-imports ``torch._dynamo`` (seconds of start-up); every value is drawn by ``reset_parameters`` anyway.
+imports ``torch._dynamo`` (a slow start-up, timed in the README's Speed section); every value is drawn
+by ``reset_parameters`` anyway.
 The numbers are bit for bit those of the former inline code (the position table added as a slice, the
 rotation tables built here), because:
 
@@ -68,7 +69,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from lengthgen.config import _is_int, _require
+from lengthgen.config import _require, require_integers
 from lengthgen.encodings.ape import APE
 from lengthgen.encodings.base import Encoding, embedding_table
 from lengthgen.encodings.rope import RoPE
@@ -93,9 +94,7 @@ class TransformerConfig:
 
     def __post_init__(self) -> None:
         _require(self.encoding in ENCODINGS, f"unknown encoding {self.encoding!r} (known: {', '.join(ENCODINGS)})")
-        for name in ("vocab", "d", "heads", "layers", "mlp_ratio", "positions"):
-            _require(_is_int(getattr(self, name)), f"{name}={getattr(self, name)!r} must be an integer")
-            _require(getattr(self, name) >= 1, f"{name}={getattr(self, name)} must be at least 1")
+        require_integers(self, ("vocab", "d", "heads", "layers", "mlp_ratio", "positions"), minimum=1)
         _require(self.vocab >= 2, f"vocab={self.vocab} must be at least 2")
         _require(self.d % self.heads == 0, f"width d={self.d} is not divisible by heads={self.heads}")
         _require(

@@ -6,6 +6,8 @@
   checks. ``measure(scale)`` returns the experiment result at ``scale``'s seeds (``scale.seed_list``);
   ``check(claim, result)`` records every check on it (a pure function of the result, so the negative
   control calls the same function on a counterfactual).
+- ``refute(control, block, why, check, counterfactual, *args, **kwargs)``: the one way a negative control
+  records its scale block, runs the claim's own ``check`` on its counterfactual and requires a failure.
 """
 
 from __future__ import annotations
@@ -43,6 +45,18 @@ def judge(claim, scale, measure: Callable[[Any], Any], check: Callable[[Any, Any
         check(claim, result)
         return result
     return _until_decided(claim, scale, measure, check, paper_seeds, plan)
+
+
+def refute(control, block: dict[str, Any], why: str, check: Callable[..., None], counterfactual: Any,
+           *args: Any, **kwargs: Any) -> list:
+    """The negative control's body: record the scale ``block`` (``scale.describe(PAPER_SEEDS)``, or an exact
+    computation's own block), feed ``counterfactual`` (and ``args``/``kwargs``) to the claim's ``check`` with
+    ``why`` (what replaced the real result, and why the checks must fail), and require that some check fails
+    (``ControlRecorder.verify``). Returns the failed checks, for a control that asks more of them."""
+    control.set_scale(**block)
+    failed = control.run(why, check, counterfactual, *args, **kwargs)
+    control.verify()
+    return failed
 
 
 def _until_decided(claim, scale, measure, check, paper_seeds: int, plan) -> Any:

@@ -18,7 +18,7 @@ from tests.report_samples import ENVIRONMENT, all_records
 CHROMIUM = Path("/usr/bin/chromium")
 TIMEOUT_S = 120  # a cold start of Chromium on busy shared cores
 WINDOW = (1280, 2400)  # pixels: the claims table, the environment and the first figures
-VERDICT_BACKGROUNDS = {  # the verdict cell colours of page.CSS, as 8-bit RGB
+VERDICT_BACKGROUNDS = {  # the verdict cell colours of report/static/page.css, as 8-bit RGB
     "reproduced": (0xDA, 0xFB, 0xE1),
     "not reproduced": (0xFF, 0xF1, 0xE0),
     "inconclusive": (0xDD, 0xF4, 0xFF),

@@ -6,8 +6,10 @@
 - :func:`summary_lines`: the same table in short, for the terminal.
 
 Modules: ``data`` (claims.json), ``verdict`` (the verdict rule), ``text`` (numbers and one-line
-summaries), ``figures`` (figure specs drawn with matplotlib Agg), ``page`` (the HTML), ``summary``
-(terminal), ``environment`` (versions, fingerprints, cache counters).
+summaries), ``figure_specs`` (what each claim plots) and ``figures`` (drawing them with matplotlib Agg),
+``page`` (the HTML page's view models), ``views`` (pieces the page and the map share), ``templating``
+(the Jinja2 environment; ``templates/`` and ``static/`` hold the template, CSS and JS), ``robustness``
+(the map), ``summary`` (terminal), ``environment`` (versions, fingerprints, cache counters).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from lengthgen.experiments.common import column_means
 from lengthgen.experiments.phenomenon import PhenomenonResult
 
 from claims.grid import GRID_SEEDS, phenomenon_result
-from claims.support import judge
+from claims.support import judge, refute
 
 PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 ROPE_NEAR = 0.95  # RoPE accuracy at L <= 32
@@ -96,11 +96,10 @@ def test_rope_generalizes_ape_collapses(scale, cache, claim):
 
 @pytest.mark.control("C1")
 def test_rope_generalizes_ape_collapses_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run(
+    refute(
+        control, scale.describe(PAPER_SEEDS),
         "the C1 grid with its APE heads in place of the RoPE heads (same K, seeds and evaluation): an APE head "
         "is at chance beyond the training range, so the RoPE accuracy checks at L > 16 must fail",
         check,
         measure(scale, cache).replaced("rope", by="ape"),
     )
-    control.verify()

@@ -31,7 +31,7 @@ from lengthgen.experiments.equivariance import (
     run_equivariance,
 )
 
-from claims.support import memo
+from claims.support import memo, refute
 
 PAPER_SEEDS = 0  # an exact computation on random weights: no trained seeds
 EXAMPLES = {"quick": 25, "paper": 200}
@@ -84,12 +84,11 @@ def test_rope_logits_depend_only_on_offsets(scale, claim):
 
 @pytest.mark.control("C2")
 def test_rope_logits_depend_only_on_offsets_control(scale, control):
-    control.set_scale(**scale_block(scale))
-    control.run(
+    refute(
+        control, scale_block(scale),
         "random APE heads on the same drawn cases (width, heads, seed; 48-row table, shift 1 + |c| mod 32): an "
         "APE logit reads absolute positions, so shifting them changes it and the largest change must exceed "
         "the tolerance",
         check,
         run_equivariance(draw_cases(EXAMPLES[scale.name]), encoding="ape"),
     )
-    control.verify()

@@ -20,7 +20,7 @@ from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.phenomenon import PhenomenonResult
 
 from claims.grid import GRID_SEEDS, phenomenon_result
-from claims.support import judge
+from claims.support import judge, refute
 
 PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 
@@ -77,11 +77,10 @@ def test_selected_offset_is_target_in_every_cell(scale, cache, claim):
 
 @pytest.mark.control("C3")
 def test_selected_offset_is_target_in_every_cell_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run(
+    refute(
+        control, scale.describe(PAPER_SEEDS),
         "the C1 grid with its APE heads in place of the RoPE heads (same K, seeds and evaluation): beyond the "
         "training range an APE head peaks at an absolute position, not at -K, so the cells at L > 16 must fail",
         check,
         measure(scale, cache).replaced("rope", by="ape"),
     )
-    control.verify()

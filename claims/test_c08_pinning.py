@@ -27,7 +27,7 @@ from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.pinning import PinningResult, run_pinning
 
 from claims.grid import GRID_SEEDS
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 
 PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 
@@ -108,11 +108,10 @@ def test_ape_head_pins_inside_training_range(scale, cache, claim):
 
 @pytest.mark.control("C8")
 def test_ape_head_pins_inside_training_range_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run(
+    refute(
+        control, scale.describe(PAPER_SEEDS),
         "the C1 grid's RoPE heads in place of the APE heads (same K, seeds and lengths): they select -K, so "
         "their peak sits at absolute position L - 1 - K >= 16 and 'not -K' and 'pinned inside' must fail",
         check,
         measure(scale, cache, encoding="rope"),
     )
-    control.verify()

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.ape_controls import WEIGHT_DECAYS, WeightDecayResult, run_weight_decay
@@ -125,9 +125,8 @@ def test_ape_failure_survives_weight_decay(scale, cache, claim):
 @pytest.mark.control("C9")
 def test_ape_failure_survives_weight_decay_control(scale, cache, control):
     counterfactual = measure(scale, cache, encoding="rope")
-    control.set_scale(**scale.describe(PAPER_SEEDS),
-                      seeds_by_lambda={f"{d:g}": list(s) for d, s in counterfactual.seeds_by_decay.items()})
-    control.run("the C1 grid's RoPE heads (lambda = 0, seeds of the grid) in place of APE: they stay accurate "
-                "beyond the training range, so accuracy <= 0.15 at L > 16 must fail",
-                check, counterfactual)
-    control.verify()
+    seeds_by_lambda = {f"{d:g}": list(s) for d, s in counterfactual.seeds_by_decay.items()}
+    refute(control, {**scale.describe(PAPER_SEEDS), "seeds_by_lambda": seeds_by_lambda},
+           "the C1 grid's RoPE heads (lambda = 0, seeds of the grid) in place of APE: they stay accurate "
+           "beyond the training range, so accuracy <= 0.15 at L > 16 must fail",
+           check, counterfactual)

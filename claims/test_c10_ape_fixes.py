@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means
 from lengthgen.experiments.ape_controls import NO_FIX, FixesResult, rope_in_place_of_fixes, run_ape_fixes
@@ -119,13 +119,12 @@ def test_inference_time_fixes_leave_ape_at_chance(scale, cache, claim):
 
 @pytest.mark.control("C10")
 def test_inference_time_fixes_leave_ape_at_chance_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    failed = control.run(
+    failed = refute(
+        control, scale.describe(PAPER_SEEDS),
         "the C1 grid's unmodified RoPE heads (8 seeds) in place of each fixed APE head (a RoPE head has no "
         "position table to fix and needs no fix): they stay accurate beyond the training range, so "
         "accuracy <= 0.15 must fail, in the cells where the APE fixes hold too",
         check, measure(scale, cache, encoding="rope"))
-    control.verify()
     # the real run already fails the declared cells; the control must also fail checks that hold there
     holding = [c for c in failed if not matches(c.name, NOT_REPRODUCED_CHECKS)]
     assert holding, (f"control of C10 fails only the declared non-reproduction's checks "

@@ -42,7 +42,7 @@ from lengthgen.experiments.linear import HEADS, LinearResult, run_linear
 from lengthgen.scale import Scale
 
 from claims.mechanism import VALIDATION_SEEDS
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 NOT_REPRODUCED_QUICK = ("linear K=2: |cos(m_Q, R_-K m_K)| (mean over seeds)",)  # quick scale only
@@ -156,8 +156,8 @@ def test_linear_attention_fits_but_does_not_extrapolate(scale, cache, claim):
 
 @pytest.mark.control("C11")
 def test_softmax_heads_fail_the_linear_checks(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run(
+    refute(
+        control, scale.describe(PAPER_SEEDS),
         "the grid's softmax RoPE heads (same K and seeds) in place of the linear heads: they extrapolate "
         "(accuracy about 1 at the far length, not <= 0.2) and carry a carrier pre-rotated to -K (key fraction "
         "about 0.8, cos about 0.8), so the far-accuracy and carrier checks must fail",
@@ -165,4 +165,3 @@ def test_softmax_heads_fail_the_linear_checks(scale, cache, control):
         measure(scale, cache),
         head="softmax",
     )
-    control.verify()

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge
+from claims.support import judge, refute
 from claims.two_layer import FIRST_WIDTH, PAPER_SEEDS, SWAP_WHY, WIDTHS, WIDTH_IDS, choices, measure, run_scale, swapped
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.two_layer import TwoLayerResult
@@ -131,6 +131,4 @@ def test_two_layer_rope_generalizes_ape_degrades(scale, cache, claim, width):
 @pytest.mark.control("C12")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
 def test_two_layer_control(scale, cache, control, width):
-    control.set_scale(**run_scale(scale).describe(PAPER_SEEDS))
-    control.run(SWAP_WHY, check, swapped(measure(scale, cache, width)))
-    control.verify()
+    refute(control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check, swapped(measure(scale, cache, width)))

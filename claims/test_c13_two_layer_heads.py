@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge
+from claims.support import judge, refute
 from claims.two_layer import FIRST_WIDTH, PAPER_SEEDS, SWAP_WHY, WIDTHS, WIDTH_IDS, choices, measure, run_scale, swapped
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import mean
@@ -181,6 +181,4 @@ def test_two_layer_rope_head_equivariant_ape_head_pins(scale, cache, claim, widt
 @pytest.mark.control("C13")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
 def test_two_layer_heads_control(scale, cache, control, width):
-    control.set_scale(**run_scale(scale).describe(PAPER_SEEDS))
-    control.run(SWAP_WHY, check, swapped(measure(scale, cache, width)))
-    control.verify()
+    refute(control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check, swapped(measure(scale, cache, width)))

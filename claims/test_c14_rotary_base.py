@@ -27,7 +27,7 @@ from lengthgen.experiments.bases import PAPER_BASES, BasesResult, run_bases
 from lengthgen.experiments.phenomenon import run_phenomenon
 
 from claims.mechanism import VALIDATION_SEEDS
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 OFFSETS = {"quick": (2,), "paper": (2, 3)}
@@ -98,12 +98,11 @@ def test_mechanism_is_robust_to_the_rotary_base(scale, cache, claim):
 
 @pytest.mark.control("C14")
 def test_mechanism_is_robust_to_the_rotary_base_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run(
+    refute(
+        control, scale.describe(PAPER_SEEDS),
         "the base sweep with every base's RoPE runs replaced by the C1 grid's APE runs (same K, seeds and "
         "evaluation): an APE head is at chance beyond the training range and does not select -K there, so "
         "both checks must fail for every base",
         check,
         ape_in_place_of_rope(scale, cache, measure(scale, cache)),
     )
-    control.verify()

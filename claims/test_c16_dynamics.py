@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.dynamics import (EMERGENCE_FRACTION, PAPER_EMERGE_BY, QUANTITIES, DynamicsResult,
                                             flat_counterfactual, run_dynamics)
@@ -118,9 +118,8 @@ def test_carrier_and_rank_coemerge_then_plateau(scale, cache, claim):
 
 @pytest.mark.control("C16")
 def test_carrier_and_rank_coemerge_then_plateau_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run("the same runs' trajectories with every series flat at its final value from step 0 (a carrier "
-                "and rank concentration present from the start): nothing emerges, so 'initial <= half the final' "
-                "and 't90 after step 0' must fail",
-                check, flat_counterfactual(measure(scale, cache)))
-    control.verify()
+    refute(control, scale.describe(PAPER_SEEDS),
+           "the same runs' trajectories with every series flat at its final value from step 0 (a carrier "
+           "and rank concentration present from the start): nothing emerges, so 'initial <= half the final' "
+           "and 't90 after step 0' must fail",
+           check, flat_counterfactual(measure(scale, cache)))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.sweeps import (PAPER_POINT, SWEEP, CarrierSweepResult, point_label, run_carrier_sweep,
                                           untrained_counterfactual)
@@ -89,8 +89,7 @@ def test_carrier_fraction_holds_across_settings(scale, cache, claim):
 
 @pytest.mark.control("C17")
 def test_carrier_fraction_holds_across_settings_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run("each sweep model's untrained initialisation (the same seeds) in place of the trained head: its "
-                "carrier fraction is the i.i.d. baseline (about 1/m), outside [0.6, 0.95]",
-                check, untrained_counterfactual(measure(scale, cache)))
-    control.verify()
+    refute(control, scale.describe(PAPER_SEEDS),
+           "each sweep model's untrained initialisation (the same seeds) in place of the trained head: its "
+           "carrier fraction is the i.i.d. baseline (about 1/m), outside [0.6, 0.95]",
+           check, untrained_counterfactual(measure(scale, cache)))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 from claims.test_c17_carrier_sweep import OFFSETS, PAPER_SEEDS
 from lengthgen.report import figure_specs as figures
 from lengthgen.config import PAPER_EVAL_LENGTHS
@@ -93,8 +93,7 @@ def test_dilution_rate_falls_with_width(scale, cache, claim):
 
 @pytest.mark.control("C18")
 def test_dilution_rate_falls_with_width_control(scale, cache, control):
-    control.set_scale(**{**scale.describe(PAPER_SEEDS), "lengths": list(PAPER_EVAL_LENGTHS)})
-    control.run("the same per-seed fits with the widths in reverse order (128, 64, 32): the checks then ask for "
-                "c(128) > c(64) > c(32), the opposite of the measured ordering, and must fail",
-                check, reversed_widths(measure(scale, cache)))
-    control.verify()
+    refute(control, {**scale.describe(PAPER_SEEDS), "lengths": list(PAPER_EVAL_LENGTHS)},
+           "the same per-seed fits with the widths in reverse order (128, 64, 32): the checks then ask for "
+           "c(128) > c(64) > c(32), the opposite of the measured ordering, and must fail",
+           check, reversed_widths(measure(scale, cache)))

@@ -32,7 +32,7 @@ from lengthgen.experiments.carrier import CarrierResult
 from lengthgen.scale import Scale
 
 from claims.mechanism import VALIDATION_SEEDS, carrier_result, profile_figure
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 OFFSET = 1  # the claim is about K = 1
@@ -110,12 +110,11 @@ def test_k1_carrier_centred_at_zero_and_accurate(scale, cache, claim):
 
 @pytest.mark.control("C20")
 def test_k2_carriers_are_not_centred_at_zero(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run(
+    refute(
+        control, scale.describe(PAPER_SEEDS),
         f"the grid's K = {CONTROL_OFFSET} heads in place of the K = 1 heads: their carriers are pre-rotated to "
         f"the target (phi_c peaks at -{CONTROL_OFFSET} in every seed, C5), not centred at 0, so the phi_c check "
         "must fail",
         check,
         carrier_result(scale, cache).select((CONTROL_OFFSET,)),
     )
-    control.verify()

@@ -35,7 +35,7 @@ from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.content import ContentResult, untrained_content
 
 from claims.multihead import CHOICES, PAPER_SEEDS, measure, run_scale
-from claims.support import judge
+from claims.support import judge, refute
 
 MIN_ACCURACY = 0.95  # catalogue: "H=1 and H=2 solve it in distribution (>= 0.95)"
 SOLVING_HEADS = (1, 2)  # the head counts the catalogue asserts
@@ -115,8 +115,7 @@ def test_content_task_solved_with_one_and_two_heads(scale, cache, claim):
 
 @pytest.mark.control("C21")
 def test_content_control(scale, cache, control):
-    control.set_scale(**run_scale(scale).describe(PAPER_SEEDS))
-    control.run("the same heads, seeds and evaluation sequences with every model's weights replaced by its seed's "
-                "untrained initialisation: an untrained head predicts near chance (0.05), so the in-distribution "
-                "accuracy checks must fail", check, untrained_content(measure(scale, cache)))
-    control.verify()
+    refute(control, run_scale(scale).describe(PAPER_SEEDS),
+           "the same heads, seeds and evaluation sequences with every model's weights replaced by its seed's "
+           "untrained initialisation: an untrained head predicts near chance (0.05), so the in-distribution "
+           "accuracy checks must fail", check, untrained_content(measure(scale, cache)))

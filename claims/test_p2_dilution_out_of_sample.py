@@ -34,7 +34,7 @@ from lengthgen.report import figure_specs as figures
 from lengthgen.experiments import predictions as P
 
 from claims.predictions import VALIDATION_SEEDS, variant
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 
 PAPER_SEEDS = VALIDATION_SEEDS
 OFFSETS = (2, 3)  # as C6
@@ -95,10 +95,9 @@ def test_dilution_law_predicts_far_target_weight(scale, cache, claim):
 
 @pytest.mark.control("P2")
 def test_dilution_law_predicts_far_target_weight_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
     result = measure(scale, cache)
     scaled = variant(scale, cache, "log-scale", OFFSETS, PAPER_SEEDS)
-    control.run("the far a* of the same heads under log-length logit scaling (P6's variant) against the law fitted "
-                "on their unscaled in-range a*: the scaled heads dilute more slowly, so the prediction must miss",
-                check, dataclasses.replace(result, far_cells=scaled.varied))
-    control.verify()
+    refute(control, scale.describe(PAPER_SEEDS),
+           "the far a* of the same heads under log-length logit scaling (P6's variant) against the law fitted "
+           "on their unscaled in-range a*: the scaled heads dilute more slowly, so the prediction must miss",
+           check, dataclasses.replace(result, far_cells=scaled.varied))

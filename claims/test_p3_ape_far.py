@@ -24,7 +24,7 @@ from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.predictions import FarResult
 
 from claims.predictions import GRID_SEEDS, far
-from claims.support import judge
+from claims.support import judge, refute
 
 PAPER_SEEDS = GRID_SEEDS
 APE_OUT = 0.15  # catalogue: seed-mean accuracy (chance 0.05)
@@ -70,8 +70,7 @@ def test_ape_stays_pinned_and_at_chance_far_out(scale, cache, claim):
 
 @pytest.mark.control("P3")
 def test_ape_stays_pinned_and_at_chance_far_out_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run("the grid's RoPE heads in place of the APE heads: they retrieve far out and peak at L-1-K, so the "
-                "accuracy and pinning checks must fail", check,
-                measure(scale, cache).replaced(measure(scale, cache, "rope")))
-    control.verify()
+    refute(control, scale.describe(PAPER_SEEDS),
+           "the grid's RoPE heads in place of the APE heads: they retrieve far out and peak at L-1-K, so the "
+           "accuracy and pinning checks must fail", check,
+           measure(scale, cache).replaced(measure(scale, cache, "rope")))

@@ -31,7 +31,7 @@ from lengthgen.experiments.common import mean
 from lengthgen.experiments.predictions import INTERPOLATION_LENGTHS, VariantResult
 
 from claims.predictions import GRID_SEEDS, variant
-from claims.support import judge
+from claims.support import judge, refute
 
 PAPER_SEEDS = GRID_SEEDS
 JUDGED_OFFSETS = (2, 3)  # catalogue: K >= 2 judged; K = 1 reported
@@ -94,8 +94,7 @@ def test_position_interpolation_moves_the_selected_offset(scale, cache, claim):
 
 @pytest.mark.control("P4")
 def test_position_interpolation_moves_the_selected_offset_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run("interpolation factor 1 (no interpolation: the plain evaluation of the same heads and cells): the "
-                "head selects -K and retrieves, so 'selected offset = -K L/16' and 'accuracy <= 0.15' must fail",
-                check, measure(scale, cache, "plain"))
-    control.verify()
+    refute(control, scale.describe(PAPER_SEEDS),
+           "interpolation factor 1 (no interpolation: the plain evaluation of the same heads and cells): the "
+           "head selects -K and retrieves, so 'selected offset = -K L/16' and 'accuracy <= 0.15' must fail",
+           check, measure(scale, cache, "plain"))

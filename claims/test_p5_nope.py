@@ -24,7 +24,7 @@ from lengthgen.experiments.phenomenon import PhenomenonResult
 from lengthgen.experiments.predictions import run_nope
 
 from claims.predictions import OFFSETS, VALIDATION_SEEDS
-from claims.support import judge, memo
+from claims.support import judge, memo, refute
 
 PAPER_SEEDS = VALIDATION_SEEDS
 CANNOT_SELECT = 0.35  # catalogue: seed-mean accuracy at every L (chance 0.05)
@@ -69,7 +69,6 @@ def test_nope_cannot_select_an_offset(scale, cache, claim):
 
 @pytest.mark.control("P5")
 def test_nope_cannot_select_an_offset_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run("the grid's RoPE heads (same K and seeds, trained the same way) in place of the NoPE heads: they "
-                "retrieve, so every accuracy check must fail", check, measure(scale, cache, "rope"))
-    control.verify()
+    refute(control, scale.describe(PAPER_SEEDS),
+           "the grid's RoPE heads (same K and seeds, trained the same way) in place of the NoPE heads: they "
+           "retrieve, so every accuracy check must fail", check, measure(scale, cache, "rope"))

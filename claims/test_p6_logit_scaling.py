@@ -32,7 +32,7 @@ from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.predictions import VariantResult
 
 from claims.predictions import GRID_SEEDS, variant
-from claims.support import judge
+from claims.support import judge, refute
 
 PAPER_SEEDS = GRID_SEEDS
 
@@ -96,8 +96,7 @@ def test_log_length_scaling_raises_target_weight(scale, cache, claim):
 
 @pytest.mark.control("P6")
 def test_log_length_scaling_raises_target_weight_control(scale, cache, control):
-    control.set_scale(**scale.describe(PAPER_SEEDS))
-    control.run("the inverse scaling (logits divided by log(L)/log(16): flatter attention, more dilution) in place "
-                "of the scaling: the scaled a* falls below the unscaled, so the a* checks must fail",
-                check, measure(scale, cache, "inverse-log-scale"))
-    control.verify()
+    refute(control, scale.describe(PAPER_SEEDS),
+           "the inverse scaling (logits divided by log(L)/log(16): flatter attention, more dilution) in place "
+           "of the scaling: the scaled a* falls below the unscaled, so the a* checks must fail",
+           check, measure(scale, cache, "inverse-log-scale"))

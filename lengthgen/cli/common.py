@@ -14,6 +14,7 @@ from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, parse_seeds
 
 EXIT_USAGE = 2  # bad input: a one-line message naming the bad value, no traceback
 UNTIL_DECIDED_MAX = 32  # a bare --until-decided (lengthgen.sequential.DEFAULT_MAX; a test checks they agree)
+CLAIMS_JSON = Path("reports/claims.json")  # where `pytest claims` writes its records (report, robustness read it)
 
 
 class UsageError(Exception):
@@ -146,3 +147,25 @@ def emit_result(args: argparse.Namespace, result: Any) -> int:
     """Print an experiment result's ``table()``; write its ``to_json()`` if ``--json`` was given. Exit status 0."""
     emit(args, result.table(), result.to_json())
     return 0
+
+
+def add_claims_option(parser: argparse.ArgumentParser, flag: str, what: str) -> None:
+    """``flag PATH``: the claims.json a subcommand reads (``what`` it holds; default reports/claims.json)."""
+    parser.add_argument(flag, type=Path, default=CLAIMS_JSON, metavar="PATH", help=f"{what} (default {CLAIMS_JSON})")
+
+
+def read_claims(path: Path, missing: str | None = None) -> dict[str, Any]:
+    """The data of the claims.json at ``path`` (``lengthgen.report.data.load``: ValueError naming the file if
+    it is missing or not a report). ``missing``: what the error for a path that does not exist tells the user
+    to do, in place of load's "run `pytest claims` first, or pass --json"."""
+    from lengthgen.report.data import load
+
+    if missing is not None and not path.exists():
+        raise ValueError(f"{str(path)!r} does not exist ({missing})")
+    return load(path)
+
+
+def beside(claims: Path, given: Path | None, name: str = "") -> Path:
+    """Where a subcommand writes what it makes of a claims.json: ``given`` (its option), else ``name`` in the
+    folder of ``claims`` (an empty ``name``: that folder)."""
+    return given if given is not None else claims.parent / name

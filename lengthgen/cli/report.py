@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from lengthgen.cli.common import add_claims_option, beside, read_claims
+
 NAME = "report"
 HELP = "regenerate reports/index.html from reports/claims.json (no retraining) and print the summary"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", type=Path, default=Path("reports/claims.json"), metavar="PATH",
-                        help="the records of a run (default reports/claims.json)")
+    add_claims_option(parser, "--json", "the records of a run")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR",
                         help="where index.html is written (default: the folder of --json)")
     parser.add_argument("--quiet", action="store_true", help="do not print the summary table")
@@ -23,12 +24,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lengthgen.report import summary_lines, write_page
-    from lengthgen.report.data import load
-
     from lengthgen.store.files import writable_dir
 
-    data = load(args.json)
-    out = writable_dir(args.out if args.out is not None else args.json.parent, "--out")
+    data = read_claims(args.json)
+    out = writable_dir(beside(args.json, args.out), "--out")
     try:
         files = write_page(data, out, args.json)
     except OSError as error:

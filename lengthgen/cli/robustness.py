@@ -12,15 +12,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lengthgen.cli.common import emit
+from lengthgen.cli.common import add_claims_option, beside, emit, read_claims
 
 NAME = "robustness"
 HELP = "print the robustness map (claims x settings) from reports/claims.json and write it as JSON"
+RUN_MAP = "pytest claims -m robustness -n auto"  # the run that stores the map's cells
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--report", type=Path, default=Path("reports/claims.json"), metavar="PATH",
-                        help="the claims.json holding the map's cells (default reports/claims.json)")
+    add_claims_option(parser, "--report", "the claims.json holding the map's cells")
     parser.add_argument("--json", type=Path, default=None, metavar="PATH",
                         help="where the map is written (default: robustness.json beside --report)")
     parser.add_argument("--list", action="store_true", help="print the settings and the claims each applies to")
@@ -40,15 +40,11 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(settings_table())
         return 0
-    from lengthgen.report.data import load
     from lengthgen.report.robustness import build_map, map_lines
 
-    if not args.report.exists():
-        raise ValueError(f"{str(args.report)!r} does not exist (run `pytest claims -m robustness -n auto` first, "
-                         "or pass --report)")
-    cells = load(args.report).get("robustness") or []
+    cells = read_claims(args.report, missing=f"run `{RUN_MAP}` first, or pass --report").get("robustness") or []
     if not cells:
-        raise ValueError(f"{str(args.report)!r} holds no robustness map (run `pytest claims -m robustness -n auto`)")
-    args.json = args.json if args.json is not None else args.report.parent / "robustness.json"
+        raise ValueError(f"{str(args.report)!r} holds no robustness map (run `{RUN_MAP}`)")
+    args.json = beside(args.report, args.json, "robustness.json")
     emit(args, "\n".join(map_lines(cells)), build_map(cells))
     return 0

@@ -32,7 +32,7 @@ from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
 from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
 from lengthgen.store.one_layer import evaluated, trained
-from lengthgen.engine.train import Member
+from lengthgen.engine.train import Member, TrainedModel
 
 WEIGHT_DECAYS = (0.0, 1e-4, 1e-2)  # the paper's lambda values (Fig. 4)
 NO_FIX = "none"  # the unmodified head, beside the fixes
@@ -253,6 +253,39 @@ def _beyond(evaluation: EvalConfig, max_len: int) -> tuple[int, ...]:
     return beyond
 
 
+@dataclass(frozen=True)
+class GridHeads:
+    """The C1 grid's trained heads that C10 (APE) and its negative control (RoPE) evaluate beyond Lmax."""
+
+    models: tuple[TrainedModel, ...]  # one per (K, seed), K-major, in the order of ``offsets`` and ``seeds``
+    evaluation: EvalConfig  # the evaluation asked for (``EvalConfig()`` when none was given)
+    cache: Cache  # the cache the models came from, and their evaluations go through
+    max_len: int  # Lmax: the longest training length
+    beyond: tuple[int, ...]  # the evaluation lengths > Lmax
+
+    def unmodified_rows(self, names: Sequence[str]) -> list[FixRow]:
+        """Each head's own evaluation (cached) at every length beyond Lmax, one row under each of ``names``."""
+        return [_fix_row(name, model, row)
+                for model, evals in zip(self.models, evaluated(self.models, self.evaluation, self.cache))
+                for row in evals if row.length in self.beyond
+                for name in names]
+
+
+def grid_heads(encoding: str, seeds: Sequence[int], steps: int, offsets: Sequence[int], fixes: Sequence[str],
+               evaluation: EvalConfig | None, cache: Cache | None, progress: bool | None) -> GridHeads:
+    """The preamble of ``run_ape_fixes`` and ``rope_in_place_of_fixes``: the fix names and every evaluation
+    length are checked before any training, then the grid's ``encoding`` heads come from the cache."""
+    evaluation = evaluation or EvalConfig()
+    cache = cache if cache is not None else Cache()
+    _check_fixes(fixes)
+    members = [Member(ape_spec(steps, offset, encoding=encoding), seed) for offset in offsets for seed in seeds]
+    for member in members:
+        member.spec.check_eval(evaluation)
+    max_len = members[0].spec.task.max_len
+    beyond = _beyond(evaluation, max_len)
+    return GridHeads(tuple(trained(members, cache, progress)), evaluation, cache, max_len, beyond)
+
+
 def rope_in_place_of_fixes(
     seeds: Sequence[int],
     steps: int = 4000,
@@ -265,19 +298,10 @@ def rope_in_place_of_fixes(
     """C10's negative control: a :class:`FixesResult` whose every row (under each fix's name, and
     ``NO_FIX``) is the C1 grid's unmodified RoPE head at that length. A RoPE head has no position table,
     so no fix applies to it; it needs none, and stays accurate beyond Lmax (cached models and evaluations)."""
-    evaluation = evaluation or EvalConfig()
-    cache = cache if cache is not None else Cache()
-    _check_fixes(fixes)
-    members = [Member(ape_spec(steps, offset, encoding="rope"), seed) for offset in offsets for seed in seeds]
-    max_len = members[0].spec.task.max_len
-    beyond = _beyond(evaluation, max_len)
-    models = trained(members, cache, progress)
-    rows = [_fix_row(fix, model, row)
-            for model, evals in zip(models, evaluated(models, evaluation, cache))
-            for row in evals if row.length in beyond
-            for fix in (NO_FIX, *fixes)]
-    return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), beyond, evaluation.sequences, max_len, rows,
-                       "rope")
+    heads = grid_heads("rope", seeds, steps, offsets, fixes, evaluation, cache, progress)
+    rows = heads.unmodified_rows((NO_FIX, *fixes))
+    return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), heads.beyond, heads.evaluation.sequences,
+                       heads.max_len, rows, "rope")
 
 
 def run_ape_fixes(
@@ -290,28 +314,18 @@ def run_ape_fixes(
     progress: bool | None = None,
 ) -> FixesResult:
     """C10: the C1 grid's APE heads at every evaluation length > Lmax, unmodified and under each fix."""
-    evaluation = evaluation or EvalConfig()
-    cache = cache if cache is not None else Cache()
-    _check_fixes(fixes)
-    members = [Member(ape_spec(steps, offset), seed) for offset in offsets for seed in seeds]
-    for member in members:
-        member.spec.check_eval(evaluation)
-    max_len = members[0].spec.task.max_len
-    beyond = _beyond(evaluation, max_len)
-    models = trained(members, cache, progress)
-    rows: list[FixRow] = []
-    for model, evals in zip(models, evaluated(models, evaluation, cache)):  # the unmodified heads (cached)
-        for row in evals:
-            if row.length in beyond:
-                rows.append(_fix_row(NO_FIX, model, row))
+    heads = grid_heads("ape", seeds, steps, offsets, fixes, evaluation, cache, progress)
+    models, max_len = heads.models, heads.max_len
+    rows = heads.unmodified_rows((NO_FIX,))
     for fix in fixes:
-        for length in beyond:
+        for length in heads.beyond:
             def apply(model, fix=fix, length=length):
                 return dataclasses.replace(model, state=fixed_state(model.state, fix, length, max_len))
 
-            at_length = dataclasses.replace(evaluation, lengths=(length,))
+            at_length = dataclasses.replace(heads.evaluation, lengths=(length,))
             variant = {"ape_fix": fix, "length": length, "max_len": max_len}
-            fixed_evals = evaluated(models, at_length, cache, variant, apply, ("probes/ape_fixes.py",))
+            fixed_evals = evaluated(models, at_length, heads.cache, variant, apply, ("probes/ape_fixes.py",))
             for model, (row,) in zip(models, fixed_evals):
                 rows.append(_fix_row(fix, model, row))
-    return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), beyond, evaluation.sequences, max_len, rows)
+    return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), heads.beyond, heads.evaluation.sequences,
+                       max_len, rows)

@@ -49,7 +49,7 @@ def test_cuda_without_a_gpu_is_a_clear_error(restore_device):
 def test_device_is_part_of_the_cache_key(restore_device, monkeypatch):
     member = Member(tiny_spec(), 0)
     cpu_key = train_key(member)
-    monkeypatch.setattr("lengthgen.store.one_layer.get_device", lambda: torch.device("cuda"))
+    monkeypatch.setattr("lengthgen.store.fingerprint.get_device", lambda: torch.device("cuda"))
     assert train_key(member) != cpu_key
 
 

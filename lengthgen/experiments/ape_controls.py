@@ -29,7 +29,7 @@ from typing import Any
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
-from lengthgen.experiments.results import Column, config, text_table, to_json
+from lengthgen.experiments.results import Column, config, length_columns, text_table, to_json
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
 from lengthgen.store.one_layer import evaluated, trained
 from lengthgen.engine.train import Member, TrainedModel
@@ -72,8 +72,7 @@ def weight_decay_columns(result: "WeightDecayResult") -> tuple[Column, ...]:
     return (
         Column("lambda", lambda key: key[0], ">7g"),
         Column("K", lambda key: key[1], ">2"),
-        *(Column(f"L={L}", lambda key, L=L: mean(result.accuracy(*key, L)), "<7.3f", gap="  " if i == 0 else " ")
-          for i, L in enumerate(result.lengths)),
+        *length_columns(result.lengths, lambda key, i, L: mean(result.accuracy(*key, L))),
         Column("|p| trained/untrained", result.norms_cell, gap="  "),
     )
 
@@ -192,8 +191,7 @@ def fixes_columns(result: "FixesResult") -> tuple[Column, ...]:
     return (
         Column("fix", lambda key: key[0], "<12"),
         Column("K", lambda key: key[1], ">2"),
-        *(Column(f"L={L}", lambda key, L=L: mean(result.accuracy(*key, L)), "<7.3f", gap="  " if i == 0 else " ")
-          for i, L in enumerate(result.lengths)),
+        *length_columns(result.lengths, lambda key, i, L: mean(result.accuracy(*key, L))),
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.common import Run, column_means, mean, paper_spec, train_grid
-from lengthgen.experiments.results import Column, config, text_table, to_json
+from lengthgen.experiments.results import Column, config, length_columns, text_table, to_json
 
 PAPER_BASES = (1e3, 1e4, 1e5)
 
@@ -46,8 +46,7 @@ def columns(lengths: Sequence[int]) -> tuple[Column, ...]:
     return (
         Column("base", lambda r: r.base, ">7.0e"),
         Column("K", lambda r: r.offset, ">2"),
-        *(Column(f"L={L}", lambda r, i=i: r.accuracy[i], "<7.3f", gap="  " if i == 0 else " ")
-          for i, L in enumerate(lengths)),
+        *length_columns(lengths, lambda r, i, L: r.accuracy[i]),
         Column("OOD acc", lambda r: r.ood_accuracy, "<7.3f", gap="  "),
         Column("cells at -K", lambda r: r.hits, gap="  "),
     )

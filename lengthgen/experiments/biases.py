@@ -18,7 +18,7 @@ from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
-from lengthgen.experiments.results import Column, text_table, to_json
+from lengthgen.experiments.results import Column, length_columns, text_table, to_json
 
 ENCODINGS = ("rope", "t5", "alibi")  # rotary first: the reference the bias schemes are compared with
 NAMES = {"rope": "RoPE", "t5": "T5 bias", "alibi": "ALiBi", "ape": "APE", "nope": "NoPE"}
@@ -48,8 +48,7 @@ def columns(result: "BiasesResult") -> tuple[Column, ...]:
         Column(f"acc<={result.max_len}", lambda r: mean(r.accuracy_in_range), ">8.3f", gap="  "),
         Column(f"acc>{result.max_len}", lambda r: mean(r.accuracy_beyond) if r.accuracy_beyond else float("nan"),
                ">7.3f"),
-        *(Column(f"L={L}", lambda r, L=L: selection_cell(r.selected_offset[L]), "<7", gap="  " if i == 0 else " ")
-          for i, L in enumerate(result.lengths)),
+        *length_columns(result.lengths, lambda r, i, L: selection_cell(r.selected_offset[L]), "<7"),
     )
 
 

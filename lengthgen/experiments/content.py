@@ -34,7 +34,7 @@ from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.engine.evaluate import EVAL_CHUNK, eval_draw, evaluate_models
 from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
-from lengthgen.experiments.results import Column, config, table_lines, to_json
+from lengthgen.experiments.results import Column, config, length_columns, table_lines, to_json
 from lengthgen.models import table_forward
 from lengthgen.probes import per_head_bilinear, top_singular_energy
 from lengthgen.probes.modes import mode_profiles, mode_target_weight
@@ -110,12 +110,11 @@ class ContentCell:
     eval: tuple[ContentLength, ...]  # one per evaluation length
 
 
-def length_columns(lengths: Sequence[int], value: Callable[[int, int], list[float]]) -> tuple[Column, ...]:
+def mean_columns(lengths: Sequence[int], value: Callable[[int, int], list[float]]) -> tuple[Column, ...]:
     """Per H: the mean over seeds of ``value(H, L)`` at every evaluation length."""
     return (
         Column("H", lambda heads: heads, ">2"),
-        *(Column(f"L={L}", lambda heads, L=L: mean(value(heads, L)), "<7.3f", gap="  " if i == 0 else " ")
-          for i, L in enumerate(lengths)),
+        *length_columns(lengths, lambda heads, i, L: mean(value(heads, L))),
     )
 
 
@@ -227,11 +226,11 @@ class ContentResult:
             f"content task (query token < m/2 -> K1={k1}, else K2={k2}); RoPE, d=64 split into H heads; "
             f"mean over {len(self.seeds)} seeds",
             "accuracy per length:",
-            *table_lines(length_columns(self.lengths, self.accuracy), self.heads),
+            *table_lines(mean_columns(self.lengths, self.accuracy), self.heads),
             "peak attention (mean over modes and heads of each head's mode-conditioned peak):",
-            *table_lines(length_columns(self.lengths, self.peak), self.heads, header=False),
+            *table_lines(mean_columns(self.lengths, self.peak), self.heads, header=False),
             "a* of the retrieving head (per mode the most attention on the target, mean over modes):",
-            *table_lines(length_columns(self.lengths, self.retrieving_target_weight), self.heads, header=False),
+            *table_lines(mean_columns(self.lengths, self.retrieving_target_weight), self.heads, header=False),
             "top singular-value energy of W_h per head (mean over seeds; at initialisation):",
             *table_lines(energy_columns(self), self.heads, header=False),
         ]

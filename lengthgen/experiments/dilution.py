@@ -25,7 +25,7 @@ from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.engine.evaluate import LengthEval
 from lengthgen.experiments.carrier import PROFILE_SPAN
 from lengthgen.experiments.common import Run, column_means, paper_spec, train_and_evaluate
-from lengthgen.experiments.results import ABSENT_IF_NONE, Column, config, table_lines, to_json
+from lengthgen.experiments.results import ABSENT_IF_NONE, Column, config, length_columns, table_lines, to_json
 from lengthgen.probes.dilution import DilutionFit, dilution_fit
 from lengthgen.probes.margin import Margins, head_margins, length_margins
 
@@ -117,8 +117,7 @@ def columns(lengths: Sequence[int]) -> tuple[Column, ...]:
     return (
         Column("K", lambda r: r.offset, ">2"),
         Column("seed", lambda r: r.seed, ">4"),
-        *(Column(f"L={L}", lambda r, i=i: r.target_weight[i], "<7.3f", gap="  " if i == 0 else " ")
-          for i, L in enumerate(lengths)),
+        *length_columns(lengths, lambda r, i, L: r.target_weight[i]),
         Column("c", lambda r: r.fit.slope, "<7.4f", gap="  "),
         Column("R^2", lambda r: r.fit.r2, "<6.3f"),
         Column("mu", lambda r: "-     " if r.margin is None else f"{r.margin.worst:<6.2f}", header_spec="<6"),

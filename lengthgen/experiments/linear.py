@@ -16,7 +16,7 @@ from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.carrier import PROFILE_SPAN, model_geometry
 from lengthgen.experiments.common import column_means, mean, paper_spec, train_grid
-from lengthgen.experiments.results import Column, config, table_lines, to_json
+from lengthgen.experiments.results import Column, config, length_columns, table_lines, to_json
 from lengthgen.probes.carrier import CarrierGeometry
 
 HEADS = ("linear", "softmax")
@@ -50,8 +50,7 @@ def columns(lengths: Sequence[int]) -> tuple[Column, ...]:
     return (
         Column("head", lambda r: r.attention, "<8"),
         Column("K", lambda r: r.offset, ">2"),
-        *(Column(f"L={L}", lambda r, i=i: r.accuracy[i], "<7.3f", gap="  " if i == 0 else " ")
-          for i, L in enumerate(lengths)),
+        *length_columns(lengths, lambda r, i, L: r.accuracy[i]),
         Column("key frac", lambda r: r.key_fraction, ">8.3f", gap="  "),
         Column("cos(mQ,R-K mK)", lambda r: r.cosine, ">14.3f"),
     )

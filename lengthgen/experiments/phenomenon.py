@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
-from lengthgen.experiments.results import Column, config, text_table, to_json
+from lengthgen.experiments.results import Column, config, length_columns, text_table, to_json
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,7 @@ def columns(result: "PhenomenonResult") -> tuple[Column, ...]:
     return (
         Column("encoding", lambda key: key[0], "<8"),
         Column("K", lambda key: key[1], ">2"),
-        *(Column(f"L={L}", lambda key, L=L: mean(result.accuracy(*key, L)), "<7.3f", gap="  " if i == 0 else " ")
-          for i, L in enumerate(result.lengths)),
+        *length_columns(result.lengths, lambda key, i, L: mean(result.accuracy(*key, L))),
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.experiments.phenomenon import run_phenomenon
-from lengthgen.experiments.results import Column, text_table, to_json
+from lengthgen.experiments.results import Column, length_columns, text_table, to_json
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,7 @@ def columns(lengths: Sequence[int]) -> tuple[Column, ...]:
     return (
         Column("K", lambda m: m.offset, ">2"),
         Column("seed", lambda m: m.seed, ">4"),
-        *(Column(f"L={L}", lambda m, i=i: peak_cell(m.rows[i]), header_spec="<6", gap="  " if i == 0 else " ")
-          for i, L in enumerate(lengths)),
+        *length_columns(lengths, lambda m, i, L: peak_cell(m.rows[i]), "", header_spec="<6"),
     )
 
 

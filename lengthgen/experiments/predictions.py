@@ -30,7 +30,7 @@ from lengthgen.engine.evaluate_variants import InferenceVariant, evaluated_varia
 from lengthgen.experiments.common import column_means, mean, paper_spec
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
 from lengthgen.probes.ape_extension import extended_model
-from lengthgen.experiments.results import Column, text_table, to_json
+from lengthgen.experiments.results import Column, length_columns, text_table, to_json
 from lengthgen.probes.dilution import DilutionFit, dilution_fit
 from lengthgen.store.one_layer import evaluated, trained
 from lengthgen.engine.train import Member, TrainedModel
@@ -115,8 +115,7 @@ def _table(title: str, offsets: Sequence[int], lengths: Sequence[int], column: C
     """Per K, the text ``column(K, L)`` at every length."""
     columns = (
         Column("K", lambda K: K, ">2"),
-        *(Column(f"L={L}", lambda K, L=L: column(K, L), "<8", gap="  " if i == 0 else " ")
-          for i, L in enumerate(lengths)),
+        *length_columns(lengths, lambda K, i, L: column(K, L), "<8"),
     )
     return text_table(title, columns, offsets)
 

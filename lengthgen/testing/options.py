@@ -15,6 +15,10 @@ import re
 
 import pytest
 
+from lengthgen.cli.common import seeds_arg as cli_seeds_arg
+from lengthgen.cli.common import until_decided_arg  # the CLI's --until-decided=MAX, the same rule
+from lengthgen.engine.cluster import scheduler_arg  # imports nothing of distributed
+
 DEVICE_NAME = re.compile(r"(cpu|cuda)(:[0-9]+)?")  # the names torch.device takes for a cpu or cuda device
 
 
@@ -32,8 +36,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="torch threads per process (default 1; part of the cache key)")
     group.addoption("--report-dir", dest="lengthgen_report_dir", default=None,
                     help="where the claims report is written (default: <rootdir>/reports)")
-    from lengthgen.engine.cluster import scheduler_arg  # imports nothing of distributed
-
     group.addoption("--scheduler", dest="lengthgen_scheduler", type=scheduler_arg, default=None,
                     metavar="tcp://HOST:PORT",
                     help="train missing models on this Dask cluster (needs the dask extra: pip install -e '.[dask]')")
@@ -55,16 +57,9 @@ def threads_arg(text: str) -> int:
 
 
 def seeds_arg(text: str) -> tuple[int, ...] | None:
-    """``--seeds``: the seeds of :func:`lengthgen.config.parse_seeds` (at most ``MAX_SEEDS``); a blank value
-    means the paper's count, as if the option were not given."""
-    if not text.strip():
-        return None
-    from lengthgen.config import parse_seeds
-
-    try:
-        return parse_seeds(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    """``--seeds``: the CLI's seed spec (:func:`lengthgen.cli.common.seeds_arg`, at most ``MAX_SEEDS``); a
+    blank value means the paper's count, as if the option were not given."""
+    return cli_seeds_arg(text) if text.strip() else None
 
 
 def device_arg(text: str) -> str:
@@ -79,13 +74,3 @@ def _default_max() -> int:
     from lengthgen.sequential import DEFAULT_MAX
 
     return DEFAULT_MAX
-
-
-def until_decided_arg(text: str) -> int:
-    """``--until-decided=MAX``: :func:`lengthgen.sequential.parse_max`."""
-    from lengthgen.sequential import parse_max
-
-    try:
-        return parse_max(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None

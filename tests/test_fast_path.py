@@ -103,3 +103,14 @@ def test_fused_adam_matches_torch_adam_bit_for_bit(weight_decay):
             opt.step()
     for name in params:
         assert torch.equal(ours[name], theirs[name]), name
+
+
+def test_every_encoding_has_a_reference_and_a_fast_path():
+    """The two registries (``encodings.ENCODING_CLASSES``, ``fast.FAST_PATHS``) name exactly the configured
+    encodings, each fast path under its own encoding's name."""
+    from lengthgen.config import ENCODINGS
+    from lengthgen.encodings import ENCODING_CLASSES
+    from lengthgen.models.one_layer.fast import FAST_PATHS
+
+    assert set(ENCODING_CLASSES) == set(FAST_PATHS) == set(ENCODINGS)
+    assert all(FAST_PATHS[name].name == ENCODING_CLASSES[name].name == name for name in ENCODINGS)

@@ -35,7 +35,7 @@ from lengthgen.probes.geometry import carrier_fraction
 from lengthgen.probes.retrieval import last_query_profile, offset_attention, retrieving_head, token_conditioned_means
 from lengthgen.seeding import generator
 from lengthgen.tasks.shift import ShiftConfig, ShiftTask, shift_targets
-from lengthgen.engine.train_two_layer import TrainedTransformer
+from lengthgen.engine.train_two_layer import TrainedTransformer, eval_width
 
 EVAL_CHUNK = 512  # sequences per forward (bounds the memory of the captured patterns; no effect on results)
 
@@ -105,11 +105,6 @@ class TransformerEval:
             grid(data["baseline_key_carrier"]),
             grid(data["baseline_query_carrier"]),
         )
-
-
-def eval_width(task: ShiftConfig, evaluation: EvalConfig) -> int:
-    """W: the longest evaluation length, and at least Lmax (the in-distribution probes need Lmax positions)."""
-    return max(*evaluation.lengths, task.max_len)
 
 
 def eval_tokens(task: ShiftConfig, evaluation: EvalConfig) -> torch.Tensor:

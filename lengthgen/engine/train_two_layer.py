@@ -36,6 +36,11 @@ MAX_MEMBERS = 8  # seeds per ensemble pass (the model is compute-bound: larger p
 PAPER_TRAIN = TrainConfig(steps=300, batch=32, lr=1e-3, record_every=50)
 
 
+def eval_width(task: ShiftConfig, evaluation: EvalConfig) -> int:
+    """W: the longest evaluation length, and at least Lmax (the in-distribution probes need Lmax positions)."""
+    return max(*evaluation.lengths, task.max_len)
+
+
 @dataclass(frozen=True)
 class TwoLayerSpec(SpecParts):
     """Everything that determines a trained transformer except its seed."""
@@ -57,7 +62,7 @@ class TwoLayerSpec(SpecParts):
         ``RunSpec.check_eval`` does for the one-layer head)."""
         for length in evaluation.lengths:
             _require(length > self.task.offset, f"evaluation length {length} must exceed the offset K={self.task.offset}")
-        width = max(*evaluation.lengths, self.task.max_len)  # the evaluation width (evaluate_two_layer.eval_width)
+        width = eval_width(self.task, evaluation)
         if self.model.encoding == "ape":
             _require(width <= self.model.positions,
                      f"evaluation length {width} exceeds the APE table ({self.model.positions} positions)")

@@ -14,6 +14,11 @@ from typing import Any, Sequence
 TASK_KINDS = ("offset", "content")  # fixed-offset retrieval; content-conditioned offset (see tasks/)
 ENCODINGS = ("rope", "ape", "nope", "alibi", "t5")  # positional encodings (see encodings/)
 ATTENTIONS = ("softmax", "linear")  # attention normalisation
+# readings of choices the paper leaves open (issue 20's multiverse); the first of each is the suite's
+INITS = ("torch", "gpt2")  # initialisation: PyTorch's layer defaults | every weight N(0, 0.02^2)
+APE_UNSEEN = ("init", "zero")  # APE rows at positions >= Lmax: keep their initial draw | zeros
+APE_VALUES = ("embedded", "token")  # APE's value path: v_t = W_V (x_t + p_t) | v_t = W_V x_t
+LENGTH_MIXES = ("per-sequence", "per-batch")  # training lengths: one per sequence | one per step
 
 
 def _require(ok: bool, message: str) -> None:
@@ -33,6 +38,22 @@ def require_integers(cfg: Any, names: tuple[str, ...], minimum: int | None = Non
         _require(_is_int(value), f"{name}={value!r} must be an integer")
         if minimum is not None:
             _require(value >= minimum, f"{name}={value} must be at least {minimum}")
+
+
+def check_readings(cfg: Any) -> None:
+    """Validate the open-choice readings ``init``, ``ape_unseen``, ``ape_value`` of a model config (the
+    one-layer ``ModelConfig`` or the two-layer ``TransformerConfig``, which has no ``ape_value``). The APE
+    readings must keep their defaults for another encoding, so that one model never has two configs (and
+    two cache keys)."""
+    ape_value = getattr(cfg, "ape_value", APE_VALUES[0])
+    _require(cfg.init in INITS, f"unknown init {cfg.init!r} (known: {', '.join(INITS)})")
+    _require(cfg.ape_unseen in APE_UNSEEN, f"unknown ape_unseen {cfg.ape_unseen!r} (known: {', '.join(APE_UNSEEN)})")
+    _require(ape_value in APE_VALUES, f"unknown ape_value {ape_value!r} (known: {', '.join(APE_VALUES)})")
+    if cfg.encoding != "ape":
+        _require(cfg.ape_unseen == APE_UNSEEN[0],
+                 f"ape_unseen={cfg.ape_unseen!r} is only valid for encoding 'ape', not {cfg.encoding!r}")
+        _require(ape_value == APE_VALUES[0],
+                 f"ape_value={ape_value!r} is only valid for encoding 'ape', not {cfg.encoding!r}")
 
 
 @dataclass(frozen=True)
@@ -80,13 +101,23 @@ class ModelConfig:
     attention: str = "softmax"  # "softmax", or "linear" (no normalisation: o = sum_t l_t v_t)
     temperature: float = 1.0  # softmax temperature tau: logits are q.k / (sqrt(d_head) * tau)
     rope_base: float = 1e4  # RoPE base b: frequencies theta_i = b^(-2i/d_head)
-    positions: int = 48  # APE table rows (the longest evaluation length); rows past Lmax stay at init
+    positions: int = 48  # APE table rows (the longest evaluation length); rows past Lmax: see ape_unseen
+    # "torch": embeddings and APE table N(0, 1), projections and readout U(+-1/sqrt(d)), T5 bias N(0, 1/d)
+    # (PyTorch's layer defaults; T5's bias init); "gpt2": every weight N(0, 0.02^2) (GPT-2, nanoGPT)
+    init: str = "torch"
+    # APE only: table rows at positions >= Lmax (never trained): "init" keeps their initial draw;
+    # "zero" sets them to 0 after the draw (no gradient reaches them: they stay 0, under weight decay too)
+    ape_unseen: str = "init"
+    # APE only: "embedded": v_t = W_V (x_t + p_t) (the position enters the values too); "token":
+    # v_t = W_V x_t (the position enters queries and keys only)
+    ape_value: str = "embedded"
 
     def __post_init__(self) -> None:
         _require(
             self.encoding in ENCODINGS,
             f"unknown encoding {self.encoding!r} (known: {', '.join(ENCODINGS)})",
         )
+        check_readings(self)
         _require(
             self.attention in ATTENTIONS,
             f"unknown attention {self.attention!r} (known: {', '.join(ATTENTIONS)})",
@@ -114,12 +145,18 @@ class TrainConfig:
     """Optimisation. The paper: Adam, lr 1e-3, batch 256, 4000 steps, cross-entropy."""
 
     steps: int = 4000  # optimizer steps
-    batch: int = 256  # sequences per step, lengths drawn per sequence uniform in [Lmin, Lmax]
+    batch: int = 256  # sequences per step; their lengths: see length_mix
     lr: float = 1e-3  # Adam learning rate
     weight_decay: float = 0.0  # Adam's coupled L2 weight decay (torch.optim.Adam weight_decay)
     record_every: int = 50  # steps between trajectory records (loss, carrier, rank concentration)
+    # how mixed training lengths are batched: "per-sequence": each sequence draws its length uniform in
+    # [Lmin, Lmax] (padded batches); "per-batch": one length per step, uniform in [Lmin, Lmax], shared by
+    # every sequence of the step (a plain training script's batches; see tasks/uniform.py)
+    length_mix: str = "per-sequence"
 
     def __post_init__(self) -> None:
+        _require(self.length_mix in LENGTH_MIXES,
+                 f"unknown length_mix {self.length_mix!r} (known: {', '.join(LENGTH_MIXES)})")
         require_integers(self, ("steps", "batch", "record_every"))
         _require(self.steps >= 1, f"steps={self.steps} must be at least 1")
         _require(self.batch >= 1, f"batch={self.batch} must be at least 1")

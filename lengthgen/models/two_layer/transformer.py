@@ -69,7 +69,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from lengthgen.config import _require, require_integers
+from lengthgen.config import _require, check_readings, require_integers
 from lengthgen.encodings.ape import APE
 from lengthgen.encodings.base import Encoding, embedding_table
 from lengthgen.encodings.rope import RoPE
@@ -90,10 +90,17 @@ class TransformerConfig:
     mlp_ratio: int = 4  # MLP hidden width = mlp_ratio * d (GPT-2's 4)
     rope_base: float = 1e4  # RoPE base: theta_i = base^(-2i/dh)
     positions: int = 48  # APE table rows (the longest evaluation length); unused by RoPE
-    init_std: float = 0.02  # nanoGPT's initialisation scale
+    init_std: float = 0.02  # nanoGPT's initialisation scale (init "gpt2")
+    # "gpt2": nanoGPT's N(0, init_std^2) weights (residual outputs scaled); "torch": PyTorch's layer
+    # defaults (nn.Linear U(+-1/sqrt(fan_in)), nn.Embedding and the APE table N(0, 1), LayerNorm ones)
+    init: str = "gpt2"
+    # APE only: table rows at positions >= the task's Lmax (never trained): "init" keeps their initial
+    # draw; "zero" sets them to 0 after the draw (done where the model is built from its spec)
+    ape_unseen: str = "init"
 
     def __post_init__(self) -> None:
         _require(self.encoding in ENCODINGS, f"unknown encoding {self.encoding!r} (known: {', '.join(ENCODINGS)})")
+        check_readings(self)
         require_integers(self, ("vocab", "d", "heads", "layers", "mlp_ratio", "positions"), minimum=1)
         _require(self.vocab >= 2, f"vocab={self.vocab} must be at least 2")
         _require(self.d % self.heads == 0, f"width d={self.d} is not divisible by heads={self.heads}")

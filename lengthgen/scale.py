@@ -3,7 +3,7 @@
 Quick scale keeps the paper's seeds (the threshold is on the mean over seeds, and fewer seeds make the
 mean too noisy to compare with the paper's thresholds) but trains 1000 steps instead of 4000, scores
 1024 sequences instead of 4096, and stops at L = 40: at L = 48, K = 1, the accuracy of the shorter
-training sits just under C1's 0.85 (the measured accuracies per step count are in the README's
+training sits just under C1's 0.85 (the measured accuracies per step count are in docs/protocol.md's
 "Quick scale" entry).
 """
 

@@ -17,7 +17,7 @@ The rule (a group-sequential design with a Bonferroni split, fixed before the fi
   holds for the nested seed sets here; it is conservative (``simulate_wrong_decisions`` measures it on
   normal seed streams with the true mean on the threshold, and ``tests/test_sequential.py`` checks that
   the rate stays at most alpha while the same looks each at an unadjusted 95% exceed it). Away from the
-  threshold it stops early. The simulated rates and seed counts are in the README's "Statistics" section.
+  threshold it stops early. The simulated rates and seed counts are in docs/statistics.md.
 - Without ``--until-decided`` there is one look (K = 1): the plain 95% intervals.
 
 The t-interval assumes per-seed values roughly normal; the percentile bootstrap over few seeds is an

@@ -16,11 +16,11 @@ Sizes (the paper gives none; the smallest we found that show the finding on CPU)
   operative resource. d = 96 is the smallest width tried whose RoPE head selects -K at every length;
   d = 128 behaves alike at more cost. Both widths are kept as variants with their own verdicts
   (``WIDTHS``; C12 and C13 run each), so the width that failed is reported, not replaced. The seeds,
-  offsets and accuracies of the runs behind this choice are in the README.
+  offsets and accuracies of the runs behind this choice are in docs/protocol.md.
 - MLP width 4d (GPT-2's ratio), Adam at lr 1e-3 (the paper's), no weight decay, batch 32 sequences
   (each supervises its positions t >= K), 300 steps at paper scale and 100 at quick scale: long enough
   for both encodings to fit the training range and for every number the claims use to stop changing
-  (the longer run that showed it is in the README).
+  (the longer run that showed it is in docs/protocol.md).
 - K = 2 (the paper states its mechanism claims for K >= 2), 5 seeds (the paper's count for its
   validation study; it gives none for this experiment) at both scales.
 """

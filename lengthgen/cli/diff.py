@@ -1,0 +1,81 @@
+"""``lengthgen diff OLD NEW``: what changed between two runs (no training, no cache).
+
+OLD and NEW are each a ``claims.json``, a gzipped one (``.json.gz``), or a report directory holding a
+``claims.json``. Prints per claim test the verdict change (better, worse, same), each check that drifted
+beyond its noise (``lengthgen.report.diff.DRIFT_RULE``) or changed pass/fail, records and checks added or
+removed, declared non-reproductions whose failing checks changed, controls whose verdict changed, and
+robustness / multiverse cells the same way. Exit status: 1 when ``--fail-on`` finds something (default:
+a verdict got worse, or a claim, control, cell or check was removed), 2 for bad input, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+from pathlib import Path
+
+from lengthgen.cli.common import emit
+
+NAME = "diff"
+HELP = "compare two runs' claims.json (or report directories): verdict changes, checks drifted beyond their noise"
+CLAIMS_NAME = "claims.json"  # the file a report directory holds
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from lengthgen.report.diff import FAIL_ON
+
+    parser.add_argument("old", type=Path, metavar="OLD", help="the earlier run: claims.json, .json.gz or report dir")
+    parser.add_argument("new", type=Path, metavar="NEW", help="the later run: claims.json, .json.gz or report dir")
+    parser.add_argument("--md", action="store_true", help="print GitHub-flavoured markdown (a PR comment, a job summary)")
+    parser.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
+                        help="the diff as JSON: to stdout (bare --json, instead of the text) or also written to PATH")
+    parser.add_argument("--fail-on", choices=FAIL_ON, default="worse-verdict",
+                        help="exit 1 when: a verdict got worse or a claim/check/control was removed (worse-verdict, "
+                             "the default); also a check drifted or changed pass/fail (drift); never")
+
+
+def claims_file(path: Path) -> Path:
+    """The claims.json that ``path`` names: the file itself, or ``claims.json`` in a report directory."""
+    if path.is_dir():
+        found = path / CLAIMS_NAME
+        if not found.is_file():
+            raise ValueError(f"{str(path)!r} is a directory without a {CLAIMS_NAME}")
+        return found
+    return path
+
+
+def load_run(path: Path):
+    """The run (``run_view.RunView``) at ``path``; ValueError naming the file if it is missing or not a report."""
+    from lengthgen.report._diff_shim import RunView  # TODO(H2): lengthgen.report.run_view
+
+    path = claims_file(path)
+    if path.suffix != ".gz":
+        return RunView.from_json(path)
+    try:
+        with gzip.open(path, "rt") as stream:
+            data = json.load(stream)
+    except FileNotFoundError:
+        raise ValueError(f"{str(path)!r} does not exist") from None
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{str(path)!r} is not a readable gzipped claims.json: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
+        raise ValueError(f"{str(path)!r} is not a claims.json (no list of records)")
+    return RunView.from_json(data)
+
+
+def run(args: argparse.Namespace) -> int:
+    from lengthgen.report import diff_render
+    from lengthgen.report.diff import diff_runs
+
+    if args.md and args.json == "-":
+        raise ValueError("--md and a bare --json both choose what is printed; give --json PATH to write a file")
+    diff = diff_runs(load_run(args.old), load_run(args.new), str(args.old), str(args.new))
+    data = diff_render.to_json(diff, args.fail_on)
+    if args.json == "-":
+        print(json.dumps(data, indent=1))
+    else:
+        shown = diff_render.markdown(diff, args.fail_on) if args.md else diff_render.text(diff, args.fail_on)
+        args.json = Path(args.json) if args.json is not None else None
+        emit(args, shown, data)
+    return data["exit"]

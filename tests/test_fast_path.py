@@ -6,7 +6,8 @@ import pytest
 import torch
 from torch.func import stack_module_state
 
-from lengthgen.config import ModelConfig, TaskConfig
+from lengthgen.config import ModelConfig, RunSpec, TaskConfig
+from lengthgen.engine.train import build_model
 from lengthgen.models import OneLayerHead, table_forward
 from lengthgen.seeding import generator
 from lengthgen.tasks import Batch, make_task
@@ -16,26 +17,52 @@ VALUE_ATOL = 2e-5  # logits/attention of order 1-10
 GRAD_RTOL = 1e-4  # relative to the largest gradient entry of each parameter
 MEMBERS = 3
 
+# the readings of the open choices (issue 20): model fields, and "length_mix" for the training draw
+READINGS = {
+    "gpt2": {"init": "gpt2"},
+    "token-value": {"ape_value": "token"},
+    "zero-unseen": {"ape_unseen": "zero"},
+    "per-batch": {"length_mix": "per-batch"},
+    "all": {"init": "gpt2", "ape_value": "token", "ape_unseen": "zero", "length_mix": "per-batch"},
+}
+APE_ONLY = ("ape_value", "ape_unseen")
+
 CASES = [
-    pytest.param(encoding, heads, attention, id=f"{encoding}-H{heads}-{attention}")
+    pytest.param(encoding, heads, attention, {}, id=f"{encoding}-H{heads}-{attention}")
     for encoding in ("rope", "ape", "nope")
     for heads in (1, 2)
     for attention in ("softmax", "linear")
+] + [
+    pytest.param(encoding, heads, attention, reading, id=f"{encoding}-H{heads}-{attention}-{name}")
+    for name, reading in READINGS.items()
+    for encoding in ("rope", "ape", "t5")
+    for heads in (1, 2)
+    for attention in ("softmax", "linear")
+    if encoding == "ape" or not set(reading) & set(APE_ONLY)
+    if heads == 2 or attention == "softmax"  # the readings at H=1 softmax and H=2 both normalisations
 ]
 
 
-def _ensemble(cfg: ModelConfig):
-    models = [OneLayerHead(cfg, 20, generator(s, "init")) for s in range(MEMBERS)]
+def _ensemble(cfg: ModelConfig, length_mix: str = "per-sequence"):
+    """Members built as the engine builds them (``build_model``: ape_unseen applied), and their batches."""
+    spec = RunSpec(TaskConfig(offset=3), cfg)
+    models = [build_model(spec, s) for s in range(MEMBERS)]
     params, _ = stack_module_state(models)
-    task = make_task(TaskConfig(offset=3))
-    batches = [task.sample_training(generator(s, "data"), 1, 24).index(0) for s in range(MEMBERS)]
+    task = make_task(spec.task)
+    batches = [task.sample_training(generator(s, "data"), 1, 24, length_mix).index(0) for s in range(MEMBERS)]
     return models, params, batches
 
 
-@pytest.mark.parametrize("encoding, heads, attention", CASES)
-def test_values_agree(encoding, heads, attention):
-    cfg = ModelConfig(encoding=encoding, d=16, heads=heads, attention=attention, temperature=0.8)
-    models, params, batches = _ensemble(cfg)
+def _config(encoding, heads, attention, reading, **fields):
+    model_fields = {k: v for k, v in reading.items() if k != "length_mix"}
+    cfg = ModelConfig(encoding=encoding, d=16, heads=heads, attention=attention, **model_fields, **fields)
+    return cfg, reading.get("length_mix", "per-sequence")
+
+
+@pytest.mark.parametrize("encoding, heads, attention, reading", CASES)
+def test_values_agree(encoding, heads, attention, reading):
+    cfg, length_mix = _config(encoding, heads, attention, reading, temperature=0.8)
+    models, params, batches = _ensemble(cfg, length_mix)
     stacked = Batch.stack(batches)
     fast = table_forward(params, cfg, stacked.tokens, stacked.lengths)
     for s, (model, batch) in enumerate(zip(models, batches)):
@@ -44,10 +71,10 @@ def test_values_agree(encoding, heads, attention):
         torch.testing.assert_close(fast.attention[s], ref.attention.transpose(0, 1), atol=VALUE_ATOL, rtol=0)
 
 
-@pytest.mark.parametrize("encoding, heads, attention", CASES)
-def test_gradients_agree(encoding, heads, attention):
-    cfg = ModelConfig(encoding=encoding, d=16, heads=heads, attention=attention)
-    models, params, batches = _ensemble(cfg)
+@pytest.mark.parametrize("encoding, heads, attention, reading", CASES)
+def test_gradients_agree(encoding, heads, attention, reading):
+    cfg, length_mix = _config(encoding, heads, attention, reading)
+    models, params, batches = _ensemble(cfg, length_mix)
     stacked = Batch.stack(batches)
     fast = table_forward(params, cfg, stacked.tokens, stacked.lengths)
     loss = torch.nn.functional.cross_entropy(fast.logits.transpose(1, 2), stacked.targets)

@@ -15,6 +15,16 @@ from torch import nn
 from lengthgen.config import ModelConfig
 
 
+GPT2_STD = 0.02  # init "gpt2": every weight N(0, 0.02^2), as GPT-2 and nanoGPT initialise
+
+
+def init_normal(weight: torch.Tensor, torch_std: float, cfg, generator: torch.Generator) -> None:
+    """Draw ``weight`` in place: N(0, ``torch_std``^2) under ``cfg.init == "torch"`` (the suite's reading:
+    the layer's PyTorch / paper default), N(0, GPT2_STD^2) under "gpt2". One ``normal_`` call either way,
+    so the generator advances by the same draws."""
+    nn.init.normal_(weight, std=GPT2_STD if cfg.init == "gpt2" else torch_std, generator=generator)
+
+
 def embedding_table(rows: int, width: int) -> nn.Embedding:
     """An ``nn.Embedding`` whose weight is left uninitialised (the model initialises it from its own
     generator). Under ``torch.device("meta")`` a default-initialised ``nn.Embedding`` runs ``normal_`` on

@@ -11,7 +11,8 @@ and every distance >= 128 falls in the last bucket 31. With training lengths up 
 0..15 (the exact buckets) are ever trained; the evaluation lengths up to 48 reach distances 16..47,
 buckets 16..24, which keep their initial values (like APE's untrained rows, but indexed by distance).
 
-Initialisation as T5's: b ~ N(0, d^-1/2) (std 0.125 at d = 64), drawn from the model's generator. The
+Initialisation as T5's: b ~ N(0, d^-1/2) (std 0.125 at d = 64), drawn from the model's generator
+(``cfg.init == "torch"``, the suite's reading); under ``"gpt2"`` N(0, 0.02^2) like every weight. The
 bias is added after the 1/(sqrt(dh) tau) scaling and is not affected by the temperature.
 
 The fast path is ``models/one_layer/fast/t5.py``.
@@ -22,10 +23,9 @@ from __future__ import annotations
 import math
 
 import torch
-from torch import nn
 
 from lengthgen.config import ModelConfig
-from lengthgen.encodings.base import Encoding, embedding_table
+from lengthgen.encodings.base import Encoding, embedding_table, init_normal
 
 NUM_BUCKETS = 32  # T5's default number of relative-position buckets
 MAX_DISTANCE = 128  # T5's default: distances >= this share the last bucket
@@ -48,7 +48,7 @@ class T5Bias(Encoding):
         self.bias = embedding_table(NUM_BUCKETS, cfg.heads)  # (buckets, H): b[bucket, h]
 
     def reset_parameters(self, generator: torch.Generator) -> None:
-        nn.init.normal_(self.bias.weight, std=self.cfg.d**-0.5, generator=generator)
+        init_normal(self.bias.weight, self.cfg.d**-0.5, self.cfg, generator)
 
     def score_bias(self, q_pos: torch.Tensor, k_pos: torch.Tensor) -> torch.Tensor:
         buckets = relative_bucket((q_pos - k_pos)[:, 0])  # (B, P)

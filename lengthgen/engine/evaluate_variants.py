@@ -29,6 +29,7 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig
+from lengthgen.encodings.ape import value_input
 from lengthgen.encodings.rope import rotation_tables
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.models.one_layer.fast import TableOutput, fast_path, project, readout_by_head
@@ -130,10 +131,11 @@ def reference_forward(model: TrainedModel, tokens: torch.Tensor, lengths: torch.
     B, P = tokens.shape
     H, dh = head.cfg.heads, head.cfg.head_dim
     pos = absolute_positions(lengths, P)  # (B, P)
-    z = head.encoding.embed(head.embed(tokens), pos)  # (B, P, d)
+    x = head.embed(tokens)  # (B, P, d)
+    z = head.encoding.embed(x, pos)  # (B, P, d)
     q = head.W_Q(z[:, -1:]).view(B, 1, H, dh).transpose(1, 2)  # (B, H, 1, dh)
     k = head.W_K(z).view(B, P, H, dh).transpose(1, 2)  # (B, H, P, dh)
-    v = head.W_V(z).view(B, P, H, dh).transpose(1, 2)  # (B, H, P, dh)
+    v = head.W_V(value_input(x, z, head.cfg)).view(B, P, H, dh).transpose(1, 2)  # (B, H, P, dh)
     scaled = pos.to(torch.float64) * position_scale  # (B, P) real-valued positions
     q = head.encoding.rotate(q, scaled[:, -1:])  # (B, H, 1, dh)
     k = head.encoding.rotate(k, scaled)  # (B, H, P, dh)

@@ -22,6 +22,7 @@ import torch.nn.functional as F
 
 from lengthgen.config import RunSpec
 from lengthgen.device import get_device
+from lengthgen.encodings.ape import zero_unseen_rows
 from lengthgen.engine.ensemble import Member, train_ensemble
 from lengthgen.models import OneLayerHead, table_forward
 from lengthgen.models.one_layer.fast import vocab_projections
@@ -56,8 +57,12 @@ class TrainedModel:
 
 
 def build_model(spec: RunSpec, seed: int) -> OneLayerHead:
-    """The seed's initial model: parameters drawn from ``generator(seed, "init")`` only."""
-    return OneLayerHead(spec.model, spec.task.vocab, generator(seed, "init"))
+    """The seed's initial model: parameters drawn from ``generator(seed, "init")`` only; under
+    ``ape_unseen == "zero"`` the APE rows from the task's Lmax on are then set to 0."""
+    model = OneLayerHead(spec.model, spec.task.vocab, generator(seed, "init"))
+    if spec.model.encoding == "ape":
+        zero_unseen_rows(model.encoding.pos.weight, spec.model, spec.task.max_len)
+    return model
 
 
 def ensemble_signature(spec: RunSpec) -> RunSpec:
@@ -83,18 +88,18 @@ class _Streams:
     their labels differ. The result is identical to drawing per member.
     """
 
-    def __init__(self, members: Sequence[Member], batch: int):
+    def __init__(self, members: Sequence[Member], batch: int, length_mix: str):
         self.tasks = [make_task(m.spec.task) for m in members]
         self.draw_keys = [(m.seed, ensemble_signature(m.spec).task) for m in members]
         self.generators = {key: generator(key[0], "data") for key in self.draw_keys}
-        self.batch = batch
+        self.batch, self.length_mix = batch, length_mix
         self.chunk: Batch | None = None
 
     def step(self, step: int) -> Batch:
         if step % DATA_CHUNK == 0:
             draws = {}
             for (key, g), task in zip(self.generators.items(), self._first_task_per_key()):
-                draws[key] = task.draw_training(g, DATA_CHUNK, self.batch)  # (T, B, P), (T, B)
+                draws[key] = task.draw_training(g, DATA_CHUNK, self.batch, self.length_mix)  # (T, B, P), (T, B)
             labelled = [task.label(*draws[key]) for task, key in zip(self.tasks, self.draw_keys)]
             self.chunk = Batch.stack(labelled, dim=1)  # (T, S, B, P)
         return self.chunk.index(step % DATA_CHUNK)  # (S, B, P)
@@ -119,7 +124,7 @@ def train_members(
             raise ValueError(f"member {member} cannot share an ensemble with {members[0]}")
     spec = members[0].spec
     device = get_device()
-    streams = _Streams(members, spec.train.batch)
+    streams = _Streams(members, spec.train.batch, spec.train.length_mix)
 
     def losses(params: dict[str, torch.Tensor], step: int) -> torch.Tensor:
         batch = streams.step(step).to(device)  # drawn on the CPU: the same data on every device

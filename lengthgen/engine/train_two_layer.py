@@ -22,6 +22,7 @@ from torch.func import functional_call, vmap
 
 from lengthgen.config import EvalConfig, SpecParts, TrainConfig, _require
 from lengthgen.device import get_device
+from lengthgen.encodings.ape import zero_unseen_rows
 from lengthgen.engine.ensemble import Member, train_ensemble
 from lengthgen.models.two_layer.transformer import Transformer, TransformerConfig
 from lengthgen.seeding import generator
@@ -77,8 +78,12 @@ class TrainedTransformer(TrainedModel):
 
 
 def build_transformer(spec: TwoLayerSpec, seed: int) -> Transformer:
-    """The seed's initial model: parameters drawn from ``generator(seed, "init")`` only."""
-    return Transformer(spec.model, generator(seed, "init"))
+    """The seed's initial model: parameters drawn from ``generator(seed, "init")`` only; under
+    ``ape_unseen == "zero"`` the APE rows from the task's Lmax on are then set to 0."""
+    model = Transformer(spec.model, generator(seed, "init"))
+    if spec.model.encoding == "ape":
+        zero_unseen_rows(model.encoding.pos.weight, spec.model, spec.task.max_len)
+    return model
 
 
 def member_losses(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
@@ -99,16 +104,16 @@ def ensemble_forward(template: Transformer) -> Callable[[dict[str, torch.Tensor]
 class _Streams:
     """Each member's own training data, drawn a chunk at a time and stacked on the member axis."""
 
-    def __init__(self, members: Sequence[Member], batch: int):
+    def __init__(self, members: Sequence[Member], batch: int, length_mix: str):
         self.task = ShiftTask(members[0].spec.task)
         self.generators = [generator(m.seed, "shift-data") for m in members]
-        self.batch = batch
+        self.batch, self.length_mix = batch, length_mix
         self.chunk: tuple[torch.Tensor, torch.Tensor] | None = None
 
     def step(self, step: int) -> tuple[torch.Tensor, torch.Tensor]:
         """Tokens and targets of every member at ``step``: (S, B, P) each."""
         if step % DATA_CHUNK == 0:
-            draws = [self.task.draw_training(g, DATA_CHUNK, self.batch) for g in self.generators]
+            draws = [self.task.draw_training(g, DATA_CHUNK, self.batch, self.length_mix) for g in self.generators]
             tokens = torch.stack([tokens for tokens, _ in draws], 1)  # (T, S, B, P)
             lengths = torch.stack([lengths for _, lengths in draws], 1)  # (T, S, B)
             self.chunk = (tokens, self.task.targets(tokens, lengths))
@@ -130,7 +135,7 @@ def train_transformers(
     device = get_device()
     modules = [build_transformer(spec, m.seed) for m in members]
     forward = ensemble_forward(modules[0])
-    streams = _Streams(members, spec.train.batch)
+    streams = _Streams(members, spec.train.batch, spec.train.length_mix)
 
     def losses(params: dict[str, torch.Tensor], step: int) -> torch.Tensor:
         tokens, targets = (t.to(device) for t in streams.step(step))  # (S, B, P), drawn on the CPU

@@ -7,7 +7,8 @@ position t >= K; positions t < K have no target and carry no loss.
 Batching (a choice the paper leaves open). Sequences are *left-aligned*: a length-L sequence fills
 columns 0..L-1 of a (B, Lmax) array, so the column is the absolute position; columns >= L are padding
 (arbitrary tokens) whose targets are masked out of the loss. Each training sequence draws its own length
-uniform in [Lmin, Lmax]. Under causal attention the prediction at position t depends on tokens 0..t only,
+uniform in [Lmin, Lmax] (``TrainConfig.length_mix="per-sequence"``; under ``"per-batch"`` one length per
+step is shared by every sequence of the step, see ``uniform.py``). Under causal attention the prediction at position t depends on tokens 0..t only,
 so right padding never changes a real position's output, and mixing lengths only decides how often each
 position is trained: position t contributes in sequences with L > t (always for t < Lmin, with
 probability (Lmax - t) / (Lmax - Lmin + 1) beyond). The loss is the mean cross-entropy over every
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 import torch
 
-from lengthgen.config import _require, require_integers
+from lengthgen.config import LENGTH_MIXES, _require, require_integers
 from lengthgen.tasks.uniform import draw_training_tokens
 
 IGNORE = -100  # target of a position without one (t < K or padding); cross_entropy's ignore_index
@@ -62,10 +63,13 @@ class ShiftTask:
     def __init__(self, cfg: ShiftConfig):
         self.cfg = cfg
 
-    def draw_training(self, generator: torch.Generator, steps: int, batch: int) -> tuple[torch.Tensor, torch.Tensor]:
-        """Left-aligned tokens (steps, B, Lmax) and lengths (steps, B) uniform in [Lmin, Lmax] per sequence."""
+    def draw_training(
+        self, generator: torch.Generator, steps: int, batch: int, length_mix: str = LENGTH_MIXES[0]
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Left-aligned tokens (steps, B, Lmax) and lengths (steps, B) uniform in [Lmin, Lmax] per sequence
+        (or one per step: ``length_mix``)."""
         cfg = self.cfg
-        return draw_training_tokens(generator, cfg.vocab, cfg.min_len, cfg.max_len, steps, batch)  # left-aligned
+        return draw_training_tokens(generator, cfg.vocab, cfg.min_len, cfg.max_len, steps, batch, length_mix)
 
     def draw_eval(self, generator: torch.Generator, sequences: int, length: int) -> torch.Tensor:
         """``sequences`` evaluation sequences of exactly ``length`` tokens: (N, L)."""

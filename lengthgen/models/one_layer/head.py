@@ -2,15 +2,20 @@
 
     x_t = E[s_t]                 token embeddings, (B, P, d)
     z_t = encoding.embed(x_t)    + p_t for APE, unchanged otherwise
-    q = W_Q z_n,  k_t = W_K z_t,  v_t = W_V z_t     (query from the last position only)
+    q = W_Q z_n,  k_t = W_K z_t,  v_t = W_V z_t     (query from the last position only;
+                                                     APE with ape_value "token": v_t = W_V x_t)
     q, k_t rotated by R_n, R_t for RoPE (per head)
     l_t = q.k_t / (sqrt(dh) tau) + bias(n, t)       (bias: ALiBi / T5)
     a = softmax(l)   or   a = l (linear attention, unnormalised)
     prediction = U concat_h(sum_t a_t v_t)
 
-No MLP, no LayerNorm, no biases. Parameters are initialised from an explicit ``torch.Generator``:
-embeddings (and the APE table) N(0, 1) as ``nn.Embedding``; projections and readout
-U(-1/sqrt(d), 1/sqrt(d)) as ``nn.Linear``'s default. Queries, keys, values, logits and attention
+No MLP, no LayerNorm, no biases. Parameters are initialised from an explicit ``torch.Generator``, in the
+order embedding, W_Q, W_K, W_V, readout, then the encoding's (APE table, T5 bias). How is a choice the
+paper leaves open (``ModelConfig.init``): under ``"torch"`` (the suite's reading) embeddings (and the APE
+table) N(0, 1) as ``nn.Embedding``, projections and readout U(-1/sqrt(d), 1/sqrt(d)) as ``nn.Linear``'s
+default, the T5 bias N(0, 1/d) as T5; under ``"gpt2"`` every weight N(0, 0.02^2) (GPT-2, nanoGPT), the
+APE table and T5 bias included. The APE rows never trained may be zeroed after the draw
+(``ModelConfig.ape_unseen``, applied by ``engine/train.py``'s ``build_model``, which knows Lmax). Queries, keys, values, logits and attention
 weights pass through named identity hook points (``hook_q`` ... ``hook_attn``) that forward hooks can
 read, as TransformerLens does.
 """
@@ -25,7 +30,8 @@ from torch import nn
 
 from lengthgen.config import ModelConfig
 from lengthgen.encodings import make_encoding
-from lengthgen.encodings.base import embedding_table
+from lengthgen.encodings.ape import value_input
+from lengthgen.encodings.base import GPT2_STD, embedding_table
 from lengthgen.tasks.batch import absolute_positions, valid_mask
 
 # parameter names in initialisation order (the encoding's follow); the fast path reads the same names
@@ -56,10 +62,15 @@ class OneLayerHead(nn.Module):
 
     @torch.no_grad()
     def reset_parameters(self, generator: torch.Generator) -> None:
-        bound = 1.0 / math.sqrt(self.cfg.d)
-        nn.init.normal_(self.embed.weight, generator=generator)
-        for linear in (self.W_Q, self.W_K, self.W_V, self.unembed):
-            nn.init.uniform_(linear.weight, -bound, bound, generator=generator)
+        linears = (self.W_Q, self.W_K, self.W_V, self.unembed)
+        if self.cfg.init == "gpt2":
+            for weight in (self.embed.weight, *(linear.weight for linear in linears)):
+                nn.init.normal_(weight, std=GPT2_STD, generator=generator)
+        else:
+            bound = 1.0 / math.sqrt(self.cfg.d)
+            nn.init.normal_(self.embed.weight, generator=generator)
+            for linear in linears:
+                nn.init.uniform_(linear.weight, -bound, bound, generator=generator)
         self.encoding.reset_parameters(generator)
 
     def forward(self, tokens: torch.Tensor, lengths: torch.Tensor, position_shift: int = 0) -> HeadOutput:
@@ -70,10 +81,11 @@ class OneLayerHead(nn.Module):
         B, P = tokens.shape
         H, dh = self.cfg.heads, self.cfg.head_dim
         pos = absolute_positions(lengths, P) + position_shift  # (B, P)
-        z = self.encoding.embed(self.embed(tokens), pos)  # (B, P, d)
+        x = self.embed(tokens)  # (B, P, d)
+        z = self.encoding.embed(x, pos)  # (B, P, d)
         q = self.hook_q(self.W_Q(z[:, -1:]).view(B, 1, H, dh).transpose(1, 2))  # (B, H, 1, dh)
         k = self.hook_k(self.W_K(z).view(B, P, H, dh).transpose(1, 2))  # (B, H, P, dh)
-        v = self.hook_v(self.W_V(z).view(B, P, H, dh).transpose(1, 2))  # (B, H, P, dh)
+        v = self.hook_v(self.W_V(value_input(x, z, self.cfg)).view(B, P, H, dh).transpose(1, 2))  # (B, H, P, dh)
         q = self.encoding.rotate(q, pos[:, -1:])  # (B, H, 1, dh)
         k = self.encoding.rotate(k, pos)  # (B, H, P, dh)
         scores = (q @ k.transpose(-1, -2)).squeeze(2) / (math.sqrt(dh) * self.cfg.temperature)  # (B, H, P)

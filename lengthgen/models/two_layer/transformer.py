@@ -13,10 +13,16 @@ LayerNorm without bias), untied embedding and readout (the readout is the paper'
 queries and keys of every layer by their absolute position (so every logit depends on positions only
 through the offset); APE adds a learned table row P[t] to the token embedding once, at the input.
 
-Initialisation (nanoGPT), from one explicit ``torch.Generator`` in parameter order: every embedding and
-Linear weight N(0, 0.02^2), the residual output projections (W_O, W_2) N(0, (0.02 / sqrt(2 layers))^2),
-LayerNorm gains 1. The APE table has ``positions`` rows; rows the training lengths never reach keep
-their initial N(0, 0.02^2) values.
+Initialisation, from one explicit ``torch.Generator`` in parameter order (``TransformerConfig.init``):
+``"gpt2"`` (nanoGPT, the suite's reading): every embedding and Linear weight N(0, 0.02^2), the residual
+output projections (W_O, W_2) N(0, (0.02 / sqrt(2 layers))^2), LayerNorm gains 1; ``"torch"`` (PyTorch's
+layer defaults): the embedding and the APE table N(0, 1) as ``nn.Embedding``, every Linear weight
+U(+-1/sqrt(fan_in)) as ``nn.Linear``, LayerNorm gains 1. The APE table has ``positions`` rows; rows the
+training lengths never reach keep their initial values (``ape_unseen="init"``) or are zeroed after the
+draw (``"zero"``, by ``engine/train_two_layer.py``'s ``build_transformer``, which knows the task's Lmax).
+The value path has one reading here (the table row joins the residual stream at the input, which every
+later sub-layer reads): the one-layer head's ``ape_value="token"`` has no single counterpart in a
+two-layer residual stream.
 
 Hook points (identity modules, readable with forward hooks as in TransformerLens), per block ``l``:
 ``blocks.l.hook_resid_pre`` (B, P, d), ``blocks.l.attn.hook_q`` / ``hook_k`` / ``hook_v`` (B, H, P, dh),
@@ -194,6 +200,12 @@ class Transformer(nn.Module):
         for name, param in self.named_parameters():  # a fixed order: registration order
             if name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
                 param.fill_(1.0)
+            elif self.cfg.init == "torch":  # nn.Embedding's N(0, 1); nn.Linear's U(+-1/sqrt(fan_in))
+                if name in ("embed.weight", "encoding.pos.weight"):
+                    param.normal_(0.0, 1.0, generator=generator)
+                else:
+                    bound = 1.0 / math.sqrt(param.shape[1])  # (out, in): fan_in = in
+                    param.uniform_(-bound, bound, generator=generator)
             else:
                 std = residual_std if name.endswith(("W_O.weight", "W_2.weight")) else self.cfg.init_std
                 param.normal_(0.0, std, generator=generator)

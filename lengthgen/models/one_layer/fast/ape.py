@@ -46,5 +46,7 @@ class APEFast(FastPath):
     @staticmethod
     def row_mass(cfg: ModelConfig, attention, tokens, lengths, rows):
         by_token = scatter_mass(attention, tokens, rows)
+        if cfg.ape_value == "token":
+            return by_token  # (S, H, B, R): no value on the position rows
         position_rows = APEFast._position_rows(cfg, tokens, lengths, rows - APEFast.reachable(cfg, tokens.shape[-1]))
         return scatter_mass(attention, position_rows, rows, into=by_token)  # (S, H, B, R)

@@ -1,7 +1,7 @@
 """What claim modules share, as a plain module (nothing is imported from a conftest).
 
-- ``memo(key, compute)``: an experiment result computed once per process (models come from the cache,
-  one lock per model, so under xdist a model is trained once per run).
+- ``memo(key, compute)``: an experiment result computed once per process and multiverse universe (models
+  come from the cache, one lock per model, so under xdist a model is trained once per run).
 - ``judge(claim, scale, measure, check, paper_seeds)``: the one way a claim test measures and records its
   checks. ``measure(scale)`` returns the experiment result at ``scale``'s seeds (``scale.seed_list``);
   ``check(claim, result)`` records every check on it (a pure function of the result, so the negative
@@ -18,8 +18,20 @@ from typing import Any, Callable
 _MEMO: dict[Any, Any] = {}
 
 
+def memo_key(key: Any) -> Any:
+    """The memo's key for ``key``: it includes the active multiverse universe
+    (``lengthgen.experiments.multiverse``), so a result measured under one reading is never served under
+    another; ``key`` itself under the default universe."""
+    from lengthgen.experiments.multiverse import active_universe
+
+    universe = active_universe()
+    return key if universe.is_default else ("universe", universe.name, key)
+
+
 def memo(key: Any, compute: Callable[[], Any]) -> Any:
-    """``compute()`` once per process for ``key`` (experiments shared by several claim tests)."""
+    """``compute()`` once per process for ``key`` and the active universe (experiments shared by several
+    claim tests)."""
+    key = memo_key(key)
     if key not in _MEMO:
         _MEMO[key] = compute()
     return _MEMO[key]

@@ -138,6 +138,7 @@ class ClaimRecord:
     expected_failures: dict[str, Any] | None = None  # {"patterns", "why", "strict"}: a declared non-reproduction
     counterfactual: str | None = None  # a control's input: what replaced the real result, and why it must fail
     setting: str | None = None  # the robustness setting (lengthgen.experiments.robustness) it ran at; None: the paper's point
+    reading: str | None = None  # the multiverse universe (lengthgen.experiments.multiverse) it ran under; None: the suite's readings
     close: bool = False  # a deciding check's interval contains its threshold (lengthgen.report.verdict.close_checks)
     close_checks: list[str] = field(default_factory=list)  # the names of those checks
     seeds_to_decide: dict[str, Any] = field(default_factory=dict)  # close check -> about how many seeds would decide it

@@ -29,8 +29,11 @@ def eval_dict(evaluation: EvalConfig) -> dict[str, Any]:
 
 def paper_spec(steps: int = 4000, **parts: dict[str, Any]) -> RunSpec:
     """The paper's one-layer setup (d=64, m=20, [8,16], Adam 1e-3, batch 256) with ``steps`` steps,
-    and any field of its parts replaced, e.g. ``paper_spec(model={"encoding": "ape"})``."""
-    return RunSpec(TaskConfig(), ModelConfig(), TrainConfig(steps=steps)).replace(**parts)
+    and any field of its parts replaced, e.g. ``paper_spec(model={"encoding": "ape"})``; then the active
+    multiverse universe's readings (``lengthgen.experiments.multiverse``; none by default: the same spec)."""
+    from lengthgen.experiments.multiverse import apply_active
+
+    return apply_active(RunSpec(TaskConfig(), ModelConfig(), TrainConfig(steps=steps)).replace(**parts))
 
 
 @dataclass

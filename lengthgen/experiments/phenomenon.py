@@ -111,9 +111,11 @@ def run_phenomenon(
     """``base``: the spec whose encoding and K each grid cell replaces (default ``paper_spec(steps)``: the
     paper's point; a robustness setting passes its own, e.g. d = 32, see ``lengthgen.experiments.robustness``)."""
     evaluation = evaluation or EvalConfig()
+    from lengthgen.experiments.multiverse import apply_active  # APE-only readings: once the encoding is set
+
     base = base if base is not None else paper_spec(steps)
     specs = {
-        (encoding, offset): base.replace(model={"encoding": encoding}, task={"offset": offset})
+        (encoding, offset): apply_active(base.replace(model={"encoding": encoding}, task={"offset": offset}))
         for encoding in encodings
         for offset in offsets
     }

@@ -53,12 +53,15 @@ STEPS = {"paper": PAPER_TRAIN.steps, "quick": 100}  # training steps per scale
 
 
 def two_layer_spec(encoding: str, steps: int = PAPER_TRAIN.steps, offset: int = OFFSET, d: int = WIDTH) -> TwoLayerSpec:
-    """The suite's configuration: see the module docstring."""
-    return TwoLayerSpec(
+    """The suite's configuration: see the module docstring; then the active multiverse universe's readings
+    (``lengthgen.experiments.multiverse``; none by default: the same spec)."""
+    from lengthgen.experiments.multiverse import apply_active
+
+    return apply_active(TwoLayerSpec(
         ShiftConfig(offset=offset),
         TransformerConfig(encoding=encoding, d=d),
         PAPER_TRAIN,
-    ).replace(train={"steps": steps})
+    ).replace(train={"steps": steps}))
 
 
 @dataclass

@@ -35,17 +35,21 @@ def split(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]]
 def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]) -> dict[str, Any]:
     """``{"format", "environment", "records", "controls"}``, each sorted by claim number, then test; and
     ``"robustness"`` (the robustness map's cells, records with a ``setting``) with its environment when the
-    run has any (``lengthgen.report.robustness``)."""
+    run has any (``lengthgen.report.robustness``); likewise ``"multiverse"`` (records with a ``reading``)."""
     from lengthgen.report.robustness import split_settings
 
     claims, controls = split(records)
     claims, cells = split_settings(claims)
+    claims, readings = [r for r in claims if not r.get("reading")], [r for r in claims if r.get("reading")]
     data = {"format": FORMAT, "environment": finite(dict(environment)),
             "records": [finite(dict(r)) for r in sorted(claims, key=sort_key)],
             "controls": [finite(dict(r)) for r in sorted(controls, key=sort_key)]}
     if cells:
         data["robustness"] = [finite(dict(r)) for r in sorted(cells, key=lambda r: (r["setting"], *sort_key(r)))]
         data["robustness_environment"] = data["environment"]
+    if readings:  # the multiverse's cells (records with a ``reading``: claims/test_multiverse.py)
+        data["multiverse"] = [finite(dict(r)) for r in sorted(readings, key=lambda r: (r["reading"], *sort_key(r)))]
+        data["multiverse_environment"] = data["environment"]
     return data
 
 
@@ -71,4 +75,5 @@ def load(path: Path) -> dict[str, Any]:
     data.setdefault("environment", {})
     data.setdefault("controls", [])
     data.setdefault("robustness", [])
+    data.setdefault("multiverse", [])
     return data

@@ -38,8 +38,9 @@ def split_settings(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[s
 
 
 def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:
-    """``data`` with the part this run did not produce taken from the ``claims.json`` at ``previous_path``
-    (if one is there and readable): a robustness-only run keeps the claims, a claims run keeps the map."""
+    """``data`` with the parts this run did not produce taken from the ``claims.json`` at ``previous_path``
+    (if one is there and readable): a robustness-only (multiverse-only) run keeps the claims and the other
+    grid, a claims run keeps both grids."""
     try:
         previous = json.loads(Path(previous_path).read_text())
     except (OSError, ValueError):
@@ -47,13 +48,14 @@ def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:
     if not isinstance(previous, dict):
         return data
     data = dict(data)
-    if not data.get("records") and not data.get("controls") and data.get("robustness"):
+    if not data.get("records") and not data.get("controls") and (data.get("robustness") or data.get("multiverse")):
         for key in ("records", "controls", "environment"):
             if key in previous:
                 data[key] = previous[key]
-    elif not data.get("robustness") and previous.get("robustness"):
-        data["robustness"] = previous["robustness"]
-        data["robustness_environment"] = previous.get("robustness_environment") or {}
+    for part in ("robustness", "multiverse"):  # the map's cells, the multiverse's cells
+        if not data.get(part) and previous.get(part):
+            data[part] = previous[part]
+            data[f"{part}_environment"] = previous.get(f"{part}_environment") or {}
     return data
 
 

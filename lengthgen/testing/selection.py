@@ -1,6 +1,7 @@
 """Which tests run: a claim test also answers ``-k`` by its claim id (``-k C15``; pytest matches
 substrings, so ``-k C2`` also selects C20..C22: name the file for C2 alone), and the quick variants (and
-the robustness map's cells) run only when the ``-m`` expression names quick (robustness)."""
+the robustness map's and the multiverse's cells) run only when the ``-m`` expression names quick
+(robustness, multiverse)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 
 def _deselect_quick(config: pytest.Config, items: list[pytest.Item], marker: str = "quick") -> None:
-    """Drop the tests marked ``marker`` unless the ``-m`` expression names it (quick; robustness)."""
+    """Drop the tests marked ``marker`` unless the ``-m`` expression names it (quick; robustness; multiverse)."""
     if marker in (config.getoption("markexpr") or ""):
         return
     kept, dropped = [], []
@@ -28,3 +29,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.extra_keyword_matches.add(str(marker.args[0]))
     _deselect_quick(config, items)
     _deselect_quick(config, items, "robustness")  # the robustness map runs only under -m robustness
+    _deselect_quick(config, items, "multiverse")  # the multiverse runs only under -m multiverse

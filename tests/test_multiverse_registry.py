@@ -1,0 +1,140 @@
+"""The multiverse's registry (lengthgen/experiments/multiverse.py) and its one mechanism: the active universe
+applied by paper_spec / two_layer_spec / run_phenomenon, and claims.support.memo keyed on it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from lengthgen.config import RunSpec
+from lengthgen.engine.train_two_layer import TwoLayerSpec
+from lengthgen.experiments import multiverse as mv
+from lengthgen.experiments.common import paper_spec
+from lengthgen.experiments.two_layer import FIRST_WIDTH, WIDTH, two_layer_spec
+
+from claims import multiverse as cells
+from claims.support import memo, memo_key
+
+ONE_LAYER_SPECS = [paper_spec(model={"encoding": e}) for e in ("rope", "ape", "nope", "alibi", "t5")]
+TWO_LAYER_SPECS = [two_layer_spec(e, d=d) for e in ("rope", "ape") for d in (WIDTH, FIRST_WIDTH)]
+
+
+def differences(a, b) -> set[tuple[str, str]]:
+    """(part, field) pairs where two specs differ."""
+    out = set()
+    for part in (f.name for f in dataclasses.fields(a)):
+        x, y = getattr(a, part), getattr(b, part)
+        out |= {(part, f.name) for f in dataclasses.fields(x) if getattr(x, f.name) != getattr(y, f.name)}
+    return out
+
+
+@pytest.mark.parametrize("reading", mv.READINGS, ids=lambda r: r.name)
+def test_every_reading_changes_exactly_its_fields(reading):
+    for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
+        family = "one-layer" if isinstance(spec, RunSpec) else "two-layer"
+        expected = {(c.part, c.field) for c in reading.changes
+                    if c.family == family and (not c.ape_only or spec.model.encoding == "ape")}
+        assert differences(spec, reading.apply(spec)) == expected, (reading.name, spec)
+
+
+def test_ape_only_readings_leave_other_encodings_untouched():
+    for name in ("ape-rows=zero", "ape-value=token"):
+        reading = mv.BY_NAME[name]
+        assert all(c.ape_only for c in reading.changes)
+        for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
+            if spec.model.encoding != "ape":
+                assert reading.apply(spec) is spec
+
+
+def test_the_default_universe_leaves_specs_identical():
+    assert mv.active_universe() is mv.PAPER
+    bare = RunSpec().replace(train={"steps": 4000})
+    assert paper_spec() == bare and paper_spec(model={"encoding": "ape"}) == bare.replace(model={"encoding": "ape"})
+    plain = TwoLayerSpec(model=TwoLayerSpec().model.__class__(encoding="ape", d=WIDTH))
+    assert two_layer_spec("ape") == plain
+    for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
+        assert mv.apply_active(spec) is spec and mv.PAPER.apply(spec) is spec
+
+
+def test_under_applies_the_reading_to_built_specs_and_resets():
+    from lengthgen.experiments.phenomenon import run_phenomenon  # noqa: F401 (its hook is exercised below)
+
+    with mv.under("init=gpt2") as u:
+        assert mv.active_universe() is u
+        assert paper_spec().model.init == "gpt2" and two_layer_spec("rope").model.init == "gpt2"
+    with mv.under("ape-value=token"):
+        assert paper_spec(model={"encoding": "ape"}).model.ape_value == "token"
+        assert paper_spec().model.ape_value == "embedded"  # RoPE: untouched
+    with mv.under("two-layer-steps=900"):
+        assert two_layer_spec("rope").train.steps == 900 and two_layer_spec("rope", d=FIRST_WIDTH).train.steps == 900
+        assert paper_spec().train.steps == 4000
+    with mv.under("all-alternatives"):
+        ape = paper_spec(model={"encoding": "ape"})
+        assert (ape.model.init, ape.model.ape_unseen, ape.model.ape_value, ape.train.length_mix) == \
+            ("gpt2", "zero", "token", "per-batch")
+    assert mv.active_universe() is mv.PAPER
+
+
+def test_phenomenon_applies_ape_readings_after_choosing_the_encoding(monkeypatch):
+    from lengthgen.experiments import phenomenon
+
+    seen = {}
+    monkeypatch.setattr(phenomenon, "train_grid", lambda specs, *a, **k: seen.update(specs) or {})
+    monkeypatch.setattr(phenomenon, "PhenomenonResult", lambda *a: None)
+    with mv.under("ape-rows=zero"):
+        phenomenon.run_phenomenon((0,), 10)
+    assert seen[("ape", 1)].model.ape_unseen == "zero" and seen[("rope", 1)].model.ape_unseen == "init"
+
+
+def test_memo_keys_differ_per_universe():
+    keys = set()
+    for universe in (mv.PAPER,) + mv.UNIVERSES:
+        with mv.under(universe):
+            keys.add(memo_key(("phenomenon", 1)))
+    assert len(keys) == len(mv.UNIVERSES) + 1
+    assert memo_key(("phenomenon", 1)) == ("phenomenon", 1)  # the default universe: the key as before
+    values = []
+    for universe in (mv.PAPER, mv.ALL_ALTERNATIVES):
+        with mv.under(universe):
+            values.append(memo(("test-multiverse-memo",), lambda: mv.active_universe().name))
+    assert values == ["paper", "all-alternatives"]
+
+
+def test_invalid_names_raise_naming_them():
+    with pytest.raises(ValueError, match="'init=xavier'"):
+        mv.universe("init=xavier")
+    with pytest.raises(ValueError, match="'nonsense'"):
+        with mv.under("nonsense"):
+            pass
+    with pytest.raises(ValueError, match="'no_such_field'"):
+        mv.Change("one-layer", "model", "no_such_field", 1)
+    with pytest.raises(ValueError, match="'seven'"):
+        mv.Reading("init", "init=seven", "x", "y", ("C1",), (mv.Change("one-layer", "model", "init", "seven"),))
+    with pytest.raises(ValueError, match="'mixed'"):
+        mv.choice("mixed")
+
+
+def test_every_choice_has_an_alternative_with_who_and_claims():
+    for choice in mv.CHOICES:
+        readings = [r for r in mv.READINGS if r.choice == choice.name]
+        assert readings, choice.name
+        assert all(r.who.strip() and r.claims and r.what.strip() for r in readings)
+    catalogue = {"lengths", "init", "ape-rows", "ape-value", "two-layer-steps"}
+    assert catalogue <= {c.name for c in mv.CHOICES}
+    assert all(name and why for name, why in mv.LEFT_AT_ONE_READING)
+
+
+def test_the_combined_universe_holds_every_alternative():
+    assert set(mv.ALL_ALTERNATIVES.readings) == set(mv.READINGS)
+    with pytest.raises(ValueError, match="change"):
+        mv.Universe("twice", (mv.BY_NAME["init=gpt2"], mv.BY_NAME["init=gpt2"]))
+
+
+def test_cells_cover_every_touched_claim_but_the_declared_left_out():
+    run = {(u.name, cells.split_column(c)[0]) for u, c in cells.cells()}
+    for universe in mv.UNIVERSES:
+        for claim in universe.claims:
+            assert ((universe.name, claim) in run) != ((universe.name, claim) in cells.LEFT_OUT)
+    assert {("all-alternatives", "C17"), ("all-alternatives", "C18")} <= run
+    assert {c for u, c in cells.cells() if c.startswith("C12")} == {"C12", "C12-d64"}

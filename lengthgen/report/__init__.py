@@ -5,8 +5,9 @@
   the page to ``index.html``.
 - :func:`summary_lines`: the same table in short, for the terminal.
 
-Modules: ``data`` (claims.json), ``verdict`` (the verdict rule), ``text`` (numbers and one-line
-summaries), ``figure_specs`` (what each claim plots) and ``figures`` (drawing them with matplotlib Agg),
+Modules: ``data`` (claims.json), ``verdict`` (the verdict rule), ``run_view`` (the typed view of a run
+every renderer reads: claims, verdict labels, deciding and close checks, controls, cells), ``text``
+(numbers and one-line summaries), ``markdown`` (the verdict table as GitHub-flavoured markdown), ``figure_specs`` (what each claim plots) and ``figures`` (drawing them with matplotlib Agg),
 ``page`` (the HTML page's view models), ``views`` (pieces the page and the map share), ``templating``
 (the Jinja2 environment; ``templates/`` and ``static/`` hold the template, CSS and JS), ``robustness``
 (the map), ``summary`` (terminal), ``environment`` (versions, fingerprints, cache counters).
@@ -19,9 +20,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.store.files import atomic_write
+from lengthgen.report.run_view import RunView
 from lengthgen.report.summary import summary_lines
 
-__all__ = ["ReportFiles", "render_page", "summary_lines", "write_page", "write_report"]
+__all__ = ["ReportFiles", "RunView", "render_page", "summary_lines", "write_page", "write_report"]
 
 
 @dataclass
@@ -37,19 +39,21 @@ class ReportFiles:
 DRAWINGS = ".figures"  # kept drawings beside the page, reused when a rerun records the same figure
 
 
-def render_page(data: Mapping[str, Any], drawings: Path | None = None) -> tuple[str, list[str]]:
-    """``(html, figure_errors)`` of a ``claims.json``'s data; ``drawings``: where figures drawn by
-    earlier runs are kept (see ``figures.cached_render``), pruned to this page's figures."""
+def render_page(data: Mapping[str, Any] | RunView, drawings: Path | None = None) -> tuple[str, list[str]]:
+    """``(html, figure_errors)`` of a run (its view, or a ``claims.json``'s data); ``drawings``: where figures
+    drawn by earlier runs are kept (see ``figures.cached_render``), pruned to this page's figures."""
     from lengthgen.report.figures import prune_drawings, render_record, spec_key
     from lengthgen.report.page import page
 
-    records = data["records"]
-    rendered = {i: render_record(r.get("figures") or {}, drawings) for i, r in enumerate(records)}
+    run = data if isinstance(data, RunView) else RunView.from_json(data)
+    records = run.records
+    figures = [r.raw.get("figures") or {} for r in records]
+    rendered = {i: render_record(f, drawings) for i, f in enumerate(figures)}
     if drawings is not None and drawings.exists():
-        prune_drawings(drawings, {spec_key(s) for r in records for s in (r.get("figures") or {}).values()})
-    errors = [f"{records[i]['claim']} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs
+        prune_drawings(drawings, {spec_key(s) for f in figures for s in f.values()})
+    errors = [f"{records[i].claim} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs
               if f.error]
-    return page(data, rendered), errors
+    return page(run, rendered), errors
 
 
 def write_report(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any], out_dir: Path) -> ReportFiles:

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from lengthgen.store.files import atomic_write
+from lengthgen.report.run_view import VERDICT_STYLES
 
 KINDS = ("lines", "bars", "heatmap")  # spec kinds; the page overview is drawn by forest()
 SIZE = (6.4, 3.8)  # inches, one figure
@@ -276,8 +277,7 @@ FOREST_CLIP = 100.0  # standard errors: margins beyond are drawn at the edge (an
 FOREST_LINEAR = 3.0  # the symlog axis is linear within +-this many standard errors (the close region)
 FOREST_ROW_IN = 0.3  # inches per claim row
 FOREST_WIDTH_IN = 11.0
-FOREST_COLOURS = {"reproduced": "#1a7f37", "not reproduced": "#9a4d00", "inconclusive": "#0550ae",
-                  "failed": "#cf222e", "skipped": "#59636e"}  # the page's verdict colours
+FOREST_COLOURS = {s.verdict: s.colour for s in VERDICT_STYLES}  # the page's verdict colours (run_view)
 
 
 def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:

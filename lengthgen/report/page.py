@@ -18,11 +18,10 @@ from typing import Any, Mapping, Sequence
 from markupsafe import Markup
 
 from lengthgen.catalogue import CATALOGUE
-from lengthgen.records import VERDICTS
 from lengthgen.report import text
 from lengthgen.report.figures import FigureError, Rendered, forest
+from lengthgen.report.run_view import ClaimView, ControlView, RunView
 from lengthgen.report.templating import render, static_text
-from lengthgen.report.verdict import close_checks, deciding_check, interval_kind, is_close, standard_margin
 from lengthgen.report.views import (Badge, CheckRow, Measure, check_rows, measure, record_badge, values_note,
                                     verdict_class)
 
@@ -33,17 +32,15 @@ REASON_SHOWN = 160  # characters of a verdict's reason shown in the claims table
 OVERVIEW_NAME = 56  # characters of a deciding check's name in the overview's row labels
 CLOSE_RANK = 0.5  # a close call sorts just before its verdict's clear calls
 PATH_CHECKS_SHOWN = 3  # close checks spelled out per look of an --until-decided path (the rest are counted)
-VERDICT_RANK = {v: i for i, v in enumerate(("failed", "not reproduced", "inconclusive", "skipped", "reproduced"))}
-assert set(VERDICT_RANK) == set(VERDICTS), "every verdict needs a sort rank and a colour"
 TEMPLATE = "page.html.j2"  # the page's template (report/templates)
 
 
-def anchors(records: Sequence[Mapping[str, Any]]) -> list[str]:
-    """A unique, readable anchor per record: C1-paper, C1-paper-2, ..."""
+def anchors(claims: Sequence[ClaimView]) -> list[str]:
+    """A unique, readable anchor per claim test: C1-paper, C1-paper-2, ..."""
     seen: dict[str, int] = {}
     out = []
-    for r in records:
-        base = f"{r['claim']}-{r.get('scale', {}).get('name', 'run')}"
+    for r in claims:
+        base = f"{r.claim}-{r.scale.raw.get('name', 'run')}"
         seen[base] = seen.get(base, 0) + 1
         out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
     return out
@@ -68,7 +65,8 @@ class Threshold:
 class ClaimRow:
     css: str  # the verdict's class
     data_id: int  # the sort key of "ID": claim number * 1000 + the row's place (stable for equal claims)
-    data_verdict: str  # the sort key of "Verdict": VERDICT_RANK, less CLOSE_RANK for a close call
+    data_verdict: str  # the sort key of "Verdict": the verdict's page_order (run_view.VERDICT_STYLES), less
+    # CLOSE_RANK for a close call
     data_close: str  # "true" / "false": a close call (reproduced or not reproduced only)
     claim: str  # "C4"
     anchor: str  # the claim section's id
@@ -92,37 +90,35 @@ class ClaimRow:
     stopped: str  # why the --until-decided claim stopped ("" when not one)
 
 
-def claim_rows(records: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> tuple[ClaimRow, ...]:
+def claim_rows(claims: Sequence[ClaimView], ids: Sequence[str]) -> tuple[ClaimRow, ...]:
     rows = []
-    shared = text.shared_claims(records)
-    for i, (r, anchor) in enumerate(zip(records, ids)):
-        verdict = r.get("verdict")
-        close = bool(close_checks(r)) and verdict in text.verdict.CLOSE_LABELLED
-        rank = VERDICT_RANK.get(verdict, len(VERDICT_RANK)) - (CLOSE_RANK if close else 0)
-        measured = text.headline_measures(r)
-        check = text.deciding_check(r)
-        passed, total = text.checks_passed(r)
-        reason = r.get("verdict_reason") or None
+    shared = text.shared_claims(claims)
+    for i, (r, anchor) in enumerate(zip(claims, ids)):
+        rank = r.style.page_order - (CLOSE_RANK if r.labelled_close else 0)
+        measured = r.measured_in_report_order
+        check = r.deciding
+        passed, total = r.checks_passed
+        reason = r.verdict_reason
         first = reason.splitlines()[0] if reason else ""
-        plan = r.get("sequential")
+        plan = r.sequential
         rows.append(ClaimRow(
-            css=verdict_class(verdict), data_id=text.claim_number(r["claim"]) * 1000 + i, data_verdict=f"{rank:g}",
-            data_close=str(close).lower(), claim=r["claim"], anchor=anchor, where=r.get("where", ""),
-            statement=r.get("statement", ""), test=text.test_name(r) if r["claim"] in shared else None,
-            paper_value=r.get("paper_value", ""),
-            measures=tuple(measure(name, s) for name, s in measured[:MEASURED_IN_TABLE]),
+            css=r.css, data_id=text.claim_number(r.claim) * 1000 + i, data_verdict=f"{rank:g}",
+            data_close=str(r.labelled_close).lower(), claim=r.claim, anchor=anchor, where=r.where,
+            statement=r.statement, test=r.test_name if r.claim in shared else None,
+            paper_value=r.paper_value,
+            measures=tuple(measure(m) for m in measured[:MEASURED_IN_TABLE]),
             more_measures=max(len(measured) - MEASURED_IN_TABLE, 0),
-            deciding=(Deciding(check["name"], text.num(check["value"], 4), values_note(check))
+            deciding=(Deciding(check.name, text.num(check.value, 4), values_note(check))
                       if check is not None and not measured else None),
             checks_passed=passed, checks=total,
-            threshold=(Threshold(check["name"], text.check_text(check), not check["passed"],
-                                 text.close_text(check, r) if is_close(check) else None)
+            threshold=(Threshold(check.name, text.check_text(check), not check.passed,
+                                 text.close_text(check) if check.close else None)
                        if check is not None else None),
-            assertion=r.get("assertion", ""), scale=text.scale_text(r.get("scale", {})),
-            runtime=text.duration(r.get("runtime_s")), badge=record_badge(r), reason=reason,
+            assertion=r.assertion, scale=text.scale_text(r.scale),
+            runtime=text.duration(r.runtime_s), badge=record_badge(r), reason=reason,
             reason_short=first if len(first) <= REASON_SHOWN else first[: REASON_SHOWN - 3].rstrip() + "...",
-            seeds_path=tuple(look["seeds"] for look in plan.get("path") or []) if plan else None,
-            stopped=plan.get("stopped", "") if plan else "",
+            seeds_path=tuple(look.seeds for look in plan.path) if plan else None,
+            stopped=plan.raw.get("stopped", "") if plan else "",
         ))
     return tuple(rows)
 
@@ -153,17 +149,12 @@ class Control:
     checks: tuple[CheckRow, ...]  # the checks shown: the failed ones, or all if none failed
 
 
-def control_views(controls: Sequence[Mapping[str, Any]]) -> tuple[Control, ...]:
+def control_views(controls: Sequence[ControlView]) -> tuple[Control, ...]:
     """The claim's negative controls: the counterfactual each fed to the claim's checks, and how they failed."""
-    out = []
-    for c in controls:
-        checks = c.get("checks") or []
-        failed = [k for k in checks if not k["passed"]]
-        verdict = c.get("verdict") or "?"
-        out.append(Control(text.test_name(c), text.scale_text(c.get("scale", {})), c.get("counterfactual") or "",
-                           verdict == "discriminates", len(failed), len(checks), verdict,
-                           c.get("verdict_reason") or "", check_rows(failed or checks)))
-    return tuple(out)
+    return tuple(Control(c.test_name, text.scale_text(c.scale), c.counterfactual, c.discriminates,
+                         len(c.failed_checks), len(c.checks), c.verdict or "?", c.verdict_reason or "",
+                         check_rows(c.failed_checks or c.checks))
+                 for c in controls)
 
 
 @dataclass(frozen=True)
@@ -179,19 +170,19 @@ class SeedPath:
     looks: tuple[Look, ...]  # each look, in order
 
 
-def seed_path(record: Mapping[str, Any]) -> SeedPath | None:
+def seed_path(claim: ClaimView) -> SeedPath | None:
     """The --until-decided path: the plan, and the seeds and deciding intervals at each look."""
-    plan = record.get("sequential")
-    if not plan:
+    plan = claim.sequential
+    if plan is None:
         return None
     looks = []
-    for look in plan.get("path") or []:
-        shown = look.get("close_checks") or ([look["deciding"]] if look.get("deciding") else [])
+    for look in plan.path:
+        shown = look.shown
         cells = "; ".join(f"{c['name']}: {text.num(c['value'], 4)} {text.interval(c.get('interval'), 4)} "
                           f"{text.threshold_text(c['op'], c['threshold'])}" for c in shown[:PATH_CHECKS_SHOWN])
         more = f"; and {len(shown) - PATH_CHECKS_SHOWN} more" if len(shown) > PATH_CHECKS_SHOWN else ""
-        looks.append(Look(look["seeds"], "close" if look.get("close") else "decided", cells + more))
-    return SeedPath(text.path_text(record), tuple(looks))
+        looks.append(Look(look.seeds, "close" if look.close else "decided", cells + more))
+    return SeedPath(text.path_text(plan), tuple(looks))
 
 
 @dataclass(frozen=True)
@@ -217,50 +208,47 @@ class Section:
     figures: tuple[Figure, ...]  # the claim's figures
 
 
-def section(record: Mapping[str, Any], anchor: str, rendered: Sequence[Rendered],
-            controls: Sequence[Mapping[str, Any]] = ()) -> Section:
-    verdict = record.get("verdict")
+def section(claim: ClaimView, anchor: str, rendered: Sequence[Rendered]) -> Section:
     facts = [
-        ("where", record.get("where", "")),
-        ("paper value", record.get("paper_value", "")),
-        ("catalogue check", record.get("assertion", "")),
-        ("scale", text.scale_text(record.get("scale", {}))),
-        ("runtime", text.duration(record.get("runtime_s"))),
-        ("test", record.get("test", "")),
+        ("where", claim.where),
+        ("paper value", claim.paper_value),
+        ("catalogue check", claim.assertion),
+        ("scale", text.scale_text(claim.scale)),
+        ("runtime", text.duration(claim.runtime_s)),
+        ("test", claim.test),
     ]
-    if record.get("verdict_reason"):
-        facts.append(("why " + (verdict or "unknown"), record["verdict_reason"]))
-    checks = record.get("checks") or []
-    failed = [c for c in checks if not c["passed"]]
-    passed, total = text.checks_passed(record)
+    if claim.verdict_reason:
+        facts.append(("why " + (claim.verdict or "unknown"), claim.verdict_reason))
+    failed = claim.failed_checks
+    passed, total = claim.checks_passed
     return Section(
-        css=verdict_class(verdict), anchor=anchor, claim=record["claim"], badge=record_badge(record),
-        scale=text.scale_text(record.get("scale", {})), statement=record.get("statement", ""), facts=tuple(facts),
-        close_calls=tuple((c["name"], text.close_text(c, record)) for c in close_checks(record)),
-        path=seed_path(record),
-        measured=tuple(measure(n, s) for n, s in (record.get("measured") or {}).items()),
-        failed=check_rows(failed), holds_note=bool(record.get("expected_failures") and failed),
-        checks=check_rows(checks), checks_passed=passed, checks_open=total <= CHECKS_OPEN,
-        choices=tuple(record.get("choices") or []), notes=tuple(record.get("notes") or []),
-        controls=control_views(controls), figures=figure_views(rendered),
+        css=claim.css, anchor=anchor, claim=claim.claim, badge=record_badge(claim),
+        scale=text.scale_text(claim.scale), statement=claim.statement, facts=tuple(facts),
+        close_calls=tuple((c.name, text.close_text(c)) for c in claim.close_checks),
+        path=seed_path(claim),
+        measured=tuple(measure(m) for m in claim.measured),
+        failed=check_rows(failed), holds_note=bool(claim.declared and failed),
+        checks=check_rows(claim.checks), checks_passed=passed, checks_open=total <= CHECKS_OPEN,
+        choices=claim.choices, notes=claim.notes, controls=control_views(claim.controls),
+        figures=figure_views(rendered),
     )
 
 
-def overview_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def overview_rows(claims: Sequence[ClaimView]) -> list[dict[str, Any]]:
     """The overview's rows: each claim test's deciding check, as ``figures.forest`` takes them."""
     rows = []
-    shared = text.shared_claims(records)
-    for r in records:
-        check = deciding_check(r)
-        if check is None or r.get("verdict") == "skipped":
+    shared = text.shared_claims(claims)
+    for r in claims:
+        check = r.deciding
+        if check is None or r.verdict == "skipped":
             continue
-        margin = standard_margin(check, r)
-        kind = "interval" if margin is not None else ("exact" if interval_kind(check) == "exact" else "none")
-        name = check["name"] if len(check["name"]) <= OVERVIEW_NAME else check["name"][: OVERVIEW_NAME - 3] + "..."
-        param = re.search(r"\[(.*)\]$", text.test_name(r))
-        test = f" [{param.group(1)}]" if r["claim"] in shared and param else ""
-        row = {"label": f"{r['claim']}{test}: {name}", "verdict": r.get("verdict"), "close": bool(close_checks(r)),
-               "kind": kind, "passed": bool(check["passed"])}
+        margin = check.margin
+        kind = "interval" if margin is not None else ("exact" if check.interval_kind == "exact" else "none")
+        name = check.name if len(check.name) <= OVERVIEW_NAME else check.name[: OVERVIEW_NAME - 3] + "..."
+        param = re.search(r"\[(.*)\]$", r.test_name)
+        test = f" [{param.group(1)}]" if r.claim in shared and param else ""
+        row = {"label": f"{r.claim}{test}: {name}", "verdict": r.verdict, "close": r.close, "kind": kind,
+               "passed": check.passed}
         if margin is not None:
             row.update(margin=margin[0], low=margin[1], high=margin[2])
         rows.append(row)
@@ -276,9 +264,9 @@ class Overview:
     caption: str  # how to read it (``figures.forest``)
 
 
-def overview(records: Sequence[Mapping[str, Any]]) -> Overview | None:
+def overview(claims: Sequence[ClaimView]) -> Overview | None:
     """The forest plot before the table (drawn afresh: one figure for the whole run); None without rows."""
-    rows = overview_rows(records)
+    rows = overview_rows(claims)
     if not rows:
         return None
     close = sum(1 for r in rows if r["close"])
@@ -330,10 +318,9 @@ def environment_rows(environment: Mapping[str, Any]) -> tuple[tuple[str, str], .
     return tuple(rows)
 
 
-def not_run(records: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, str, str], ...]:
+def not_run(run: RunView) -> tuple[tuple[str, str, str], ...]:
     """(claim, where, statement) of each catalogue claim without a record in this run."""
-    _, missing = text.coverage(records)
-    return tuple((c, CATALOGUE[c].where, CATALOGUE[c].statement) for c in missing)
+    return tuple((c, CATALOGUE[c].where, CATALOGUE[c].statement) for c in run.completeness.missing)
 
 
 @dataclass(frozen=True)
@@ -344,27 +331,22 @@ class Chip:
     label: str  # the verdict as counted ("reproduced (close)", ...)
 
 
-def chips(records: Sequence[Mapping[str, Any]]) -> tuple[Chip, ...]:
+def chips(counts: Mapping[str, int]) -> tuple[Chip, ...]:
+    """One chip per shown label of ``RunView.verdict_counts``."""
     return tuple(Chip(verdict_class(v.removesuffix(" (close)")), v.endswith(" (close)"), n, v)
-                 for v, n in text.verdict_counts(records).items())
+                 for v, n in counts.items())
 
 
-def page(data: Mapping[str, Any], rendered: Mapping[int, Sequence[Rendered]]) -> str:
-    """The HTML of ``data`` (``{"environment": ..., "records": [...]}``, records sorted by claim)."""
+def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
+    """The HTML of a run; ``rendered``: each claim test's figures, by its place in ``run.records``."""
     from lengthgen.report.robustness import grid_view
 
-    records = data["records"]
+    records = run.records
     ids = anchors(records)
-    controls = data.get("controls") or []
-
-    def own_controls(r: Mapping[str, Any]) -> list[Mapping[str, Any]]:  # the claim's controls at its scale
-        scale = r.get("scale", {}).get("name")
-        return [c for c in controls if c["claim"] == r["claim"] and c.get("scale", {}).get("name") == scale]
-
-    sections = [tuple(section(r, a, rendered.get(i, []), own_controls(r))
-                      for i, (r, a) in enumerate(zip(records, ids)) if text.is_prediction(r) == part)
+    sections = [tuple(section(r, a, rendered.get(i, []))
+                      for i, (r, a) in enumerate(zip(records, ids)) if r.is_prediction == part)
                 for part in (False, True)]  # the paper's claims, then the predictions beyond it
-    predicted = [i for i, r in enumerate(records) if text.is_prediction(r)]
+    predicted = [i for i, r in enumerate(records) if r.is_prediction]
     claimed = [i for i in range(len(records)) if i not in predicted]
     # The stylesheet and the script are the package's own files, inlined as they are: Markup keeps the
     # autoescaping from turning their quotes and ">" selectors into entities (they hold no claims.json text).
@@ -372,13 +354,13 @@ def page(data: Mapping[str, Any], rendered: Mapping[int, Sequence[Rendered]]) ->
     return render(
         TEMPLATE,
         css=css, js=js, paper_title=PAPER_TITLE,
-        run_label=text.run_label(records), tests=len(records),
+        run_label=run.completeness.label, tests=len(records),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)
-        chips=chips(records), overview=overview(records),
-        claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed]), not_run=not_run(records),
+        chips=chips(run.verdict_counts("records")), overview=overview(records),
+        claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed]), not_run=not_run(run),
         predictions=claim_rows([records[i] for i in predicted], [ids[i] for i in predicted]),
-        robustness=grid_view(data.get("robustness") or [], data.get("robustness_environment")),
+        robustness=grid_view(run.robustness, run.robustness_environment),
         robustness_css=grid_css,
-        environment=environment_rows(data.get("environment") or {}),
+        environment=environment_rows(run.environment),
         claim_sections=sections[0], prediction_sections=sections[1],
     )

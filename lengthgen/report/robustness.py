@@ -21,13 +21,12 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
-from lengthgen.report.views import Badge, CheckRow, badge, check_rows, verdict_class
+from lengthgen.report.run_view import STYLES, ClaimView
+from lengthgen.report.views import Badge, CheckRow, badge, check_rows
 
 
 NOT_APPLICABLE = "-"  # a cell the catalogue does not run
 MISSING = "?"  # a cell the catalogue runs that has no record in this report
-SHORT = {"reproduced": "ok", "not reproduced": "not-repr", "failed": "FAILED", "inconclusive": "inconcl",
-         "skipped": "skipped"}  # the text map's cell labels (one word each); "~" marks a close call
 FAILED_SHOWN = 4  # failed checks spelled out per cell in the text map (all of them in the JSON and on the page)
 GRID_KINDS = ("na", "missing", "cell")  # the page grid's cells: not run at that setting, no record, a verdict
 
@@ -64,17 +63,24 @@ def cell_id(setting: str, claim: str) -> str:
     return f"robustness-{setting}-{claim}"
 
 
-def _failed(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return [c for c in record.get("checks") or [] if not c.get("passed")]
+def short(verdict: str) -> str:
+    """The text map's one-word cell label (``run_view.VERDICT_STYLES``; an unknown verdict as it is)."""
+    return STYLES[verdict].short if verdict in STYLES else verdict
 
 
-def build_map(cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def views(cells: Sequence[ClaimView | Mapping[str, Any]]) -> list[ClaimView]:
+    """The cells' views (records are parsed: ``ClaimView.parse``)."""
+    return [text.view(c) for c in cells]
+
+
+def build_map(cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, Any]:
     """The map as plain data: the catalogue's settings and claims, and per cell its verdict, reason, seeds
     and every failed check with its numbers. A cell the catalogue runs without a record is ``"missing"``."""
     from lengthgen.experiments.robustness import SETTINGS
 
-    by_cell = {(r["setting"], r["claim"]): r for r in cells}
-    claims = sorted({c for s in SETTINGS for c in s.claims} | {r["claim"] for r in cells}, key=text.claim_number)
+    cells = views(cells)
+    by_cell = {(r.setting, r.claim): r for r in cells}
+    claims = sorted({c for s in SETTINGS for c in s.claims} | {r.claim for r in cells}, key=text.claim_number)
     out = []
     for s in SETTINGS:
         for claim in claims:
@@ -84,20 +90,20 @@ def build_map(cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             if r is None:
                 out.append({"setting": s.name, "claim": claim, "verdict": "missing"})
                 continue
-            passed, total = text.checks_passed(r)
+            passed, total = r.checks_passed
             out.append({
-                "setting": s.name, "claim": claim, "verdict": r.get("verdict"), "label": text.verdict_label(r),
-                "reason": r.get("verdict_reason"), "test": r.get("test"), "checks_passed": passed,
-                "checks": total, "seeds": (r.get("scale") or {}).get("seed_list"),
-                "failed_checks": [{k: list(c[k]) if isinstance(c.get(k), tuple) else c.get(k)
-                                   for k in ("name", "value", "op", "threshold", "values")} for c in _failed(r)],
-                "runtime_s": r.get("runtime_s"),
+                "setting": s.name, "claim": claim, "verdict": r.verdict, "label": r.verdict_label,
+                "reason": r.raw.get("verdict_reason"), "test": r.raw.get("test"), "checks_passed": passed,
+                "checks": total, "seeds": r.scale.raw.get("seed_list"),
+                "failed_checks": [{k: list(c.raw[k]) if isinstance(c.raw.get(k), tuple) else c.raw.get(k)
+                                   for k in ("name", "value", "op", "threshold", "values")} for c in r.failed_checks],
+                "runtime_s": r.runtime_s,
             })
     return {"settings": [{"name": s.name, "what": s.what, "claims": list(s.claims)} for s in SETTINGS],
             "claims": claims, "cells": out}
 
 
-def map_lines(cells: Sequence[Mapping[str, Any]], details: bool = True) -> list[str]:
+def map_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = True) -> list[str]:
     """The map as text: one row per claim, one column per setting; then each cell that did not reproduce,
     with its failed checks' numbers."""
     data = build_map(cells)
@@ -114,7 +120,7 @@ def map_lines(cells: Sequence[Mapping[str, Any]], details: bool = True) -> list[
             if c is None or c["verdict"] == "missing":
                 shown = NOT_APPLICABLE if c is None else MISSING
             else:
-                shown = SHORT.get(c["verdict"], c["verdict"]) + ("~" if c["label"].endswith("(close)") else "")
+                shown = short(c["verdict"]) + ("~" if c["label"].endswith("(close)") else "")
             row.append(f"{shown:<{w}}")
         lines.append(f"{claim:<6}" + " ".join(row).rstrip())
     counts: dict[str, int] = {}
@@ -172,13 +178,15 @@ class Grid:
     run: tuple[str, str, str] | None  # (started, wall time, models trained) of the run that drew it
 
 
-def grid_view(cells: Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None) -> Grid | None:
+def grid_view(cells: Sequence[ClaimView | Mapping[str, Any]],
+              environment: Mapping[str, Any] | None = None) -> Grid | None:
     """The map on the page (None without cells): a coloured grid, each cell a link to its checks below
     it, then one collapsed block per cell with its verdict, reason, scale and checks (failed first)."""
     if not cells:
         return None
+    cells = views(cells)
     data = build_map(cells)
-    by_cell = {(r["setting"], r["claim"]): r for r in cells}
+    by_cell = {(r.setting, r.claim): r for r in cells}
     verdicts = {(c["setting"], c["claim"]): c for c in data["cells"]}
     rows = []
     for claim in data["claims"]:
@@ -188,7 +196,8 @@ def grid_view(cells: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]
             if c is None or c["verdict"] == "missing":
                 row.append(GridCell("na" if c is None else "missing", "", "", "", ""))
                 continue
-            row.append(GridCell("cell", verdict_class(c["verdict"]),
+            cell = by_cell[s["name"], claim]
+            row.append(GridCell("cell", cell.css,
                                 c.get("reason") or f"{c['checks_passed']} of {c['checks']} checks passed",
                                 cell_id(s["name"], claim), c["label"]))
         rows.append((claim, tuple(row)))
@@ -199,9 +208,8 @@ def grid_view(cells: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]
             continue
         blocks.append(GridBlock(
             cell_id(c["setting"], c["claim"]), c["verdict"] != "reproduced", c["claim"], c["setting"],
-            badge(r.get("verdict")), c["checks_passed"], c["checks"], text.scale_text(r.get("scale", {})),
-            r.get("test", ""), r.get("verdict_reason") or None,
-            check_rows(sorted(r.get("checks") or [], key=lambda k: bool(k.get("passed"))))))
+            badge(r.verdict), c["checks_passed"], c["checks"], text.scale_text(r.scale),
+            r.test, r.verdict_reason, check_rows(sorted(r.checks, key=lambda k: k.passed))))
     run = None
     if environment:
         run = (str(environment.get("started", "?")), text.duration(environment.get("wall_time_s")),

@@ -37,30 +37,30 @@ from lengthgen.report import verdict as rule
 @dataclass(frozen=True)
 class VerdictStyle:
     verdict: str  # the verdict string as records carry it
-    css: str  # the page's colour class ("v-reproduced", ...; page.css colours it)
-    colour: str  # the verdict's colour (figures, e.g. the overview's forest plot)
+    css: str  # the page's colour class ("v-reproduced", ...; static/page.css colours it)
+    colour: str  # the verdict's colour (the overview's forest plot; page.css uses the same)
+    short: str  # one word for the text robustness map ("ok", "FAILED", ...)
     rank: int | None  # severity, for ordering and for "better / worse" (higher is worse); None: skipped, apart
     page_order: int  # the page's verdict sort, what to look at first (0 first)
-    meaning: str  # the verdict in one line (legends, the README's table)
+    meaning: str  # the verdict in one line (legends, the markdown summary)
 
 
 VERDICT_STYLES: tuple[VerdictStyle, ...] = (  # in the order verdict counts are listed
-    VerdictStyle("reproduced", "v-reproduced", "#1a7f37", 0, 7,
+    VerdictStyle("reproduced", "v-reproduced", "#1a7f37", "ok", 0, 7,
                  "every check passed at the catalogue's point"),
-    VerdictStyle("not reproduced", "v-not-reproduced", "#9a4d00", 1, 4,
+    VerdictStyle("not reproduced", "v-not-reproduced", "#9a4d00", "not-repr", 1, 4,
                  "a declared non-reproduction: failed through exactly the checks the test names"),
-    VerdictStyle("inconclusive", "v-inconclusive", "#0550ae", 2, 5,
+    VerdictStyle("inconclusive", "v-inconclusive", "#0550ae", "inconcl", 2, 5,
                  "too few seeds (or the test itself) left it undecided"),
-    VerdictStyle("unexpectedly reproduced", "v-unexpectedly-reproduced", "#8250df", 3, 3,
+    VerdictStyle("unexpectedly reproduced", "v-unexpectedly-reproduced", "#8250df", "NEW-ok", 3, 3,
                  "a declared non-reproduction passed every check"),
-    VerdictStyle("not reproduced (undeclared)", "v-not-reproduced-undeclared", "#bc4c00", 4, 2,
-                 "a check failed that no declaration names: a finding, not a crash"),
-    VerdictStyle("failed", "v-failed", "#cf222e", 5, 1,
-                 "a check failed outside any declaration, or the test broke"),
-    VerdictStyle("error", "v-error", "#82071e", 6, 0, "the test raised before it could decide"),
-    VerdictStyle("skipped", "v-skipped", "#59636e", None, 6, "the test did not run at this scale"),
+    VerdictStyle("not reproduced (undeclared)", "v-not-reproduced-undeclared", "#8250df", "NEW-not-repr", 4, 2,
+                 "checks failed that the test does not declare: a finding, not a crash"),
+    VerdictStyle("failed", "v-failed", "#cf222e", "FAILED", 5, 1, "an assertion outside the claim's checks"),
+    VerdictStyle("error", "v-error", "#cf222e", "ERROR", 6, 0, "the test raised or its setup failed: the test broke"),
+    VerdictStyle("skipped", "v-skipped", "#59636e", "skipped", None, 6, "the test did not run at this scale"),
 )
-UNKNOWN_STYLE = VerdictStyle("unknown", "v-unknown", "#59636e", None, len(VERDICT_STYLES),
+UNKNOWN_STYLE = VerdictStyle("unknown", "v-unknown", "#59636e", "?", None, len(VERDICT_STYLES),
                              "no verdict recorded, or one this version does not know")
 STYLES: dict[str, VerdictStyle] = {s.verdict: s for s in VERDICT_STYLES}
 CLOSE_SUFFIX = " (close)"
@@ -113,7 +113,9 @@ class CheckView:
     has_interval: bool  # whether the check can be close at all (``verdict.has_interval``)
     close: bool  # its deciding interval contains its threshold (``verdict.is_close``)
     expected_to_fail: bool  # named by the test's declared non-reproduction
-    threshold_source: str | None  # "paper-number", "paper-range", "suite-reading"; None in older files
+    threshold_source: str | None  # "paper-number", "paper-range", "suite-reading", "catalogue-prediction"
+    # (records.THRESHOLD_SOURCES); None in older files
+    threshold_note: str | None  # the paper's words or number the threshold reads; None when not stated
     paper: str | None  # the paper's value for this quantity
     reduce: str | None  # how ``values`` became ``value``: mean, min, max, all (None: a single number)
     margin: tuple[float, float, float] | None  # (z, low, high): distance to the threshold in standard errors
@@ -143,7 +145,8 @@ class CheckView:
             interval_kind=rule.interval_kind(check),
             level=rule.decision_level(record) if check.get("decision_ci") else 0.95,
             has_interval=rule.has_interval(check), close=close, expected_to_fail=bool(check.get("expected_to_fail")),
-            threshold_source=check.get("threshold_source"), paper=check.get("paper"), reduce=check.get("reduce"),
+            threshold_source=check.get("threshold_source"), threshold_note=check.get("threshold_note"),
+            paper=check.get("paper"), reduce=check.get("reduce"),
             margin=rule.standard_margin(check, record), relative_margin=rule._relative_margin(check),
             seeds_to_decide=rule.seeds_to_decide_check(check, record) if close else None, raw=check,
         )
@@ -285,7 +288,7 @@ class ClaimView:
     deciding: CheckView | None  # the one check that says most about the verdict (``verdict.deciding_check``)
     close_checks: tuple[CheckView, ...]  # the close deciding checks
     declared: Declared | None  # the declared non-reproduction
-    measured: tuple[Measure, ...]  # the measured quantities, headline ones first
+    measured: tuple[Measure, ...]  # the measured quantities, in recorded order
     scale: ScaleView  # the scale it ran at
     setting: str | None  # the robustness setting (None: the paper's point)
     reading: str | None  # the multiverse reading (None: the suite's own reading)
@@ -295,6 +298,9 @@ class ClaimView:
     choices: tuple[str, ...]  # details the paper leaves open, as decided here
     notes: tuple[str, ...]  # the test's notes
     inconclusive_reason: str | None  # the test's own reason to stay undecided
+    threshold_basis: str | None  # "paper", "suite reading", "catalogue prediction" over its deciding checks
+    # (records.THRESHOLD_BASES); None in older files
+    verified: str | None  # what verify() concluded (records.VERIFIED); None in older files or when it raised
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the record as recorded
 
     @property
@@ -338,9 +344,20 @@ class ClaimView:
         return sum(1 for c in self.checks if c.passed), len(self.checks)
 
     @property
+    def measured_in_report_order(self) -> tuple[Measure, ...]:
+        """The measured quantities as the report lists them: those marked headline first, then the rest."""
+        marked = [self.measured_by_name[n] for n in self.raw.get("headlines") or [] if n in self.measured_by_name]
+        return tuple(dict.fromkeys(marked + list(self.measured)))
+
+    @property
+    def measured_by_name(self) -> dict[str, Measure]:
+        return {m.name: m for m in self.measured}
+
+    @property
     def headlines(self) -> tuple[Measure, ...]:
-        """The quantities marked headline, else every measured quantity."""
-        return tuple(m for m in self.measured if m.headline) or self.measured
+        """The measured headline(s): the quantities marked headline (in marked order), else every measured
+        quantity."""
+        return tuple(m for m in self.measured_in_report_order if m.headline) or self.measured
 
     @property
     def is_prediction(self) -> bool:
@@ -357,7 +374,6 @@ class ClaimView:
         close = rule.close_checks(record)
         measured = record.get("measured") or {}
         marked = [n for n in record.get("headlines") or [] if n in measured]
-        order = marked + [n for n in measured if n not in marked]
         declared = record.get("expected_failures")
 
         def words(key: str) -> str:
@@ -375,12 +391,12 @@ class ClaimView:
             declared=(Declared(tuple(declared.get("patterns") or ()), declared.get("why") or "",
                                bool(declared.get("strict"))) if declared else None),
             measured=tuple(Measure(n, measured[n].get("mean"), _pair(measured[n].get("ci95")),
-                                   tuple(measured[n].get("values") or ()), n in marked) for n in order),
+                                   tuple(measured[n].get("values") or ()), n in marked) for n in measured),
             scale=scale, setting=record.get("setting") or None, reading=record.get("reading") or None,
             runtime_s=record.get("runtime_s"), sequential=Sequential.parse(record.get("sequential")),
             controls=tuple(controls), choices=tuple(record.get("choices") or ()),
             notes=tuple(record.get("notes") or ()), inconclusive_reason=record.get("inconclusive_reason"),
-            raw=record,
+            threshold_basis=record.get("threshold_basis"), verified=record.get("verified"), raw=record,
         )
 
 

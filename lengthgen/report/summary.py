@@ -9,6 +9,7 @@ import textwrap
 from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
+from lengthgen.report.run_view import ClaimView, RunView
 
 MIN_WIDTH = 100  # below this the paper and measured columns would be unreadable
 VERDICT_W = 15  # the verdict column; wider when a label needs it ("not reproduced (close)")
@@ -25,68 +26,78 @@ def _wrap(value: str, width: int, lines: int = WRAP_LINES) -> list[str]:
     return wrapped
 
 
-def _close_lines(record: Mapping[str, Any], width: int) -> list[str]:
+def _close_lines(claim: ClaimView, width: int) -> list[str]:
     """A close claim's close checks with their intervals, and the --until-decided path."""
-    from lengthgen.report.verdict import close_checks
-
     lines = []
-    close = close_checks(record)
+    close = claim.close_checks
     for check in close[:CLOSE_SHOWN]:
-        line = f"close: {check['name']}: {text.close_text(check, record)}"
+        line = f"close: {check.name}: {text.close_text(check)}"
         lines += [f"{'':<12} {part}" for part in _wrap(line, width - 14, 2)]
     if len(close) > CLOSE_SHOWN:
         lines.append(f"{'':<12} close: and {len(close) - CLOSE_SHOWN} more (see the page)")
-    if record.get("sequential"):
-        lines += [f"{'':<12} {part}" for part in _wrap(text.path_text(record), width - 14, 2)]
+    if claim.sequential is not None:
+        lines += [f"{'':<12} {part}" for part in _wrap(text.path_text(claim.sequential), width - 14, 2)]
     return lines
 
 
-def summary_lines(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None,
+def run_view(run: RunView | Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None,
+             controls: Sequence[Mapping[str, Any]] = ()) -> RunView:
+    """``run`` itself, or the view of a run's records (claims and predictions; cells, if any, go to the map)
+    with its ``controls`` and ``environment``."""
+    if isinstance(run, RunView):
+        return run
+    return RunView.from_records([*run, *controls], environment or {})
+
+
+def summary_lines(run: RunView | Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None,
                   width: int | None = None, controls: Sequence[Mapping[str, Any]] = ()) -> list[str]:
     """The verdict table in short: claim, scale, verdict, checks passed, paper value, measured headline
-    (the failed check, else the recorded headline quantities, else the check nearest its threshold)."""
-    records = sorted(records, key=text.sort_key)
+    (the failed check, else the recorded headline quantities, else the check nearest its threshold).
+
+    ``run``: the run's view; or its records (``ClaimRecord.to_dict()``), with ``environment`` and ``controls``
+    (``run_view``). Given a view, ``environment`` (when not None) replaces the view's."""
+    view = run_view(run, environment, controls)
+    environment = view.environment if environment is None else environment
+    records = view.records
     width = max(width or shutil.get_terminal_size((160, 24)).columns, MIN_WIDTH)
-    verdict_w = max([VERDICT_W] + [len(text.verdict_label(r)) for r in records if r.get("verdict")])
+    verdict_w = max([VERDICT_W] + [len(r.verdict_label) for r in records if r.verdict])
     fixed = f"{'claim':<5} {'scale':<6} {'verdict':<{verdict_w}} {'checks':>7}  "
     free = width - len(fixed) - 3
     paper_w = int(free * PAPER_SHARE)
     measured_w = free - paper_w
     lines = [f"{fixed}{'paper':<{paper_w}} | measured"]
     shared = text.shared_claims(records)
-    predictions = [r for r in records if text.is_prediction(r)]
     for r in records:
-        if predictions and r is predictions[0]:  # sorted after the paper's claims; their column: the prediction
+        if view.predictions and r is view.predictions[0]:  # after the paper's claims; their column: the prediction
             lines.append("predictions beyond the paper (P1-P6; the 'paper' column gives the prediction)")
-        passed, total = text.checks_passed(r)
+        passed, total = r.checks_passed
         checks = f"{passed}/{total}" if total else "-"
-        paper = _wrap(r.get("statement" if text.is_prediction(r) else "paper_value", ""), paper_w)
+        paper = _wrap(r.statement if r.is_prediction else r.paper_value, paper_w)
         measured = _wrap(text.headline(r, compact=True), measured_w)
         for i, (p, m) in enumerate(itertools.zip_longest(paper, measured, fillvalue="")):
-            shown = text.verdict_label(r) if r.get("verdict") else "?"
-            head = (f"{r['claim']:<5} {r.get('scale', {}).get('name', '?'):<6} {shown:<{verdict_w}} "
+            shown = r.verdict_label if r.verdict else "?"
+            head = (f"{r.claim:<5} {r.scale.name:<6} {shown:<{verdict_w}} "
                     f"{checks:>7}  ") if i == 0 else " " * len(fixed)
             lines.append(f"{head}{p:<{paper_w}} | {m}".rstrip())
-        if r["claim"] in shared:
-            lines.append(f"{'':<12} test: {text.test_name(r)}")
-        if r.get("verdict") not in ("reproduced", None) and r.get("verdict_reason"):
-            reason = r["verdict_reason"].splitlines()[0]
+        if r.claim in shared:
+            lines.append(f"{'':<12} test: {r.test_name}")
+        if r.verdict not in ("reproduced", None) and r.verdict_reason:
+            reason = r.verdict_reason.splitlines()[0]
             lines += [f"{'':<12} -> {part}" for part in _wrap(reason, width - 16)]
         lines += _close_lines(r, width)
-    paper_claims = [r for r in records if not text.is_prediction(r)] or records
-    counts = ", ".join(f"{n} {v}" for v, n in text.verdict_counts(paper_claims).items())
-    lines += textwrap.wrap(f"run: {text.run_label(records)}; {counts}", width, subsequent_indent="     ")
-    if predictions and len(paper_claims) < len(records):
-        predicted = ", ".join(f"{n} {v}" for v, n in text.verdict_counts(predictions).items())
+    counts = ", ".join(f"{n} {v}" for v, n in view.verdict_counts("claims" if view.claims else "records").items())
+    lines += textwrap.wrap(f"run: {view.completeness.label}; {counts}", width, subsequent_indent="     ")
+    if view.predictions and view.claims:
+        predicted = ", ".join(f"{n} {v}" for v, n in view.verdict_counts("predictions").items())
         lines.append(f"predictions: {predicted}")
-    if controls:
-        good = [c for c in controls if c.get("verdict") == "discriminates"]
-        lines.append(f"negative controls: {len(good)} of {len(controls)} discriminate (the claim's checks fail on the "
-                     f"counterfactual)")
-        for c in controls:
-            if c.get("verdict") != "discriminates":
-                lines.append(f"  control {c['claim']} {text.test_name(c)}: {c.get('verdict')}: "
-                             f"{(c.get('verdict_reason') or '').splitlines()[0][:width - 30]}")
+    if view.controls:
+        good = [c for c in view.controls if c.discriminates]
+        lines.append(f"negative controls: {len(good)} of {len(view.controls)} discriminate (the claim's checks fail "
+                     f"on the counterfactual)")
+        for c in view.controls:
+            if not c.discriminates:
+                lines.append(f"  control {c.claim} {c.test_name}: {c.verdict}: "
+                             f"{(c.verdict_reason or '').splitlines()[0][:width - 30]}")
     if environment:
         lines.append(
             f"wall time {text.duration(environment.get('wall_time_s'))}; models trained "

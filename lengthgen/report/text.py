@@ -1,49 +1,24 @@
-"""Short texts shared by the page and the terminal summary: numbers, intervals, a record's headline
-measured value, its deciding check, its scale, and the run's scale and coverage."""
+"""Short texts shared by the page, the terminal summary and the markdown summary: numbers, intervals, a
+claim's headline measured value, a check against its threshold, a close call, a scale, the run's label.
+They format the typed view of a run (``lengthgen.report.run_view``); the few that take one record
+(``headline``, ``verdict_label``, ``checks_passed``, ``is_prediction``) also take its dict."""
 
 from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from lengthgen.catalogue import CATALOGUE, PREDICTIONS
-from lengthgen.report import verdict
+from lengthgen.report.run_view import (PREDICTION_BASE, CheckView, ClaimView, Measure, ScaleView, Sequential,
+                                       claim_number, completeness, sort_key, test_name, verdict_counts)
+
+__all__ = ["PREDICTION_BASE", "check_text", "checks_passed", "claim_number", "close_text", "duration", "headline",
+           "interval", "is_prediction", "num", "path_text", "per_seed", "run_label", "run_scale", "scale_text",
+           "shared_claims", "sort_key", "summary_text", "test_name", "threshold_text", "verdict_counts",
+           "verdict_label", "view"]
 
 PER_SEED_SHOWN = 16  # per-seed values printed before "... (n values)"
 SCALE_KEYS_HIDDEN = ("name", "seeds", "seed_list", "paper_seeds", "steps", "sequences", "lengths")
-
-
-PREDICTION_BASE = 1000  # predictions P1.. sort after every paper claim C1..C22
-
-
-def claim_number(claim_id: str) -> int:
-    """C7 -> 7, P2 -> 1002 (after the paper's claims), anything else last."""
-    match = re.fullmatch(r"([CP])(\d+)", claim_id)
-    if not match:
-        return 10_000
-    return int(match.group(2)) + (PREDICTION_BASE if match.group(1) == "P" else 0)
-
-
-def is_prediction(record: Mapping[str, Any]) -> bool:
-    """A record of a prediction beyond the paper (P1-P6), shown in its own "predictions" part."""
-    return record.get("claim", "") in PREDICTIONS
-
-
-def sort_key(record: Mapping[str, Any]) -> tuple:
-    return claim_number(record["claim"]), record.get("claim", ""), record.get("test", "")
-
-
-def test_name(record: Mapping[str, Any]) -> str:
-    """The test function with its parameters, e.g. ``test_selects_the_target_like_rope[paper-alibi]``."""
-    return (record.get("test") or "").rsplit("::", 1)[-1]
-
-
-def shared_claims(records: Sequence[Mapping[str, Any]]) -> set[str]:
-    """Claim ids with more than one record in the run (their tests are then named beside the id)."""
-    counts = Counter(r["claim"] for r in records)
-    return {claim for claim, n in counts.items() if n > 1}
 
 
 def num(value: Any, digits: int = 3) -> str:
@@ -79,8 +54,28 @@ def per_seed(values: Sequence[float] | None, limit: int = PER_SEED_SHOWN) -> str
     return shown if len(values) <= limit else f"{shown}, ... ({len(values)} values)"
 
 
-def summary_text(summary: Mapping[str, Any]) -> str:
-    """``mean [low, high] (n=...)`` of a ``Summary`` as a dict."""
+def view(record: ClaimView | Mapping[str, Any]) -> ClaimView:
+    """The claim's view (a record's dict is parsed: ``ClaimView.parse``)."""
+    return record if isinstance(record, ClaimView) else ClaimView.parse(record)
+
+
+def shared_claims(claims: Sequence[ClaimView]) -> set[str]:
+    """Claim ids with more than one test in ``claims`` (their tests are then named beside the id)."""
+    seen: dict[str, int] = {}
+    for c in claims:
+        seen[c.claim] = seen.get(c.claim, 0) + 1
+    return {claim for claim, n in seen.items() if n > 1}
+
+
+def is_prediction(record: ClaimView | Mapping[str, Any]) -> bool:
+    """A prediction beyond the paper (P1-P6), shown in its own "predictions" part."""
+    return view(record).is_prediction
+
+
+def summary_text(summary: Measure | Mapping[str, Any]) -> str:
+    """``mean [low, high] (n=...)`` of a measured quantity (a ``Measure``, or a ``Summary`` as a dict)."""
+    if isinstance(summary, Measure):
+        summary = summary.as_dict()
     values = summary.get("values") or []
     text = num(summary.get("mean"))
     if summary.get("ci95"):
@@ -88,84 +83,64 @@ def summary_text(summary: Mapping[str, Any]) -> str:
     return text + (f" (n={len(values)})" if len(values) > 1 else "")
 
 
-def check_text(check: Mapping[str, Any]) -> str:
+def check_text(check: CheckView) -> str:
     """``value op threshold`` of a check, e.g. ``0.874 >= 0.85``."""
-    return f"{num(check['value'], 4)} {threshold_text(check['op'], check['threshold'])}"
+    return f"{num(check.value, 4)} {threshold_text(check.op, check.threshold)}"
 
 
-def margin(check: Mapping[str, Any]) -> float | None:
-    """How far a passing inequality check is from failing, relative to its threshold (None for ==, !=)."""
-    return verdict._relative_margin(check)
-
-
-def deciding_check(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The check that says most about the verdict (``lengthgen.report.verdict.deciding_check``)."""
-    return verdict.deciding_check(record)
-
-
-def path_text(record: Mapping[str, Any]) -> str:
+def path_text(plan: Sequential | None) -> str:
     """The --until-decided path in a line, e.g. ``until decided (Bonferroni, 5 looks at 99%): seeds 3 -> 7
     -> 11, decided``."""
-    plan = record.get("sequential") or {}
-    if not plan:
+    if plan is None:
         return ""
-    seeds = " -> ".join(str(look["seeds"]) for look in plan.get("path") or [])
-    return (f"until decided ({plan.get('rule', '?')}, {plan.get('looks_planned', '?')} looks planned up to "
-            f"{plan.get('max_seeds', '?')} seeds, each at {100 * float(plan.get('level', 0.95)):.3g}%): seeds {seeds}, "
-            f"{plan.get('stopped', '?')}")
+    seeds = " -> ".join(str(look.seeds) for look in plan.path)
+    return (f"until decided ({plan.rule}, {plan.looks_planned} looks planned up to {plan.max_seeds} seeds, each at "
+            f"{100 * plan.level:.3g}%): seeds {seeds}, {plan.stopped}")
 
 
-def verdict_label(record: Mapping[str, Any]) -> str:
+def verdict_label(record: ClaimView | Mapping[str, Any]) -> str:
     """The verdict as shown, e.g. "reproduced (close)"."""
-    return verdict.label(record)
+    return view(record).verdict_label
 
 
-def close_text(check: Mapping[str, Any], record: Mapping[str, Any]) -> str:
+def close_text(check: CheckView) -> str:
     """One close check in a line: its statistic, interval (kind, level), threshold and the seeds that would
     decide it, e.g. ``mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 seeds would decide it``."""
-    kind = verdict.interval_kind(check) or "?"
-    level = verdict.decision_level(record) if check.get("decision_ci") else 0.95
-    needed = verdict.seeds_to_decide_check(check, record)
+    kind = check.interval_kind or "?"
+    needed = check.seeds_to_decide
     decide = (f"about {needed} seeds would decide it" if needed is not None
               else "no number of seeds decides it (the estimate sits on the threshold)")
     what = "mean" if kind == "t" else "statistic"
     kind = {"t": "t-interval", "bootstrap": "seed bootstrap"}.get(kind, kind)
-    return (f"{what} {num(check['value'], 4)} {interval(verdict.decision_interval(check), 4)} ({100 * level:.3g}% "
-            f"{kind}) {threshold_text(check['op'], check['threshold'])}; {decide}")
+    return (f"{what} {num(check.value, 4)} {interval(check.interval, 4)} ({100 * check.level:.3g}% "
+            f"{kind}) {threshold_text(check.op, check.threshold)}; {decide}")
 
 
-def checks_passed(record: Mapping[str, Any]) -> tuple[int, int]:
-    checks = record.get("checks") or []
-    return sum(1 for c in checks if c["passed"]), len(checks)
+def checks_passed(record: ClaimView | Mapping[str, Any]) -> tuple[int, int]:
+    """(checks passed, checks)."""
+    return view(record).checks_passed
 
 
-def headline_measures(record: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    """The measured quantities in report order: those marked ``headline`` first, then the rest."""
-    measured = record.get("measured") or {}
-    first = [n for n in record.get("headlines") or [] if n in measured]
-    return [(n, measured[n]) for n in first] + [(n, s) for n, s in measured.items() if n not in first]
-
-
-def headline(record: Mapping[str, Any], compact: bool = False) -> str:
-    """The measured value in one line: the first failed check, else the quantities of ``claim.measure``
+def headline(record: ClaimView | Mapping[str, Any], compact: bool = False) -> str:
+    """The measured value in one line: the failed deciding check, else the quantities of ``claim.measure``
     (those marked headline, if any, else all), else the deciding check. ``compact`` drops parenthesised
     parts of names."""
     def name(text: str) -> str:
         return re.sub(r"\s+\([^()]*\)", "", text) if compact else text
 
-    measured = headline_measures(record)
-    marked = [(n, m) for n, m in measured if n in (record.get("headlines") or [])]
-    measured = marked or measured
-    check = deciding_check(record)
-    if check is not None and not check["passed"]:
-        return f"{name(check['name'])}: {check_text(check)}"
-    if measured:
-        return "; ".join(f"{name(n)}: {summary_text(s)}" for n, s in measured)
-    return f"{name(check['name'])}: {check_text(check)}" if check else "no measurement recorded"
+    claim = view(record)
+    check = claim.deciding
+    if check is not None and not check.passed:
+        return f"{name(check.name)}: {check_text(check)}"
+    if claim.headlines:
+        return "; ".join(f"{name(m.name)}: {summary_text(m)}" for m in claim.headlines)
+    return f"{name(check.name)}: {check_text(check)}" if check else "no measurement recorded"
 
 
-def scale_text(scale: Mapping[str, Any]) -> str:
+def scale_text(scale: ScaleView | Mapping[str, Any]) -> str:
     """``paper: 8 seeds, 4000 steps, 4096 sequences`` (plus any other scale keys a test recorded)."""
+    if isinstance(scale, ScaleView):
+        scale = scale.raw
     if not scale:
         return "not recorded"
     parts = []
@@ -183,37 +158,14 @@ def scale_text(scale: Mapping[str, Any]) -> str:
     return f"{scale.get('name', '?')}" + (": " + ", ".join(parts) if parts else "")
 
 
-def run_scale(records: Sequence[Mapping[str, Any]]) -> str:
+def run_scale(records: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     """quick, paper, or mixed (records at both scales); "none" without records."""
-    names = {r.get("scale", {}).get("name") for r in records if r.get("verdict") != "skipped"} - {None}
-    if not names:
-        names = {r.get("scale", {}).get("name") for r in records} - {None}
-    if not names:
-        return "none"
-    return names.pop() if len(names) == 1 else "mixed"
+    return completeness([view(r) for r in records]).scale
 
 
-def coverage(records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
-    """(catalogue ids with a record in this run, catalogue ids without one)."""
-    ran = {r["claim"] for r in records}
-    return [c for c in CATALOGUE if c in ran], [c for c in CATALOGUE if c not in ran]
-
-
-def run_label(records: Sequence[Mapping[str, Any]]) -> str:
-    """E.g. ``paper scale, partial: 5 of 22 catalogue claims``."""
-    ran, missing = coverage(records)
-    extent = "complete" if not missing else "partial"
-    label = f"{run_scale(records)} scale, {extent}: {len(ran)} of {len(CATALOGUE)} catalogue claims"
-    predicted = sorted({r["claim"] for r in records if is_prediction(r)}, key=claim_number)
-    return label + (f"; {len(predicted)} of {len(PREDICTIONS)} predictions" if predicted else "")
-
-
-def verdict_counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """Records per shown verdict (``verdict_label``: close calls counted apart), in ``verdict.LABELS`` order."""
-    counts = Counter(verdict.label(r) if r.get("verdict") else "unknown" for r in records)
-    ordered = {v: counts[v] for v in verdict.LABELS if counts[v]}
-    ordered.update({v: n for v, n in counts.items() if v not in verdict.LABELS})
-    return ordered
+def run_label(records: Sequence[ClaimView | Mapping[str, Any]]) -> str:
+    """E.g. ``paper scale, partial: 5 of 22 catalogue claims`` (``Completeness.label``)."""
+    return completeness([view(r) for r in records]).label
 
 
 def duration(seconds: float | None) -> str:

@@ -4,19 +4,19 @@ print them (``lengthgen.report.templating``)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
-from lengthgen.records import VERDICTS
-from lengthgen.report import text
-from lengthgen.report.verdict import close_checks, interval_kind, is_close
+from lengthgen.report import run_view, text
+from lengthgen.report.run_view import CheckView, ClaimView
+from lengthgen.report.verdict import CLOSE_LABELLED
 
 PER_SEED_SHOWN = 64  # up to this many values a summary's list is labelled "per seed" (beyond it, "values")
 
 
 def verdict_class(verdict: str | None) -> str:
-    return "v-" + re.sub(r"[^a-z]+", "-", verdict) if verdict in VERDICTS else "v-unknown"
+    """The verdict's colour class (``run_view.VERDICT_STYLES``; "v-unknown" for None or an unknown verdict)."""
+    return run_view.style(verdict).css
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,12 @@ class Badge:
 
 def badge(verdict: str | None, close: bool = False) -> Badge:
     """The verdict's badge; ``close``: shown "<verdict> (close)" with a dashed border (reproduced and not
-    reproduced only: ``verdict.label``)."""
-    return Badge(verdict_class(verdict), verdict or "unknown", close and verdict in text.verdict.CLOSE_LABELLED)
+    reproduced only: ``run_view.verdict_label``)."""
+    return Badge(verdict_class(verdict), verdict or "unknown", close and verdict in CLOSE_LABELLED)
 
 
-def record_badge(record: Mapping[str, Any]) -> Badge:
-    return badge(record.get("verdict"), bool(close_checks(record)))
+def record_badge(claim: ClaimView) -> Badge:
+    return Badge(claim.css, claim.verdict or "unknown", claim.labelled_close)
 
 
 @dataclass(frozen=True)
@@ -43,29 +43,29 @@ class Measure:
     note: str | None  # the values behind it ("per seed: ..."); None for a single value
 
 
-def measure(name: str, summary: Mapping[str, Any]) -> Measure:
-    values = summary.get("values") or []
+def measure(quantity: run_view.Measure) -> Measure:
+    values = quantity.values
     label = "per seed" if len(values) <= PER_SEED_SHOWN else "values"
-    note = f"{label}: {text.per_seed(summary.get('values'))}" if len(values) > 1 else None
-    return Measure(name, text.summary_text(summary), note)
+    note = f"{label}: {text.per_seed(values)}" if len(values) > 1 else None
+    return Measure(quantity.name, text.summary_text(quantity), note)
 
 
-def values_note(check: Mapping[str, Any]) -> str | None:
+def values_note(check: CheckView) -> str | None:
     """The per-seed values behind a check's statistic, and how they were reduced to it (or its interval:
     a seed bootstrap, "exact"); None when there is nothing to say."""
-    values = check.get("values")
-    kind = interval_kind(check)
+    values = check.values
+    kind = check.interval_kind
     if kind == "exact":
         return "exact (no seeds, no interval)"
     if kind == "bootstrap":
-        ci = check.get("ci95")
+        ci = check.ci95
         return (f"95% seed bootstrap {text.interval(ci) if ci else '(too few seeds)'}"
                 + (f"; values: {text.per_seed(values)}" if values else ""))
     if not values or len(values) < 2:
         return None
     n = len(values)
-    how = {"mean": f"mean of {n} {text.interval(check.get('ci95'))}", "all": f"worst of {n} (every one must pass)",
-           "min": f"min of {n}", "max": f"max of {n}"}.get(check.get("reduce"), f"{n} values")
+    how = {"mean": f"mean of {n} {text.interval(check.ci95)}", "all": f"worst of {n} (every one must pass)",
+           "min": f"min of {n}", "max": f"max of {n}"}.get(check.reduce, f"{n} values")
     return f"{how}; values: {text.per_seed(values)}"
 
 
@@ -81,8 +81,7 @@ class CheckRow:
     expected_to_fail: bool  # a declared expected failure (a non-reproduction the test names)
 
 
-def check_rows(checks: Sequence[Mapping[str, Any]]) -> tuple[CheckRow, ...]:
-    return tuple(CheckRow(c["name"], text.num(c["value"], 4), values_note(c),
-                          text.threshold_text(c["op"], c["threshold"]), is_close(c), c.get("paper") or "",
-                          bool(c["passed"]), bool(c.get("expected_to_fail")))
+def check_rows(checks: Sequence[CheckView]) -> tuple[CheckRow, ...]:
+    return tuple(CheckRow(c.name, text.num(c.value, 4), values_note(c), text.threshold_text(c.op, c.threshold),
+                          c.close, c.paper or "", c.passed, c.expected_to_fail)
                  for c in checks)

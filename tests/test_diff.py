@@ -13,11 +13,12 @@ import pytest
 from lengthgen.cli import main
 from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, DRIFT_RULE, diff_runs, drift_tolerance, is_drift,
                                    verdict_change)
+from lengthgen.report import diff_render
 from lengthgen.report.diff_render import NO_DIFFERENCES
-from lengthgen.report._diff_shim import RunView
+from lengthgen.report.run_view import RunView
 
 BASELINE = Path(__file__).parent / "data" / "claims-paper-1e63f06.json.gz"  # a cold `pytest claims -n auto` on 1e63f06
-C1, C2, C8, C15 = 0, 1, 7, 16  # indices of records in the baseline (C8: a declared non-reproduction)
+C1, C2, C4, C8, C15 = 0, 1, 3, 7, 16  # indices of records in the baseline (C8: a declared non-reproduction)
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +38,27 @@ def run_diff(tmp_path, capsys, old: dict, new: dict, *options: str) -> tuple[int
     return code, capsys.readouterr().out
 
 
+_VIEWS: dict[str, RunView] = {}  # parsed runs by their JSON (parsing takes about a second; the baseline once)
+
+
+def view(data: dict) -> RunView:
+    key = json.dumps(data, sort_keys=True)
+    if key not in _VIEWS:
+        _VIEWS[key] = RunView.from_json(copy.deepcopy(data))
+    return _VIEWS[key]
+
+
 def diff_of(old: dict, new: dict):
-    return diff_runs(RunView.from_json(old), RunView.from_json(new))
+    return diff_runs(view(old), view(new), "old.json", "new.json")
+
+
+def rendered(old: dict, new: dict, *options: str) -> tuple[int, str]:
+    """``(exit status, output)`` of ``lengthgen diff`` as its renderers give them, without the files and the
+    command (the tests of the command run it)."""
+    fail_on = options[options.index("--fail-on") + 1] if "--fail-on" in options else "worse-verdict"
+    diff = diff_of(old, new)
+    shown = diff_render.markdown(diff, fail_on) if "--md" in options else diff_render.text(diff, fail_on)
+    return (1 if diff.failures(fail_on) else 0), shown
 
 
 def check_with_interval(record: dict) -> dict:
@@ -87,7 +107,7 @@ def test_worse_verdict_exits_1_by_default(tmp_path, capsys, baseline):
     code, out = run_diff(tmp_path, capsys, baseline, new)
     assert code == 1
     assert "worse   C1 claims/test_c01_phenomenon.py::test_rope_generalizes_ape_collapses[paper]: " \
-           "reproduced (close) -> failed (close)" in out
+           "reproduced (close) -> failed" in out
     assert out.splitlines()[-1] == "exit 1 (--fail-on worse-verdict): 1 verdict worse"
     assert run_diff(tmp_path, capsys, baseline, new, "--fail-on", "never")[0] == 0
 
@@ -95,16 +115,23 @@ def test_worse_verdict_exits_1_by_default(tmp_path, capsys, baseline):
 def test_better_verdict_exits_0(tmp_path, capsys, baseline):
     new = copy.deepcopy(baseline)
     new["records"][C8]["verdict"] = "reproduced"
-    code, out = run_diff(tmp_path, capsys, baseline, new)
+    code, out = rendered(baseline, new)
     assert code == 0 and "better  C8 " in out and "not reproduced -> reproduced" in out
 
 
 def test_close_flag_appearing_is_reported_but_not_worse(tmp_path, capsys, baseline):
     new = copy.deepcopy(baseline)
-    new["records"][C2]["close"] = True
-    code, out = run_diff(tmp_path, capsys, baseline, new)
-    assert code == 0 and "same    C2 " in out and "reproduced -> reproduced (close)" in out
+    check = new["records"][C4]["checks"][0]  # a mean over seeds in [0.65, 0.95], its interval clear of both
+    check["ci95"] = [0.6, 0.9]  # now contains 0.65: a close call; the value did not move
+    code, out = rendered(baseline, new, "--fail-on", "drift")
+    assert code == 0 and "same    C4 " in out and "reproduced -> reproduced (close)" in out
     assert NO_DIFFERENCES not in out
+    old = copy.deepcopy(baseline)
+    new["records"][C4]["verdict"] = old["records"][C4]["verdict"] = "failed"  # a close failure keeps its label
+    (record,) = diff_of(old, new).changed
+    assert (record.old_close, record.new_close) == (False, True)
+    code, out = rendered(old, new)
+    assert "failed -> failed; close call appeared" in out
 
 
 def test_drifted_check_exits_0_by_default_and_1_with_fail_on_drift(tmp_path, capsys, baseline):
@@ -128,7 +155,7 @@ def test_value_moved_within_its_interval_is_not_drift(tmp_path, capsys, baseline
     new = copy.deepcopy(baseline)
     check = check_with_interval(new["records"][C1])
     check["value"] += 0.5 * half(check)
-    code, out = run_diff(tmp_path, capsys, baseline, new, "--fail-on", "drift")
+    code, out = rendered(baseline, new, "--fail-on", "drift")
     assert code == 0 and NO_DIFFERENCES in out and "1 moved within their noise" in out
 
 
@@ -150,7 +177,7 @@ def test_pass_fail_change_and_threshold_change(tmp_path, capsys, baseline):
     (record,) = diff_of(baseline, new).changed
     assert [c.name for c in record.pass_changed] == [checks[2]["name"]]
     assert [c.comparison_changed for c in record.checks] == [False, True]
-    code, out = run_diff(tmp_path, capsys, baseline, new, "--fail-on", "drift")
+    code, out = rendered(baseline, new, "--fail-on", "drift")
     assert code == 1 and "passed -> FAILED" in out and "(was " in out and "1 check changed pass/fail" in out
 
 
@@ -158,22 +185,22 @@ def test_added_and_removed_claim(tmp_path, capsys, baseline):
     old, new = copy.deepcopy(baseline), copy.deepcopy(baseline)
     added = old["records"].pop(C2)  # only the new run has C2
     removed = new["records"].pop(C15)  # only the old run has C15
-    code, out = run_diff(tmp_path, capsys, old, new)
+    code, out = rendered(old, new)
     assert code == 1 and "1 record removed" in out.splitlines()[-1]
     assert f"added   C2 {added['test']}: reproduced" in out
     assert f"removed C15 {removed['test']}: reproduced" in out
-    code, out = run_diff(tmp_path, capsys, new, baseline)  # only an addition: exit 0
+    code, out = rendered(new, baseline)  # only an addition: exit 0
     assert code == 0 and "records: 1 added, 0 removed" in out
 
 
 def test_removed_control_and_check_exit_1(tmp_path, capsys, baseline):
     new = copy.deepcopy(baseline)
     control = new["controls"].pop(0)
-    code, out = run_diff(tmp_path, capsys, baseline, new)
+    code, out = rendered(baseline, new)
     assert code == 1 and f"removed control C1 {control['test']}: discriminates" in out
     new = copy.deepcopy(baseline)
     gone = new["records"][C1]["checks"].pop()
-    code, out = run_diff(tmp_path, capsys, baseline, new)
+    code, out = rendered(baseline, new)
     assert code == 1 and f"check removed {gone['name']!r}" in out and "1 check removed" in out.splitlines()[-1]
 
 
@@ -195,7 +222,7 @@ def test_declared_non_reproduction_whose_failing_checks_changed(tmp_path, capsys
     record["expected_failures"]["patterns"] = record["expected_failures"]["patterns"][:1]
     (found,) = diff_of(baseline, new).changed
     assert found.declared.patterns_changed
-    code, out = run_diff(tmp_path, capsys, baseline, new)
+    code, out = rendered(baseline, new)
     assert "declared non-reproduction: patterns [" in out and f"now failing: {now_failing['name']}" in out
 
 
@@ -207,7 +234,7 @@ def test_robustness_cells_are_keyed_by_setting(tmp_path, capsys, baseline):
     new["robustness"][1]["verdict"] = "not reproduced"
     (record,) = diff_of(old, new).changed
     assert record.key.cell == "d=128" and record.change == "worse"
-    code, out = run_diff(tmp_path, capsys, old, new)
+    code, out = rendered(old, new)
     assert code == 1 and "worse   [d=128] C2 " in out
 
 
@@ -220,7 +247,7 @@ def test_markdown_shape(tmp_path, capsys, baseline):
     code, out = run_diff(tmp_path, capsys, baseline, new, "--md")
     lines = out.splitlines()
     assert code == 1 and lines[0].startswith("### lengthgen diff: `") and f"_Drift rule: {DRIFT_RULE}._" in lines
-    assert "| change | claim | test | old | new |" in lines and "|---|---|---|---|---|" in lines
+    assert "| change | claim | test | verdict |" in lines and "|---|---|---|---|" in lines
     assert any(line.startswith("| **worse** | C1 |") for line in lines)
     assert "| claim | check | old | new | moved | noise | threshold | pass/fail |" in lines
     assert any(line.startswith(f"| C1 | {check['name']} |") and "**drifted**" in line for line in lines)

@@ -11,15 +11,17 @@ a verdict got worse, or a claim, control, cell or check was removed), 2 for bad 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lengthgen.cli.common import emit
 
+if TYPE_CHECKING:
+    from lengthgen.report.run_view import RunView
+
 NAME = "diff"
 HELP = "compare two runs' claims.json (or report directories): verdict changes, checks drifted beyond their noise"
-CLAIMS_NAME = "claims.json"  # the file a report directory holds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,33 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the default); also a check drifted or changed pass/fail (drift); never")
 
 
-def claims_file(path: Path) -> Path:
-    """The claims.json that ``path`` names: the file itself, or ``claims.json`` in a report directory."""
-    if path.is_dir():
-        found = path / CLAIMS_NAME
-        if not found.is_file():
-            raise ValueError(f"{str(path)!r} is a directory without a {CLAIMS_NAME}")
-        return found
-    return path
+def load_run(path: Path) -> RunView:
+    """The run at ``path`` (``run_view.RunView.from_json``: a claims.json, a .json.gz or a report directory);
+    ValueError naming the file if it is missing, not a report, or holds a record that is not one."""
+    from lengthgen.report.run_view import RunView
 
-
-def load_run(path: Path):
-    """The run (``run_view.RunView``) at ``path``; ValueError naming the file if it is missing or not a report."""
-    from lengthgen.report._diff_shim import RunView  # TODO(H2): lengthgen.report.run_view
-
-    path = claims_file(path)
-    if path.suffix != ".gz":
-        return RunView.from_json(path)
     try:
-        with gzip.open(path, "rt") as stream:
-            data = json.load(stream)
-    except FileNotFoundError:
-        raise ValueError(f"{str(path)!r} does not exist") from None
-    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"{str(path)!r} is not a readable gzipped claims.json: {error}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
-        raise ValueError(f"{str(path)!r} is not a claims.json (no list of records)")
-    return RunView.from_json(data)
+        return RunView.from_json(path)
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        raise ValueError(f"{str(path)!r} is not a claims.json: a malformed record ({type(error).__name__}: "
+                         f"{error})") from None
 
 
 def run(args: argparse.Namespace) -> int:

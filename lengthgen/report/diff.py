@@ -23,11 +23,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-# The order of a claim test's verdicts, best first: a move to the right is "worse". "failed" of a file
-# written before the finer verdicts (not reproduced (undeclared), unexpectedly reproduced, error) ranks
-# where it always did, so such a file read against a newer one can show "better" where the label got finer.
-VERDICT_RANK = ("reproduced", "not reproduced", "inconclusive", "unexpectedly reproduced",
-                "not reproduced (undeclared)", "failed", "error")
+from lengthgen.report.run_view import VERDICT_STYLES, CheckView, ClaimView, ControlView, RunView
+
+# The order of a claim test's verdicts, best first (run_view.VERDICT_STYLES' rank): a move to the right is
+# "worse". "failed" of a file written before the finer verdicts (not reproduced (undeclared), unexpectedly
+# reproduced, error) ranks where it always did, so such a file read against a newer one can show "better"
+# where only the label got finer.
+VERDICT_RANK = tuple(s.verdict for s in sorted((s for s in VERDICT_STYLES if s.rank is not None),
+                                               key=lambda s: s.rank))
 CONTROL_RANK = ("discriminates", "failed", "error")  # a negative control's verdicts, best first
 UNRANKED = "changed"  # the change of a verdict to or from one outside the ranking (skipped, unknown)
 CHANGES = ("better", "worse", "same", UNRANKED)
@@ -42,7 +45,7 @@ DRIFT_RULE = ("a check drifted when |new - old| > max(half-width of the old inte
 such a check never drifts. A value present on one side only (NaN on the other) always drifts."""
 
 FAIL_ON = ("worse-verdict", "drift", "never")  # --fail-on: what makes ``lengthgen diff`` exit 1
-SECTIONS = ("claim", "control", "cell")  # the kinds of record a diff matches
+SECTIONS = ("claim", "control", "robustness", "multiverse")  # the kinds of record a diff matches
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ class DeclaredChange:
 @dataclass(frozen=True)
 class RecordKey:
     """Which record: a claim test, a control, or a robustness / multiverse cell."""
-    section: str  # "claim", "control" or "cell" (SECTIONS)
+    section: str  # "claim" (a claim or a prediction), "control", "robustness" or "multiverse" (SECTIONS)
     claim: str  # the catalogue id ("C4")
     test: str  # the pytest node id
     cell: str | None = None  # a cell's setting (robustness) or reading (multiverse); None otherwise
@@ -242,16 +245,11 @@ def _plain(value: Any) -> Any:
     return [float(v) for v in value] if isinstance(value, (list, tuple)) else value
 
 
-def interval_of(check: Any) -> Sequence[Any] | None:
-    """A check's decision interval (``decision_ci``, set by --until-decided), else its 95% interval."""
-    return check.decision_ci or check.ci95
-
-
-def diff_check(old: Any, new: Any) -> tuple[CheckChange | None, bool]:
-    """``(the change, moved within noise)`` of one check in both runs (a ``run_view.CheckView`` each);
-    the change is None when nothing worth reporting moved."""
+def diff_check(old: CheckView, new: CheckView) -> tuple[CheckChange | None, bool]:
+    """``(the change, moved within noise)`` of one check in both runs; the change is None when nothing worth
+    reporting moved. The interval is the check's deciding one (``decision_ci``, else ``ci95``)."""
     old_value, new_value = _finite(old.value), _finite(new.value)
-    tolerance, source = drift_tolerance(interval_of(old), interval_of(new), old_value, new_value)
+    tolerance, source = drift_tolerance(old.interval, new.interval, old_value, new_value)
     drifted = is_drift(old_value, new_value, tolerance)
     change = CheckChange(new.name, new.op, _plain(old.threshold), _plain(new.threshold), old.op, old_value,
                          new_value, tolerance, source, drifted, bool(old.passed), bool(new.passed))
@@ -260,25 +258,25 @@ def diff_check(old: Any, new: Any) -> tuple[CheckChange | None, bool]:
     return None, old_value != new_value
 
 
-def diff_declared(old: Any, new: Any) -> DeclaredChange | None:
+def diff_declared(old: ClaimView, new: ClaimView) -> DeclaredChange | None:
     """The change of a declared non-reproduction (a record with expected-failure patterns on either side)."""
     if old.declared is None and new.declared is None:
         return None
     old_failing = tuple(c.name for c in old.checks if not c.passed)
     new_failing = tuple(c.name for c in new.checks if not c.passed)
-    old_patterns = tuple(old.declared) if old.declared is not None else None
-    new_patterns = tuple(new.declared) if new.declared is not None else None
+    old_patterns = old.declared.patterns if old.declared is not None else None
+    new_patterns = new.declared.patterns if new.declared is not None else None
     if old_patterns == new_patterns and set(old_failing) == set(new_failing):
         return None
     return DeclaredChange(old_patterns, new_patterns, old_failing, new_failing)
 
 
-def diff_record(key: RecordKey, old: Any, new: Any) -> ClaimDiff:
-    """What changed in one record (a ``run_view.ClaimView`` in each run)."""
-    control = key.section == "control"
-    change = verdict_change(old.verdict, new.verdict, control)
-    if control:
-        return ClaimDiff(key, old.verdict, new.verdict, change, bool(old.close), bool(new.close))
+def diff_record(key: RecordKey, old: ClaimView | ControlView, new: ClaimView | ControlView) -> ClaimDiff:
+    """What changed in one record: a claim test or a cell (its verdict, close call, checks, declaration),
+    or a control (its verdict only)."""
+    if isinstance(old, ControlView) or isinstance(new, ControlView):
+        return ClaimDiff(key, old.verdict, new.verdict, verdict_change(old.verdict, new.verdict, True), False, False)
+    change = verdict_change(old.verdict, new.verdict)
     old_checks = {c.name: c for c in old.checks}
     new_checks = {c.name: c for c in new.checks}
     changes, within = [], 0
@@ -293,18 +291,22 @@ def diff_record(key: RecordKey, old: Any, new: Any) -> ClaimDiff:
                      tuple(n for n in old_checks if n not in new_checks), diff_declared(old, new), within)
 
 
-def record_keys(run: Any) -> dict[RecordKey, Any]:
-    """Every record of a run (``run_view.RunView``) by its key; a key seen twice keeps the last record."""
-    keyed: dict[RecordKey, Any] = {}
-    for section, records in (("claim", run.claims), ("control", run.controls), ("cell", run.cells)):
-        for r in records:
-            cell = (r.setting or r.reading) if section == "cell" else None
-            keyed[RecordKey(section, r.claim, r.test, cell)] = r
+def record_keys(run: RunView) -> dict[RecordKey, ClaimView | ControlView]:
+    """Every record of a run by its key; a key seen twice keeps the last record."""
+    keyed: dict[RecordKey, ClaimView | ControlView] = {}
+    for r in run.records:
+        keyed[RecordKey("claim", r.claim, r.test)] = r
+    for c in run.controls:
+        keyed[RecordKey("control", c.claim, c.test)] = c
+    for r in run.robustness:
+        keyed[RecordKey("robustness", r.claim, r.test, r.setting)] = r
+    for r in run.multiverse:
+        keyed[RecordKey("multiverse", r.claim, r.test, r.reading or r.setting)] = r
     return keyed
 
 
-def diff_runs(old: Any, new: Any, old_name: str = "old", new_name: str = "new") -> RunDiff:
-    """Compare two runs (``run_view.RunView``): a pure function of the two views."""
+def diff_runs(old: RunView, new: RunView, old_name: str = "old", new_name: str = "new") -> RunDiff:
+    """Compare two runs: a pure function of the two views."""
     before, after = record_keys(old), record_keys(new)
     both = tuple(diff_record(k, before[k], r) for k, r in after.items() if k in before)
     return RunDiff(old_name, new_name, both, _refs(after, before), _refs(before, after))

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, CheckChange, ClaimDiff, DeclaredChange, RecordRef,
+from lengthgen.report.run_view import CLOSE_SUFFIX, verdict_label
+from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, CheckChange, ClaimDiff, DeclaredChange, RecordKey, RecordRef,
                                    RunDiff)
 
 NO_DIFFERENCES = "no differences"  # the line of an empty diff
@@ -23,7 +24,17 @@ def threshold(op: str, value: Any) -> str:
 
 
 def verdict(value: str | None, close: bool) -> str:
-    return f"{value or 'unknown'}{' (close)' if close else ''}"
+    """The verdict as the report shows it ("reproduced (close)"; ``run_view.verdict_label``)."""
+    return verdict_label(value, close)
+
+
+def verdicts(r: ClaimDiff) -> str:
+    """"old -> new", and the close call's change where the labels do not show it (a close "failed")."""
+    old, new = verdict(r.old_verdict, r.old_close), verdict(r.new_verdict, r.new_close)
+    text = f"{old} -> {new}"
+    if r.old_close != r.new_close and (old.endswith(CLOSE_SUFFIX), new.endswith(CLOSE_SUFFIX)) != (r.old_close, r.new_close):
+        text += "; close call " + ("appeared" if r.new_close else "gone")
+    return text
 
 
 def counts(diff: RunDiff) -> str:
@@ -73,8 +84,7 @@ def declared_line(d: DeclaredChange) -> str:
 
 
 def record_lines(r: ClaimDiff) -> list[str]:
-    lines = [f"{r.change:<8}{r.key.label()}: {verdict(r.old_verdict, r.old_close)} -> "
-             f"{verdict(r.new_verdict, r.new_close)}"]
+    lines = [f"{r.change:<8}{r.key.label()}: {verdicts(r)}"]
     lines += [f"          {check_line(c)}" for c in r.checks]
     lines += [f"          check added {name!r}" for name in r.checks_added]
     lines += [f"          check removed {name!r}" for name in r.checks_removed]
@@ -117,10 +127,9 @@ def markdown(diff: RunDiff, fail_on: str) -> str:
         lines += [f"**{NO_DIFFERENCES}**", ""]
     moved = [r for r in diff.changed if r.change != "same" or r.old_close != r.new_close]
     if moved:
-        lines += ["#### Verdicts", "", "| change | claim | test | old | new |", "|---|---|---|---|---|"]
+        lines += ["#### Verdicts", "", "| change | claim | test | verdict |", "|---|---|---|---|"]
         lines += [f"| {'**worse**' if r.change == 'worse' else r.change} | {_cell(_where(r.key))} | "
-                  f"{_code(r.key.test)} | {verdict(r.old_verdict, r.old_close)} | "
-                  f"{verdict(r.new_verdict, r.new_close)} |" for r in moved]
+                  f"{_code(r.key.test)} | {_cell(verdicts(r).replace(' -> ', ' → '))} |" for r in moved]
         lines.append("")
     checks = [(r, c) for r in diff.changed for c in r.checks]
     if checks:
@@ -151,7 +160,7 @@ def markdown(diff: RunDiff, fail_on: str) -> str:
     return "\n".join(lines)
 
 
-def _where(key) -> str:
+def _where(key: RecordKey) -> str:
     kind = " (control)" if key.section == "control" else ""
     return f"{key.claim}{kind}" + (f" @ {key.cell}" if key.cell else "")
 

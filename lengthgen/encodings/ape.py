@@ -12,30 +12,27 @@ The zeroing needs Lmax, which is the task's: it is applied where a model is buil
 
 Whether the position enters the values is also open (``cfg.ape_value``): ``"embedded"`` (the suite's
 reading) v_t = W_V (x_t + p_t); ``"token"`` v_t = W_V x_t (the one-layer head, ``models/one_layer/head.py``,
-picks the value input with :func:`value_input`).
+picks the value input with its ``value_input``).
 
 The fast path is ``models/one_layer/fast/ape.py``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
+
 from lengthgen.config import ModelConfig
 from lengthgen.encodings.base import Encoding, embedding_table, init_normal
 
 
 @torch.no_grad()
-def zero_unseen_rows(table: torch.Tensor, cfg, max_len: int) -> None:
+def zero_unseen_rows(table: torch.Tensor, cfg: Any, max_len: int) -> None:
     """Under ``cfg.ape_unseen == "zero"``, set rows ``max_len`` .. of the position table (rows, d) to 0
-    in place; under ``"init"`` leave them."""
+    in place; under ``"init"`` leave them. ``cfg``: a ``ModelConfig`` or the two-layer ``TransformerConfig``."""
     if cfg.ape_unseen == "zero":
         table[max_len:] = 0.0
-
-
-def value_input(x: torch.Tensor, z: torch.Tensor, cfg) -> torch.Tensor:
-    """The input of the value projection: ``z`` (x_t + p_t, the layer input) under ``cfg.ape_value ==
-    "embedded"``, the token embedding ``x`` under ``"token"`` (for other encodings z is x)."""
-    return x if getattr(cfg, "ape_value", "embedded") == "token" else z
 
 
 def check_range(largest: int, cfg: ModelConfig) -> None:

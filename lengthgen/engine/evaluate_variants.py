@@ -29,11 +29,11 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig
-from lengthgen.encodings.ape import value_input
 from lengthgen.encodings.rope import rotation_tables
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.models.one_layer.fast import TableOutput, fast_path, project, readout_by_head
 from lengthgen.models.one_layer.fast.base import gather_scores
+from lengthgen.models.one_layer.head import value_input
 from lengthgen.store.one_layer import evaluated
 from lengthgen.tasks.batch import absolute_positions, valid_mask
 from lengthgen.engine.train import TrainedModel

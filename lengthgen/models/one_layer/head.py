@@ -15,9 +15,10 @@ paper leaves open (``ModelConfig.init``): under ``"torch"`` (the suite's reading
 table) N(0, 1) as ``nn.Embedding``, projections and readout U(-1/sqrt(d), 1/sqrt(d)) as ``nn.Linear``'s
 default, the T5 bias N(0, 1/d) as T5; under ``"gpt2"`` every weight N(0, 0.02^2) (GPT-2, nanoGPT), the
 APE table and T5 bias included. The APE rows never trained may be zeroed after the draw
-(``ModelConfig.ape_unseen``, applied by ``engine/train.py``'s ``build_model``, which knows Lmax). Queries, keys, values, logits and attention
-weights pass through named identity hook points (``hook_q`` ... ``hook_attn``) that forward hooks can
-read, as TransformerLens does.
+(``ModelConfig.ape_unseen``, applied by ``engine/train.py``'s ``build_model``, which knows Lmax).
+
+Queries, keys, values, logits and attention weights pass through named identity hook points
+(``hook_q`` ... ``hook_attn``) that forward hooks can read, as TransformerLens does.
 """
 
 from __future__ import annotations
@@ -30,12 +31,17 @@ from torch import nn
 
 from lengthgen.config import ModelConfig
 from lengthgen.encodings import make_encoding
-from lengthgen.encodings.ape import value_input
 from lengthgen.encodings.base import GPT2_STD, embedding_table
 from lengthgen.tasks.batch import absolute_positions, valid_mask
 
 # parameter names in initialisation order (the encoding's follow); the fast path reads the same names
 PARAMETERS = ("embed.weight", "W_Q.weight", "W_K.weight", "W_V.weight", "unembed.weight")
+
+
+def value_input(x: torch.Tensor, z: torch.Tensor, cfg) -> torch.Tensor:
+    """The input of the value projection: ``z`` (x_t + p_t, the layer input) under ``cfg.ape_value ==
+    "embedded"``, the token embedding ``x`` under ``"token"`` (for other encodings z is x)."""
+    return x if cfg.ape_value == "token" else z
 
 
 class HeadOutput(NamedTuple):

@@ -22,19 +22,10 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from lengthgen.experiments.multiverse import UNIVERSES, Universe, claim_order
+from lengthgen.experiments.multiverse import LEFT_OUT, cells, columns, left_out, sort_key, split_column  # noqa: F401 (re-exported)
 from lengthgen.scale import PAPER, Scale
 
 from claims import robustness
-
-SWEEPS = ("C17", "C18")  # 80 models per universe: the expensive ones
-LEFT_OUT: dict[tuple[str, str], str] = {
-    (universe, claim): "the C17/C18 sweep (80 models per reading, a third of a universe's cost) runs under "
-    "all-alternatives only, to keep the multiverse within its 15 minutes"
-    for universe in ("lengths=per-batch", "init=gpt2") for claim in SWEEPS
-}
-WIDTH_VARIANTS = {"C12": ("", "-d64"), "C13": ("", "-d64")}  # "" is d = 96 (the suite's), "-d64" the first width
-
 
 def claim_module(claim_id: str):
     """The claim's test module: ``claims/test_cNN_*.py`` or, for a prediction, ``claims/test_pN_*.py``."""
@@ -49,33 +40,6 @@ def claim_module(claim_id: str):
             raise ValueError(f"prediction {claim_id}: expected one module claims/{prefix}*.py, found {names}")
         return importlib.import_module(f"claims.{names[0]}")
     return robustness.claim_module(claim_id)
-
-
-def columns(claim: str) -> tuple[str, ...]:
-    """The grid's columns of a claim: itself, or C12/C13 per width ("C12", "C12-d64")."""
-    return tuple(claim + v for v in WIDTH_VARIANTS.get(claim, ("",)))
-
-
-def split_column(column: str) -> tuple[str, int | None]:
-    """("C12", 64) for "C12-d64"; ("C12", None) for "C12" (the claim's own width)."""
-    claim, _, variant = column.partition("-d")
-    return claim, int(variant) if variant else None
-
-
-def cells() -> list[tuple[Universe, str]]:
-    """Every (universe, column) cell that runs, universes in the registry's order, claims by number."""
-    out = []
-    for universe in UNIVERSES:
-        for claim in universe.claims:
-            if (universe.name, claim) in LEFT_OUT:
-                continue
-            out += [(universe, column) for column in columns(claim)]
-    return out
-
-
-def left_out() -> list[tuple[str, str, str]]:
-    """(universe, claim, why) of every cell a reading touches that does not run."""
-    return [(u.name, c, LEFT_OUT[u.name, c]) for u in UNIVERSES for c in u.claims if (u.name, c) in LEFT_OUT]
 
 
 @dataclass(frozen=True)
@@ -124,8 +88,3 @@ def non_strict(scale: Scale, claim_id: str) -> Scale:
     count = getattr(claim_module(claim_id), "PAPER_SEEDS", None) if claim_id.startswith("P") else None
     count = count if count is not None else robustness.paper_seeds(claim_id)
     return dataclasses.replace(scale, seeds=tuple(scale.seed_list(count)))
-
-
-def sort_key(column: str) -> tuple[Any, ...]:
-    claim, width = split_column(column)
-    return (*claim_order(claim), width or 0)

@@ -13,7 +13,7 @@ from lengthgen.experiments import multiverse as mv
 from lengthgen.experiments.common import paper_spec
 from lengthgen.experiments.two_layer import FIRST_WIDTH, WIDTH, two_layer_spec
 
-from claims import multiverse as cells
+from lengthgen.experiments import multiverse as cells
 from claims.support import memo, memo_key
 
 ONE_LAYER_SPECS = [paper_spec(model={"encoding": e}) for e in ("rope", "ape", "nope", "alibi", "t5")]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from lengthgen.cli import main
-from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, DRIFT_RULE, diff_runs, drift_tolerance, is_drift,
-                                   verdict_change)
+from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, DRIFT_RULE, VERDICT_RANK, diff_runs, drift_tolerance,
+                                   is_drift, verdict_change)
 from lengthgen.report import diff_render
 from lengthgen.report.diff_render import NO_DIFFERENCES
 from lengthgen.report.run_view import RunView
@@ -83,6 +83,8 @@ def test_drift_rule_uses_the_larger_half_width_else_a_relative_tolerance():
 
 
 def test_verdict_ranking():
+    assert VERDICT_RANK == ("reproduced", "not reproduced", "inconclusive", "unexpectedly reproduced",
+                            "not reproduced (undeclared)", "failed", "error")
     assert verdict_change("reproduced", "not reproduced") == "worse"
     assert verdict_change("failed", "inconclusive") == "better"
     assert verdict_change("unexpectedly reproduced", "not reproduced (undeclared)") == "worse"
@@ -191,6 +193,13 @@ def test_added_and_removed_claim(tmp_path, capsys, baseline):
     assert f"removed C15 {removed['test']}: reproduced" in out
     code, out = rendered(new, baseline)  # only an addition: exit 0
     assert code == 0 and "records: 1 added, 0 removed" in out
+    assert "different scales" not in out
+    quick = copy.deepcopy(baseline)
+    for record in quick["records"] + quick["controls"]:
+        record["scale"]["name"] = "quick"
+        record["test"] = record["test"].replace("[paper", "[quick")
+    code, out = rendered(baseline, quick)
+    assert code == 1 and "note: the runs are at different scales (paper -> quick)" in out
 
 
 def test_removed_control_and_check_exit_1(tmp_path, capsys, baseline):
@@ -226,7 +235,7 @@ def test_declared_non_reproduction_whose_failing_checks_changed(tmp_path, capsys
     assert "declared non-reproduction: patterns [" in out and f"now failing: {now_failing['name']}" in out
 
 
-def test_robustness_cells_are_keyed_by_setting(tmp_path, capsys, baseline):
+def test_robustness_and_multiverse_cells_are_keyed_by_setting_or_reading(tmp_path, capsys, baseline):
     old = copy.deepcopy(baseline)
     cell = {**copy.deepcopy(baseline["records"][C2]), "setting": "d=32"}
     old["robustness"] = [cell, {**copy.deepcopy(cell), "setting": "d=128"}]
@@ -236,6 +245,13 @@ def test_robustness_cells_are_keyed_by_setting(tmp_path, capsys, baseline):
     assert record.key.cell == "d=128" and record.change == "worse"
     code, out = rendered(old, new)
     assert code == 1 and "worse   [d=128] C2 " in out
+    reading = {**copy.deepcopy(cell), "setting": None, "reading": "init=gpt2"}  # a multiverse cell
+    old["multiverse"], new["multiverse"] = [reading], [{**copy.deepcopy(reading), "verdict": "skipped"}]
+    keys = {(r.key.section, r.key.cell, r.change) for r in diff_of(old, new).changed}
+    assert keys == {("robustness", "d=128", "worse"), ("multiverse", "init=gpt2", "changed")}
+    del new["robustness"][0]
+    code, out = rendered(old, new)
+    assert "removed [d=32] C2 " in out and "1 record removed" in out.splitlines()[-1]
 
 
 def test_markdown_shape(tmp_path, capsys, baseline):
@@ -263,8 +279,8 @@ def test_json_shape_to_stdout_and_to_a_file(tmp_path, capsys, baseline):
     code, out = run_diff(tmp_path, capsys, baseline, new, "--json", "--fail-on", "drift")
     data = json.loads(out)
     assert code == 1 and data["exit"] == 1 and data["failures"] == ["1 check drifted"]
-    assert set(data) == {"old", "new", "rule", "relative_tolerance", "empty", "summary", "records", "added",
-                         "removed", "fail_on", "failures", "exit"}
+    assert set(data) == {"old", "new", "old_scale", "new_scale", "rule", "relative_tolerance", "empty", "summary",
+                         "records", "added", "removed", "fail_on", "failures", "exit"}
     (record,) = data["records"]
     assert record["key"]["claim"] == "C1" and record["change"] == "same"
     (drift,) = record["checks"]

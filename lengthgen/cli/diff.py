@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("old", type=Path, metavar="OLD", help="the earlier run: claims.json, .json.gz or report dir")
     parser.add_argument("new", type=Path, metavar="NEW", help="the later run: claims.json, .json.gz or report dir")
-    parser.add_argument("--md", action="store_true", help="print GitHub-flavoured markdown (a PR comment, a job summary)")
+    parser.add_argument("--md", action="store_true",
+                        help="print GitHub-flavoured markdown (a pull-request comment, a job summary)")
     parser.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
                         help="the diff as JSON: to stdout (bare --json, instead of the text) or also written to PATH")
     parser.add_argument("--fail-on", choices=FAIL_ON, default="worse-verdict",

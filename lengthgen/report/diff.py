@@ -152,6 +152,8 @@ class RunDiff:
     records: tuple[ClaimDiff, ...]  # every record in both runs, changed or not, in the new run's order
     added: tuple[RecordRef, ...]  # records only the new run has
     removed: tuple[RecordRef, ...]  # records only the old run has
+    old_scale: str = "?"  # the old run's scale: quick, paper, mixed, none (``run_view.Completeness.scale``)
+    new_scale: str = "?"  # the new run's; test ids name the scale, so runs at two scales share no claim test
     rule: str = field(default=DRIFT_RULE)  # the drift rule applied
 
     @property
@@ -309,7 +311,7 @@ def diff_runs(old: RunView, new: RunView, old_name: str = "old", new_name: str =
     """Compare two runs: a pure function of the two views."""
     before, after = record_keys(old), record_keys(new)
     both = tuple(diff_record(k, before[k], r) for k, r in after.items() if k in before)
-    return RunDiff(old_name, new_name, both, _refs(after, before), _refs(before, after))
+    return RunDiff(old_name, new_name, both, _refs(after, before), _refs(before, after), old.scale, new.scale)
 
 
 def _refs(these: dict[RecordKey, Any], others: Iterable[RecordKey]) -> tuple[RecordRef, ...]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, CheckChange, ClaimDiff, DeclaredChange, RecordKey,
+                                   RecordRef, RunDiff)
 from lengthgen.report.run_view import CLOSE_SUFFIX, verdict_label
-from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, CheckChange, ClaimDiff, DeclaredChange, RecordKey, RecordRef,
-                                   RunDiff)
 
 NO_DIFFERENCES = "no differences"  # the line of an empty diff
 DIGITS = 6  # significant digits of the numbers shown (the JSON keeps them all)
@@ -20,7 +20,9 @@ def num(value: Any) -> str:
 
 
 def threshold(op: str, value: Any) -> str:
-    return f"in [{num(value[0])}, {num(value[1])}]" if op == "in" else f"{op} {num(value) if not isinstance(value, str) else value}"
+    if op == "in":
+        return f"in [{num(value[0])}, {num(value[1])}]"
+    return f"{op} {value if isinstance(value, str) else num(value)}"
 
 
 def verdict(value: str | None, close: bool) -> str:
@@ -32,7 +34,8 @@ def verdicts(r: ClaimDiff) -> str:
     """"old -> new", and the close call's change where the labels do not show it (a close "failed")."""
     old, new = verdict(r.old_verdict, r.old_close), verdict(r.new_verdict, r.new_close)
     text = f"{old} -> {new}"
-    if r.old_close != r.new_close and (old.endswith(CLOSE_SUFFIX), new.endswith(CLOSE_SUFFIX)) != (r.old_close, r.new_close):
+    shown = (old.endswith(CLOSE_SUFFIX), new.endswith(CLOSE_SUFFIX))
+    if r.old_close != r.new_close and shown != (r.old_close, r.new_close):
         text += "; close call " + ("appeared" if r.new_close else "gone")
     return text
 
@@ -47,6 +50,14 @@ def counts(diff: RunDiff) -> str:
             f"{diff.count('same')} same; records: {len(diff.added)} added, {len(diff.removed)} removed; "
             f"checks: {drifted} drifted, {flipped} changed pass/fail, {added} added, {removed} removed, "
             f"{diff.within_noise} moved within their noise")
+
+
+def scales(diff: RunDiff) -> list[str]:
+    """A warning line when the runs are at different scales (nothing then matches: test ids name the scale)."""
+    if diff.old_scale == diff.new_scale:
+        return []
+    return [f"note: the runs are at different scales ({diff.old_scale} -> {diff.new_scale}); claim tests are matched "
+            f"by test id, which names the scale"]
 
 
 def status(diff: RunDiff, fail_on: str) -> str:
@@ -99,7 +110,7 @@ def ref_line(word: str, ref: RecordRef) -> str:
 
 def text(diff: RunDiff, fail_on: str) -> str:
     """The plain-text diff."""
-    lines = [f"lengthgen diff {diff.old} -> {diff.new}", f"drift rule: {diff.rule}", counts(diff)]
+    lines = [f"lengthgen diff {diff.old} -> {diff.new}", f"drift rule: {diff.rule}", *scales(diff), counts(diff)]
     if diff.empty:
         lines.append(NO_DIFFERENCES)
     for r in diff.changed:
@@ -122,7 +133,7 @@ def _code(value: str) -> str:
 def markdown(diff: RunDiff, fail_on: str) -> str:
     """The diff as GitHub-flavoured markdown: a pull-request comment or a job summary."""
     lines = [f"### lengthgen diff: {_code(diff.old)} → {_code(diff.new)}", "", f"_Drift rule: {diff.rule}._", "",
-             counts(diff), ""]
+             *[f"**{line}**" for line in scales(diff)], counts(diff), ""]
     if diff.empty:
         lines += [f"**{NO_DIFFERENCES}**", ""]
     moved = [r for r in diff.changed if r.change != "same" or r.old_close != r.new_close]
@@ -178,12 +189,12 @@ def to_json(diff: RunDiff, fail_on: str) -> dict[str, Any]:
     from lengthgen.report.data import finite
 
     why = diff.failures(fail_on)
-    return finite({"old": diff.old, "new": diff.new, "rule": diff.rule, "relative_tolerance": DRIFT_RELATIVE_TOLERANCE,
-            "empty": diff.empty, "summary": {**{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
-                                             "added": len(diff.added), "removed": len(diff.removed),
-                                             "drifted": sum(len(r.drifted) for r in diff.records),
-                                             "pass_changed": sum(len(r.pass_changed) for r in diff.records),
-                                             "within_noise": diff.within_noise},
-            "records": [_record(r) for r in diff.changed],
-            "added": [asdict(ref) for ref in diff.added], "removed": [asdict(ref) for ref in diff.removed],
-            "fail_on": fail_on, "failures": why, "exit": 1 if why else 0})
+    summary = {**{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
+               "added": len(diff.added), "removed": len(diff.removed),
+               "drifted": sum(len(r.drifted) for r in diff.records),
+               "pass_changed": sum(len(r.pass_changed) for r in diff.records), "within_noise": diff.within_noise}
+    return finite({"old": diff.old, "new": diff.new, "old_scale": diff.old_scale, "new_scale": diff.new_scale,
+                   "rule": diff.rule, "relative_tolerance": DRIFT_RELATIVE_TOLERANCE, "empty": diff.empty,
+                   "summary": summary, "records": [_record(r) for r in diff.changed],
+                   "added": [asdict(ref) for ref in diff.added], "removed": [asdict(ref) for ref in diff.removed],
+                   "fail_on": fail_on, "failures": why, "exit": 1 if why else 0})

@@ -134,12 +134,14 @@ def cell(setting: Setting, claim_id: str) -> Cell:
 def carried_declaration(claim_id: str) -> tuple[tuple[str, ...], str] | None:
     """A claim's own declared non-reproduction at the paper's point, where its reason is structural (not one
     seed's), carried to fresh-seeds unchanged: C10 (fixes at L <= 24), C19 (ALiBi K >= 2), C20 (K = 1 at
-    the far end). C8's (one seed's flat profile) is seed-specific and not carried."""
+    the far end: the catalogue's reading's declaration, L = 48, since fresh-seeds runs that reading's check;
+    the first reading is not rerun there). C8's (one seed's flat profile) is seed-specific and not carried."""
     module = claim_module(claim_id)
     if claim_id == "C10":
         return tuple(module.NOT_REPRODUCED_CHECKS), module.NOT_REPRODUCED_WHY
     if claim_id == "C19":
         return tuple(module.ALIBI_NOT_TARGET) + tuple(module.ALIBI_NOT_SOLVED), module.ALIBI_WHY
     if claim_id == "C20":
-        return tuple(module.NOT_REPRODUCED["paper"]), module.NOT_REPRODUCED_WHY
+        reading = module.CATALOGUE_READING
+        return tuple(module.NOT_REPRODUCED[reading]["paper"]), module.NOT_REPRODUCED_WHY[reading]
     return None

@@ -37,7 +37,9 @@ def check(claim, result: CarrierResult) -> None:
     for offset in result.offsets:
         peaks = result.values(offset, "trained", "peak")
         claim.check(
-            f"K={offset}: argmax of phi_c of every seed", peaks, "==", float(-offset), reduce="all", paper=f"-{offset}"
+            f"K={offset}: argmax of phi_c of every seed", peaks, "==", float(-offset), reduce="all", paper=f"-{offset}",
+            source="paper-number",
+            source_note="phi_c peaks at the target offset -K",
         )
         claim.measure(f"K={offset}: argmax of phi_c (trained)", peaks, headline=True)
         claim.measure(

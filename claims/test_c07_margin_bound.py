@@ -78,6 +78,8 @@ def check(claim, result: DilutionResult) -> None:
                 VALID,
                 reduce="all",
                 paper="valid (bound <= a*), loose",
+                source="paper-number",
+                source_note="the bound is valid: bound <= a*",
             )
         for i, length in enumerate(result.lengths):
             claim.check(
@@ -87,6 +89,8 @@ def check(claim, result: DilutionResult) -> None:
                 VALID,
                 reduce="all",
                 paper="the typical margin reported beside it",
+                source="suite-reading",
+                source_note="the same validity asked of the suite's typical margin (the paper states the bound only)",
             )
         claim.measure(f"K={offset}: worst-case margin mu over offsets -47..0", [r.margin.worst for r in rows])
         claim.measure(f"K={offset}: typical margin over offsets -47..0", [r.margin.typical for r in rows])

@@ -70,6 +70,8 @@ def check(claim, result: PinningResult) -> None:
                 float(result.max_len),
                 reduce="all",
                 paper="inside the training range",
+                source="paper-number",
+                source_note="pinned to a position inside the training range",
             )
             claim.check(
                 f"APE K={offset} L={length}: selected offset of every seed is not -K",
@@ -78,6 +80,8 @@ def check(claim, result: PinningResult) -> None:
                 float(-offset),
                 reduce="all",
                 paper="not the target",
+                source="paper-number",
+                source_note="pinned: not the target offset -K",
             )
     distinct = [len(set(v)) for v in positions_by_model(result).values()]
     claim.measure("distinct peak positions per model across the out-of-range lengths", distinct)

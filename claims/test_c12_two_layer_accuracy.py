@@ -62,6 +62,8 @@ def check(claim, result: TwoLayerResult) -> None:
         MARGIN,
         reduce="all",
         paper="RoPE generalizes, APE degrades",
+        source="suite-reading",
+        source_note="\"RoPE generalizes, APE degrades\" read as C1's 0.85 - 0.15 = 0.7 per seed",
     )
     claim.check(
         f"APE accuracy beyond the training range (positions >= {result.max_len}, mean over seeds)",
@@ -69,6 +71,8 @@ def check(claim, result: TwoLayerResult) -> None:
         "<=",
         APE_OUT,
         paper="degrades (near chance 0.05)",
+        source="suite-reading",
+        source_note='"degrades" read as near chance, <= 1/m + 0.10',
     )
     claim.measure(f"RoPE accuracy beyond the training range (positions >= {result.max_len}, per seed)", rope,
                   headline=True)
@@ -83,6 +87,8 @@ def check(claim, result: TwoLayerResult) -> None:
                     ">=",
                     IN_RANGE,
                     paper="fits the training range",
+                    source="suite-reading",
+                    source_note="both fit the training range, read as C1's >= 0.95",
                 )
         else:
             for encoding in result.encodings:

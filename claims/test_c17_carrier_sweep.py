@@ -51,7 +51,9 @@ def check(claim, result: CarrierSweepResult) -> None:
         for offset in result.offsets:
             for which in ("key", "query"):
                 claim.check(f"{point_label(factor, value)} K={offset}: {which} carrier fraction",
-                            result.fraction(factor, value, offset, which), "in", CARRIER_RANGE, paper="0.72-0.86")
+                            result.fraction(factor, value, offset, which), "in", CARRIER_RANGE, paper="0.72-0.86",
+                            source="suite-reading",
+                            source_note="the paper's 0.72-0.86, widened to [0.6, 0.95]")
     for which in ("key", "query"):
         claim.measure(f"trained {which} carrier fraction over all points (mean over seeds per point and K)",
                       [sum(vals) / len(vals) for f, val in result.points() for K in result.offsets

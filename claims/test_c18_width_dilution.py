@@ -53,7 +53,10 @@ def check(claim, result: WidthDilutionResult) -> None:
         for wide, narrow in zip(result.widths[1:], result.widths):
             pairs = list(zip(result.slopes(narrow, offset), result.slopes(wide, offset)))  # per seed
             claim.check(f"K={offset}: c(d={narrow}) - c(d={wide}), mean over seeds", difference_of_means(pairs),
-                        ">", 0.0, paper="c falls with width", bootstrap=(pairs, difference_of_means))
+                        ">", 0.0, paper="c falls with width",
+                        source="paper-number",
+                        source_note='"c falls with width": c(narrow) - c(wide) > 0',
+                        bootstrap=(pairs, difference_of_means))
             claim.note(f"K={offset}: c(d={narrow}) > c(d={wide}) in {sum(a > b for a, b in pairs)} of "
                        f"{len(pairs)} seeds")
         for width in result.widths:

@@ -113,7 +113,9 @@ def record_accuracies(claim, result: BiasesResult, encoding: str, checked: bool)
             inside = result.range_accuracy(scheme, offset, result.in_range)
             if checked and scheme == encoding:
                 claim.check(in_range_name(result, scheme, offset), inside, ">=", SOLVED_IN_RANGE,
-                            paper="solves the task (as RoPE)")
+                            paper="solves the task (as RoPE)",
+                            source="suite-reading",
+                            source_note="a cell counts only where the scheme solves the range, read as C1's >= 0.95")
             else:
                 claim.measure(in_range_name(result, scheme, offset), inside)
             claim.measure(f"{NAMES[scheme]} K={offset}: accuracy beyond (mean over L > {result.max_len})",
@@ -133,6 +135,8 @@ def check_invariance(claim, result: BiasesResult, encoding: str) -> None:
                 0.0,
                 reduce="all",
                 paper="length-invariant",
+                source="paper-number",
+                source_note='"length-invariant": the selected offset does not change beyond the range',
             )
 
 
@@ -148,6 +152,8 @@ def check_target(claim, result: BiasesResult, encoding: str) -> None:
                 float(-offset),
                 reduce="all",
                 paper=f"-{offset} (as RoPE)",
+                source="suite-reading",
+                source_note='"as for RoPE" read as selecting -K',
             )
 
 

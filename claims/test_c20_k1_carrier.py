@@ -7,20 +7,28 @@ Reported beside it: cos(m_Q, m_K), and the self-logit suppression p(-1) - p(0) o
 p(delta) = mean over token pairs of the exact logit table (at delta = 0 the key is the query token itself),
 which is what moves the selection from the carriers' 0 to the target -1.
 
-Checks (catalogue): phi_c peaks at delta = 0 for every seed; accuracy >= 0.95 at every evaluation length
-(mean over seeds, as in C1).
+Checks: phi_c peaks at delta = 0 for every seed (the paper's "kernel centred at 0"); accuracy, mean over
+seeds, at every evaluation length. The paragraph states no accuracy, so its threshold is a suite reading,
+in two variants with their own verdicts (test ids ``c1-reading`` / ``first-reading``), as C12/C13 show their
+widths:
 
-Not reproduced (declared at both scales; with the paper's seeds a pass of every check would be an
-unexpected pass): the accuracy at the far end, by dilution, as in C1: at paper scale the mean over seeds
-is 0.932 at L = 40 and 0.823 at L = 48 (per seed 0.86, 0.65, 0.88, 0.82, 0.90 at L = 48); at quick scale
-(1000 steps) 0.919 at L = 40. The declaration names only those accuracy checks: the kernel part is
-checked and holds (phi_c peaks at 0 in every seed; the mean logit profile peaks at -1), and so does the
-accuracy at every shorter length; any of them failing, or an exception, makes the verdict "failed".
+- ``c1-reading`` (the catalogue's reading since issue 20): accuracy read as C1 reads the same K = 1 models,
+  >= 0.95 at every L <= 32 and >= 0.85 at L = 40, 48. Not reproduced at paper scale at L = 48 (declared):
+  the mean over the catalogue's 5 seeds is 0.823 (per seed 0.86, 0.65, 0.88, 0.82, 0.90; 95% interval
+  about [0.70, 0.94], a close call), below C1's 0.85; C1's mean of the same models over its 8 seeds is
+  0.865 (close too), so seeds 0..4 are the weaker five. L = 40 (0.932) and every shorter length hold.
+  Quick scale: reproduced (0.919 at L = 40 >= 0.85), nothing declared.
+- ``first-reading`` (the suite's first reading, before issue 20): >= 0.95 at every length, stricter than
+  C1's reading of the same models. Not reproduced (declared at both scales): 0.932 at L = 40 and 0.823 at
+  L = 48 (quick: 0.919 at L = 40).
 
-Negative control: the grid's K = 2 heads in place of the K = 1 heads. Their carriers are pre-rotated to
-the target (C5: phi_c peaks at -2 in every seed), not centred at 0, so the phi_c check must fail. Measured:
-phi_c peaks at -2 in 5 of 5 seeds (the phi_c check fails); the K = 2 heads' accuracy passes every length
-(>= 0.99 at paper scale, 0.986 at L = 40 quick).
+The declarations name only the accuracy checks: the kernel part holds (phi_c peaks at 0 in every seed; the
+mean logit profile peaks at -1). With the paper's seeds a pass of a declared check is an unexpected pass.
+
+Negative control (per variant): the grid's K = 2 heads in place of the K = 1 heads. Their carriers are
+pre-rotated to the target (C5: phi_c peaks at -2 in every seed), not centred at 0, so the phi_c check must
+fail. Measured: phi_c peaks at -2 in 5 of 5 seeds (the phi_c check fails); the K = 2 heads' accuracy passes
+every length (>= 0.99 at paper scale, 0.986 at L = 40 quick).
 """
 
 from __future__ import annotations
@@ -37,9 +45,30 @@ from claims.support import judge, memo, refute
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 OFFSET = 1  # the claim is about K = 1
 CONTROL_OFFSET = 2  # the control's heads: their carriers select -2
-MIN_ACCURACY = 0.95  # catalogue: "accuracy still >= 0.95 everywhere"
-NOT_REPRODUCED = {"paper": ("K=1 L=40: accuracy*", "K=1 L=48: accuracy*"), "quick": ("K=1 L=40: accuracy*",)}
-NOT_REPRODUCED_WHY = "dilution erodes the far end, as in C1 (whose threshold there is 0.85)"
+NEAR_LENGTH = 32  # C1's near range: L <= 32
+NEAR_ACCURACY = 0.95  # C1: "near-perfect" read as >= 0.95 at every L <= 32
+FAR_ACCURACY = 0.85  # C1: >= 0.85 at L = 40, 48 (the dilution of C6 erodes the far end)
+CATALOGUE_READING = "c1-reading"  # the catalogue's reading (issue 20): accuracy as C1 reads it
+FIRST_READING = "first-reading"  # the suite's first reading: >= 0.95 at every length
+READINGS = (CATALOGUE_READING, FIRST_READING)  # the variants (test ids)
+NOT_REPRODUCED = {  # per reading and scale: the declared accuracy checks
+    CATALOGUE_READING: {"paper": ("K=1 L=48: accuracy*",), "quick": ()},
+    FIRST_READING: {"paper": ("K=1 L=40: accuracy*", "K=1 L=48: accuracy*"), "quick": ("K=1 L=40: accuracy*",)},
+}
+NOT_REPRODUCED_WHY = {
+    CATALOGUE_READING: ("dilution erodes the far end, as in C1: over the catalogue's 5 seeds the mean at L = 48 "
+                        "falls below C1's 0.85 (C1's 8 seeds of the same models reach it)"),
+    FIRST_READING: "dilution erodes the far end, as in C1 (whose threshold there is 0.85)",
+}
+
+
+def min_accuracy(length: int, reading: str = CATALOGUE_READING) -> float:
+    """The accuracy threshold at ``length`` under ``reading`` (see the module docstring)."""
+    if reading == FIRST_READING:
+        return NEAR_ACCURACY
+    if reading == CATALOGUE_READING:
+        return NEAR_ACCURACY if length <= NEAR_LENGTH else FAR_ACCURACY
+    raise ValueError(f"unknown C20 reading {reading!r}; expected one of {', '.join(READINGS)}")
 
 
 def measure(scale: Scale, cache) -> CarrierResult:
@@ -47,7 +76,8 @@ def measure(scale: Scale, cache) -> CarrierResult:
     return memo(("C20", scale), lambda: carrier_result(scale, cache).select((OFFSET,)))
 
 
-def check(claim, result: CarrierResult) -> None:
+def check(claim, result: CarrierResult, reading: str = CATALOGUE_READING) -> None:
+    """Every check and measure of C20 under ``reading`` (a pure function of the result)."""
     (offset,) = result.offsets
     rows = result.of(offset)
     claim.check(
@@ -57,14 +87,20 @@ def check(claim, result: CarrierResult) -> None:
         0.0,
         reduce="all",
         paper="0 (kernel centred at 0)",
+        source="paper-number",
+        source_note="the kernel is centred at 0",
     )
     for length in result.evaluation.lengths:
         claim.check(
             f"K={offset} L={length}: accuracy (mean over seeds)",
             result.accuracy(offset, length),
             ">=",
-            MIN_ACCURACY,
+            min_accuracy(length, reading),
             paper="high",
+            source="suite-reading",
+            source_note=("the paragraph states no accuracy; read as C1 reads the same models" if
+                         reading == CATALOGUE_READING else "the paragraph states no accuracy; first read as >= 0.95 "
+                         "at every length"),
         )
     claim.measure(
         f"K={offset}: cos(m_Q, m_K) (1 for parallel carriers)", result.values(offset, "trained", "parallel_cosine")
@@ -82,9 +118,13 @@ def check(claim, result: CarrierResult) -> None:
 
 
 @pytest.mark.claim("C20")
-def test_k1_carrier_centred_at_zero_and_accurate(scale, cache, claim):
-    claim.expect_not_reproduced(scale, NOT_REPRODUCED[scale.name], NOT_REPRODUCED_WHY, scales=("quick", "paper"))
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+@pytest.mark.parametrize("reading", READINGS)
+def test_k1_carrier_centred_at_zero_and_accurate(scale, cache, claim, reading):
+    declared = NOT_REPRODUCED[reading][scale.name]
+    if declared:
+        claim.expect_not_reproduced(scale, declared, NOT_REPRODUCED_WHY[reading], scales=("quick", "paper"))
+    result = judge(claim, scale, lambda s: measure(s, cache), lambda c, r: check(c, r, reading), PAPER_SEEDS)
+    claim.choice(reading_choice(reading))
     claim.choice("'everywhere' = every evaluation length, on the mean accuracy over seeds (as C1)")
     claim.choice("models: the C1 grid's RoPE heads with K = 1 (seeds 0..4), no extra training")
     rows = result.of(OFFSET)
@@ -102,14 +142,25 @@ def test_k1_carrier_centred_at_zero_and_accurate(scale, cache, claim):
                     per_seed=[[r.accuracy[L] for L in result.evaluation.lengths] for r in rows],
                 )
             ],
-            hlines=[(MIN_ACCURACY, "0.95")],
+            hlines=[(NEAR_ACCURACY, "0.95"), (FAR_ACCURACY, "0.85 (C1, L = 40, 48)")],
         ),
     )
     claim.verify()
 
 
+def reading_choice(reading: str) -> str:
+    """The reading of this record, and which came first."""
+    if reading == CATALOGUE_READING:
+        return ("variant c1-reading (the catalogue's, since issue 20): the paragraph states no accuracy; accuracy "
+                "is read as C1 reads the same K = 1 models (>= 0.95 at L <= 32, >= 0.85 at L = 40, 48). The first "
+                "reading (>= 0.95 at every length) is reported beside it (test id first-reading)")
+    return ("variant first-reading (the suite's first reading): >= 0.95 at every length, stricter than C1's reading "
+            "of the same models at L = 40, 48; kept with its own verdict beside the catalogue's c1-reading")
+
+
 @pytest.mark.control("C20")
-def test_k2_carriers_are_not_centred_at_zero(scale, cache, control):
+@pytest.mark.parametrize("reading", READINGS)
+def test_k2_carriers_are_not_centred_at_zero(scale, cache, control, reading):
     refute(
         control, scale.describe(PAPER_SEEDS),
         f"the grid's K = {CONTROL_OFFSET} heads in place of the K = 1 heads: their carriers are pre-rotated to "
@@ -117,4 +168,5 @@ def test_k2_carriers_are_not_centred_at_zero(scale, cache, control):
         "must fail",
         check,
         carrier_result(scale, cache).select((CONTROL_OFFSET,)),
+        reading,
     )

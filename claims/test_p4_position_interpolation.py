@@ -54,9 +54,13 @@ def check(claim, result: VariantResult) -> None:
             target = predicted_offset(offset, length, result.max_len)
             moved += [float(s == target) for s in result.values("selected_offset", offset, length)]
             claim.check(f"K={offset} L={length}: accuracy under interpolation",
-                        result.values("accuracy", offset, length), "<=", BROKEN, paper="broken (predicted)")
+                        result.values("accuracy", offset, length), "<=", BROKEN, paper="broken (predicted)",
+                        source="catalogue-prediction",
+                        source_note="seed-mean accuracy <= 0.15")
     claim.check("share of seed x K x L cells (K = 2, 3; L = 32, 48) selecting -K L/16", moved, ">=", MOVED_SHARE,
-                paper=">= 90% (predicted)")
+                paper=">= 90% (predicted)",
+                source="catalogue-prediction",
+                source_note=">= 90% of cells at -K L/16")
     for offset in result.offsets:
         for length in INTERPOLATION_LENGTHS:
             claim.measure(f"K={offset} L={length}: selected offset under interpolation (every seed; -K L/16 = "

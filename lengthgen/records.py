@@ -21,23 +21,59 @@ from scipy import stats
 
 from lengthgen.catalogue import claim as catalogue_claim
 
-VERDICTS = ("reproduced", "not reproduced", "inconclusive", "failed", "skipped")
-CONTROL_VERDICTS = ("discriminates", "failed", "skipped")
+VERDICTS = ("reproduced", "not reproduced", "not reproduced (undeclared)", "unexpectedly reproduced", "inconclusive",
+            "failed", "error", "skipped")
+CONTROL_VERDICTS = ("discriminates", "failed", "error", "skipped")
 # The verdict of a negative control (a test marked ``@pytest.mark.control("Cn")``): discriminates: the
 # claim's checks, fed the control's counterfactual, failed as they must; failed: they all passed (the
-# checks cannot fail on that input), or the control errored; skipped: it did not run.
+# checks cannot fail on that input); error: the control raised something else (the test broke); skipped:
+# it did not run.
 # The verdict of a claim test (decided by ``lengthgen.report.verdict.decide``, from the test's outcome and
 # its record):
 # reproduced: the test passed (every check passed) and nothing left it undecided;
 # not reproduced: the test declared which of its checks a faithful implementation does not reproduce
 #   (``recorder.expect_not_reproduced``), and it failed through exactly those checks (every other check
 #   passed, nothing raised); the reason lists this run's measured values of the failing checks;
+# not reproduced (undeclared): the test ran to its verdict (``verify()`` raised its AssertionError listing
+#   failed checks) and some failing check is not declared: a finding, off the catalogue's point (a
+#   robustness setting, a reading of an open choice, more or other seeds through --seeds or
+#   --until-decided) or at it; the reason says where it ran and lists the failing checks with their
+#   measured values. Not an error; the exit status stays a gate (pytest reports the test as failed);
+# unexpectedly reproduced: a declared non-reproduction (strict: the paper's seeds) whose checks all passed;
 # inconclusive: the test could not decide: ``recorder.inconclusive(reason)``, or the run used fewer seeds
 #   than the paper's protocol and a deciding check is a mean over seeds whose 95% interval contains the
 #   threshold (or has no interval: one seed);
-# failed: a check failed that is not a declared expected failure, a declared non-reproduction passed
-#   every check (strict, with the paper's seeds), or the test raised (the error's last line);
+# failed: the test failed in a way no verdict above accounts for: an assertion outside the recorder (a
+#   plain ``assert``, ``verify()`` with no checks or with a declared pattern that names no check), or an
+#   xfail that is not the recorder's declared finding (a bare ``pytest.xfail``, or one with no failing
+#   or with undeclared failing checks); the reason is pytest's message;
+# error: the test raised something other than an AssertionError, or its setup failed: the test broke
+#   (the error's last line);
 # skipped: the test did not run at this scale (pytest.skip), with the reason.
+# Every verdict but error, failed and skipped rests on the record's checks; each check says where its
+# threshold comes from (``THRESHOLD_SOURCES``), and the record's ``threshold_basis`` whether its deciding
+# checks are the paper's numbers or the suite's readings.
+
+THRESHOLD_SOURCES = ("paper-number", "paper-range", "suite-reading", "catalogue-prediction")
+# Where a check's threshold comes from (``Check.threshold_source``):
+# paper-number: the paper states it: a number (C15's 0.67 / 0.75 / 0.79 within rounding) or an exact
+#   condition (the selected offset is -K, the bound <= a*, c > 0, c falls with d);
+# paper-range: the paper's own range, unwidened;
+# suite-reading: the suite's reading of the paper's words or numbers: a qualitative word ("near-perfect"
+#   as >= 0.95, "near chance" as <= 1/m + 0.10, "a few hundred steps" as before step 1000), a margin
+#   around a number the paper states (C11's 0.96 read as >= 0.85), or the paper's range widened (C4's,
+#   C17's 0.72-0.86 read as [0.65, 0.95] / [0.6, 0.95]);
+# catalogue-prediction: a prediction's threshold (P1-P6), fixed by the catalogue before its test was written;
+#   the paper states none.
+PAPER_SOURCES = ("paper-number", "paper-range")  # the sources that are the paper's own
+THRESHOLD_BASES = ("paper", "suite reading", "catalogue prediction")
+# A record's ``threshold_basis`` (``threshold_basis``), over its deciding checks (the failed checks when
+# some failed, else every check): paper: every one's threshold is the paper's; catalogue prediction:
+# every one is a prediction's; suite reading: some is the suite's reading (or states no source).
+VERIFIED = ("held", "not reproduced", "undeclared failures", "unexpected pass")
+# What ``ClaimRecorder.verify`` concluded (``ClaimRecord.verified``; None: it did not reach a conclusion):
+# every check held; the declared checks failed and only they; some undeclared check failed; a strict
+# declaration passed every check.
 
 OPS = {
     ">=": operator.ge,
@@ -105,6 +141,8 @@ class Check:
     interval: str | None = None  # how ``ci95`` was computed: "t" (mean over seeds), "bootstrap" (seeds resampled), "exact"
     decision_ci: tuple[float, float] | None = None  # the same interval at the run's decision level (--until-decided:
     # 1 - 0.05/looks, lengthgen.sequential); None: ci95 decides whether the check is close
+    threshold_source: str | None = None  # where the threshold comes from: one of THRESHOLD_SOURCES (None: not stated)
+    threshold_note: str | None = None  # the paper's words or number the threshold reads, e.g. '"near-perfect"'
 
     def describe(self) -> str:
         threshold = f"[{self.threshold[0]}, {self.threshold[1]}]" if self.op == "in" else f"{self.threshold}"
@@ -112,6 +150,35 @@ class Check:
         if self.values is not None and len(self.values) > 1:
             text += f" (per seed {', '.join(f'{v:.3g}' for v in self.values)})"
         return text
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Check":
+        """The check of ``asdict`` (JSON lists back to tuples; fields unknown to this version ignored)."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known})
+
+
+def threshold_basis(checks: Sequence[Check]) -> str | None:
+    """The record's ``threshold_basis`` (see ``THRESHOLD_BASES``); None without checks."""
+    failed = [c for c in checks if not c.passed]
+    deciding = failed or list(checks)
+    if not deciding:
+        return None
+    sources = {c.threshold_source for c in deciding}
+    if sources <= set(PAPER_SOURCES):
+        return "paper"
+    if sources == {"catalogue-prediction"}:
+        return "catalogue prediction"
+    return "suite reading"
+
+
+def suite_reading_note(checks: Sequence[Check]) -> str:
+    """A sentence for a verdict that turns only on the suite's readings (every check in ``checks`` is one),
+    else ""."""
+    if not checks or any(c.threshold_source != "suite-reading" for c in checks):
+        return ""
+    return ("; every failing check's threshold is the suite's reading of the paper, not a number the paper "
+            "states (threshold_basis: suite reading)")
 
 
 @dataclass
@@ -143,20 +210,21 @@ class ClaimRecord:
     close_checks: list[str] = field(default_factory=list)  # the names of those checks
     seeds_to_decide: dict[str, Any] = field(default_factory=dict)  # close check -> about how many seeds would decide it
     sequential: dict[str, Any] | None = None  # --until-decided: the plan, the path (seeds, intervals per look), the end
+    verified: str | None = None  # what verify() concluded: one of VERIFIED; None: it raised before a conclusion
+    threshold_basis: str | None = None  # paper / suite reading / catalogue prediction (THRESHOLD_BASES), computed
+    # from the checks by to_dict()
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data["threshold_basis"] = threshold_basis(self.checks)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ClaimRecord":
         """The record of ``to_dict()`` (fields unknown to this version are ignored, missing ones defaulted)."""
         known = {f.name for f in fields(cls)}
         data = {k: v for k, v in data.items() if k in known}
-        check_fields = {f.name for f in fields(Check)}
-        data["checks"] = [  # JSON lists back to the tuples of ``values``, ``ci95`` and an "in" threshold
-            Check(**{k: tuple(v) if isinstance(v, list) else v for k, v in c.items() if k in check_fields})
-            for c in data.get("checks", [])
-        ]
+        data["checks"] = [Check.from_dict(c) for c in data.get("checks", [])]
         return cls(**data)
 
 
@@ -182,6 +250,8 @@ class ClaimRecorder:
         reduce: str = "mean",
         bootstrap: tuple[Sequence[Any], Callable[[Sequence[Any]], float]] | None = None,
         exact: bool = False,
+        source: str | None = None,
+        source_note: str | None = None,
     ) -> Check:
         """Compare ``value`` (a number, or per-seed values reduced by ``reduce``: mean, min, max, all).
 
@@ -190,9 +260,16 @@ class ClaimRecorder:
         check's 95% interval is a seed bootstrap of it (``scipy.stats.bootstrap``, seeds resampled with a
         fixed generator: a rerun gives the same interval). ``exact=True``: an exact computation (no
         seeds, no interval: the page says "exact").
+
+        ``source``: where the threshold comes from, one of ``THRESHOLD_SOURCES``; ``source_note``: the
+        paper's words or number it reads. Every claim module passes ``source`` (tests/test_threshold_sources.py
+        checks each call); a check without one counts as a suite reading in ``threshold_basis``.
         """
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
+        if source is not None and source not in THRESHOLD_SOURCES:
+            raise ValueError(f"check {name!r}: unknown threshold source {source!r}; "
+                             f"expected one of {', '.join(THRESHOLD_SOURCES)}")
         if bootstrap is not None and not isinstance(value, (int, float)):
             raise ValueError(f"check {name!r}: a bootstrap check takes the statistic itself as its value")
         values = None
@@ -231,7 +308,7 @@ class ClaimRecorder:
 
             decision = t_interval(values, self.decision_level)
         check = Check(name, statistic, op, threshold, passed, values, ci, paper, reduce if values is not None else None,
-                      interval=kind, decision_ci=decision)
+                      interval=kind, decision_ci=decision, threshold_source=source, threshold_note=source_note)
         self.record.checks.append(check)
         return check
 
@@ -297,6 +374,8 @@ class ClaimRecorder:
                 raise AssertionError(f"{self.record.claim}: expected-failure pattern(s) {unmatched} match no check")
         failed = self.failed
         unexpected = [c for c in failed if not c.expected_to_fail]
+        self.record.verified = ("undeclared failures" if unexpected else "not reproduced" if failed else
+                                "unexpected pass" if expected is not None and expected["strict"] else "held")
         if unexpected:
             lines = [f"{self.record.claim} failed: {len(unexpected)} of {len(self.record.checks)} checks failed"
                      + (" that are not among the expected failures" if expected else "")]
@@ -352,7 +431,7 @@ def not_reproduced_reason(claim: str, failed: Sequence[Check], total: int, why: 
     shown = "; ".join(c.describe() for c in failed[:REASON_CHECKS])
     more = f"; and {len(failed) - REASON_CHECKS} more" if len(failed) > REASON_CHECKS else ""
     return (f"{claim}: {len(failed)} of {total} checks fail as expected ({why}): {shown}{more}; "
-            f"the other {total - len(failed)} checks hold")
+            f"the other {total - len(failed)} checks hold{suite_reading_note(failed)}")
 
 
 class NotReproduced(Exception):

@@ -101,11 +101,67 @@ def test_control_verdicts():
     assert decide(data, "passed")[0] == "discriminates"
     assert decide(data, "failed", "AssertionError: does not discriminate") == (
         "failed", "AssertionError: does not discriminate")
+    assert decide(data, "error", "RuntimeError: boom") == ("error", "RuntimeError: boom")
 
 
-def test_failure_and_error_are_failed():
+def verified(scale: dict, values, patterns=(), **kwargs) -> dict:
+    """A record whose test ran ``verify()`` (its conclusion recorded), with one check of ``values``."""
+    from lengthgen.scale import PAPER as PAPER_SCALE
+
+    recorder = ClaimRecorder("C11")
+    recorder.set_scale(**scale)
+    if patterns:
+        recorder.expect_not_reproduced(PAPER_SCALE, list(patterns), "partial alignment")
+    recorder.check("statistic", values, ">=", 0.85, **kwargs)
+    recorder.check("other", 1.0, ">=", 0.5, source="paper-number")
+    with pytest.raises(Exception):
+        recorder.verify()
+    return recorder.record.to_dict()
+
+
+def test_an_undeclared_failing_check_is_a_finding_not_an_error():
+    data = verified(PAPER, [0.5] * 8)
+    assert data["verified"] == "undeclared failures"
+    verdict, reason = decide(data, "failed", "AssertionError: C11 failed: ...")
+    assert verdict == "not reproduced (undeclared)"
+    assert reason.startswith("C11 not reproduced at the catalogue's point, not declared: 1 of 2 checks fail: "
+                             "statistic: measured 0.5 >= 0.85")
+    assert reason.endswith("the other 1 checks hold")
+
+
+def test_an_undeclared_finding_says_where_it_ran():
+    more = verified({"name": "paper", "seeds": 24, "paper_seeds": 5}, [0.5] * 24)
+    assert "with 24 seeds (the paper's 5)" in decide(more, "failed")[1]
+    fresh = verified({"name": "paper", "seeds": 5, "paper_seeds": 5, "seed_list": [100, 101, 102, 103, 104]},
+                     [0.5] * 5)
+    fresh["setting"] = "fresh-seeds"
+    assert "at the robustness setting fresh-seeds, with seeds 100..104" in decide(fresh, "failed")[1]
+    sequential = verified({"name": "paper", "seeds": 24, "paper_seeds": 5}, [0.5] * 24)
+    sequential["sequential"] = {"seeds_final": 24}
+    assert "with 24 seeds (--until-decided; the paper's 5)" in decide(sequential, "failed")[1]
+
+
+def test_a_finding_that_turns_only_on_suite_readings_says_so():
+    data = verified(PAPER, [0.5] * 8, source="suite-reading", source_note='"fits in distribution"')
+    assert data["threshold_basis"] == "suite reading"
+    assert "the suite's reading of the paper" in decide(data, "failed")[1]
+    paper = verified(PAPER, [0.5] * 8, source="paper-number")
+    assert paper["threshold_basis"] == "paper"
+    assert "suite's reading" not in decide(paper, "failed")[1]
+
+
+def test_a_strict_declaration_that_passes_is_unexpectedly_reproduced():
+    data = verified(PAPER, [0.9] * 8, patterns=("statistic",))
+    assert data["verified"] == "unexpected pass"
+    reason = "AssertionError: C11: unexpected pass: ..."
+    assert decide(data, "failed", reason) == ("unexpectedly reproduced", reason)
+
+
+def test_an_exception_is_an_error_and_an_assertion_outside_the_recorder_is_failed():
+    assert decide(record(PAPER, [0.9] * 8), "error", "RuntimeError: boom") == ("error", "RuntimeError: boom")
+    # verify() never concluded (a plain assert, or a failing check recorded before an assertion elsewhere)
     assert decide(record(PAPER, [0.5] * 8), "failed", "AssertionError: ...") == ("failed", "AssertionError: ...")
-    assert decide(record(PAPER, [0.9] * 8), "error", "RuntimeError: boom") == ("failed", "RuntimeError: boom")
+    assert decide(record(PAPER, [0.9] * 8), "failed", "assert 1 == 2") == ("failed", "assert 1 == 2")
 
 
 def test_skip_is_skipped_with_its_reason():
@@ -128,7 +184,7 @@ def test_too_few_seeds_with_the_threshold_inside_the_interval_is_inconclusive():
 
 def test_too_few_seeds_but_decisive_keeps_the_verdict():
     assert decide(record(TWO_OF_EIGHT, [0.97, 0.98]), "passed") == ("reproduced", None)
-    assert decide(record(TWO_OF_EIGHT, [0.10, 0.12]), "failed", "AssertionError")[0] == "failed"
+    assert decide(verified(TWO_OF_EIGHT, [0.10, 0.12]), "failed", "AssertionError")[0] == "not reproduced (undeclared)"
 
 
 def test_a_single_seed_of_several_decides_nothing():

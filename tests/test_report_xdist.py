@@ -148,26 +148,28 @@ def test_every_verdict_reaches_the_controller(tmp_path):
     records = {r["claim"]: r for r in json.loads((out / "claims.json").read_text())["records"]}
     verdicts = {claim: (r["verdict"], r["outcome"]) for claim, r in records.items()}
     assert verdicts == {
-        "C4": ("failed", "failed"),
-        "C5": ("failed", "error"),
+        "C4": ("not reproduced (undeclared)", "failed"),
+        "C5": ("error", "error"),
         "C6": ("inconclusive", "passed"),
         "C8": ("not reproduced", "xfailed"),
         "C9": ("skipped", "skipped"),
-        "C10": ("failed", "failed"),
-        "C11": ("failed", "error"),
+        "C10": ("not reproduced (undeclared)", "failed"),
+        "C11": ("error", "error"),
         "C12": ("failed", "xfailed"),
         "C15": ("reproduced", "passed"),
-        "C20": ("failed", "failed"),
+        "C20": ("unexpectedly reproduced", "failed"),
     }
-    assert "C4 failed: 1 of 1 checks failed" in records["C4"]["verdict_reason"]
+    assert records["C4"]["verdict_reason"].startswith(
+        "C4 not reproduced at the catalogue's point, not declared: 1 of 1 checks fail: key carrier fraction: "
+        "measured 0.15 in [0.65, 0.95]")
     assert records["C5"]["verdict_reason"] == "RuntimeError: boom"
     # the reason is this run's measured value of the failing check; the check that holds is reported as holding
     assert records["C8"]["verdict_reason"] == (
         "C8: 1 of 2 checks fail as expected (a flat profile): peak position K=3: measured 44 < 16.0; "
         "the other 1 checks hold")
     assert [c["expected_to_fail"] for c in records["C8"]["checks"]] == [True, True]
-    assert "not among the expected failures" in records["C10"]["verdict_reason"]
-    assert "clamp L=20" in records["C10"]["verdict_reason"]
+    assert "1 declared checks fail as declared" in records["C10"]["verdict_reason"]
+    assert "clamp L=20: measured 0.5 <= 0.15" in records["C10"]["verdict_reason"]
     assert records["C11"]["verdict_reason"] == "TypeError: unsupported operand"
     assert "without declared expected failures" in records["C12"]["verdict_reason"]
     assert records["C9"]["verdict_reason"] == "no quick variant of this claim"

@@ -8,10 +8,14 @@ Pure functions on plain data, so the rule is tested without running pytest:
   record declares its expected failures (``recorder.expect_not_reproduced``), at least one check failed,
   and every failed check is among those named; an xfail of any other kind (a bare ``pytest.xfail``, an
   xfail mark) is failed: an exception must never pass for the finding;
-- failed -> failed (a check failed that was not expected to, a declared non-reproduction passed, an
-  error: the error's last line), unless every failed check is undecided for too few seeds -> inconclusive;
+- failed (an AssertionError), unless every failed check is undecided for too few seeds -> inconclusive:
+  by what ``verify()`` concluded (``record["verified"]``): some undeclared check failed -> not reproduced
+  (undeclared), a finding, with where it ran and the failing checks' measured values; a strict declared
+  non-reproduction passed every check -> unexpectedly reproduced; no conclusion (an assertion outside the
+  recorder) -> failed, with pytest's message;
+- error (an exception other than AssertionError, or a failed setup) -> error: the test broke;
 - a negative control (``kind == "control"``): passed -> discriminates (the claim's checks failed on the
-  counterfactual); failed or error -> failed; skipped -> skipped.
+  counterfactual); failed -> failed; error -> error; skipped -> skipped.
 - skipped -> skipped, with the reason.
 
 Too few seeds: the run used fewer seeds than the paper's protocol (``scale["seeds"] <
@@ -19,7 +23,7 @@ scale["paper_seeds"]``, e.g. ``--seeds 0-1``) and a check compares a mean over p
 t-interval contains the threshold, or has no interval (one value). Such a check would go either way
 with the paper's seeds. With the paper's seed count (or more) the catalogue's threshold on the mean is
 the protocol, so a close call is still a verdict, labelled "reproduced (close)" / "not reproduced (close)". A
-"failed" record keeps its label, but its close checks are listed all the same (``close_checks``: a failure
+"not reproduced (undeclared)", "unexpectedly reproduced" or "failed" record keeps its label, but its close checks are listed all the same (``close_checks``: a failure
 through close checks only, e.g. a check that more seeds pushed just past its threshold; an error is never close).
 
 Close calls (``close_checks``, ``label``):
@@ -65,9 +69,11 @@ def interval_contains(ci95: Sequence[float] | None, op: str, threshold: Any) -> 
 
 
 INTERVAL_OPS = (">=", ">", "<=", "<", "in")  # comparisons whose check can be close (not == / !=)
-CLOSE_LABELLED = ("reproduced", "not reproduced")  # verdicts that carry " (close)"; a close "failed" keeps its
-# label (the claim's close checks are still listed: a check that more seeds pushed just past its threshold)
-LABELS = ("reproduced", "reproduced (close)", "not reproduced", "not reproduced (close)", "inconclusive", "failed",
+CLOSE_LABELLED = ("reproduced", "not reproduced")  # verdicts that carry " (close)"; a close undeclared
+# non-reproduction keeps its label (the claim's close checks are still listed: a check that more seeds pushed
+# just past its threshold)
+LABELS = ("reproduced", "reproduced (close)", "not reproduced", "not reproduced (close)",
+          "not reproduced (undeclared)", "unexpectedly reproduced", "inconclusive", "failed", "error",
           "skipped")  # the order of the header counts
 
 
@@ -279,7 +285,7 @@ def decide(record: Mapping[str, Any], outcome: str, reason: str | None = None) -
         if outcome == "passed":
             failed = [c for c in checks if not c["passed"]]
             return "discriminates", f"{len(failed)} of {len(checks)} checks fail on the counterfactual"
-        return "failed", reason
+        return ("error" if outcome == "error" else "failed"), reason
     if outcome == "xfailed":
         return expected_failure(record, reason)
     if outcome == "passed":
@@ -289,7 +295,57 @@ def decide(record: Mapping[str, Any], outcome: str, reason: str | None = None) -
         if open_checks:
             return "inconclusive", _seed_reason(record, open_checks)
         return "reproduced", None
+    if outcome == "error":
+        return "error", reason
     failed = [c for c in checks if not c["passed"]]
-    if outcome == "failed" and failed and all(undecided(c, scale) for c in failed):
+    if failed and all(undecided(c, scale) for c in failed):
         return "inconclusive", _seed_reason(record, failed)
+    verified = record.get("verified")
+    if verified == "undeclared failures":
+        return "not reproduced (undeclared)", undeclared_reason(record)
+    if verified == "unexpected pass":
+        return "unexpectedly reproduced", reason
     return "failed", reason
+
+
+def where_it_ran(record: Mapping[str, Any]) -> str:
+    """Where a run stands relative to the catalogue's point: its robustness setting, its seeds."""
+    scale = record.get("scale") or {}
+    parts = []
+    if record.get("setting"):
+        parts.append(f"at the robustness setting {record['setting']}")
+    plan = record.get("sequential")
+    seeds, paper = scale.get("seeds"), scale.get("paper_seeds")
+    if plan:
+        parts.append(f"with {plan.get('seeds_final', seeds)} seeds (--until-decided; the paper's {paper})")
+    elif isinstance(seeds, int) and isinstance(paper, int) and seeds != paper:
+        parts.append(f"with {seeds} seeds (the paper's {paper})")
+    elif scale.get("seed_list") and scale["seed_list"] != list(range(len(scale["seed_list"]))):
+        parts.append(f"with seeds {text_seeds(scale['seed_list'])} (not the paper's 0..{len(scale['seed_list']) - 1})")
+    if scale.get("name") and scale["name"] != "paper":
+        parts.append(f"at {scale['name']} scale")
+    return ", ".join(parts) if parts else "at the catalogue's point"
+
+
+def text_seeds(seeds: Sequence[int]) -> str:
+    seeds = list(seeds)
+    if seeds == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"{seeds[0]}..{seeds[-1]}"
+    return ", ".join(str(s) for s in seeds)
+
+
+def undeclared_reason(record: Mapping[str, Any]) -> str:
+    """A not-reproduced (undeclared) verdict's reason: where it ran, and the failing checks that were not
+    declared with this run's measured values (``records.REASON_CHECKS`` of them spelled out)."""
+    from lengthgen.records import REASON_CHECKS, Check, suite_reading_note
+
+    checks = [Check.from_dict(c) for c in record.get("checks") or []]
+    failed = [c for c in checks if not c.passed]
+    stray = [c for c in failed if not c.expected_to_fail]
+    shown = "; ".join(c.describe() for c in stray[:REASON_CHECKS])
+    more = f"; and {len(stray) - REASON_CHECKS} more" if len(stray) > REASON_CHECKS else ""
+    declared = (f"; {len(failed) - len(stray)} declared checks fail as declared" if len(failed) > len(stray)
+                else "")
+    return (f"{record.get('claim', '?')} not reproduced {where_it_ran(record)}, not declared: {len(stray)} of "
+            f"{len(checks)} checks fail: {shown}{more}{declared}; the other {len(checks) - len(failed)} checks "
+            f"hold{suite_reading_note(stray)}")

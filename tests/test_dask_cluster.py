@@ -3,14 +3,14 @@ killed mid-pass loses and corrupts nothing.
 
 The cluster is one ``dask scheduler`` and two ``dask worker`` processes (one thread each, no nanny, so
 killing a worker's process kills the worker), all bound to 127.0.0.1 and stopped in the fixture's
-teardown within a bounded time. The address checks need no cluster and run everywhere; the rest need
-``distributed`` (``pip install -e ".[test,dask]"``) and are skipped with that reason without it.
+teardown within a bounded time. ``distributed`` comes with the test extra (``pip install -e ".[test]"``;
+tests/test_plugin_entry_point.py checks it), so the cluster path is tested by default.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
+import importlib
 import json
 import os
 import signal
@@ -40,8 +40,6 @@ START_TIMEOUT_S = 120  # scheduler and two workers importing distributed on 2 bu
 STOP_TIMEOUT_S = 10  # per process: SIGTERM, then SIGKILL after this long
 KILL_AFTER_S = 0.5  # how long a pass has run on a (warm) worker when the test kills it: 1000 steps take 1.5-10 s
 SUBPROCESS_TIMEOUT_S = 300
-NO_DISTRIBUTED = 'distributed is not installed (pip install -e ".[test,dask]"): no Dask cluster to test'
-needs_distributed = pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason=NO_DISTRIBUTED)
 
 
 # ---- the address: validated, and unreachable is a usage error (no cluster needed) -------------------
@@ -90,7 +88,8 @@ def test_without_distributed_the_scheduler_is_a_usage_error(monkeypatch):
 def test_the_default_path_imports_nothing_of_dask():
     code = ("import sys, importlib, lengthgen.cli, lengthgen.store.one_layer, lengthgen.testing.plugin, "
             "lengthgen.engine.train_two_layer; "
-            "[importlib.import_module(m) for m in lengthgen.testing.plugin.pytest_plugins]; "  # the plugin's modules
+            "[importlib.import_module(m) for m in (*lengthgen.testing.plugin.pytest_plugins, "
+            "*lengthgen.testing.plugin.SUITE_MODULES)]; "  # the plugin's modules
             "lengthgen.cli.build_parser(); print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('dask', 'distributed')))")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -182,8 +181,6 @@ class LocalCluster:
 
 @pytest.fixture(scope="module")
 def dask_cluster(tmp_path_factory):
-    if importlib.util.find_spec("distributed") is None:
-        pytest.skip(NO_DISTRIBUTED)
     local = None
     try:
         local = LocalCluster(tmp_path_factory.mktemp("dask"))
@@ -234,7 +231,6 @@ def assert_cache_holds_exactly(cache: Cache, members, reference: Cache) -> None:
         assert cache.load("train", key) is not None  # verifies size and hash (a damaged entry would warn: an error)
 
 
-@needs_distributed
 @pytest.mark.slow
 def test_cluster_trains_the_same_numbers_as_a_local_run(on_cluster, tmp_path):
     members = passes_of(steps=60)
@@ -254,7 +250,6 @@ def test_cluster_trains_the_same_numbers_as_a_local_run(on_cluster, tmp_path):
     assert_same_models(local, again)
 
 
-@needs_distributed
 @pytest.mark.slow
 def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
     args = ["train", "--encoding", "ape", "--offset", "3", "--seeds", "0-1", "--steps", "40", "--sequences", "64",
@@ -276,11 +271,10 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
             assert cache.stats["train:computed"] == 1
     """))
     result = run_pytest([str(test_file), f"--scheduler={on_cluster.address}", f"--cache-dir={tmp_path / 'py'}",
-                         "-p", "lengthgen.testing.plugin", "-q"])  # the file lies outside the suite's conftest
+                         "-o", "lengthgen_suite=true", "-q"])  # the file lies outside the suite's pytest.ini
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
 
 
-@needs_distributed
 @pytest.mark.slow
 def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkeypatch):
     """The transformer's pass loop (store/two_layer.py's trained_transformers) sends its passes to the
@@ -305,7 +299,6 @@ def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkey
         assert all(torch.equal(a.state[n], b.state[n]) for n in a.state) and a.trajectory == b.trajectory
 
 
-@needs_distributed
 @pytest.mark.slow
 def test_a_worker_killed_mid_pass_loses_and_corrupts_nothing(on_cluster, tmp_path):
     members = passes_of(steps=1000)

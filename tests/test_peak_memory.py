@@ -54,7 +54,7 @@ def test_memory_line_names_each_process_and_the_budget():
 def run(tmp_path: Path, *extra: str) -> tuple[dict, str]:
     (tmp_path / "claims").mkdir(exist_ok=True)
     (tmp_path / "claims" / "test_memory.py").write_text(textwrap.dedent(CLAIMS))
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ("lengthgen.testing.plugin",)\n')
+    (tmp_path / "pytest.ini").write_text("[pytest]\nlengthgen_suite = true\n")  # the suite's plugin, active
     out = tmp_path / "report"
     result = subprocess.run([sys.executable, "-m", "pytest", "claims", f"--report-dir={out}",
                              f"--cache-dir={tmp_path / 'cache'}", "-p", "no:cacheprovider", *extra],

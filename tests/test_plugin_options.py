@@ -48,7 +48,7 @@ def test_bad_values_are_refused_naming_them(parse, text, fragment):
 @pytest.mark.slow
 @pytest.mark.parametrize("option, value", [("--threads", "0"), ("--seeds", "5-1"), ("--device", "tpu")])
 def test_pytest_bad_value_is_a_one_line_usage_error(tmp_path, option, value):
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ("lengthgen.testing.plugin",)\n')
+    (tmp_path / "pytest.ini").write_text("[pytest]\nlengthgen_suite = true\n")  # the suite's plugin, active
     (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
     result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider",
                              f"{option}={value}"], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S,

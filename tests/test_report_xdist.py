@@ -128,6 +128,7 @@ def test_not_a_claim():
 
 INI = '''
 [pytest]
+lengthgen_suite = true
 addopts = --strict-markers
 xfail_strict = true
 markers =
@@ -140,7 +141,6 @@ markers =
 
 def test_every_verdict_reaches_the_controller(tmp_path):
     (tmp_path / "pytest.ini").write_text(textwrap.dedent(INI))
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ("lengthgen.testing.plugin",)\n')
     (tmp_path / "test_claims.py").write_text(CLAIMS)
     out = tmp_path / "report"
     result = run_pytest([f"--report-dir={out}", f"--cache-dir={tmp_path / 'cache'}"], tmp_path)
@@ -226,7 +226,6 @@ def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
     import os
 
     (tmp_path / "pytest.ini").write_text(textwrap.dedent(INI))
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ("lengthgen.testing.plugin",)\n')
     (tmp_path / "test_sequential.py").write_text(SEQUENTIAL)
     out = tmp_path / "report"
     env = dict(os.environ, PYTHONPATH=str(ROOT))

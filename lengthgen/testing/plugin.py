@@ -1,13 +1,21 @@
-"""The pytest plugin of the suite (loaded by the top-level ``conftest.py``; ``-p lengthgen.testing.plugin``
-elsewhere). This module is the entry point: it pulls in the modules below, one concern each.
+"""The pytest plugin of the suite, loaded through the ``pytest11`` entry point ``lengthgen``
+(pyproject.toml) as pytest starts, before it parses the command line: its options take ``--opt value``
+as well as ``--opt=value``, serially and under xdist, with or without a test path.
 
-- :mod:`~lengthgen.testing.options`: ``--cache-dir=DIR``, ``--retrain``, ``--seeds=SPEC``, ``--device``,
-  ``--threads=N``, ``--report-dir=DIR``, ``--scheduler=tcp://HOST:PORT`` (missing ensemble passes train on
-  that Dask cluster, ``lengthgen.engine.cluster``), ``--until-decided[=MAX]`` (the stopping rule of
-  ``lengthgen.sequential``, run by ``claims.support.judge``; write MAX with ``=``, or the option last: a
-  bare ``--until-decided`` takes the next word for MAX). Every value is checked as it is parsed.
-  (Write a path value with ``=``: pytest decides its rootdir before it knows a conftest's options, so in
-  ``pytest -m quick --cache-dir /existing/dir`` the directory is taken for a test path.)
+It is active only in this suite's session, one whose ini file sets ``lengthgen_suite = true`` (the
+project's ``pytest.ini``; ``-o lengthgen_suite=true`` elsewhere; ``-p lengthgen`` loads it where plugin
+autoloading is off). In any other session it adds its options
+(the ``lengthgen`` group of ``pytest --help``) and does nothing else: no fixtures, no thread cap, no
+collection change, no directory check, no report. When active, :func:`pytest_configure` registers the
+modules below, one concern each (``pytest_configure`` is a historic hook: each module's own
+``pytest_configure`` runs as it is registered).
+
+- :mod:`~lengthgen.testing.options` (always): ``--cache-dir DIR``, ``--retrain``, ``--seeds SPEC``,
+  ``--device``, ``--threads N``, ``--report-dir DIR``, ``--scheduler tcp://HOST:PORT`` (missing ensemble
+  passes train on that Dask cluster, ``lengthgen.engine.cluster``), ``--until-decided[=MAX]`` (the stopping
+  rule of ``lengthgen.sequential``, run by ``claims.support.judge``; MAX is optional, so write it with
+  ``=`` or put the option last or before another option: a bare ``--until-decided`` takes the next word
+  for MAX). Every value is checked as it is parsed.
 - :mod:`~lengthgen.testing.session`: one torch thread per process by default (xdist workers share 2 cores;
   the ops are small), matplotlib's Agg backend, the directories checked at start (exit 4, one line), the
   run's model cache, and the xdist ``workerinput``/``workeroutput`` (the ``--retrain`` time; each worker's
@@ -29,11 +37,47 @@ elsewhere). This module is the entry point: it pulls in the modules below, one c
 All state lives in ``config.stash`` and ``item.stash`` (:mod:`~lengthgen.testing.state`).
 """
 
-pytest_plugins = (
-    "lengthgen.testing.options",
+from __future__ import annotations
+
+import pytest
+
+pytest_plugins = ("lengthgen.testing.options",)  # in every session: the options alone
+
+SUITE_INI = "lengthgen_suite"  # the ini key (bool) that makes a session this suite's
+SUITE_MODULES = (  # registered in this order when the session is the suite's
     "lengthgen.testing.session",
     "lengthgen.testing.selection",
     "lengthgen.testing.fixtures",
     "lengthgen.testing.verdicts",
     "lengthgen.testing.reporting",
 )
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(SUITE_INI, type="bool", default=False,
+                  help="this session is the lengthgen suite's: the lengthgen plugin records claims, writes the "
+                       "report and caps torch threads (without it the plugin only adds its options)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """An option's value in the space form (``--cache-dir DIR``) was a test path when pytest chose its rootdir
+    and ini file; decide them again now that the options are known (:mod:`lengthgen.testing.rootdir`)."""
+    from lengthgen.testing.rootdir import redecide
+
+    redecide(early_config, parser, args)
+
+
+def is_active(config: pytest.Config) -> bool:
+    """Whether this session is the suite's: its ini file (or ``-o``) sets ``lengthgen_suite = true``."""
+    return bool(config.getini(SUITE_INI))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the suite's modules when the session is the suite's; each one's ``pytest_configure`` runs
+    as it is registered (a historic hook), before the other plugins' (``tryfirst``)."""
+    if not is_active(config):
+        return
+    for name in SUITE_MODULES:
+        config.pluginmanager.import_plugin(name)  # a no-op for a module already registered (-p NAME)

@@ -1,0 +1,218 @@
+"""The suite's pytest plugin loads through the ``pytest11`` entry point: its options take ``--opt value`` as
+well as ``--opt=value`` (under xdist without a test path, and serially with an existing directory), and in a
+session that is not the suite's it adds its options and does nothing else. The README's set-up,
+``pip install -e ".[test]"``, brings every third-party module the suite imports.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+import lengthgen.testing.plugin
+from lengthgen.sequential import DEFAULT_MAX
+from lengthgen.testing.rootdir import _with_addopts
+
+tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST_PARTY = {"lengthgen", "tests", "claims"}  # the package and the suite's own folders
+SUITE_FOLDERS = ("tests", "claims")  # the README's `pytest -n auto` runs both (pytest.ini's testpaths)
+SERIAL_TIMEOUT_S = 180  # one pytest start-up collecting claims/ and running C15 (exact: no training)
+XDIST_TIMEOUT_S = 400  # the controller and two workers each importing torch and collecting claims/, shared cores
+
+
+def pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def run(args: list[str], cwd: Path, timeout: int = SERIAL_TIMEOUT_S) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def output(result: subprocess.CompletedProcess) -> str:
+    return result.stdout[-3000:] + result.stderr[-3000:]
+
+
+# ---- the entry point and the test extra ---------------------------------------------------------------
+
+
+def test_the_entry_point_is_declared_and_resolves_to_the_plugin():
+    assert pyproject()["project"]["entry-points"]["pytest11"] == {"lengthgen": "lengthgen.testing.plugin"}
+    (point,) = importlib.metadata.entry_points(group="pytest11", name="lengthgen")  # the installed metadata
+    assert point.value == "lengthgen.testing.plugin"
+    assert point.load() is lengthgen.testing.plugin
+    assert not (ROOT / "conftest.py").exists()  # no second way in: `-p` of the module would register it twice
+
+
+def test_the_plugin_is_active_in_the_suites_session(pytestconfig):
+    assert pytestconfig.getini(lengthgen.testing.plugin.SUITE_INI) is True  # pytest.ini
+    for name in lengthgen.testing.plugin.SUITE_MODULES:
+        assert pytestconfig.pluginmanager.get_plugin(name) is not None, name
+
+
+def declared() -> set[str]:
+    """The distributions ``pip install -e ".[test]"`` asks for by name."""
+    project = pyproject()["project"]
+    specs = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    return {canonicalize_name(Requirement(spec).name) for spec in specs}
+
+
+def imported_modules(folder: Path) -> dict[str, Path]:
+    """Every top-level module a ``.py`` file under ``folder`` imports (anywhere in the file), with one
+    file that imports it."""
+    found: dict[str, Path] = {}
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                found.setdefault(name.split(".")[0], path)
+    return found
+
+
+def test_the_test_extra_brings_distributed_and_every_module_the_suite_imports():
+    names = declared()
+    assert "distributed" in names  # tests/test_dask_cluster.py runs a real cluster by default
+    providers = importlib.metadata.packages_distributions()  # import name -> distributions that provide it
+    missing = []
+    for folder in SUITE_FOLDERS:
+        for module, path in imported_modules(ROOT / folder).items():
+            if module in sys.stdlib_module_names or module in FIRST_PARTY:
+                continue
+            dists = {canonicalize_name(dist) for dist in providers.get(module, [])}
+            if not dists & names:  # not installed at all, or only as something else's dependency
+                missing.append(f"{module} ({path.relative_to(ROOT)}; from {sorted(dists) or 'nothing installed'})")
+    assert not missing, f"imported by the suite but not in pyproject's dependencies or test extra: {missing}"
+
+
+def test_ci_installs_exactly_the_test_extra():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert 'pip install -q -e ".[test]"' in ci and "[test," not in ci
+    assert ci.index("torch==2.13.0") < ci.index('".[test]"')  # the CPU build first
+
+
+def test_addopts_of_the_first_guess_are_replaced_by_the_ini_files(monkeypatch):
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-x")
+    line = ["-m", "quick", "--cache-dir", "/d"]
+    assert _with_addopts(["-x", "--old", *line], line, ["--old"], ["-ra"]) == ["-x", "-ra", *line]
+    assert _with_addopts(["-x", *line], line, [], ["-ra"]) == ["-x", "-ra", *line]
+    assert _with_addopts(line, line, [], ["-ra"]) == line  # parsed without addopts (fromdictargs): kept so
+    with pytest.raises(ValueError):
+        _with_addopts(["-x"], line, [], [])
+
+
+# ---- the space form in this suite ------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_space_form_under_xdist_without_a_path(tmp_path):
+    """The issue's case: the controller creates --cache-dir, then each worker parses the command line with
+    that directory in it; before the entry point both workers died ("node down"), exit 5."""
+    cache, report = tmp_path / "new-cache", tmp_path / "report"
+    result = run(["-m", "quick", "-n", "2", "--cache-dir", str(cache), "--report-dir", str(report), "-k", "C15",
+                  "-o", "testpaths=claims"], ROOT, XDIST_TIMEOUT_S)  # testpaths: no test path, claims/ alone
+    assert result.returncode == 0, output(result)
+    assert "2 passed" in result.stdout and "unrecognized arguments" not in output(result), output(result)
+    data = json.loads((report / "claims.json").read_text())
+    assert data["environment"]["cache_dir"] == str(cache) and cache.is_dir()
+    assert {record["claim"] for record in data["records"]} == {"C15"}
+
+
+@pytest.mark.slow
+def test_space_form_with_an_existing_directory_serially(tmp_path):
+    """An existing directory after --cache-dir was taken for a test path when pytest chose its rootdir: the
+    rootdir became that directory and pytest.ini was not read. The plugin decides them again."""
+    cache, report = tmp_path / "cache", tmp_path / "report"
+    cache.mkdir()
+    result = run(["-p", "no:xdist", "-m", "quick", "--cache-dir", str(cache), "--report-dir", str(report),
+                  "--threads", "1", "-k", "C15", "-o", "testpaths=claims"], ROOT)
+    assert result.returncode == 0, output(result)
+    assert f"rootdir: {ROOT}" in result.stdout and "configfile: pytest.ini" in result.stdout, output(result)
+    assert "2 passed" in result.stdout, output(result)
+    assert json.loads((report / "claims.json").read_text())["environment"]["cache_dir"] == str(cache)
+
+
+@pytest.mark.slow
+def test_every_option_in_the_space_form_with_existing_directories(tmp_path):
+    """All value options in the space form, each path an existing directory, a bare --until-decided before
+    another option: the suite's rootdir and ini file, and the C15 tests collected."""
+    cache, report = tmp_path / "cache", tmp_path / "report"
+    cache.mkdir()
+    report.mkdir()
+    result = run(["-p", "no:xdist", "--collect-only", "-m", "quick", "--cache-dir", str(cache), "--report-dir",
+                  str(report), "--threads", "2", "--seeds", "0-3", "--device", "cpu", "--until-decided", "-k", "C15",
+                  "-o", "testpaths=claims"], ROOT)
+    assert result.returncode == 0, output(result)
+    assert f"rootdir: {ROOT}" in result.stdout and "configfile: pytest.ini" in result.stdout, output(result)
+    assert "2/" in result.stdout and "tests collected" in result.stdout, output(result)
+
+
+# ---- a session that is not the suite's -------------------------------------------------------------------
+
+FOREIGN_INI = """
+[pytest]
+addopts = --strict-markers
+markers =
+    quick: this project's own meaning of quick
+"""
+
+FOREIGN_TESTS = """
+import pytest
+
+
+def test_options_parse(pytestconfig):
+    print("cache-dir", pytestconfig.getoption("lengthgen_cache_dir"))
+    print("until-decided", pytestconfig.getoption("lengthgen_until_decided"))
+    print("inifile", pytestconfig.inipath)
+
+
+def test_the_plugin_does_nothing_else(request):
+    manager = request.config.pluginmanager
+    assert manager.get_plugin("lengthgen") is not None  # loaded through the entry point
+    for name in {SUITE_MODULES!r}:
+        assert manager.get_plugin(name) is None, name
+    for fixture in ("claim", "control", "scale"):
+        with pytest.raises(pytest.FixtureLookupError):
+            request.getfixturevalue(fixture)
+
+
+@pytest.mark.quick
+def test_quick_is_not_deselected():
+    pass
+"""
+
+
+@pytest.mark.slow
+def test_the_plugin_is_inert_in_a_foreign_session(tmp_path):
+    project, cache = tmp_path / "project", tmp_path / "existing"
+    project.mkdir()
+    cache.mkdir()
+    (project / "pytest.ini").write_text(textwrap.dedent(FOREIGN_INI))
+    (project / "test_foreign.py").write_text(
+        textwrap.dedent(FOREIGN_TESTS).replace("{SUITE_MODULES!r}", repr(lengthgen.testing.plugin.SUITE_MODULES)))
+    result = run(["-p", "no:xdist", "-s", "--cache-dir", str(cache), "--until-decided", "-p", "no:warnings"], project)
+    assert result.returncode == 0 and "3 passed" in result.stdout, output(result)
+    assert f"cache-dir {cache}" in result.stdout and f"until-decided {DEFAULT_MAX}" in result.stdout, output(result)
+    assert f"inifile {project / 'pytest.ini'}" in result.stdout, output(result)  # its own ini, despite the space form
+    assert not (project / "reports").exists() and not list(cache.iterdir())  # no report, the cache untouched
+    assert "peak resident memory" not in result.stdout and "wall time" not in result.stdout  # no summary lines
+
+    helped = run(["-p", "no:xdist", "--help"], project)
+    assert helped.returncode == 0, output(helped)
+    assert "lengthgen:" in helped.stdout and "--cache-dir" in helped.stdout and "--until-decided" in helped.stdout
+    assert "lengthgen_suite" in helped.stdout  # the ini key that makes a session the suite's

@@ -327,3 +327,5 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, baseline, case):
     captured = capsys.readouterr()
     assert code == 2 and captured.err.count("\n") == 1 and captured.err.startswith("lengthgen diff: error: ")
     assert captured.out == ""
+    if case == "missing":
+        assert "does not exist (give a claims.json, a .json.gz or a report directory)" in captured.err

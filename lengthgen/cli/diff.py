@@ -43,6 +43,8 @@ def load_run(path: Path) -> RunView:
     ValueError naming the file if it is missing, not a report, or holds a record that is not one."""
     from lengthgen.report.run_view import RunView
 
+    if not path.exists():  # said here: report.data.load's message suggests options this command lacks
+        raise ValueError(f"{str(path)!r} does not exist (give a claims.json, a .json.gz or a report directory)")
     try:
         return RunView.from_json(path)
     except (KeyError, TypeError, AttributeError, IndexError) as error:

@@ -168,4 +168,6 @@ def test_variants_are_the_parameters_without_the_scale():
     assert variant_of("claims/test_c12.py::test_x[paper-d64]", "paper") == "d64"
     assert variant_of("claims/test_c01.py::test_x[paper]", "paper") == ""
     assert variant_of("claims/test_robustness.py::test_robustness[offsets-far-C1]", "paper") == "offsets-far-C1"
+    assert variant_of("claims/test_robustness.py::test_robustness[offsets-far-C1]", "paper", "offsets-far", "C1") == ""
+    assert variant_of("claims/test_multiverse.py::test_m[init-small-C12-d64]", "paper", "init-small", "C12") == "d64"
     assert variant_of("claims/test_c01.py::test_x", "quick") == ""

@@ -223,14 +223,16 @@ def test_name(nodeid: str) -> str:
     return (nodeid or "").rsplit("::", 1)[-1]
 
 
-def variant_of(nodeid: str, scale: str | None) -> str:
-    """The test's parameters without the scale's name: ``...[paper-d64]`` -> ``d64``; "" without any."""
+def variant_of(nodeid: str, *names: str | None) -> str:
+    """The test's parameters without ``names`` (the scale's name, and for a cell its setting or reading
+    and claim id), each a whole dash-separated part: ``...[paper-d64]`` -> ``d64``; "" without any."""
     match = re.search(r"\[(.*)\]$", test_name(nodeid))
     if not match:
         return ""
     params = match.group(1)
-    if scale and (params == scale or params.startswith(scale + "-")):
-        params = params[len(scale) + 1:]
+    for name in names:
+        if name:
+            params = re.sub(rf"(^|-){re.escape(name)}(?=-|$)", "", params, count=1).strip("-")
     return params
 
 
@@ -384,7 +386,9 @@ class ClaimView:
             test=record.get("test", ""), claim=claim_id, where=words("where"), statement=words("statement"),
             paper_value=words("paper_value"), assertion=words("assertion"),
             kind="prediction" if claim_id in PREDICTIONS else "claim",
-            variant=variant_of(record.get("test", ""), scale.name), verdict=record.get("verdict"),
+            variant=variant_of(record.get("test", ""), scale.raw.get("name"), record.get("setting"),
+                               record.get("reading"), claim_id if record.get("setting") or record.get("reading") else None),
+            verdict=record.get("verdict"),
             verdict_reason=record.get("verdict_reason") or None, outcome=record.get("outcome"), close=bool(close),
             checks=checks, deciding=by_name[id(deciding)] if deciding is not None else None,
             close_checks=tuple(by_name[id(c)] for c in close),

@@ -79,9 +79,12 @@ class CheckRow:
     paper: str  # the paper's value for it ("" when none)
     passed: bool  # the check passed
     expected_to_fail: bool  # a declared expected failure (a non-reproduction the test names)
+    source: str  # where the threshold comes from (records.THRESHOLD_SOURCES; "not stated" for an older record)
+    source_note: str | None  # the paper's words or number the threshold reads (the cell's tooltip)
 
 
 def check_rows(checks: Sequence[CheckView]) -> tuple[CheckRow, ...]:
     return tuple(CheckRow(c.name, text.num(c.value, 4), values_note(c), text.threshold_text(c.op, c.threshold),
-                          c.close, c.paper or "", c.passed, c.expected_to_fail)
+                          c.close, c.paper or "", c.passed, c.expected_to_fail,
+                          (c.threshold_source or "not stated").replace("-", " "), c.threshold_note)
                  for c in checks)

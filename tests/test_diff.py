@@ -82,6 +82,13 @@ def test_drift_rule_uses_the_larger_half_width_else_a_relative_tolerance():
     assert "half-width" in DRIFT_RULE and f"{DRIFT_RELATIVE_TOLERANCE:g}" in DRIFT_RULE
 
 
+def test_the_command_offers_the_diffs_fail_on_choices():
+    from lengthgen.cli import diff as command
+    from lengthgen.report import diff
+
+    assert command.FAIL_ON == diff.FAIL_ON
+
+
 def test_verdict_ranking():
     assert VERDICT_RANK == ("reproduced", "not reproduced", "inconclusive", "unexpectedly reproduced",
                             "not reproduced (undeclared)", "failed", "error")

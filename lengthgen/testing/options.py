@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     type=until_decided_arg, metavar="MAX",
                     help="add seeds, 4 at a time, to claims with a close deciding check until none is close or "
                          "MAX seeds (default 32) are used; intervals at 1 - 0.05/looks (lengthgen.sequential)")
+    group.addoption("--summary-md", dest="lengthgen_summary_md", type=summary_md_arg, default=None, metavar="FILE",
+                    help="also write the verdict table as markdown to FILE (and append it to $GITHUB_STEP_SUMMARY "
+                         "when that is set)")
 
 
 def threads_arg(text: str) -> int:
@@ -68,6 +72,15 @@ def device_arg(text: str) -> str:
     if DEVICE_NAME.fullmatch(text) is None:
         raise argparse.ArgumentTypeError(f"unknown device {text!r} (use cpu or cuda, or cuda:N for one GPU)")
     return text
+
+
+def summary_md_arg(text: str) -> Path:
+    """``--summary-md``: a file path (not a directory), checked without creating anything; whether it can be
+    written is decided at start (:mod:`lengthgen.testing.reporting`)."""
+    path = Path(text).expanduser()
+    if not text.strip() or path.is_dir():
+        raise argparse.ArgumentTypeError(f"--summary-md={text!r}: must name a file (the markdown verdict table)")
+    return path
 
 
 def _default_max() -> int:

@@ -1,9 +1,11 @@
 """The run's report, on the controller alone (xdist workers send their records through their test
-reports): ``claims.json`` and ``index.html`` written at session finish, and the verdict table in the
-terminal summary."""
+reports): ``claims.json`` and ``index.html`` written at session finish, the verdict table as markdown
+(``--summary-md=FILE``, also appended to ``$GITHUB_STEP_SUMMARY`` when that is set), and the verdict table
+in the terminal summary."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,31 @@ from typing import Any
 import pytest
 
 from lengthgen.testing import state
+
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"  # GitHub Actions' job-summary file; --summary-md appends its table there
+SUMMARY_WRITTEN = pytest.StashKey[Path]()  # config.stash: the --summary-md file, once written
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """An unwritable ``--summary-md`` is a usage error at start (exit 4, one line), like ``--report-dir``."""
+    path = config.getoption("lengthgen_summary_md")
+    if path is None or state.is_worker(config):
+        return
+    try:
+        check_summary_path(path)
+    except ValueError as error:
+        raise pytest.UsageError(str(error)) from None
+
+
+def check_summary_path(path: Path) -> None:
+    """``ValueError`` naming ``path`` unless its folder exists (created if missing) and can be written, and
+    the file, if it exists, can be written too."""
+    from lengthgen.store.files import writable_dir
+
+    writable_dir(path.parent, "--summary-md")
+    if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
+        raise ValueError(f"--summary-md {str(path)!r} cannot be written: "
+                         f"{'a directory' if path.is_dir() else 'permission denied'}")
 
 
 def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path) -> None:
@@ -25,12 +52,40 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
         return
     run.peak_rss["controller" if run.workers else "main"] = peak_rss_mib()
     run.environment = run_environment(config, run.stats, int(exitstatus), run.workers, run.peak_rss)
+    errors = []
     try:
         run.files = write_report(run.records, run.environment, report_dir)
     except Exception as error:  # a report that cannot be written fails the run, after the tests' own output
-        run.error = f"{type(error).__name__}: {error}"
+        errors.append(f"{type(error).__name__}: {error}")
+    summary = config.getoption("lengthgen_summary_md")
+    if summary is not None:
+        try:
+            write_summary_md(run.records, run.environment, summary, os.environ.get(STEP_SUMMARY_ENV) or None)
+            config.stash[SUMMARY_WRITTEN] = summary
+        except Exception as error:  # as the report: the run fails, the terminal summary says why
+            errors.append(f"--summary-md: {type(error).__name__}: {error}")
+    if errors:
+        run.error = "; ".join(errors)
         if session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def write_summary_md(records: list[dict], environment: dict[str, Any] | None, path: Path,
+                     step_summary: str | None = None) -> str:
+    """Write the run's verdict table as markdown (``lengthgen.report.markdown.summary_markdown`` of the
+    run's ``RunView``) to ``path``, replacing it, and append the same text to ``step_summary`` (GitHub's
+    ``$GITHUB_STEP_SUMMARY``) when given. Returns the markdown."""
+    from lengthgen.report.markdown import summary_markdown
+    from lengthgen.report.run_view import RunView
+    from lengthgen.store.files import atomic_write
+
+    text = summary_markdown(RunView.from_records(records, environment))
+    text = text if text.endswith("\n") else text + "\n"
+    atomic_write(path, text)
+    if step_summary:
+        with open(step_summary, "a", encoding="utf-8") as handle:  # appended: earlier steps wrote theirs
+            handle.write(text)
+    return text
 
 
 def run_environment(config: pytest.Config, stats: dict[str, int], exit_status: int | None = None,
@@ -81,3 +136,5 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
         for problem in run.files.figure_errors:
             terminalreporter.write_line(f"figure not drawn: {problem}", red=True)
         terminalreporter.write_line(f"report: {run.files.html} (data: {run.files.json})")
+    if config.stash.get(SUMMARY_WRITTEN, None) is not None:
+        terminalreporter.write_line(f"markdown summary: {config.stash[SUMMARY_WRITTEN]}")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-RECORD_PROPERTY = "lengthgen_claim"  # user_properties name of a claim record
+RECORD_PROPERTY = "lengthgen_record"  # user_properties name of a claim record (the call report's, xdist transport)
 STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's cache counters
 PEAK_RSS_OUTPUT = "lengthgen_peak_rss_mib"  # xdist workeroutput name of a worker's peak resident memory
 FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --retrain timestamp

@@ -2,7 +2,14 @@
 setup) the recorder's record gets the runtime, pytest's outcome and the verdict of
 ``lengthgen.report.verdict.decide``, and rides on the report's ``user_properties``, so the xdist
 controller receives every worker's records. A ``NotReproduced`` finding is reported as pytest reports an
-xfail."""
+xfail.
+
+The test also gets a few short strings as JUnit properties (``item.user_properties``, as ``record_property``
+adds them): ``lengthgen_claim`` (the id), ``lengthgen_kind``, ``lengthgen_verdict``, and for a claim
+``lengthgen_paper``, ``lengthgen_measured``, ``lengthgen_checks`` and ``lengthgen_close``, so ``--junitxml`` shows them. pytest's
+junitxml writes the properties of the teardown report, which pytest builds from ``item.user_properties``;
+the record itself rides only on the (copied) list of the report that finished the test, so it never
+reaches the XML."""
 
 from __future__ import annotations
 
@@ -84,3 +91,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     data.update(verdict=record.verdict, verdict_reason=record.verdict_reason, close=record.close,
                 close_checks=record.close_checks, seeds_to_decide=record.seeds_to_decide)
     report.user_properties.append((state.RECORD_PROPERTY, data))
+    item.user_properties.extend(junit_properties(data))
+
+
+def junit_properties(record: dict) -> list[tuple[str, str]]:
+    """The record in short, as JUnit properties (name, plain string): id, kind and verdict label; for a
+    claim also the paper value (a prediction's statement), the measured headline, checks passed and the
+    close call, as the markdown summary shows them (``lengthgen.report.markdown``, from the record's
+    ``ClaimView``)."""
+    properties = [("lengthgen_claim", record["claim"]), ("lengthgen_kind", record["kind"])]
+    if record["kind"] != "claim":
+        return properties + [("lengthgen_verdict", str(record.get("verdict") or "unknown"))]
+    from lengthgen.report import text
+    from lengthgen.report.markdown import close_cell
+    from lengthgen.report.run_view import ClaimView
+
+    view = ClaimView.parse(record)
+    passed, total = view.checks_passed
+    return properties + [
+        ("lengthgen_verdict", view.verdict_label),
+        ("lengthgen_paper", view.statement if view.is_prediction else view.paper_value),
+        ("lengthgen_measured", text.headline(view, compact=True)),
+        ("lengthgen_checks", f"{passed}/{total}"),
+        ("lengthgen_close", close_cell(view) or "no"),
+    ]

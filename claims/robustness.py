@@ -142,6 +142,5 @@ def carried_declaration(claim_id: str) -> tuple[tuple[str, ...], str] | None:
     if claim_id == "C19":
         return tuple(module.ALIBI_NOT_TARGET) + tuple(module.ALIBI_NOT_SOLVED), module.ALIBI_WHY
     if claim_id == "C20":
-        reading = module.CATALOGUE_READING
-        return tuple(module.NOT_REPRODUCED[reading]["paper"]), module.NOT_REPRODUCED_WHY[reading]
+        return tuple(module.NOT_REPRODUCED["paper"]), module.NOT_REPRODUCED_WHY
     return None

@@ -7,7 +7,8 @@
 
 Modules: ``data`` (claims.json), ``verdict`` (the verdict rule), ``run_view`` (the typed view of a run
 every renderer reads: claims, verdict labels, deciding and close checks, controls, cells), ``text``
-(numbers and one-line summaries), ``markdown`` (the verdict table as GitHub-flavoured markdown), ``figure_specs`` (what each claim plots) and ``figures`` (drawing them with matplotlib Agg),
+(numbers and one-line summaries), ``markdown`` (the verdict table as GitHub-flavoured markdown),
+``figure_specs`` (what each claim plots) and ``figures`` (drawing them with matplotlib Agg),
 ``page`` (the HTML page's view models), ``views`` (pieces the page and the map share), ``templating``
 (the Jinja2 environment; ``templates/`` and ``static/`` hold the template, CSS and JS), ``robustness``
 (the map), ``summary`` (terminal), ``environment`` (versions, fingerprints, cache counters).
@@ -70,8 +71,8 @@ def write_report(records: Sequence[Mapping[str, Any]], environment: Mapping[str,
     return write_page(data, out_dir, json_path)
 
 
-def write_page(data: Mapping[str, Any], out_dir: Path, json_path: Path | None = None) -> ReportFiles:
-    """Write ``out_dir/index.html`` from a ``claims.json``'s data."""
+def write_page(data: Mapping[str, Any] | RunView, out_dir: Path, json_path: Path | None = None) -> ReportFiles:
+    """Write ``out_dir/index.html`` from a run's view or a ``claims.json``'s data."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     html_text, errors = render_page(data, out_dir / DRAWINGS)

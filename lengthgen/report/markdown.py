@@ -64,7 +64,8 @@ def verdict_rows(claims: Sequence[ClaimView]) -> list[list[str]]:
     for c in claims:
         verdict = c.verdict_label if c.verdict else "unknown"
         shown = cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**"
-        rows.append([cell(c.claim), cell(variant(c, len(functions[c.claim]) > 1)), shown, cell(c.statement if c.is_prediction else c.paper_value),
+        rows.append([cell(c.claim), cell(variant(c, len(functions[c.claim]) > 1)), shown,
+                     cell(c.statement if c.is_prediction else c.paper_value),
                      cell(text.headline(c, compact=True)), close_cell(c)])
     return rows
 
@@ -132,7 +133,7 @@ def summary_markdown(view: RunView) -> str:
                       "verdict._"]
     env = view.environment
     if env:
+        fingerprint = f"; code fingerprint `{cell(env['code_fingerprint'])}`" if env.get("code_fingerprint") else ""
         lines += ["", f"wall time {text.duration(env.get('wall_time_s'))}; models trained "
-                      f"{env.get('models_trained', 0)}, from the cache {env.get('models_from_cache', 0)}"
-                      + (f"; code fingerprint `{cell(env['code_fingerprint'])}`" if env.get("code_fingerprint") else "")]
+                      f"{env.get('models_trained', 0)}, from the cache {env.get('models_from_cache', 0)}{fingerprint}"]
     return "\n".join(lines) + "\n"

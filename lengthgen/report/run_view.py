@@ -386,8 +386,8 @@ class ClaimView:
             test=record.get("test", ""), claim=claim_id, where=words("where"), statement=words("statement"),
             paper_value=words("paper_value"), assertion=words("assertion"),
             kind="prediction" if claim_id in PREDICTIONS else "claim",
-            variant=variant_of(record.get("test", ""), scale.raw.get("name"), record.get("setting"),
-                               record.get("reading"), claim_id if record.get("setting") or record.get("reading") else None),
+            variant=variant_of(record.get("test", ""), scale.raw.get("name"), record.get("setting"), record.get("reading"),
+                               claim_id if record.get("setting") or record.get("reading") else None),
             verdict=record.get("verdict"),
             verdict_reason=record.get("verdict_reason") or None, outcome=record.get("outcome"), close=bool(close),
             checks=checks, deciding=by_name[id(deciding)] if deciding is not None else None,
@@ -553,7 +553,8 @@ class RunView:
         cells = [claim(r) for r in data.get("robustness") or [] if not r.get("reading")]
         multiverse = [claim(r) for r in list(data.get("multiverse") or []) + readings]
         return cls(
-            claims=tuple(v for v in views if not v.is_prediction), predictions=tuple(v for v in views if v.is_prediction),
+            claims=tuple(v for v in views if not v.is_prediction),
+            predictions=tuple(v for v in views if v.is_prediction),
             controls=controls, robustness=tuple(cells), multiverse=tuple(multiverse),
             environment=data.get("environment") or {},
             robustness_environment=data.get("robustness_environment") if cells else None,

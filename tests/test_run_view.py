@@ -44,6 +44,8 @@ def test_the_baseline_parses_into_claims_predictions_and_controls(baseline):
     assert baseline.verdict_counts() == {"reproduced": 17, "reproduced (close)": 3, "not reproduced": 7}
     assert all(c.discriminates for c in baseline.controls)
     assert not baseline.robustness and not baseline.multiverse and baseline.robustness_environment is None
+    with pytest.raises(ValueError, match="'tables'"):
+        baseline.verdict_counts("tables")
     assert {c.variant for c in baseline.claims if c.claim == "C12"} == {"d64", "d96"}
     assert [c.kind for c in baseline.predictions] == ["prediction"] * 6
 

@@ -489,6 +489,9 @@ def _checked(data: Any, where: Any) -> dict[str, Any]:
     return data
 
 
+PARTS = ("claims", "predictions", "records", "robustness", "multiverse", "cells")  # RunView's groups of claim tests
+
+
 @dataclass(frozen=True)
 class RunView:
     claims: tuple[ClaimView, ...]  # the paper's claims at the paper's point, in claims.json's order (by claim
@@ -519,7 +522,9 @@ class RunView:
         return self.completeness.scale
 
     def verdict_counts(self, part: str = "claims") -> dict[str, int]:
-        """Shown labels counted over ``part``: "claims", "predictions", "records", "robustness", "multiverse"."""
+        """Shown labels counted over ``part``: one of :data:`PARTS`."""
+        if part not in PARTS:
+            raise ValueError(f"unknown part {part!r} of a run; expected one of {', '.join(PARTS)}")
         return verdict_counts(getattr(self, part))
 
     @classmethod

@@ -138,3 +138,37 @@ def test_cells_cover_every_touched_claim_but_the_declared_left_out():
             assert ((universe.name, claim) in run) != ((universe.name, claim) in cells.LEFT_OUT)
     assert {("all-alternatives", "C17"), ("all-alternatives", "C18")} <= run
     assert {c for u, c in cells.cells() if c.startswith("C12")} == {"C12", "C12-d64"}
+
+
+def test_a_cell_measures_under_its_universe_and_records_its_reading(monkeypatch):
+    """claims/test_multiverse.py's body with the measurement replaced (no training): the measure runs inside
+    the universe, the record carries the reading, and a claim's own declaration is carried only when listed."""
+    from lengthgen.experiments.multiverse import active_universe
+    from lengthgen.records import ClaimRecorder, NotReproduced
+
+    import claims.test_multiverse as cells_module
+    from claims import multiverse as plan
+
+    seen = []
+
+    def fake_cell(column):
+        def measure(scale, cache):
+            seen.append((active_universe().name, paper_spec().model.init))
+            return "result"
+
+        def check(claim, result):
+            for pattern in plan.own_declaration("C20")[0]:  # the claim's own declared checks, failing
+                claim.check(pattern.rstrip("*") + " (mean over seeds)", 0.5, ">=", 0.85)
+            claim.check("a check that holds", 1.0, ">=", 0.5)
+
+        return plan.Cell(measure, (check,), plan.cell(column).scale)
+
+    monkeypatch.setattr(cells_module, "cell", fake_cell)
+    recorder = ClaimRecorder("C20")
+    with pytest.raises(AssertionError):  # undeclared: a failed check fails the cell
+        cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
+    assert seen == [("init=gpt2", "gpt2")] and recorder.record.reading == "init=gpt2"
+    monkeypatch.setattr(cells_module, "CARRIED", frozenset({("init=gpt2", "C20")}))
+    with pytest.raises(NotReproduced):  # carried: the claim's own declaration matches the failed check
+        cells_module.test_multiverse("init=gpt2", "C20", None, ClaimRecorder("C20"))
+    assert mv.active_universe() is mv.PAPER

@@ -38,10 +38,11 @@ def test_grid_marks_run_missing_and_failed_cells():
     assert by["init=torch", "C12-d64"]["verdict"] == "reproduced" and by["init=torch", "C12"]["verdict"] == "missing"
     assert ("ape-value=token", "C3") not in by  # C3 reads RoPE heads only
     text = "\n".join(grid_lines(cells))
-    assert "undecl" in text and "FAIL RoPE K=1 L=48: accuracy" in text and "left out: C17 under init=gpt2" in text
-    summary = claim_summary([record("C1", test="t1"), record("C12", test="t[d64]")], cells)
-    assert summary["C1"].startswith("init=gpt2: not reproduced (undeclared) (1 failed checks)")
-    assert summary["C12-d64"] == "holds under every reading"
+    assert "NEW-not-repr" in text and "FAIL RoPE K=1 L=48: accuracy" in text and "left out: C17 under init=gpt2" in text
+    summary = claim_summary([record("C1", test="t1"), record("C12", test="t[paper-d64]")], cells)
+    assert summary["C1"].startswith("init=gpt2: not reproduced (undeclared) (RoPE K=1 L=48: accuracy: 0.1, "
+                                    "needs >= 0.95)")
+    assert summary["C12-d64"].startswith("holds under every reading (1 reading;")
 
 
 def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, capsys):

@@ -30,7 +30,7 @@ def test_a_check_name_with_a_script_tag_comes_out_escaped():
 def test_the_robustness_map_escapes_its_cells_too():
     cells = map_records()
     cells[0]["verdict_reason"] = SCRIPT
-    grid = templating.environment().get_template("robustness.html.j2").module.grid(grid_view(cells), "")
+    grid = templating.environment().get_template("robustness.html.j2").module.grid(grid_view(cells))
     assert SCRIPT not in grid and 'title="&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"' in grid
 
 

@@ -2,8 +2,9 @@
 
 ``pytest claims -m multiverse -n auto`` runs it (each cell a claim's own checks under another reading of a
 choice the paper leaves open, or under every alternative at once) and stores its cells in
-``reports/claims.json``; this command prints the grid from there (readings as rows, claims as columns,
-then every cell that did not reproduce with its failed checks' numbers) and writes it as JSON (``--json``,
+``reports/claims.json``; this command prints the grid from there (claims as rows; the suite's own
+reading, the claims table's verdict, as the first column, then one column per reading; then every cell
+whose verdict differs from the paper's point, with its failed checks' numbers) and writes it as JSON (``--json``,
 default ``multiverse.json`` beside the report). No training. ``--list`` prints the registry
 (``lengthgen.experiments.multiverse``): the choices, their readings, who reads them so, the claims each
 touches, the cells left out, and the choices left at one reading.
@@ -52,10 +53,12 @@ def run(args: argparse.Namespace) -> int:
         print(registry_text())
         return 0
     from lengthgen.report.multiverse import build_grid, grid_lines
+    from lengthgen.report.run_view import RunView
 
-    cells = read_claims(args.report, missing=f"run `{RUN_GRID}` first, or pass --report").get("multiverse") or []
-    if not cells:
+    view = RunView.from_json(read_claims(args.report, missing=f"run `{RUN_GRID}` first, or pass --report"))
+    if not view.multiverse:
         raise ValueError(f"{str(args.report)!r} holds no multiverse (run `{RUN_GRID}`)")
     args.json = beside(args.report, args.json, "multiverse.json")
-    emit(args, "\n".join(grid_lines(cells)), build_grid(cells))
+    emit(args, "\n".join(grid_lines(view.multiverse, records=view.records)),
+         build_grid(view.multiverse, view.records))
     return 0

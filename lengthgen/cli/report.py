@@ -23,17 +23,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lengthgen.report import summary_lines, write_page
+    from lengthgen.report import RunView, summary_lines, write_page
     from lengthgen.store.files import writable_dir
 
-    data = read_claims(args.json)
+    view = RunView.from_json(read_claims(args.json))  # parsed once: the page and the summary read the same view
     out = writable_dir(beside(args.json, args.out), "--out")
     try:
-        files = write_page(data, out, args.json)
+        files = write_page(view, out, args.json)
     except OSError as error:
         raise ValueError(f"cannot write the report into {str(out)!r}: {error.strerror}") from None
     if not args.quiet:
-        for line in summary_lines(data["records"], data.get("environment"), controls=data.get("controls") or []):
+        for line in summary_lines(view):
             print(line)
     for problem in files.figure_errors:
         print(f"figure not drawn: {problem}")

@@ -278,15 +278,19 @@ FOREST_LINEAR = 3.0  # the symlog axis is linear within +-this many standard err
 FOREST_ROW_IN = 0.3  # inches per claim row
 FOREST_WIDTH_IN = 11.0
 FOREST_COLOURS = {s.verdict: s.colour for s in VERDICT_STYLES}  # the page's verdict colours (run_view)
+DEPENDS_MARK = "\u2020"  # after a row's label: its verdict depends on a reading (a dagger)
+DEPENDS_NOTE = "the verdict changes under another reading of a choice the paper leaves open"
 
 
 def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     """The overview: one row per claim, its deciding check's margin to the threshold in standard errors
     (positive: the check holds) with its deciding interval in the same units, coloured by verdict.
 
-    A row is ``{"label", "verdict", "close", "kind", "margin", "low", "high", "passed"}``; ``kind``:
-    "interval" (drawn at its margin), "exact" or "none" (an exact computation, or a check without an
-    interval: every seed must pass, an identity; drawn as a marker at the edge of its side, labelled).
+    A row is ``{"label", "verdict", "close", "kind", "margin", "low", "high", "passed", "depends"}``;
+    ``kind``: "interval" (drawn at its margin), "exact" or "none" (an exact computation, or a check without
+    an interval: every seed must pass, an identity; drawn as a marker at the edge of its side, labelled);
+    ``depends`` (optional): the verdict changes under another reading of an open choice (the multiverse):
+    the label gets :data:`DEPENDS_MARK` and the legend and caption say what it means.
     Returns ``(png_bytes, caption)``.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -327,7 +331,7 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     ax.set_xscale("symlog", linthresh=FOREST_LINEAR, linscale=1.5)
     ax.set_xlim(-FOREST_CLIP * 1.3, FOREST_CLIP * 1.3)
     ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.set_yticks(range(len(rows)), [str(r["label"]) for r in rows], fontsize=8)
+    ax.set_yticks(range(len(rows)), [depends_label(r) for r in rows], fontsize=8)
     ticks = [-100, -30, -10, -3, -2, -1, 0, 1, 2, 3, 10, 30, 100]
     ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=8)
     ax.grid(True, axis="x", alpha=0.25)
@@ -340,6 +344,9 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
                        label="close (open marker)"),
                 Line2D([], [], color="0.3", marker="D", linewidth=0, label="exact computation"),
                 Line2D([], [], color="0.3", marker="s", linewidth=0, label="no interval (every seed, ==)")]
+    depends = any(r.get("depends") for r in rows)
+    if depends:
+        handles.append(Line2D([], [], linewidth=0, label=f"{DEPENDS_MARK} verdict depends on a reading"))
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
     buffer = io.BytesIO()
@@ -349,4 +356,11 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
                f"logarithmic beyond, clipped at +-{FOREST_CLIP:g} (arrow heads); shaded: within 2 standard errors; "
                "an open marker is a close call (its deciding interval contains the threshold); exact and "
                "interval-free checks sit at the edge of their side")
+    if depends:
+        caption += f"; {DEPENDS_MARK} after a label: {DEPENDS_NOTE} (the multiverse grid and the claims table say which)"
     return buffer.getvalue(), caption
+
+
+def depends_label(row: Mapping[str, Any]) -> str:
+    """A forest row's label, with :data:`DEPENDS_MARK` when its verdict depends on a reading."""
+    return str(row["label"]) + (f" {DEPENDS_MARK}" if row.get("depends") else "")

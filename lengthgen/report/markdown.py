@@ -2,20 +2,24 @@
 from the typed view of a run (:class:`lengthgen.report.run_view.RunView`).
 
 :func:`summary_markdown`: a heading with the run's scale and coverage; the verdict table (id, variant,
-verdict, paper, measured, close) of the paper's claims, then the predictions'; a line of verdict counts;
-the negative controls' tally; the robustness map's and the multiverse's cells as compact tables (claims as
-rows, settings or readings as columns) when the run has them; the wall time and cache counters.
+verdict, paper, measured, close; and "under other readings" when the run has a multiverse part) of the
+paper's claims, then the predictions'; a line of verdict counts; the negative controls' tally; the
+robustness map's and the multiverse's cells as compact tables (claims as rows, settings or readings as
+columns; the multiverse's from the page's data, ``report.multiverse``, the suite's reading first) when the
+run has them; the wall time and cache counters.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
+from lengthgen.report import multiverse as mv
 from lengthgen.report import text
 from lengthgen.report.run_view import ClaimView, RunView, label_order
 
 CELL_CHARS = 160  # characters of a paper value or a measured headline in a table cell ("..." beyond)
+READINGS_CHARS = 400  # characters of the "under other readings" cell (several readings with their numbers)
 CONTROLS_LISTED = 10  # controls that did not discriminate, listed by name (the rest are counted)
 TITLE = "lengthgen claims"
 
@@ -53,10 +57,12 @@ def variant(claim: ClaimView, several: bool) -> str:
     return f"{claim.variant} ({function(claim)})" if claim.variant else function(claim)
 
 
-def verdict_rows(claims: Sequence[ClaimView]) -> list[list[str]]:
+def verdict_rows(claims: Sequence[ClaimView], readings: Mapping[str, mv.Outcome | None] | None = None
+                 ) -> list[list[str]]:
     """One row per claim test: id, variant (the test's parameters; its function too when several test
     functions record the claim), verdict (bold unless reproduced), paper value (a prediction's
-    statement), measured headline, close."""
+    statement), measured headline, close; and, given ``readings`` (each test's multiverse outcome by test
+    id), what the other readings do to the verdict (``multiverse.Outcome.text``, bold when it changes)."""
     functions: dict[str, set[str]] = {}
     for c in claims:
         functions.setdefault(c.claim, set()).add(function(c))
@@ -64,9 +70,14 @@ def verdict_rows(claims: Sequence[ClaimView]) -> list[list[str]]:
     for c in claims:
         verdict = c.verdict_label if c.verdict else "unknown"
         shown = cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**"
-        rows.append([cell(c.claim), cell(variant(c, len(functions[c.claim]) > 1)), shown,
-                     cell(c.statement if c.is_prediction else c.paper_value),
-                     cell(text.headline(c, compact=True)), close_cell(c)])
+        row = [cell(c.claim), cell(variant(c, len(functions[c.claim]) > 1)), shown,
+               cell(c.statement if c.is_prediction else c.paper_value),
+               cell(text.headline(c, compact=True)), close_cell(c)]
+        if readings is not None:
+            outcome = readings.get(c.test)
+            said = cell(outcome.text(), READINGS_CHARS) if outcome is not None else ""
+            row.append(f"**{said}**" if outcome is not None and outcome.state == mv.CHANGES else said)
+        rows.append(row)
     return rows
 
 
@@ -88,6 +99,25 @@ def grid(cells: Sequence[ClaimView], column: str, order: Sequence[str] = ()) -> 
                  ([cell(row)] + [cell(shown.get(n, "")) for n in columns] for row, shown in rows.items()))
 
 
+def multiverse_grid(view: RunView) -> list[str]:
+    """The multiverse as a compact table, from the page's data (``multiverse.universe_grid``): a row per
+    claim with a recorded cell, the suite's reading first, then each reading with a recorded cell, the
+    verdict label in each cell ("" where the reading does not run the claim, "?" without a record)."""
+    g = mv.view_grid(view)
+    if g is None:
+        return []
+    readings = [n for n, _ in g.readings if any((n, row) in g.cells for row in g.rows)]
+    rows = []
+    for row in (r for r in g.rows if any((n, r) in g.cells for n in readings)):
+        base = g.paper.get(row)
+        shown = [base.verdict_label if base is not None else "?"]
+        for n in readings:
+            slot = g.slot(n, row)
+            shown.append(slot.view.verdict_label if slot.view is not None else "?" if slot.planned else "")
+        rows.append([cell(row)] + [cell(v) for v in shown])
+    return table(["claim", mv.PAPER] + [cell(n) for n in readings], rows)
+
+
 def setting_order() -> list[str]:
     """The robustness settings in the catalogue's order (``lengthgen.experiments.robustness.SETTINGS``)."""
     from lengthgen.experiments.robustness import SETTINGS
@@ -104,12 +134,18 @@ def summary_markdown(view: RunView) -> str:
     """The run's summary as GitHub-flavoured markdown (ends with a newline)."""
     lines = [f"## {TITLE}: {view.completeness.label}", ""]
     header = ["id", "variant", "verdict", "paper", "measured", "close"]
+    universes = mv.view_grid(view)  # None without a multiverse part: no column
+    readings = None
+    if universes is not None:
+        header.append("under other readings")
+        found = mv.outcomes(universes)
+        readings = {c.test: mv.outcome_for(universes, c, found) for c in view.records}
     if view.claims:
-        lines += table(header, verdict_rows(view.claims)) + [""]
+        lines += table(header, verdict_rows(view.claims, readings)) + [""]
         lines.append(f"**Claims:** {counts_text(view.verdict_counts('claims'))}")
     if view.predictions:
         lines += ["", "### Predictions beyond the paper (the paper column gives the prediction)", ""]
-        lines += table(header, verdict_rows(view.predictions)) + [""]
+        lines += table(header, verdict_rows(view.predictions, readings)) + [""]
         lines.append(f"**Predictions:** {counts_text(view.verdict_counts('predictions'))}")
     if not view.records:
         lines.append("No claim tests at the paper's point in this run.")
@@ -127,7 +163,7 @@ def summary_markdown(view: RunView) -> str:
                                    (view.multiverse, "reading", "Multiverse")):
         if cells:
             lines += ["", f"### {heading} ({len(cells)} cells: {cell_counts(cells)})", ""]
-            lines += grid(cells, column, setting_order() if column == "setting" else ())
+            lines += grid(cells, column, setting_order()) if column == "setting" else multiverse_grid(view)
     if any(c.labelled_close for c in view.records + view.cells):
         lines += ["", "_(close): a deciding check's interval contains its threshold; more seeds could turn the "
                       "verdict._"]

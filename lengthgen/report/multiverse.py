@@ -1,118 +1,300 @@
-"""The multiverse in the report: readings as rows, claims as columns, a verdict in each cell.
+"""The multiverse in the report: claims as rows, readings as columns (the suite's own reading first, for
+reference), a verdict in each cell; and per claim test, what the other readings do to its verdict.
 
 Its cells are the records of ``claims/test_multiverse.py`` (a claim record with ``reading`` set); in
 ``claims.json`` they sit under ``"multiverse"`` (``lengthgen.report.data.assemble``; a multiverse-only run
-keeps the rest of the ``claims.json`` it finds, ``lengthgen.report.robustness.carry_over``).
+keeps the rest of the ``claims.json`` it finds, ``lengthgen.report.robustness.carry_over``). Everything here
+reads the typed view of the run (``run_view.RunView`` / ``ClaimView``) and the one verdict display table
+(``run_view.VERDICT_STYLES``); the grid machinery is the robustness map's (``lengthgen.report.grid``).
 
-- :func:`build_grid`: the grid as plain data (``lengthgen multiverse --json``): the readings, the columns
-  (C12/C13 per width), per cell its verdict, reason and failed checks with their numbers;
-- :func:`grid_lines`: the grid as text (``lengthgen multiverse``);
-- :func:`claim_summary`: per claim, "holds under every reading" or the readings under which its verdict
-  changes (the claims table's column).
+- :func:`universe_grid`: the grid as views: the registry's readings, its rows (claims; C12/C13 per width),
+  the recorded cells, the cells the registry runs, and each row's verdict at the paper's point;
+- :func:`build_grid` / :func:`grid_lines`: the grid as plain data (``lengthgen multiverse --json``) and as
+  text (``lengthgen multiverse``, the terminal summary);
+- :func:`outcomes` / :func:`outcome_for`: per row, "holds under every reading", the readings under which
+  the verdict changes with the deciding numbers, or "not run in the multiverse" (the claims tables'
+  column "under other readings": page, markdown);
+- :func:`grid_view`: the coloured grid on the page, each cell linked to its checks.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-FAILED_SHOWN = 4  # failed checks spelled out per cell in the text grid (all of them in the JSON)
-SHORT = {"reproduced": "ok", "not reproduced": "not-repr", "failed": "FAILED", "inconclusive": "inconcl",
-         "skipped": "skipped", "error": "ERROR", "unexpectedly reproduced": "unexp-ok",
-         "not reproduced (undeclared)": "undecl"}  # one word per verdict in the text grid
-NOT_RUN = "-"  # a cell the multiverse does not run (the reading does not touch the claim, or it is left out)
-MISSING = "?"  # a cell the multiverse runs without a record in this report
+from lengthgen.report import text
+from lengthgen.report.grid import (MISSING, NOT_APPLICABLE, Grid, Slot, block, counts_line, failed_check,
+                                   failed_lines, grid_cell, run_line, shown, table_lines)
+from lengthgen.report.run_view import ClaimView, RunView
+
+PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
+PAPER_WHAT = "the suite's reading of every open choice: the claims table's verdict"
+GRID_ID = "multiverse-grid"  # the page table's id
+# A claim with several tests at the paper's point whose multiverse cell checks one of them only: the cell
+# runs that test's checks (claims/multiverse.py: C20's ``check`` defaults to the catalogue's c1-reading).
+CELL_VARIANT = {"C20": "c1-reading"}
+NUMBERS_SHOWN = 1  # failed checks spelled out per changed reading in the claims tables (the rest are counted)
+HOLDS, CHANGES, NOT_RUN = "holds", "changes", "not-run"  # an outcome's states
+HOLDS_TEXT = "holds under every reading"
+NOT_RUN_TEXT = "not run in the multiverse"
 
 
-def column_of(record: Mapping[str, Any]) -> str:
-    """The grid column of a cell's record: its claim, with "-d64" for C12/C13's first width."""
-    test = str(record.get("test") or "")
-    return record["claim"] + ("-d64" if test.endswith("-d64]") else "")
+def column_of(record: ClaimView | Mapping[str, Any]) -> str:
+    """The grid row of a cell (or a claim test at the paper's point): its claim, with "-d64" for
+    C12/C13's first width (a test id ending ``-d64]``)."""
+    view = text.view(record)
+    return view.claim + ("-d64" if view.test.endswith("-d64]") else "")
 
 
-def _failed(record: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [{k: c.get(k) for k in ("name", "value", "op", "threshold", "values")}
-            for c in record.get("checks") or [] if not c.get("passed")]
+def row_of(claim: ClaimView) -> str | None:
+    """The grid row a claim test at the paper's point is compared with; None when no cell checks what it
+    checks (C20's first-reading: the cell checks the c1-reading, :data:`CELL_VARIANT`)."""
+    only = CELL_VARIANT.get(claim.claim)
+    if only is not None and claim.variant and claim.variant != only:
+        return None
+    return column_of(claim)
 
 
-def build_grid(cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The grid as plain data: the registry's readings, the columns, and per cell that runs its verdict
-    (``"missing"`` without a record), reason, seeds and failed checks with their numbers."""
-    from lengthgen.experiments.multiverse import UNIVERSES
+def reference(records: Sequence[ClaimView], row: str) -> ClaimView | None:
+    """The verdict at the paper's point a row's cells are compared with: of the claim tests at that row
+    (C19: both schemes, both tests; one cell checks them all), the one whose verdict ranks worst."""
+    matched = [r for r in records if row_of(r) == row]
+    if not matched:
+        return None
+    return max(matched, key=lambda r: -1 if r.rank is None else r.rank)
 
-    from lengthgen.experiments.multiverse import cells as planned, left_out, sort_key
 
-    by_cell = {(r["reading"], column_of(r)): r for r in cells}
-    runs = planned()
-    columns = sorted({c for _, c in runs} | {c for _, c in by_cell}, key=sort_key)
+def cell_id(reading: str, row: str) -> str:
+    """The page anchor of a cell's checks."""
+    return f"multiverse-{reading}-{row}"
+
+
+@dataclass(frozen=True)
+class UniverseGrid:
+    readings: tuple[tuple[str, str], ...]  # (name, what it changes) per column: the registry's universes with
+    # a cell, then readings recorded that the registry lacks
+    rows: tuple[str, ...]  # claims ("C12-d64" for a width), by number
+    cells: Mapping[tuple[str, str], ClaimView]  # (reading, row) -> the recorded cell
+    planned: frozenset[tuple[str, str]]  # the (reading, row) cells the registry runs
+    paper: Mapping[str, ClaimView | None]  # row -> its claim test at the paper's point (``reference``)
+    left_out: tuple[tuple[str, str, str], ...]  # (reading, claim, why) the registry does not run
+
+    def slot(self, reading: str, row: str) -> Slot:
+        planned = (reading, row) in self.planned or (reading, row) in self.cells
+        return Slot(self.cells.get((reading, row)), planned, cell_id(reading, row))
+
+    def changed(self, reading: str, row: str) -> bool:
+        """The cell's verdict differs from the row's at the paper's point (without one: it is not reproduced)."""
+        cell = self.cells.get((reading, row))
+        if cell is None:
+            return False
+        base = self.paper.get(row)
+        return cell.verdict != (base.verdict if base is not None else "reproduced")
+
+
+def universe_grid(cells: Sequence[ClaimView | Mapping[str, Any]],
+                  records: Sequence[ClaimView | Mapping[str, Any]] = ()) -> UniverseGrid:
+    """The multiverse as views: ``cells`` (records with a reading) against the registry
+    (``lengthgen.experiments.multiverse``), with ``records`` (the claim tests at the paper's point) as
+    each row's reference."""
+    from lengthgen.experiments.multiverse import UNIVERSES, left_out, sort_key
+    from lengthgen.experiments.multiverse import cells as registry_cells
+
+    cells = [text.view(c) for c in cells]
+    records = [text.view(r) for r in records]
+    by_cell = {(c.reading or "?", column_of(c)): c for c in cells}
+    planned = frozenset((u.name, column) for u, column in registry_cells())
+    rows = sorted({r for _, r in planned} | {r for _, r in by_cell}, key=_row_key(sort_key))
+    known = {u.name: u.describe() for u in UNIVERSES}
+    names = [u.name for u in UNIVERSES if any(n == u.name for n, _ in planned | set(by_cell))]
+    names += list(dict.fromkeys(n for n, _ in by_cell if n not in known))
+    readings = tuple((n, known.get(n, "a reading this version's registry does not know")) for n in names)
+    return UniverseGrid(readings, tuple(rows), by_cell, planned, {row: reference(records, row) for row in rows},
+                        tuple(left_out()))
+
+
+def _row_key(sort_key):
+    def key(row: str) -> tuple:
+        try:
+            return (0, *sort_key(row))
+        except ValueError:  # a claim id the registry's order does not parse
+            return (1, row)
+    return key
+
+
+def build_grid(cells: Sequence[ClaimView | Mapping[str, Any]],
+               records: Sequence[ClaimView | Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The grid as plain data: the readings, the rows ("columns": claims, C12/C13 per width) with their
+    verdict at the paper's point, and per cell the registry runs its verdict (``"missing"`` without a
+    record), label, whether it differs from the paper's point, reason, seeds and failed checks."""
+    g = universe_grid(cells, records)
     out = []
-    for universe, column in runs:
-        r = by_cell.get((universe.name, column))
-        if r is None:
-            out.append({"reading": universe.name, "column": column, "verdict": "missing"})
-            continue
-        checks = r.get("checks") or []
-        out.append({"reading": universe.name, "column": column, "claim": r["claim"], "verdict": r.get("verdict"),
-                    "reason": r.get("verdict_reason"), "test": r.get("test"),
-                    "checks_passed": sum(bool(c.get("passed")) for c in checks), "checks": len(checks),
-                    "seeds": (r.get("scale") or {}).get("seed_list"), "failed_checks": _failed(r),
-                    "runtime_s": r.get("runtime_s")})
-    return {"readings": [{"name": u.name, "what": u.describe(), "claims": list(u.claims)} for u in UNIVERSES],
-            "columns": columns, "cells": out,
-            "left_out": [{"reading": u, "claim": c, "why": why} for u, c, why in left_out()]}
+    for reading, _ in g.readings:
+        for row in g.rows:
+            slot = g.slot(reading, row)
+            if not slot.planned:
+                continue
+            c = slot.view
+            if c is None:
+                out.append({"reading": reading, "column": row, "verdict": "missing"})
+                continue
+            passed, total = c.checks_passed
+            out.append({"reading": reading, "column": row, "claim": c.claim, "verdict": c.verdict,
+                        "label": c.verdict_label, "changed": g.changed(reading, row), "reason": c.verdict_reason,
+                        "test": c.test, "checks_passed": passed, "checks": total,
+                        "seeds": c.scale.raw.get("seed_list"),
+                        "failed_checks": [failed_check(k.raw) for k in c.failed_checks], "runtime_s": c.runtime_s})
+    from lengthgen.experiments.multiverse import UNIVERSE_BY_NAME
+
+    return {"readings": [{"name": n, "what": what,
+                          "claims": list(UNIVERSE_BY_NAME[n].claims) if n in UNIVERSE_BY_NAME else []}
+                         for n, what in g.readings],
+            "columns": list(g.rows),
+            "paper": {row: (v.verdict_label if v is not None else None) for row, v in g.paper.items()},
+            "cells": out,
+            "left_out": [{"reading": u, "claim": c, "why": why} for u, c, why in g.left_out]}
 
 
-def grid_lines(cells: Sequence[Mapping[str, Any]], details: bool = True) -> list[str]:
-    """The grid as text: one row per reading, one column per claim; then each cell that did not reproduce,
-    with its failed checks' numbers."""
-    data = build_grid(cells)
-    verdicts = {(c["reading"], c["column"]): c for c in data["cells"]}
-    names = [r["name"] for r in data["readings"]]
-    first = max(len(n) for n in names)
-    widths = [max(len(c), 8) for c in data["columns"]]
-    lines = ["multiverse (paper scale; verdict per reading x claim; - not run under that reading; ? no record)",
-             f"{'reading':<{first}} " + " ".join(f"{c:<{w}}" for c, w in zip(data["columns"], widths))]
-    for name in names:
-        row = []
-        for column, w in zip(data["columns"], widths):
-            c = verdicts.get((name, column))
-            shown = NOT_RUN if c is None else MISSING if c["verdict"] == "missing" else SHORT.get(c["verdict"], c["verdict"])
-            row.append(f"{shown:<{w}}")
-        lines.append(f"{name:<{first}} " + " ".join(row).rstrip())
-    counts: dict[str, int] = {}
-    for c in data["cells"]:
-        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    lines.append(f"{len(data['cells'])} cells: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
+def grid_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = True,
+               records: Sequence[ClaimView | Mapping[str, Any]] = ()) -> list[str]:
+    """The grid as text: one row per claim, the suite's reading first, then one column per reading; then
+    each cell whose verdict differs from the paper's point, with its failed checks' numbers."""
+    g = universe_grid(cells, records)
+    data = build_grid(cells, records)
+    names = [n for n, _ in g.readings]
+    rows = []
+    for row in g.rows:
+        base = g.paper.get(row)
+        shown_row = [shown(base) if base is not None else MISSING if records else NOT_APPLICABLE]
+        for reading in names:
+            slot = g.slot(reading, row)
+            shown_row.append(NOT_APPLICABLE if not slot.planned else MISSING if slot.view is None else shown(slot.view))
+        rows.append((row, shown_row))
+    first = max([len("claim")] + [len(r) for r in g.rows]) + 1
+    lines = [f"multiverse (paper scale; verdict per claim x reading; {PAPER}: the suite's reading; ~ close call; "
+             f"- not run under that reading; ? no record)"] + table_lines("claim", first, [PAPER] + names, rows)
+    lines.append(counts_line(data["cells"]))
     for item in data["left_out"]:
         lines.append(f"left out: {item['claim']} under {item['reading']}: {item['why']}")
     if details:
         for c in data["cells"]:
-            if c["verdict"] in ("reproduced", "missing"):
+            if c["verdict"] == "missing" or not c["changed"]:
                 continue
-            lines.append(f"{c['column']} under {c['reading']}: {c['verdict']} ({c['checks_passed']}/{c['checks']} checks)"
-                         + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else ""))
-            for check in c["failed_checks"][:FAILED_SHOWN]:
-                lines.append(f"    FAIL {check['name']}: {_num(check['value'])}, needs {check['op']} {check['threshold']}")
-            if len(c["failed_checks"]) > FAILED_SHOWN:
-                lines.append(f"    and {len(c['failed_checks']) - FAILED_SHOWN} more failed checks")
+            base = g.paper.get(c["column"])
+            was = f" (at the paper's point: {base.verdict_label})" if base is not None else ""
+            lines.append(f"{c['column']} under {c['reading']}: {c['label']}{was} ({c['checks_passed']}/{c['checks']} "
+                         f"checks)" + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else ""))
+            lines += failed_lines(c["failed_checks"])
     return lines
 
 
-def claim_summary(records: Sequence[Mapping[str, Any]], cells: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """Per column: "holds under every reading", or the readings under which the verdict differs from the
-    paper point's (with the failed checks' count); "" for a column no reading touches."""
-    paper = {column_of(r): r.get("verdict") for r in records if not r.get("reading") and not r.get("setting")}
-    changed: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    for c in build_grid(cells)["cells"]:
-        if c["verdict"] == "missing":
-            continue
-        seen.add(c["column"])
-        base = paper.get(c["column"])
-        if base is not None and c["verdict"] != base or base is None and c["verdict"] != "reproduced":
-            changed.setdefault(c["column"], []).append(
-                f"{c['reading']}: {c['verdict']} ({len(c['failed_checks'])} failed checks)")
-    return {col: ("; ".join(changed[col]) if col in changed else "holds under every reading") for col in seen}
+# ----------------------------------------------------------------------------------------------- outcomes
 
 
-def _num(value: Any) -> str:
-    return f"{value:.4g}" if isinstance(value, (int, float)) else str(value)
+@dataclass(frozen=True)
+class Change:
+    reading: str  # the reading under which the verdict differs
+    view: ClaimView  # the cell
+    anchor: str  # its checks on the page
+    numbers: str  # the deciding (failed) check with its numbers, or the reason's first line
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the other readings do to a row's verdict."""
+
+    row: str  # the grid row ("C1", "C12-d64")
+    paper: ClaimView | None  # its claim test at the paper's point (the reference)
+    readings: tuple[str, ...]  # the readings with a recorded cell
+    changes: tuple[Change, ...]  # the readings under which the verdict differs, with the numbers
+    missing: tuple[str, ...]  # readings the registry runs for it without a record in this report
+
+    @property
+    def state(self) -> str:
+        """``holds``, ``changes`` or ``not-run`` (no recorded cell)."""
+        return NOT_RUN if not self.readings else CHANGES if self.changes else HOLDS
+
+    def text(self) -> str:
+        """One line: "holds under every reading (7 readings)", "init=gpt2: not reproduced (undeclared): APE ...
+        0.31, needs <= 0.15; holds under the other 6", or "not run in the multiverse"."""
+        if self.state == NOT_RUN:
+            return NOT_RUN_TEXT
+        n = len(self.readings)
+        missing = f"; {len(self.missing)} without a record" if self.missing else ""
+        if self.state == HOLDS:
+            return f"{HOLDS_TEXT} ({n} reading{'s' if n != 1 else ''}{missing})"
+        rest = n - len(self.changes)
+        parts = [f"{c.reading}: {c.view.verdict_label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes]
+        return "; ".join(parts) + (f"; holds under the other {rest}" if rest else "") + missing
+
+
+def numbers(cell: ClaimView) -> str:
+    """Why a cell's verdict differs, with its numbers: its first undeclared failed check (else its first
+    failed check), "value, needs op threshold", and how many more failed; for a cell that passed, its
+    deciding check; else the reason's first line."""
+    failed = [c for c in cell.failed_checks if not c.expected_to_fail] or list(cell.failed_checks)
+    if failed:
+        shown_checks = [f"{c.name}: {text.num(c.value, 4)}, needs {text.threshold_text(c.op, c.threshold)}"
+                        for c in failed[:NUMBERS_SHOWN]]
+        more = f"; {len(failed) - NUMBERS_SHOWN} more failed" if len(failed) > NUMBERS_SHOWN else ""
+        return "; ".join(shown_checks) + more
+    if cell.deciding is not None and cell.verdict not in ("error", "failed", "skipped"):
+        d = cell.deciding
+        return f"{d.name}: {text.num(d.value, 4)} {text.threshold_text(d.op, d.threshold)}"
+    return (cell.verdict_reason or "").splitlines()[0] if cell.verdict_reason else ""
+
+
+def outcomes(grid: UniverseGrid) -> dict[str, Outcome]:
+    """Per grid row, what the other readings do to its verdict."""
+    out = {}
+    for row in grid.rows:
+        readings = tuple(n for n, _ in grid.readings if (n, row) in grid.cells)
+        changes = tuple(Change(n, grid.cells[n, row], cell_id(n, row), numbers(grid.cells[n, row]))
+                        for n in readings if grid.changed(n, row))
+        missing = tuple(n for n, _ in grid.readings if (n, row) in grid.planned and (n, row) not in grid.cells)
+        out[row] = Outcome(row, grid.paper.get(row), readings, changes, missing)
+    return out
+
+
+def view_grid(view: RunView) -> UniverseGrid | None:
+    """The run's multiverse (None when the run has no multiverse part)."""
+    return universe_grid(view.multiverse, view.records) if view.multiverse else None
+
+
+def outcome_for(grid: UniverseGrid | None, claim: ClaimView, cache: dict[str, Outcome] | None = None) -> Outcome | None:
+    """What the other readings do to ``claim`` (a claim test at the paper's point): None when the run has
+    no multiverse part (``grid`` None); an outcome in state ``not-run`` when no cell checks it."""
+    if grid is None:
+        return None
+    row = row_of(claim)
+    found = (cache if cache is not None else outcomes(grid)).get(row) if row is not None else None
+    return found or Outcome(row or claim.claim, claim, (), (), ())
+
+
+def claim_summary(records: Sequence[ClaimView | Mapping[str, Any]],
+                  cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, str]:
+    """Per grid row with a recorded cell: its outcome's text (``Outcome.text``)."""
+    grid = universe_grid(cells, [r for r in (text.view(r) for r in records) if not r.reading and not r.setting])
+    return {row: o.text() for row, o in outcomes(grid).items() if o.readings}
+
+
+def grid_view(view: RunView, anchors: Mapping[str, str] | None = None) -> Grid | None:
+    """The multiverse on the page (None without cells): claims as rows, the suite's reading first (linked to
+    the claim's section: ``anchors``, test id -> anchor), then a column per reading, each cell coloured by its
+    verdict with its short word and linked to its checks below the grid."""
+    g = view_grid(view)
+    if g is None:
+        return None
+    anchors = anchors or {}
+    rows = []
+    for row in g.rows:
+        base = g.paper.get(row)
+        paper = grid_cell(Slot(base, True, anchors.get(base.test, "") if base is not None else ""),
+                          shown(base) if base is not None else "")
+        cells = [grid_cell(slot, shown(slot.view) if slot.view else "")
+                 for slot in (g.slot(n, row) for n, _ in g.readings)]
+        rows.append((row, (paper, *cells)))
+    blocks = tuple(block(g.cells[n, row], cell_id(n, row), row, f"under {n}")
+                   for n, _ in g.readings for row in g.rows if (n, row) in g.cells)
+    return Grid(GRID_ID, "claim", ((PAPER, PAPER_WHAT),) + g.readings, tuple(rows), blocks,
+                run_line(view.multiverse_environment))

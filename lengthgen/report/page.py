@@ -18,11 +18,12 @@ from typing import Any, Mapping, Sequence
 from markupsafe import Markup
 
 from lengthgen.catalogue import CATALOGUE
+from lengthgen.report import multiverse as mv
 from lengthgen.report import text
 from lengthgen.report.figures import FigureError, Rendered, forest
 from lengthgen.report.run_view import ClaimView, ControlView, RunView
 from lengthgen.report.templating import render, static_text
-from lengthgen.report.views import (Badge, CheckRow, Measure, check_rows, measure, record_badge, values_note,
+from lengthgen.report.views import (Badge, CheckRow, Measure, badge, check_rows, measure, record_badge, values_note,
                                     verdict_class)
 
 PAPER_TITLE = "Relative Positions Generalize, Absolute Positions Memorize"
@@ -62,6 +63,36 @@ class Threshold:
 
 
 @dataclass(frozen=True)
+class ReadingChange:
+    reading: str  # the reading under which the verdict differs
+    badge: Badge  # the cell's verdict
+    href: str  # the anchor of the cell's checks (the multiverse grid's block)
+    numbers: str  # its deciding (failed) check with its numbers (``multiverse.numbers``)
+
+
+@dataclass(frozen=True)
+class ReadingsCell:
+    state: str  # "holds", "changes" or "not-run" (``multiverse.Outcome.state``)
+    text: str  # the outcome in one line (``multiverse.Outcome.text``; the cell's tooltip)
+    changes: tuple[ReadingChange, ...]  # the readings under which the verdict differs
+    rest: str  # after the changes: "holds under the other 6", readings without a record ("" for none)
+
+
+def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
+    """A claims-table row's "under other readings" cell; None when the run has no multiverse part."""
+    if outcome is None:
+        return None
+    rest = []
+    if outcome.state == mv.CHANGES and len(outcome.readings) > len(outcome.changes):
+        rest.append(f"holds under the other {len(outcome.readings) - len(outcome.changes)}")
+    if outcome.state == mv.CHANGES and outcome.missing:
+        rest.append(f"{len(outcome.missing)} without a record")
+    return ReadingsCell(outcome.state, outcome.text(),
+                        tuple(ReadingChange(c.reading, badge(c.view.verdict, c.view.close), c.anchor, c.numbers)
+                              for c in outcome.changes), "; ".join(rest))
+
+
+@dataclass(frozen=True)
 class ClaimRow:
     css: str  # the verdict's class
     data_id: int  # the sort key of "ID": claim number * 1000 + the row's place (stable for equal claims)
@@ -88,9 +119,14 @@ class ClaimRow:
     reason_short: str  # its first line, at most REASON_SHOWN characters
     seeds_path: tuple[int, ...] | None  # seeds at each look of an --until-decided claim; None otherwise
     stopped: str  # why the --until-decided claim stopped ("" when not one)
+    readings: ReadingsCell | None  # what the multiverse's other readings do to the verdict; None: no multiverse
 
 
-def claim_rows(claims: Sequence[ClaimView], ids: Sequence[str]) -> tuple[ClaimRow, ...]:
+def claim_rows(claims: Sequence[ClaimView], ids: Sequence[str],
+               readings: Mapping[str, mv.Outcome | None] | None = None) -> tuple[ClaimRow, ...]:
+    """The claims (or predictions) table's rows; ``readings``: each test's multiverse outcome, by test id
+    (None or absent: the run has no multiverse part)."""
+    readings = readings or {}
     rows = []
     shared = text.shared_claims(claims)
     for i, (r, anchor) in enumerate(zip(claims, ids)):
@@ -119,6 +155,7 @@ def claim_rows(claims: Sequence[ClaimView], ids: Sequence[str]) -> tuple[ClaimRo
             reason_short=first if len(first) <= REASON_SHOWN else first[: REASON_SHOWN - 3].rstrip() + "...",
             seeds_path=tuple(look.seeds for look in plan.path) if plan else None,
             stopped=plan.raw.get("stopped", "") if plan else "",
+            readings=readings_cell(readings.get(r.test)),
         ))
     return tuple(rows)
 
@@ -234,8 +271,9 @@ def section(claim: ClaimView, anchor: str, rendered: Sequence[Rendered]) -> Sect
     )
 
 
-def overview_rows(claims: Sequence[ClaimView]) -> list[dict[str, Any]]:
-    """The overview's rows: each claim test's deciding check, as ``figures.forest`` takes them."""
+def overview_rows(claims: Sequence[ClaimView], depends: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """The overview's rows: each claim test's deciding check, as ``figures.forest`` takes them; a test in
+    ``depends`` (test ids whose verdict changes under another reading) is marked ``depends``."""
     rows = []
     shared = text.shared_claims(claims)
     for r in claims:
@@ -248,7 +286,7 @@ def overview_rows(claims: Sequence[ClaimView]) -> list[dict[str, Any]]:
         param = re.search(r"\[(.*)\]$", r.test_name)
         test = f" [{param.group(1)}]" if r.claim in shared and param else ""
         row = {"label": f"{r.claim}{test}: {name}", "verdict": r.verdict, "close": r.close, "kind": kind,
-               "passed": check.passed}
+               "passed": check.passed, "depends": r.test in depends}
         if margin is not None:
             row.update(margin=margin[0], low=margin[1], high=margin[2])
         rows.append(row)
@@ -264,9 +302,10 @@ class Overview:
     caption: str  # how to read it (``figures.forest``)
 
 
-def overview(claims: Sequence[ClaimView]) -> Overview | None:
-    """The forest plot before the table (drawn afresh: one figure for the whole run); None without rows."""
-    rows = overview_rows(claims)
+def overview(claims: Sequence[ClaimView], depends: frozenset[str] = frozenset()) -> Overview | None:
+    """The forest plot before the table (drawn afresh: one figure for the whole run); None without rows;
+    ``depends``: the tests whose verdict changes under another reading (marked in the plot)."""
+    rows = overview_rows(claims, depends)
     if not rows:
         return None
     close = sum(1 for r in rows if r["close"])
@@ -343,6 +382,10 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
 
     records = run.records
     ids = anchors(records)
+    universes = mv.view_grid(run)  # None without a multiverse part
+    found = mv.outcomes(universes) if universes is not None else {}
+    readings = {r.test: mv.outcome_for(universes, r, found) for r in records}
+    depends = frozenset(t for t, o in readings.items() if o is not None and o.state == mv.CHANGES)
     sections = [tuple(section(r, a, rendered.get(i, []))
                       for i, (r, a) in enumerate(zip(records, ids)) if r.is_prediction == part)
                 for part in (False, True)]  # the paper's claims, then the predictions beyond it
@@ -356,10 +399,12 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
         css=css, js=js, paper_title=PAPER_TITLE,
         run_label=run.completeness.label, tests=len(records),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)
-        chips=chips(run.verdict_counts("records")), overview=overview(records),
-        claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed]), not_run=not_run(run),
-        predictions=claim_rows([records[i] for i in predicted], [ids[i] for i in predicted]),
+        chips=chips(run.verdict_counts("records")), overview=overview(records, depends),
+        claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed], readings), not_run=not_run(run),
+        predictions=claim_rows([records[i] for i in predicted], [ids[i] for i in predicted], readings),
+        with_readings=universes is not None,
         robustness=grid_view(run.robustness, run.robustness_environment),
+        multiverse=mv.grid_view(run, {r.test: a for r, a in zip(records, ids)}),
         robustness_css=grid_css,
         environment=environment_rows(run.environment),
         claim_sections=sections[0], prediction_sections=sections[1],

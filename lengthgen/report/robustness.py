@@ -9,26 +9,24 @@ finds (:func:`carry_over`), so both end up on one page; the map says which run p
 - :func:`split_settings`: (records at the paper's point, robustness cells);
 - :func:`build_map` / :func:`map_lines`: the map as data (``lengthgen robustness --json``) and as text
   (``lengthgen robustness``, the terminal summary of a robustness run);
-- :func:`grid_view`: the coloured grid for the page as a view-model (laid out by
-  ``templates/robustness.html.j2``), each cell linked to its checks.
+- :func:`grid_view`: the coloured grid for the page as a view-model (``lengthgen.report.grid``, laid out
+  by ``templates/robustness.html.j2``, as the multiverse's), each cell linked to its checks.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
-from lengthgen.report.run_view import STYLES, ClaimView
-from lengthgen.report.views import Badge, CheckRow, badge, check_rows
+from lengthgen.report.grid import (FAILED_SHOWN, MISSING, NOT_APPLICABLE, Grid, GridBlock, GridCell, Slot,  # noqa: F401
+                                   block, counts_line, failed_check, failed_lines, grid_cell, run_line, short,
+                                   table_lines)
+from lengthgen.report.run_view import ClaimView
 
 
-NOT_APPLICABLE = "-"  # a cell the catalogue does not run
-MISSING = "?"  # a cell the catalogue runs that has no record in this report
-FAILED_SHOWN = 4  # failed checks spelled out per cell in the text map (all of them in the JSON and on the page)
-GRID_KINDS = ("na", "missing", "cell")  # the page grid's cells: not run at that setting, no record, a verdict
+GRID_ID = "robustness-grid"  # the page table's id
 
 
 def split_settings(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
@@ -63,11 +61,6 @@ def cell_id(setting: str, claim: str) -> str:
     return f"robustness-{setting}-{claim}"
 
 
-def short(verdict: str) -> str:
-    """The text map's one-word cell label (``run_view.VERDICT_STYLES``; an unknown verdict as it is)."""
-    return STYLES[verdict].short if verdict in STYLES else verdict
-
-
 def views(cells: Sequence[ClaimView | Mapping[str, Any]]) -> list[ClaimView]:
     """The cells' views (records are parsed: ``ClaimView.parse``)."""
     return [text.view(c) for c in cells]
@@ -95,8 +88,7 @@ def build_map(cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, Any]:
                 "setting": s.name, "claim": claim, "verdict": r.verdict, "label": r.verdict_label,
                 "reason": r.raw.get("verdict_reason"), "test": r.raw.get("test"), "checks_passed": passed,
                 "checks": total, "seeds": r.scale.raw.get("seed_list"),
-                "failed_checks": [{k: list(c.raw[k]) if isinstance(c.raw.get(k), tuple) else c.raw.get(k)
-                                   for k in ("name", "value", "op", "threshold", "values")} for c in r.failed_checks],
+                "failed_checks": [failed_check(c.raw) for c in r.failed_checks],
                 "runtime_s": r.runtime_s,
             })
     return {"settings": [{"name": s.name, "what": s.what, "claims": list(s.claims)} for s in SETTINGS],
@@ -109,73 +101,27 @@ def map_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = Tr
     data = build_map(cells)
     names = [s["name"] for s in data["settings"]]
     verdicts = {(c["setting"], c["claim"]): c for c in data["cells"]}
-    widths = [max(len(n), 9) for n in names]
-    lines = ["robustness map (paper scale; verdict per claim x setting; ~ close call; - not run at that setting; "
-             "? no record)",
-             f"{'claim':<6}" + " ".join(f"{n:<{w}}" for n, w in zip(names, widths))]
+    rows = []
     for claim in data["claims"]:
         row = []
-        for name, w in zip(names, widths):
+        for name in names:
             c = verdicts.get((name, claim))
             if c is None or c["verdict"] == "missing":
-                shown = NOT_APPLICABLE if c is None else MISSING
+                row.append(NOT_APPLICABLE if c is None else MISSING)
             else:
-                shown = short(c["verdict"]) + ("~" if c["label"].endswith("(close)") else "")
-            row.append(f"{shown:<{w}}")
-        lines.append(f"{claim:<6}" + " ".join(row).rstrip())
-    counts: dict[str, int] = {}
-    for c in data["cells"]:
-        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    lines.append(f"{len(data['cells'])} cells: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
+                row.append(short(c["verdict"]) + ("~" if c["label"].endswith("(close)") else ""))
+        rows.append((claim, row))
+    lines = ["robustness map (paper scale; verdict per claim x setting; ~ close call; - not run at that setting; "
+             "? no record)"] + table_lines("claim", 6, names, rows)
+    lines.append(counts_line(data["cells"]))
     if details:
         for c in data["cells"]:
             if c["verdict"] in ("reproduced", "missing"):
                 continue
             lines.append(f"{c['claim']} at {c['setting']}: {c['label']} ({c['checks_passed']}/{c['checks']} checks)"
                          + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else ""))
-            for check in c["failed_checks"][:FAILED_SHOWN]:
-                seeds = f" (per seed {text.per_seed(check['values'])})" if check.get("values") else ""
-                lines.append(f"    FAIL {check['name']}: {text.num(check['value'], 4)}, needs "
-                             f"{text.threshold_text(check['op'], check['threshold'])}{seeds}")
-            if len(c["failed_checks"]) > FAILED_SHOWN:
-                lines.append(f"    and {len(c['failed_checks']) - FAILED_SHOWN} more failed checks")
+            lines += failed_lines(c["failed_checks"])
     return lines
-
-
-@dataclass(frozen=True)
-class GridCell:
-    kind: str  # "na" (the catalogue does not run it), "missing" (no record in this report) or "cell"
-    css: str  # the verdict's class ("" unless a cell)
-    title: str  # the verdict's reason, else how many checks passed ("" unless a cell)
-    href: str  # the anchor of its checks below the grid ("" unless a cell)
-    label: str  # the verdict as shown, "(close)" included ("" unless a cell)
-
-    def __post_init__(self) -> None:
-        if self.kind not in GRID_KINDS:
-            raise ValueError(f"grid cell kind {self.kind!r}: not one of {GRID_KINDS}")
-
-
-@dataclass(frozen=True)
-class GridBlock:
-    anchor: str  # the block's id (``cell_id``)
-    open: bool  # starts expanded (every cell that did not reproduce)
-    claim: str  # "C1"
-    setting: str  # the setting's name
-    badge: Badge  # the verdict
-    checks_passed: int  # checks passed
-    checks: int  # checks in all
-    scale: str  # the scale's description
-    test: str  # the test's name
-    reason: str | None  # why the verdict
-    rows: tuple[CheckRow, ...]  # every check, failed first
-
-
-@dataclass(frozen=True)
-class Grid:
-    settings: tuple[tuple[str, str], ...]  # (name, what it changes) per column
-    rows: tuple[tuple[str, tuple[GridCell, ...]], ...]  # (claim, its cell per setting) per row
-    blocks: tuple[GridBlock, ...]  # one per recorded cell, in the map's order
-    run: tuple[str, str, str] | None  # (started, wall time, models trained) of the run that drew it
 
 
 def grid_view(cells: Sequence[ClaimView | Mapping[str, Any]],
@@ -187,31 +133,14 @@ def grid_view(cells: Sequence[ClaimView | Mapping[str, Any]],
     cells = views(cells)
     data = build_map(cells)
     by_cell = {(r.setting, r.claim): r for r in cells}
-    verdicts = {(c["setting"], c["claim"]): c for c in data["cells"]}
+    planned = {(c["setting"], c["claim"]) for c in data["cells"]}
     rows = []
     for claim in data["claims"]:
-        row = []
-        for s in data["settings"]:
-            c = verdicts.get((s["name"], claim))
-            if c is None or c["verdict"] == "missing":
-                row.append(GridCell("na" if c is None else "missing", "", "", "", ""))
-                continue
-            cell = by_cell[s["name"], claim]
-            row.append(GridCell("cell", cell.css,
-                                c.get("reason") or f"{c['checks_passed']} of {c['checks']} checks passed",
-                                cell_id(s["name"], claim), c["label"]))
-        rows.append((claim, tuple(row)))
-    blocks = []
-    for c in data["cells"]:
-        r = by_cell.get((c["setting"], c["claim"]))
-        if r is None:
-            continue
-        blocks.append(GridBlock(
-            cell_id(c["setting"], c["claim"]), c["verdict"] != "reproduced", c["claim"], c["setting"],
-            badge(r.verdict), c["checks_passed"], c["checks"], text.scale_text(r.scale),
-            r.test, r.verdict_reason, check_rows(sorted(r.checks, key=lambda k: k.passed))))
-    run = None
-    if environment:
-        run = (str(environment.get("started", "?")), text.duration(environment.get("wall_time_s")),
-               str(environment.get("models_trained", "?")))
-    return Grid(tuple((s["name"], s["what"]) for s in data["settings"]), tuple(rows), tuple(blocks), run)
+        keys = [(s["name"], claim) for s in data["settings"]]
+        slots = [Slot(by_cell.get(k) if k in planned else None, k in planned, cell_id(*k)) for k in keys]
+        rows.append((claim, tuple(grid_cell(slot, slot.view.verdict_label if slot.view else "") for slot in slots)))
+    blocks = tuple(block(by_cell[c["setting"], c["claim"]], cell_id(c["setting"], c["claim"]), c["claim"],
+                         f"at {c['setting']}")
+                   for c in data["cells"] if (c["setting"], c["claim"]) in by_cell)
+    return Grid(GRID_ID, "claim", tuple((s["name"], s["what"]) for s in data["settings"]), tuple(rows), blocks,
+                run_line(environment))

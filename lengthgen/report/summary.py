@@ -1,5 +1,6 @@
-"""The terminal summary at the end of ``pytest claims``: the claims table in short, one line per claim
-test (paper value beside the measured headline), the run's scale, verdict counts and cache counters."""
+"""The terminal summary at the end of ``pytest claims``: the robustness map's and the multiverse's cells
+as compact grids (:func:`terminal_lines`), then the claims table in short, one line per claim test (paper
+value beside the measured headline), the run's scale, verdict counts and cache counters."""
 
 from __future__ import annotations
 
@@ -105,3 +106,16 @@ def summary_lines(run: RunView | Sequence[Mapping[str, Any]], environment: Mappi
             f"{environment.get('workers', 1)} worker(s) x {environment.get('threads_per_process', 1)} thread(s)"
         )
     return lines
+
+
+def terminal_lines(view: RunView, width: int | None = None) -> list[str]:
+    """What ``pytest claims`` prints at its end: the robustness map and the multiverse as grids (their
+    cells never sit among the claims), then the claims table (:func:`summary_lines`); a run of cells
+    alone ends with the wall time and cache counters only."""
+    from lengthgen.report.multiverse import grid_lines
+    from lengthgen.report.robustness import map_lines
+
+    lines = map_lines(view.robustness) if view.robustness else []
+    lines += grid_lines(view.multiverse, records=view.records) if view.multiverse else []
+    summary = summary_lines(view, width=width)
+    return lines + (summary[-1:] if view.cells and not view.records else summary)

@@ -113,18 +113,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
     run = config.stash.get(state.RUN, None)
     if state.is_worker(config) or run is None or not run.records:
         return
-    from lengthgen.report import summary_lines
-    from lengthgen.report.data import split
-    from lengthgen.report.robustness import map_lines, split_settings
+    from lengthgen.report.run_view import RunView
+    from lengthgen.report.summary import terminal_lines
 
-    claims, controls = split(run.records)
-    claims, cells = split_settings(claims)  # the robustness map's cells are printed as the map
+    view = RunView.from_records(run.records, run.environment or {})  # cells go to the map and the multiverse
     terminalreporter.section("lengthgen claims")
-    for line in map_lines(cells) if cells else []:
-        terminalreporter.write_line(line)
-    width = config.get_terminal_writer().fullwidth
-    summary = summary_lines(claims, run.environment, width, controls)
-    for line in summary[-1:] if cells and not claims else summary:  # a map alone: its wall time and cache counters
+    for line in terminal_lines(view, config.get_terminal_writer().fullwidth):
         terminalreporter.write_line(line)
     if run.peak_rss:
         from lengthgen.report.environment import MEMORY_BUDGET_MIB, memory_line

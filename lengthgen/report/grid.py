@@ -1,0 +1,148 @@
+"""A verdict grid, shared by the robustness map (settings as columns) and the multiverse (readings as
+columns): claims as rows, a verdict in each cell, as text lines (the terminal, ``lengthgen robustness`` /
+``lengthgen multiverse``) and as the page's view-model (laid out by ``templates/robustness.html.j2``),
+each cell linked to its checks.
+
+A grid is built from :class:`Slot` s: per (row, column), the claim test recorded there (if any), whether
+the catalogue (or the multiverse's registry) runs that cell, and the page anchor its link goes to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from lengthgen.report import text
+from lengthgen.report.run_view import STYLES, ClaimView
+from lengthgen.report.views import Badge, CheckRow, badge, check_rows
+
+NOT_APPLICABLE = "-"  # a cell the catalogue (registry) does not run
+MISSING = "?"  # a cell the catalogue runs that has no record in this report
+CLOSE_MARK = "~"  # after a short word: a close call
+FAILED_SHOWN = 4  # failed checks spelled out per cell in the text grid (all of them in the JSON and on the page)
+MIN_COLUMN = 9  # characters of a text grid's column at least
+GRID_KINDS = ("na", "missing", "cell")  # the page grid's cells: not run there, no record, a verdict
+
+
+def short(verdict: str | None) -> str:
+    """The text grid's one-word cell label (``run_view.VERDICT_STYLES``; an unknown verdict as it is)."""
+    return STYLES[verdict].short if verdict in STYLES else str(verdict)
+
+
+def shown(view: ClaimView) -> str:
+    """A cell's short word, with ``~`` for a close call."""
+    return short(view.verdict) + (CLOSE_MARK if view.labelled_close else "")
+
+
+def table_lines(corner: str, first: int, columns: Sequence[str],
+                rows: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+    """The grid's header and rows as text: ``corner`` over the row names (``first`` characters wide), each
+    column at least :data:`MIN_COLUMN` wide."""
+    widths = [max(len(n), MIN_COLUMN) for n in columns]
+    lines = [f"{corner:<{first}}" + " ".join(f"{n:<{w}}" for n, w in zip(columns, widths))]
+    for name, cells in rows:
+        lines.append(f"{name:<{first}}" + " ".join(f"{c:<{w}}" for c, w in zip(cells, widths)).rstrip())
+    return lines
+
+
+def counts_line(cells: Sequence[Mapping[str, Any]]) -> str:
+    """``n cells: a reproduced, b failed, ...`` over a grid's cell dicts (their "verdict")."""
+    counts: dict[str, int] = {}
+    for c in cells:
+        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    return f"{len(cells)} cells: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+
+
+def failed_check(check: Mapping[str, Any]) -> dict[str, Any]:
+    """A failed check as the grids' JSON carries it: name, value, op, threshold, values (lists, not tuples)."""
+    return {k: list(check[k]) if isinstance(check.get(k), tuple) else check.get(k)
+            for k in ("name", "value", "op", "threshold", "values")}
+
+
+def failed_lines(failed: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A cell's failed checks with their numbers (at most :data:`FAILED_SHOWN`, the rest counted)."""
+    lines = []
+    for check in failed[:FAILED_SHOWN]:
+        seeds = f" (per seed {text.per_seed(check['values'])})" if check.get("values") else ""
+        lines.append(f"    FAIL {check['name']}: {text.num(check['value'], 4)}, needs "
+                     f"{text.threshold_text(check['op'], check['threshold'])}{seeds}")
+    if len(failed) > FAILED_SHOWN:
+        lines.append(f"    and {len(failed) - FAILED_SHOWN} more failed checks")
+    return lines
+
+
+# ----------------------------------------------------------------------------------------------- the page
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What one (row, column) of a grid holds, before it is laid out."""
+
+    view: ClaimView | None  # the claim test recorded there; None: no record (or not run there)
+    planned: bool  # the catalogue (registry) runs this cell
+    anchor: str = ""  # the page anchor its link goes to ("" without a record)
+
+
+@dataclass(frozen=True)
+class GridCell:
+    kind: str  # "na" (the catalogue does not run it), "missing" (no record in this report) or "cell"
+    css: str  # the verdict's class ("" unless a cell)
+    title: str  # the verdict's reason, else how many checks passed ("" unless a cell)
+    href: str  # the anchor of its checks ("" unless a cell)
+    label: str  # what the cell shows: the verdict (robustness map) or its short word (multiverse)
+
+    def __post_init__(self) -> None:
+        if self.kind not in GRID_KINDS:
+            raise ValueError(f"grid cell kind {self.kind!r}: not one of {GRID_KINDS}")
+
+
+@dataclass(frozen=True)
+class GridBlock:
+    anchor: str  # the block's id (the cells' href)
+    open: bool  # starts expanded (every cell that did not reproduce)
+    claim: str  # the row: "C1", "C12-d64"
+    where: str  # the column, as the block's title says it: "at offsets-far", "under init=gpt2"
+    badge: Badge  # the verdict
+    checks_passed: int  # checks passed
+    checks: int  # checks in all
+    scale: str  # the scale's description
+    test: str  # the test's name
+    reason: str | None  # why the verdict
+    rows: tuple[CheckRow, ...]  # every check, failed first
+
+
+@dataclass(frozen=True)
+class Grid:
+    grid_id: str  # the table's id ("robustness-grid", "multiverse-grid")
+    corner: str  # the row names' header ("claim")
+    settings: tuple[tuple[str, str], ...]  # (name, what it changes) per column: settings, or readings
+    rows: tuple[tuple[str, tuple[GridCell, ...]], ...]  # (row name, its cell per column) per row
+    blocks: tuple[GridBlock, ...]  # one per recorded cell, in the text grid's order
+    run: tuple[str, str, str] | None  # (started, wall time, models trained) of the run that drew it
+
+
+def grid_cell(slot: Slot, label: str) -> GridCell:
+    """A slot on the page: "-" where it does not run, "?" without a record, else its verdict's colour, a
+    link to ``slot.anchor`` and ``label``; the tooltip gives the verdict and its reason."""
+    if slot.view is None:
+        return GridCell("na" if not slot.planned else "missing", "", "", "", "")
+    v = slot.view
+    passed, total = v.checks_passed
+    title = v.verdict_reason or f"{passed} of {total} checks passed"
+    return GridCell("cell", v.css, title, slot.anchor, label)
+
+
+def block(view: ClaimView, anchor: str, row: str, where: str) -> GridBlock:
+    """A recorded cell's checks below the grid: verdict, reason, scale, every check (failed first)."""
+    passed, total = view.checks_passed
+    return GridBlock(anchor, view.verdict != "reproduced", row, where, badge(view.verdict), passed, total,
+                     text.scale_text(view.scale), view.test, view.verdict_reason,
+                     check_rows(sorted(view.checks, key=lambda k: k.passed)))
+
+
+def run_line(environment: Mapping[str, Any] | None) -> tuple[str, str, str] | None:
+    """(started, wall time, models trained) of the run that drew a grid; None without its environment."""
+    if not environment:
+        return None
+    return (str(environment.get("started", "?")), text.duration(environment.get("wall_time_s")),
+            str(environment.get("models_trained", "?")))

@@ -155,3 +155,55 @@ ENVIRONMENT = {"lengthgen": "0.1.0", "code_fingerprint": "0123456789abcdef", "su
                "torch": "2.13.0+cpu", "python": "3.11.7", "threads_per_process": 1, "workers": 2,
                "wall_time_s": 151.2, "models_trained": 48, "models_from_cache": 72, "command": "pytest claims -n 2",
                "cache": {"train:computed": 48, "train:hit": 72}}
+
+
+# ----------------------------------------------------------------------------------------------- multiverse
+
+MULTIVERSE_TEST = "claims/test_multiverse.py::test_multiverse[{reading}-{column}]"  # claims/test_multiverse.py's ids
+
+
+def multiverse_cell(reading: str, column: str, checks: list[tuple], declared: tuple[list[str], str] | None = None,
+                    strict: bool = True) -> dict:
+    """A multiverse cell's record as ``claims/test_multiverse.py`` makes it (``reading`` set on the record and
+    the scale, the claim's own checks, a declaration carried or non-strict) and the plugin finishes it:
+    ``verify()`` decides the outcome (AssertionError: failed, NotReproduced: xfailed), then the verdict rule.
+    ``checks``: (name, values, op, threshold) each, or with a fifth item: the check's ``reduce``."""
+    from lengthgen.records import NotReproduced
+
+    claim = column.split("-d")[0]
+    c = ClaimRecorder(claim, MULTIVERSE_TEST.format(reading=reading, column=column))
+    c.record.reading = reading
+    c.set_scale(**PAPER8, reading=reading)
+    c.choice(f"multiverse universe {reading}")
+    for name, values, op, threshold, *reduce in checks:
+        c.check(name, values, op, threshold, source="suite-reading", **({"reduce": reduce[0]} if reduce else {}))
+    if declared is not None:
+        c.record.expected_failures = {"patterns": declared[0], "why": declared[1], "strict": strict}
+    try:
+        c.verify()
+    except NotReproduced as finding:
+        return _finish(c, "xfailed", str(finding), runtime=20.0)
+    except AssertionError as error:
+        return _finish(c, "failed", f"AssertionError: {error}", runtime=20.0)
+    return _finish(c, "passed", runtime=20.0)
+
+
+C1_ROPE = ("RoPE K=1 L=48: accuracy", [0.97, 0.95, 0.99, 0.96, 0.98, 0.97, 0.96, 0.99], ">=", 0.85)
+C8_PEAK = ("APE K=3 L=48: peak absolute position of every seed", [10, 12, 8, 12, 44, 12, 10, 12], "<", 16.0, "all")
+C8_WHY = "a flat profile"
+
+
+def multiverse_records() -> list[dict]:
+    """Cells against :func:`all_records`' C1 (reproduced) and C8 (not reproduced): C1 not reproduced
+    (undeclared) under init=gpt2 (APE leaves chance at L = 20: 0.31 > 0.15), C1 reproduced under
+    ape-value=token, C8's non-reproduction carried under ape-rows=zero, C8 reproduced under init=gpt2 (its
+    declaration non-strict there), C10 (a close call) reproduced under ape-value=token (it holds). C4 (failed)
+    has no cell: "not run in the multiverse"."""
+    ape_off = ("APE K=1 L=20: accuracy", [0.31, 0.29, 0.33, 0.30, 0.32, 0.31, 0.30, 0.32], "<=", 0.15)
+    ape_ok = ("APE K=1 L=20: accuracy", [0.05, 0.06, 0.05, 0.04, 0.06, 0.05, 0.05, 0.06], "<=", 0.15)
+    inside = ("APE K=3 L=48: peak absolute position of every seed", [10, 12, 8, 12, 11, 12, 10, 12], "<", 16.0, "all")
+    return [multiverse_cell("init=gpt2", "C1", [C1_ROPE, ape_off]),
+            multiverse_cell("ape-value=token", "C1", [C1_ROPE, ape_ok]),
+            multiverse_cell("ape-rows=zero", "C8", [C8_PEAK], (["APE K=3 L=48: *"], C8_WHY)),
+            multiverse_cell("init=gpt2", "C8", [inside], (["APE K=3 L=48: *"], C8_WHY), strict=False),
+            multiverse_cell("ape-value=token", "C10", [("clamp K=1 L=20: APE accuracy", [0.10, 0.11, 0.12], "<=", 0.15)])]

@@ -55,3 +55,147 @@ def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, capsys):
     path.write_text(json.dumps(assemble([record("C1", "init=gpt2")], {})))
     assert main(["multiverse", "--report", str(path)]) == 0
     assert json.loads((tmp_path / "multiverse.json").read_text())["cells"]
+
+
+# ----------------------------------------------------------------------------------------------- the report
+# The samples' cells (tests.report_samples.multiverse_records) against their claims at the paper's point:
+# C1 reproduced, NEW-not-repr under init=gpt2, ok under ape-value=token; C8 not reproduced, ok under
+# init=gpt2, not-repr (carried) under ape-rows=zero; C10 reproduced (close), ok under ape-value=token; C4 no cell.
+
+import re
+
+import pytest
+
+from lengthgen.report import render_page
+from lengthgen.report.markdown import summary_markdown
+from lengthgen.report.multiverse import cell_id, outcome_for, outcomes, view_grid
+from lengthgen.report.page import overview_rows
+from lengthgen.report.run_view import RunView
+from lengthgen.report.summary import terminal_lines
+from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
+
+
+@pytest.fixture(scope="module")
+def view() -> RunView:
+    return RunView.from_records(all_records() + multiverse_records(), ENVIRONMENT)
+
+
+@pytest.fixture(scope="module")
+def html(view) -> str:
+    return render_page(view)[0]
+
+
+def claims_row(html: str, claim: str) -> str:
+    table = html[html.index('<table id="claims">'):]
+    table = table[:table.index("</table>")]
+    return re.search(rf'<tr class="v-row[^"]*"[^>]*data-claim="{claim}">.*?</tr>', table, re.S).group(0)
+
+
+def test_outcomes_hold_change_or_not_run(view):
+    found = outcomes(view_grid(view))
+    by_claim = {c.claim: outcome_for(view_grid(view), c, found) for c in view.claims}
+    assert by_claim["C1"].state == "changes" and [c.reading for c in by_claim["C1"].changes] == ["init=gpt2"]
+    assert by_claim["C1"].text().startswith("init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, "
+                                            "needs <= 0.15); holds under the other 1")
+    assert by_claim["C8"].text().startswith("init=gpt2: reproduced (APE K=3 L=48: peak absolute position of every "
+                                            "seed: 12 < 16); holds under the other 1")
+    assert by_claim["C10"].state == "holds" and by_claim["C10"].text().startswith("holds under every reading (1 reading")
+    assert by_claim["C4"].state == "not-run" and by_claim["C4"].text() == "not run in the multiverse"
+    assert outcome_for(view_grid(RunView.from_records(all_records(), ENVIRONMENT)), view.claims[0]) is None
+
+
+def test_the_page_grid_links_and_colours_each_cell(html, view):
+    grid = html[html.index('<table id="multiverse-grid"'):]
+    grid = grid[:grid.index("</table>")]
+    header = re.findall(r"<th[^>]*>([^<]*)</th>", grid[:grid.index("</thead>")])
+    assert header[:2] == ["claim", "paper"] and "init=gpt2" in header and "all-alternatives" in header
+    c1 = re.search(r'<tr><th class="claim">C1</th>(.*?)</tr>', grid).group(1)
+    cells = re.findall(r'<td class="([^"]*)"[^>]*>(?:<a href="#([^"]*)">([^<]*)</a>|([^<]*))</td>', c1)
+    assert cells[0] == ("cell v-reproduced", "C1-paper", "ok", "")  # the suite's reading: the claim's own section
+    gpt2 = header.index("init=gpt2") - 1
+    assert cells[gpt2] == ("cell v-not-reproduced-undeclared", cell_id("init=gpt2", "C1"), "NEW-not-repr", "")
+    assert cells[header.index("init=torch") - 1][0] == "na muted"  # init=torch changes the two-layer models only
+    assert cells[header.index("lengths=per-batch") - 1][0] == "v-unknown"  # planned, no record
+    c8 = re.search(r'<tr><th class="claim">C8</th>(.*?)</tr>', grid).group(1)
+    assert '<td class="cell v-not-reproduced" title="C8: 1 of 1 checks fail as expected' in c8
+    block = html[html.index(f'id="{cell_id("init=gpt2", "C1")}"'):]
+    block = block[:block.index("</details>")]
+    assert "C1 under init=gpt2" in block and "APE K=1 L=20: accuracy" in block and "RoPE K=1 L=48: accuracy" in block
+    assert block.index("APE K=1 L=20") < block.index("RoPE K=1 L=48")  # the failed check first
+    assert len(re.findall(r'<details class="grid-cell" id="multiverse-', html)) == len(view.multiverse)
+
+
+def test_the_claims_table_says_what_other_readings_do(html):
+    assert "<th title=\"the multiverse" in html and "Under other readings</th>" in html
+    c1 = claims_row(html, "C1")
+    assert 'class="readings-cell readings-changes"' in c1 and f'href="#{cell_id("init=gpt2", "C1")}"' in c1
+    assert "not reproduced (undeclared)</span>" in c1 and "APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15" in c1
+    assert "holds under the other 1" in c1
+    assert "holds under every reading (1 reading" in claims_row(html, "C10")
+    assert 'readings-not-run' in claims_row(html, "C4") and "not run in the multiverse" in claims_row(html, "C4")
+    plain = render_page(RunView.from_records(all_records(), ENVIRONMENT))[0]
+    assert "Under other readings" not in plain and 'class="readings-cell' not in plain  # no multiverse part: no column
+    assert 'id="multiverse-grid"' not in plain and "No multiverse in this report" in plain
+
+
+def test_the_forest_plot_marks_claims_whose_verdict_depends_on_a_reading(html, view):
+    from lengthgen.report.figures import DEPENDS_MARK, depends_label, forest
+
+    tests = {c.claim: c.test for c in view.claims}
+    rows = overview_rows(view.records, frozenset({tests["C1"], tests["C8"]}))
+    marked = {r["label"].split(":")[0] for r in rows if r["depends"]}
+    assert marked == {"C1", "C8"}
+    assert depends_label(rows[0]).endswith(DEPENDS_MARK) and not depends_label({"label": "C4: x"}).endswith(DEPENDS_MARK)
+    _, caption = forest(rows)
+    assert f"{DEPENDS_MARK} after a label: the verdict changes under another reading" in caption
+    assert DEPENDS_MARK not in forest([dict(r, depends=False) for r in rows])[1]
+    assert f"{DEPENDS_MARK} after a label" in html  # the page's overview says it, C1 and C8 change
+
+
+def test_the_terminal_prints_the_multiverse_as_a_grid_not_among_the_claims(view):
+    lines = terminal_lines(view, 160)
+    start = next(i for i, line in enumerate(lines) if line.startswith("multiverse (paper scale"))
+    header = lines[start + 1].split()
+    assert header[:2] == ["claim", "paper"] and "init=gpt2" in header
+    rows = {line.split()[0]: line.split()[1:] for line in lines[start + 2:] if line[:1] in "CP" and "under" not in line
+            and len(line.split()) == len(header)}
+    assert rows["C1"][0] == "ok" and rows["C1"][header.index("init=gpt2") - 1] == "NEW-not-repr"
+    assert rows["C10"][0] == "ok~" and rows["C10"][header.index("ape-value=token") - 1] == "ok"
+    details = "\n".join(lines)
+    assert "C1 under init=gpt2: not reproduced (undeclared) (at the paper's point: reproduced)" in details
+    assert "    FAIL APE K=1 L=20: accuracy: 0.31, needs <= 0.15" in details
+    assert "C10 under" not in details  # a cell that holds is in the grid only
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("claim scale")):]
+    assert not any("multiverse" in line or "init=gpt2" in line for line in table)
+    assert sum(1 for line in table if line.startswith("C1 ")) == 1
+    alone = terminal_lines(RunView.from_records(multiverse_records(), ENVIRONMENT), 160)
+    assert alone[-1].startswith("wall time") and not any(line.startswith("claim scale") for line in alone)
+
+
+def test_the_markdown_table_gains_the_column_only_with_a_multiverse(view):
+    text = summary_markdown(view)
+    assert "| id | variant | verdict | paper | measured | close | under other readings |" in text
+    c1 = next(line for line in text.splitlines() if line.startswith("| C1 |"))
+    assert c1.endswith("| **init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15); "
+                       "holds under the other 1; 3 without a record** |")
+    assert next(line for line in text.splitlines() if line.startswith("| C4 |")).endswith("| not run in the multiverse |")
+    assert "| holds under every reading (1 reading; 4 without a record) |" in text  # C10
+    grid = text[text.index("### Multiverse"):]
+    assert "| claim | paper | init=gpt2 | ape-rows=zero | ape-value=token |" in grid
+    assert "| C1 | reproduced | not reproduced (undeclared) | ? | reproduced |" in grid
+    assert "| C10 | reproduced (close) | ? | ? | reproduced |" in grid
+    assert "under other readings" not in summary_markdown(RunView.from_records(all_records(), ENVIRONMENT))
+
+
+def test_cli_prints_the_paper_column_and_the_changed_cells(tmp_path, capsys):
+    from lengthgen.cli import main
+    from lengthgen.report import write_report
+
+    files = write_report(all_records() + multiverse_records(), ENVIRONMENT, tmp_path)
+    assert main(["multiverse", "--report", str(files.json)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^C8 +not-repr ", out, re.M) and "C8 under init=gpt2: reproduced (at the paper's point: not reproduced)" in out
+    data = json.loads((tmp_path / "multiverse.json").read_text())
+    assert data["paper"]["C8"] == "not reproduced" and data["columns"][0] == "C1"
+    changed = {(c["reading"], c["column"]) for c in data["cells"] if c.get("changed")}
+    assert changed == {("init=gpt2", "C1"), ("init=gpt2", "C8")}

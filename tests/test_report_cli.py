@@ -34,3 +34,19 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, capsys):
     other.write_text(json.dumps({"records": [{"claim": "C1", "nonsense": 1}]}))
     assert main(["report", "--json", str(other)]) == 2
     assert "record 0 is malformed" in capsys.readouterr().err
+
+
+def test_parses_claims_json_once_for_the_page_and_the_summary(tmp_path, capsys, monkeypatch):
+    from lengthgen.report.run_view import RunView
+
+    files = write_report(all_records(), ENVIRONMENT, tmp_path / "run")
+    calls = []
+    parse = RunView.from_json.__func__
+
+    def counted(cls, source):
+        calls.append(source)
+        return parse(cls, source)
+
+    monkeypatch.setattr(RunView, "from_json", classmethod(counted))
+    assert main(["report", "--json", str(files.json)]) == 0
+    assert len(calls) == 1 and "run: mixed scale" in capsys.readouterr().out

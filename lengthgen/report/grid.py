@@ -37,8 +37,9 @@ def shown(view: ClaimView) -> str:
 def table_lines(corner: str, first: int, columns: Sequence[str],
                 rows: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
     """The grid's header and rows as text: ``corner`` over the row names (``first`` characters wide), each
-    column at least :data:`MIN_COLUMN` wide."""
-    widths = [max(len(n), MIN_COLUMN) for n in columns]
+    column as wide as its name and its cells, at least :data:`MIN_COLUMN`."""
+    widths = [max([len(n), MIN_COLUMN] + [len(cells[i]) for _, cells in rows if i < len(cells)])
+              for i, n in enumerate(columns)]
     lines = [f"{corner:<{first}}" + " ".join(f"{n:<{w}}" for n, w in zip(columns, widths))]
     for name, cells in rows:
         lines.append(f"{name:<{first}}" + " ".join(f"{c:<{w}}" for c, w in zip(cells, widths)).rstrip())

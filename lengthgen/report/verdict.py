@@ -309,11 +309,14 @@ def decide(record: Mapping[str, Any], outcome: str, reason: str | None = None) -
 
 
 def where_it_ran(record: Mapping[str, Any]) -> str:
-    """Where a run stands relative to the catalogue's point: its robustness setting, its seeds."""
+    """Where a run stands relative to the catalogue's point: its robustness setting, its multiverse reading,
+    its seeds."""
     scale = record.get("scale") or {}
     parts = []
     if record.get("setting"):
         parts.append(f"at the robustness setting {record['setting']}")
+    if record.get("reading"):
+        parts.append(f"under the reading {record['reading']} (the multiverse)")
     plan = record.get("sequential")
     seeds, paper = scale.get("seeds"), scale.get("paper_seeds")
     if plan:

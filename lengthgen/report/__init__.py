@@ -10,8 +10,11 @@ every renderer reads: claims, verdict labels, deciding and close checks, control
 (numbers and one-line summaries), ``markdown`` (the verdict table as GitHub-flavoured markdown),
 ``figure_specs`` (what each claim plots) and ``figures`` (drawing them with matplotlib Agg),
 ``page`` (the HTML page's view models), ``views`` (pieces the page and the map share), ``templating``
-(the Jinja2 environment; ``templates/`` and ``static/`` hold the template, CSS and JS), ``robustness``
-(the map), ``summary`` (terminal), ``environment`` (versions, fingerprints, cache counters).
+(the Jinja2 environment; ``templates/`` and ``static/`` hold the template, CSS and JS), ``grid`` (the
+verdict grid the robustness map and the multiverse share: text lines, the page's cells and blocks),
+``robustness`` (the map), ``multiverse`` (readings x claims, and per claim test what the other readings
+do to its verdict: the claims tables' "under other readings"), ``summary`` (terminal), ``environment``
+(versions, fingerprints, cache counters).
 """
 
 from __future__ import annotations

@@ -206,4 +206,5 @@ def multiverse_records() -> list[dict]:
             multiverse_cell("ape-value=token", "C1", [C1_ROPE, ape_ok]),
             multiverse_cell("ape-rows=zero", "C8", [C8_PEAK], (["APE K=3 L=48: *"], C8_WHY)),
             multiverse_cell("init=gpt2", "C8", [inside], (["APE K=3 L=48: *"], C8_WHY), strict=False),
-            multiverse_cell("ape-value=token", "C10", [("clamp K=1 L=20: APE accuracy", [0.10, 0.11, 0.12], "<=", 0.15)])]
+            multiverse_cell("ape-value=token", "C10",
+                            [("clamp K=1 L=20: APE accuracy", [0.10, 0.11, 0.12], "<=", 0.15)])]

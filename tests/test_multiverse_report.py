@@ -99,7 +99,8 @@ def test_outcomes_hold_change_or_not_run(view):
                                             "needs <= 0.15); holds under the other 1")
     assert by_claim["C8"].text().startswith("init=gpt2: reproduced (APE K=3 L=48: peak absolute position of every "
                                             "seed: 12 < 16); holds under the other 1")
-    assert by_claim["C10"].state == "holds" and by_claim["C10"].text().startswith("holds under every reading (1 reading")
+    assert by_claim["C10"].state == "holds"
+    assert by_claim["C10"].text().startswith("holds under every reading (1 reading")
     assert by_claim["C4"].state == "not-run" and by_claim["C4"].text() == "not run in the multiverse"
     assert outcome_for(view_grid(RunView.from_records(all_records(), ENVIRONMENT)), view.claims[0]) is None
 
@@ -145,7 +146,8 @@ def test_the_forest_plot_marks_claims_whose_verdict_depends_on_a_reading(html, v
     rows = overview_rows(view.records, frozenset({tests["C1"], tests["C8"]}))
     marked = {r["label"].split(":")[0] for r in rows if r["depends"]}
     assert marked == {"C1", "C8"}
-    assert depends_label(rows[0]).endswith(DEPENDS_MARK) and not depends_label({"label": "C4: x"}).endswith(DEPENDS_MARK)
+    assert depends_label(rows[0]).endswith(DEPENDS_MARK)
+    assert not depends_label({"label": "C4: x"}).endswith(DEPENDS_MARK)
     _, caption = forest(rows)
     assert f"{DEPENDS_MARK} after a label: the verdict changes under another reading" in caption
     assert DEPENDS_MARK not in forest([dict(r, depends=False) for r in rows])[1]
@@ -178,7 +180,8 @@ def test_the_markdown_table_gains_the_column_only_with_a_multiverse(view):
     c1 = next(line for line in text.splitlines() if line.startswith("| C1 |"))
     assert c1.endswith("| **init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15); "
                        "holds under the other 1; 3 without a record** |")
-    assert next(line for line in text.splitlines() if line.startswith("| C4 |")).endswith("| not run in the multiverse |")
+    c4 = next(line for line in text.splitlines() if line.startswith("| C4 |"))
+    assert c4.endswith("| not run in the multiverse |")
     assert "| holds under every reading (1 reading; 4 without a record) |" in text  # C10
     grid = text[text.index("### Multiverse"):]
     assert "| claim | paper | init=gpt2 | ape-rows=zero | ape-value=token |" in grid
@@ -194,7 +197,8 @@ def test_cli_prints_the_paper_column_and_the_changed_cells(tmp_path, capsys):
     files = write_report(all_records() + multiverse_records(), ENVIRONMENT, tmp_path)
     assert main(["multiverse", "--report", str(files.json)]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^C8 +not-repr ", out, re.M) and "C8 under init=gpt2: reproduced (at the paper's point: not reproduced)" in out
+    assert re.search(r"^C8 +not-repr ", out, re.M)
+    assert "C8 under init=gpt2: reproduced (at the paper's point: not reproduced)" in out
     data = json.loads((tmp_path / "multiverse.json").read_text())
     assert data["paper"]["C8"] == "not reproduced" and data["columns"][0] == "C1"
     changed = {(c["reading"], c["column"]) for c in data["cells"] if c.get("changed")}

@@ -357,7 +357,8 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
                "an open marker is a close call (its deciding interval contains the threshold); exact and "
                "interval-free checks sit at the edge of their side")
     if depends:
-        caption += f"; {DEPENDS_MARK} after a label: {DEPENDS_NOTE} (the multiverse grid and the claims table say which)"
+        caption += (f"; {DEPENDS_MARK} after a label: {DEPENDS_NOTE} (the multiverse grid and the claims table "
+                    "say which)")
     return buffer.getvalue(), caption
 
 

@@ -224,7 +224,8 @@ class Outcome:
         if self.state == HOLDS:
             return f"{HOLDS_TEXT} ({n} reading{'s' if n != 1 else ''}{missing})"
         rest = n - len(self.changes)
-        parts = [f"{c.reading}: {c.view.verdict_label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes]
+        parts = [f"{c.reading}: {c.view.verdict_label}" + (f" ({c.numbers})" if c.numbers else "")
+                 for c in self.changes]
         return "; ".join(parts) + (f"; holds under the other {rest}" if rest else "") + missing
 
 

@@ -9,10 +9,8 @@ the paper's point are one cell with every test's checks (C19: both schemes, both
 map does); C12 and C13 are a cell per width (``C12`` is d = 96, the suite's width; ``C12-d64`` the first
 width tried, a declared non-reproduction at the paper's point).
 
-Which cells run (the cost budget: ``pytest claims -m multiverse -n auto`` within 15 minutes cold on 2 quiet
-cores): every claim a reading touches, except C17 and C18 (the sweeps, 80 models per universe) under the
-single one-layer readings ``lengths=per-batch`` and ``init=gpt2``: they run under ``all-alternatives`` only
-(:data:`LEFT_OUT`).
+Which cells run by default (the cost budget: ``pytest claims -m multiverse -n auto`` within 15 minutes cold
+on 2 quiet cores) and which are extended (``-m multiverse_extended``): :data:`LEFT_OUT`.
 """
 
 from __future__ import annotations
@@ -22,7 +20,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from lengthgen.experiments.multiverse import LEFT_OUT, cells, columns, left_out, sort_key, split_column  # noqa: F401 (re-exported)
+from lengthgen.experiments.multiverse import (  # noqa: F401 (re-exported)
+    LEFT_OUT, cells, columns, extended_cells, left_out, sort_key, split_column)
 from lengthgen.scale import PAPER, Scale
 
 from claims import robustness

@@ -8,7 +8,9 @@ One test per (reading, claim) cell, ``test_multiverse[<reading>-<claim>]`` (C12/
 record (``reading`` set) goes to the report's multiverse grid, not to the claims table. The cell calls
 the claim module's own ``measure(scale, cache)`` inside ``under(universe)`` (the readings change the
 specs the experiments build) and its own check functions, at paper scale and the catalogue's seeds.
-``--seeds`` does not apply here. Which cells run, and the two left out: ``claims/multiverse.py``.
+``--seeds`` does not apply here. Which cells run by default, and which are extended (marked
+``multiverse_extended``, left out of the default run for their cost: ``-m multiverse_extended``):
+``lengthgen.experiments.multiverse.LEFT_OUT``.
 
 A verdict that changes under a reading is a finding: declared in ``FINDINGS`` after the first cold run,
 with the checks that fail (their measured values are each run's, in the verdict's reason), never a
@@ -24,7 +26,7 @@ import pytest
 
 from lengthgen.experiments.multiverse import under, universe as lookup
 
-from claims.multiverse import cell, cells, non_strict, own_declaration, split_column
+from claims.multiverse import cell, cells, extended_cells, non_strict, own_declaration, split_column
 
 # (reading, column) -> (checks expected to fail, why): a verdict that changes under a reading. Declared
 # AFTER the first cold run reported it as failed with exactly these failed checks (see the dates below);
@@ -39,9 +41,9 @@ CARRIED: frozenset[tuple[str, str]] = frozenset()
 REPRODUCED_UNDER: dict[tuple[str, str], str] = {}
 
 CELLS = [
-    pytest.param(u.name, column, id=f"{u.name}-{column}",
-                 marks=[pytest.mark.claim(split_column(column)[0]), pytest.mark.multiverse])
-    for u, column in cells()
+    pytest.param(u.name, column, id=f"{u.name}-{column}", marks=[pytest.mark.claim(split_column(column)[0]), mark])
+    for group, mark in ((cells(), pytest.mark.multiverse), (extended_cells(), pytest.mark.multiverse_extended))
+    for u, column in group
 ]
 
 

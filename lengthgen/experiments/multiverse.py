@@ -273,13 +273,26 @@ def choice(name: str) -> Choice:
     raise ValueError(f"unknown choice {name!r} (known: {', '.join(c.name for c in CHOICES)})")
 
 
-# Which cells run (the cost budget: `pytest claims -m multiverse -n auto` within 15 minutes cold on 2 quiet
-# cores): every claim a universe touches, except what LEFT_OUT names.
+# Which cells run by default (the cost budget: `pytest claims -m multiverse -n auto` within 15 minutes cold on
+# 2 quiet cores, and CI's .ci/run within 40): the cells of every non-reproduction, of every claim read off the
+# C1 grid, of C19, and of every two-layer reading, under each reading that touches them. The cells below are
+# EXTENDED: they are tests too (marked ``multiverse_extended``: `pytest claims -m multiverse_extended -n auto`
+# runs them, `-m "multiverse or multiverse_extended"` the whole multiverse), left out of the default run for
+# their cost, each with the reason. The whole multiverse (98 cells) ran once cold on 2026-12-01 (the README's
+# docs/robustness.md, "Multiverse", gives every cell's verdict and cost).
 SWEEPS = ("C17", "C18")  # 80 models per universe: the expensive ones
+OWN_MODELS = ("C9", "C11", "C14", "C21", "C22", "P5")  # claims that reproduce at the paper's point on models of
+# their own (weight decays, linear heads, other bases, content heads, NoPE heads): 30 + 10 + 20 + 15 + 15 models
+_SINGLE = ("lengths=per-batch", "init=gpt2")  # the one-layer readings that retrain every one-layer claim
 LEFT_OUT: dict[tuple[str, str], str] = {
-    (universe, claim): "the C17/C18 sweep (80 models per reading, a third of a universe's cost) runs under "
-    "all-alternatives only, to keep the multiverse within its 15 minutes"
-    for universe in ("lengths=per-batch", "init=gpt2") for claim in SWEEPS
+    **{(u, c): "the C17/C18 sweep (80 models per universe, a third of a universe's cost): extended"
+       for u in _SINGLE + ("all-alternatives",) for c in SWEEPS},
+    **{(u, c): "a reproduction on models of its own under a one-layer reading (its own models are 1-2 minutes "
+       "per reading): extended; the C1 grid's claims and the non-reproductions keep every reading"
+       for u in _SINGLE for c in OWN_MODELS},
+    **{("all-alternatives", c): "the first width (d = 64) at 900 steps under every alternative (3 min of the "
+       "budget): extended; two-layer-steps=900 runs d = 64 at 900 steps, the other readings at 300"
+       for c in ("C12-d64", "C13-d64")},
 }
 WIDTH_VARIANTS = {"C12": ("", "-d64"), "C13": ("", "-d64")}  # "" is d = 96 (the suite's), "-d64" the first width
 
@@ -295,20 +308,30 @@ def split_column(column: str) -> tuple[str, int | None]:
     return claim, int(variant) if variant else None
 
 
+def all_cells() -> list[tuple[Universe, str]]:
+    """Every (universe, column) cell of the multiverse, universes in the registry's order, claims by number."""
+    return [(universe, column) for universe in UNIVERSES for claim in universe.claims for column in columns(claim)]
+
+
+def extended(universe: str, column: str) -> bool:
+    """Whether the cell is left out of the default run (:data:`LEFT_OUT`, by claim or by width column)."""
+    return (universe, column) in LEFT_OUT or (universe, split_column(column)[0]) in LEFT_OUT
+
+
 def cells() -> list[tuple[Universe, str]]:
-    """Every (universe, column) cell that runs, universes in the registry's order, claims by number."""
-    out = []
-    for universe in UNIVERSES:
-        for claim in universe.claims:
-            if (universe.name, claim) in LEFT_OUT:
-                continue
-            out += [(universe, column) for column in columns(claim)]
-    return out
+    """The cells of the default run (`-m multiverse`): every cell but the extended ones."""
+    return [(u, column) for u, column in all_cells() if not extended(u.name, column)]
+
+
+def extended_cells() -> list[tuple[Universe, str]]:
+    """The cells left out of the default run for their cost (`-m multiverse_extended`)."""
+    return [(u, column) for u, column in all_cells() if extended(u.name, column)]
 
 
 def left_out() -> list[tuple[str, str, str]]:
-    """(universe, claim, why) of every cell a reading touches that does not run."""
-    return [(u.name, c, LEFT_OUT[u.name, c]) for u in UNIVERSES for c in u.claims if (u.name, c) in LEFT_OUT]
+    """(universe, column, why) of every extended cell."""
+    return [(u.name, column, LEFT_OUT.get((u.name, column)) or LEFT_OUT[u.name, split_column(column)[0]])
+            for u, column in extended_cells()]
 
 
 def sort_key(column: str) -> tuple[Any, ...]:

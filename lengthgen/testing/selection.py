@@ -1,7 +1,7 @@
 """Which tests run: a claim test also answers ``-k`` by its claim id (``-k C15``; pytest matches
 substrings, so ``-k C2`` also selects C20..C22: name the file for C2 alone), and the quick variants (and
 the robustness map's and the multiverse's cells) run only when the ``-m`` expression names quick
-(robustness, multiverse)."""
+(robustness, multiverse, multiverse_extended)."""
 
 from __future__ import annotations
 
@@ -30,3 +30,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _deselect_quick(config, items)
     _deselect_quick(config, items, "robustness")  # the robustness map runs only under -m robustness
     _deselect_quick(config, items, "multiverse")  # the multiverse runs only under -m multiverse
+    _deselect_quick(config, items, "multiverse_extended")  # its cells left out for their cost: only when named

@@ -16,8 +16,9 @@ A verdict that changes under a reading is a finding: declared in ``FINDINGS`` af
 with the checks that fail (their measured values are each run's, in the verdict's reason), never a
 loosened threshold or a retuned run. A claim's own declared non-reproduction at the paper's point (C8,
 C10, C12/C13 d64, C19 ALiBi, C20, P1, P2) is carried to a reading only where it still fails exactly those
-checks (``CARRIED``); where it passes under a reading, that is an unexpected reproduction, declared
-non-strict in ``REPRODUCED_UNDER`` (a finding too).
+checks (``CARRIED``); where it passes under a reading, its declaration is kept non-strict
+(``REPRODUCED_UNDER``), so the cell reads reproduced: the non-reproduction does not survive that reading (a
+finding too). All three live in ``claims/multiverse_findings.py``.
 """
 
 from __future__ import annotations
@@ -28,17 +29,7 @@ from lengthgen.experiments.multiverse import under, universe as lookup
 
 from claims.multiverse import cell, cells, extended_cells, non_strict, own_declaration, split_column
 
-# (reading, column) -> (checks expected to fail, why): a verdict that changes under a reading. Declared
-# AFTER the first cold run reported it as failed with exactly these failed checks (see the dates below);
-# nothing else was changed after seeing the run.
-FINDINGS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {}
-
-# (reading, column): the claim's own declaration at the paper's point still fails exactly its checks here.
-CARRIED: frozenset[tuple[str, str]] = frozenset()
-
-# (reading, column) -> why: the claim's own non-reproduction does NOT hold under this reading (every check
-# passes, or other checks fail): declared non-strict, so a pass reads as the reading's reproduction.
-REPRODUCED_UNDER: dict[tuple[str, str], str] = {}
+from claims.multiverse_findings import CARRIED, FINDINGS, REPRODUCED_UNDER  # declared after the first cold run
 
 CELLS = [
     pytest.param(u.name, column, id=f"{u.name}-{column}", marks=[pytest.mark.claim(split_column(column)[0]), mark])
@@ -63,7 +54,8 @@ def test_multiverse(reading, column, cache, claim):
     elif (reading, column) in REPRODUCED_UNDER:
         own = own_declaration(column)
         claim.expect_not_reproduced(non_strict(scale, claim_id), own[0],
-                                    f"{own[1]} (at the paper's point; under {reading}: {REPRODUCED_UNDER[reading, column]})")
+                                    f"{own[1]} (at the paper's point; under {reading} every check passed in the "
+                                    f"first cold run: the non-reproduction does not survive this reading)")
     claim.choice(f"multiverse universe {universe.name}: {universe.describe()}")
     with under(universe):
         result = plan.measure(scale, cache)

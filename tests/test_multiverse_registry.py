@@ -180,6 +180,8 @@ def test_a_cell_measures_under_its_universe_and_records_its_reading(monkeypatch)
         return plan.Cell(measure, (check,), plan.cell(column).scale)
 
     monkeypatch.setattr(cells_module, "cell", fake_cell)
+    monkeypatch.setattr(cells_module, "FINDINGS", {})  # the real cell's findings name the real checks
+    monkeypatch.setattr(cells_module, "CARRIED", frozenset())
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError):  # undeclared: a failed check fails the cell
         cells_module.test_multiverse("init=gpt2", "C20", None, recorder)

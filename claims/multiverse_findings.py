@@ -1,5 +1,6 @@
 """The multiverse's findings (claims/test_multiverse.py): generated from the first cold run of the whole
-multiverse (98 cells, 2026-12-01, 53 min 34 s wall on 2 cores shared with other jobs for its first half),
+multiverse (98 cells, 2026-12-01, 53 min 34 s wall on 2 cores shared with other jobs for its first half;
+the four C17/C18 sweep cells under lengths=per-batch and init=gpt2 ran cold after it, the same day),
 then read and the reasons written by hand. Nothing was changed after seeing the run: no threshold, no step
 count, no retuning."""
 
@@ -394,6 +395,59 @@ FINDINGS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
             'share of seed x K x L cells peaking at an absolute position < 16',
         ),
         'one length per batch: 88.9 % of the seed x K x L cells peak inside the training range (read as >= 90 %); accuracy stays at chance'),
+    ('init=gpt2', 'C17'): (
+        (
+            'd=32 K=2: key carrier fraction',
+            'd=32 K=2: query carrier fraction',
+            'd=32 K=3: key carrier fraction',
+            'd=32 K=3: query carrier fraction',
+            'd=64 K=2: key carrier fraction',
+            'd=64 K=2: query carrier fraction',
+            'd=64 K=3: key carrier fraction',
+            'd=64 K=3: query carrier fraction',
+            'd=128 K=2: key carrier fraction',
+            'd=128 K=2: query carrier fraction',
+            'd=128 K=3: key carrier fraction',
+            'd=128 K=3: query carrier fraction',
+            'm=10 K=2: key carrier fraction',
+            'm=10 K=2: query carrier fraction',
+            'm=10 K=3: key carrier fraction',
+            'm=10 K=3: query carrier fraction',
+            'm=20 K=2: key carrier fraction',
+            'm=20 K=2: query carrier fraction',
+            'm=20 K=3: key carrier fraction',
+            'm=20 K=3: query carrier fraction',
+            'm=40 K=2: key carrier fraction',
+            'm=40 K=2: query carrier fraction',
+            'm=40 K=3: key carrier fraction',
+            'm=40 K=3: query carrier fraction',
+            'L in [[]8,16[]] K=2: key carrier fraction',
+            'L in [[]8,16[]] K=2: query carrier fraction',
+            'L in [[]8,16[]] K=3: key carrier fraction',
+            'L in [[]8,16[]] K=3: query carrier fraction',
+            'L in [[]8,24[]] K=2: key carrier fraction',
+            'L in [[]8,24[]] K=2: query carrier fraction',
+            'L in [[]8,24[]] K=3: key carrier fraction',
+            'L in [[]8,24[]] K=3: query carrier fraction',
+            'tau=0.5 K=2: key carrier fraction',
+            'tau=0.5 K=2: query carrier fraction',
+            'tau=0.5 K=3: key carrier fraction',
+            'tau=0.5 K=3: query carrier fraction',
+            'tau=1 K=2: key carrier fraction',
+            'tau=1 K=2: query carrier fraction',
+            'tau=1 K=3: key carrier fraction',
+            'tau=1 K=3: query carrier fraction',
+            'tau=2 K=2: key carrier fraction',
+            'tau=2 K=2: query carrier fraction',
+            'tau=2 K=3: key carrier fraction',
+            'tau=2 K=3: query carrier fraction',
+        ),
+        "with every weight N(0, 0.02) the one-layer heads do not fit the task in range within the paper's 4000 steps (RoPE accuracy at L <= 16 about 0.55 for K = 1, 2; APE under weight decay 1e-2 at chance): the carrier fraction stays far below 0.6 across the sweep (0.004-0.58; first cold run of this cell 2026-12-01, after the other 98)"),
+    ('init=gpt2', 'C18'): (
+        (
+            'K=2: c(d=32) - c(d=64), mean over seeds',
+        ),
+        "with every weight N(0, 0.02) the one-layer heads do not fit the task in range within the paper's 4000 steps (RoPE accuracy at L <= 16 about 0.55 for K = 1, 2; APE under weight decay 1e-2 at chance): at K = 2 the dilution rate at d = 32 is below d = 64's (first cold run of this cell 2026-12-01, after the other 98)"),
 }
 
 # (reading, column): the claim's own declaration at the paper's point fails exactly its checks here too.

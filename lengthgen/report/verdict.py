@@ -72,9 +72,6 @@ INTERVAL_OPS = (">=", ">", "<=", "<", "in")  # comparisons whose check can be cl
 CLOSE_LABELLED = ("reproduced", "not reproduced")  # verdicts that carry " (close)"; a close undeclared
 # non-reproduction keeps its label (the claim's close checks are still listed: a check that more seeds pushed
 # just past its threshold)
-LABELS = ("reproduced", "reproduced (close)", "not reproduced", "not reproduced (close)",
-          "not reproduced (undeclared)", "unexpectedly reproduced", "inconclusive", "failed", "error",
-          "skipped")  # the order of the header counts
 
 
 def interval_kind(check: Mapping[str, Any]) -> str | None:

@@ -1,7 +1,8 @@
 """The claim tests' collection order and the ``phenomenon`` fixture.
 
 ``scale`` (every claim test over the quick and paper scales; the quick variant is marked ``quick`` and
-runs only under ``-m quick``) and ``cache`` come from the plugin (``lengthgen.testing.fixtures``).
+runs only under ``-m quick``) and ``model_cache`` (the run's model cache; pytest's own ``cache`` keeps its name)
+come from the plugin (``lengthgen.testing.fixtures``).
 Experiment results are memoised per process, and their models come from the shared cache (one lock per
 model), so a model is trained once per run whether or not xdist is used, and not again while the cache
 holds it.
@@ -36,8 +37,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture
-def phenomenon(scale: Scale, cache):
+def phenomenon(scale: Scale, model_cache):
     """The C1 grid (RoPE and APE, K in {1, 2, 3}, the paper's 8 seeds) at the test's scale."""
-    return phenomenon_result(scale, cache)
+    return phenomenon_result(scale, model_cache)
 
 

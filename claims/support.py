@@ -40,7 +40,7 @@ def memo(key: Any, compute: Callable[[], Any]) -> Any:
 def judge(claim, scale, measure: Callable[[Any], Any], check: Callable[[Any, Any], None], paper_seeds: int) -> Any:
     """Measure at ``scale`` and record ``check(claim, result)``; returns the result (for figures).
 
-    Under ``--until-decided[=MAX]`` (``lengthgen.sequential.current_plan()``) this is the stopping rule's
+    Under ``--lengthgen-until-decided[=MAX]`` (``lengthgen.sequential.current_plan()``) this is the stopping rule's
     loop: the looks are planned before the first one (``Plan.schedule``: the claim's seeds, then 4 more at a
     time up to MAX), every interval is taken at the level 1 - 0.05/looks, and while a deciding check is close
     (``lengthgen.report.verdict.close_checks``) the claim is measured again with the next seeds

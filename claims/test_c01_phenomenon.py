@@ -92,8 +92,8 @@ def accuracy_figure(result: PhenomenonResult, offset: int) -> dict:
 
 
 @pytest.mark.claim("C1")
-def test_rope_generalizes_ape_collapses(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_rope_generalizes_ape_collapses(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     for text in CHOICES:
         claim.choice(text)
     for offset in result.offsets:
@@ -102,11 +102,11 @@ def test_rope_generalizes_ape_collapses(scale, cache, claim):
 
 
 @pytest.mark.control("C1")
-def test_rope_generalizes_ape_collapses_control(scale, cache, control):
+def test_rope_generalizes_ape_collapses_control(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the C1 grid with its APE heads in place of the RoPE heads (same K, seeds and evaluation): an APE head "
         "is at chance beyond the training range, so the RoPE accuracy checks at L > 16 must fail",
         check,
-        measure(scale, cache).replaced("rope", by="ape"),
+        measure(scale, model_cache).replaced("rope", by="ape"),
     )

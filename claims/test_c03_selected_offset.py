@@ -73,18 +73,18 @@ def profile_figure(result: PhenomenonResult) -> dict:
 
 
 @pytest.mark.claim("C3")
-def test_selected_offset_is_target_in_every_cell(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_selected_offset_is_target_in_every_cell(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.figure(f"attention_profile_L{max(result.lengths)}", profile_figure(result))
     claim.verify()
 
 
 @pytest.mark.control("C3")
-def test_selected_offset_is_target_in_every_cell_control(scale, cache, control):
+def test_selected_offset_is_target_in_every_cell_control(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the C1 grid with its APE heads in place of the RoPE heads (same K, seeds and evaluation): beyond the "
         "training range an APE head peaks at an absolute position, not at -K, so the cells at L > 16 must fail",
         check,
-        measure(scale, cache).replaced("rope", by="ape"),
+        measure(scale, model_cache).replaced("rope", by="ape"),
     )

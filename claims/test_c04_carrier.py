@@ -105,8 +105,8 @@ def check(claim, result: CarrierResult) -> None:
 
 
 @pytest.mark.claim("C4")
-def test_trained_heads_carry_a_target_aligned_carrier(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_trained_heads_carry_a_target_aligned_carrier(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     for text in CHOICES:
         claim.choice(text)
     baseline_keys = [v for K in result.offsets for v in result.values(K, "baseline", "key_fraction")]
@@ -138,12 +138,12 @@ def test_trained_heads_carry_a_target_aligned_carrier(scale, cache, claim):
 
 
 @pytest.mark.control("C4")
-def test_untrained_initialisations_carry_no_carrier(scale, cache, control):
+def test_untrained_initialisations_carry_no_carrier(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the same seeds' untrained initialisations in place of the trained heads: their carrier fraction sits "
         "near the 1/m = 0.05 baseline (ratio 1 to it) and their carriers are not aligned at -K, so every check "
         "must fail",
         check,
-        measure(scale, cache).untrained(),
+        measure(scale, model_cache).untrained(),
     )

@@ -48,8 +48,8 @@ def check(claim, result: CarrierResult) -> None:
 
 
 @pytest.mark.claim("C5")
-def test_carrier_only_profile_peaks_at_the_target(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_carrier_only_profile_peaks_at_the_target(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("phi_c without the 1/sqrt(d) logit scale (argmax unchanged); delta over [-47, 0] at both scales")
     claim.choice(GRID_MODELS)
     claim.figure("carrier_only_profile", profile_figure(result, result.offsets, "Carrier-only profile phi_c"))
@@ -57,12 +57,12 @@ def test_carrier_only_profile_peaks_at_the_target(scale, cache, claim):
 
 
 @pytest.mark.control("C5")
-def test_untrained_profile_does_not_peak_at_the_target(scale, cache, control):
+def test_untrained_profile_does_not_peak_at_the_target(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the same seeds' untrained initialisations in place of the trained heads: phi_c of random weights peaks "
         "where chance puts it, and one K-independent initialisation per seed cannot peak at -2 and at -3, so "
         "'-K in every seed' must fail",
         check,
-        measure(scale, cache).untrained(),
+        measure(scale, model_cache).untrained(),
     )

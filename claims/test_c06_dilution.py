@@ -101,8 +101,8 @@ def check(claim, result: DilutionResult) -> None:
 
 
 @pytest.mark.claim("C6")
-def test_target_weight_decays_inverse_linearly(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_target_weight_decays_inverse_linearly(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("fit on the seed-mean a*(L): the mean over seeds of a*(L), inverted, regressed on L - 1")
     claim.choice("intervals of the seed-mean statistics (c, smallest step, R^2): seed bootstrap")
     claim.choice(GRID_MODELS)
@@ -135,12 +135,12 @@ def test_target_weight_decays_inverse_linearly(scale, cache, claim):
 
 
 @pytest.mark.control("C6")
-def test_ape_target_weight_does_not_follow_the_dilution_law(scale, cache, control):
+def test_ape_target_weight_does_not_follow_the_dilution_law(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the C1 grid's APE heads (same K and seeds) in place of the RoPE heads: their a*(L) collapses at the "
         "first unseen length and then depends on where the pinned position lands, not on L, so 1/a* is a step "
         "and a wandering plateau, not a line: R^2 >= 0.85 or monotonicity must fail",
         check,
-        dilution_result(scale, cache, encoding="ape"),
+        dilution_result(scale, model_cache, encoding="ape"),
     )

@@ -101,8 +101,8 @@ def check(claim, result: DilutionResult) -> None:
 
 
 @pytest.mark.claim("C7")
-def test_margin_bound_is_a_valid_loose_lower_bound(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_margin_bound_is_a_valid_loose_lower_bound(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice(
         "mu_L per evaluation length, over the offsets -(L-1)..0 that exist at L (the issue's reading; it replaced "
         "one mu over -47..0 per model); worst case over every query token, target token, rival token and offset"
@@ -139,7 +139,7 @@ def test_margin_bound_is_a_valid_loose_lower_bound(scale, cache, claim):
 
 
 @pytest.mark.control("C7")
-def test_margin_bound_fails_against_the_wrong_positions(scale, cache, control):
+def test_margin_bound_fails_against_the_wrong_positions(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the margins of the target offset -K read against the wrong positions: a*(L) replaced by the head's mean "
@@ -147,5 +147,5 @@ def test_margin_bound_fails_against_the_wrong_positions(scale, cache, control):
         "from a positive margin exceeds 1/L (the typical margin is positive in every model), so the bound checks "
         "must fail",
         check,
-        measure(scale, cache).at_other_positions(),
+        measure(scale, model_cache).at_other_positions(),
     )

@@ -88,9 +88,9 @@ def check(claim, result: PinningResult) -> None:
 
 
 @pytest.mark.claim("C8")
-def test_ape_head_pins_inside_training_range(scale, cache, claim):
+def test_ape_head_pins_inside_training_range(scale, model_cache, claim):
     claim.expect_not_reproduced(scale, NOT_REPRODUCED_CHECKS, NOT_REPRODUCED_WHY)
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     positions = positions_by_model(result)
     claim.note("peak absolute positions across L > 16 per model: " + "; ".join(f"{k}: {v}" for k, v in positions.items()))
     lengths = sorted({r.length for r in result.rows})
@@ -111,11 +111,11 @@ def test_ape_head_pins_inside_training_range(scale, cache, claim):
 
 
 @pytest.mark.control("C8")
-def test_ape_head_pins_inside_training_range_control(scale, cache, control):
+def test_ape_head_pins_inside_training_range_control(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the C1 grid's RoPE heads in place of the APE heads (same K, seeds and lengths): they select -K, so "
         "their peak sits at absolute position L - 1 - K >= 16 and 'not -K' and 'pinned inside' must fail",
         check,
-        measure(scale, cache, encoding="rope"),
+        measure(scale, model_cache, encoding="rope"),
     )

@@ -25,7 +25,7 @@ closest cell is now lambda = 1e-4, K = 3, L = 20 at 0.146 (per seed 0.148, 0.149
 seeds, 0.148) is 0.145 with 5 (seeds 3 and 4 lower: 0.139, 0.145), interval [0.141, 0.150]. No single seed
 of lambda > 0 exceeds 0.15 (worst 0.1497); at lambda = 0, two of the grid's 8 seeds do in one cell each
 (0.165 at K = 3, L = 48; 0.164 at K = 1, L = 32), as in C1, while every cell's mean is at most 0.085.
-Beyond the protocol, ``--until-decided=9`` (seeds 0-8 for every lambda) leaves the closest cell close:
+Beyond the protocol, ``--lengthgen-until-decided=9`` (seeds 0-8 for every lambda) leaves the closest cell close:
 0.148, 95% interval [0.145, 0.150], with seeds 6 and 7 at 0.152; about 15 seeds would decide it.
 
 Negative control: the C1 grid's RoPE heads at lambda = 0 in place of APE (cached models; RoPE under decay
@@ -94,8 +94,8 @@ def check(claim, result: WeightDecayResult) -> None:
 
 
 @pytest.mark.claim("C9")
-def test_ape_failure_survives_weight_decay(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_ape_failure_survives_weight_decay(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.set_scale(seeds_by_lambda={f"{d:g}": list(s) for d, s in result.seeds_by_decay.items()})
     claim.choice("weight decay is Adam's coupled L2 (torch.optim.Adam weight_decay), not AdamW's decoupled decay")
     claim.choice(f"K in {OFFSETS[scale.name]}; seeds: "
@@ -127,8 +127,8 @@ def test_ape_failure_survives_weight_decay(scale, cache, claim):
 
 
 @pytest.mark.control("C9")
-def test_ape_failure_survives_weight_decay_control(scale, cache, control):
-    counterfactual = measure(scale, cache, encoding="rope")
+def test_ape_failure_survives_weight_decay_control(scale, model_cache, control):
+    counterfactual = measure(scale, model_cache, encoding="rope")
     seeds_by_lambda = {f"{d:g}": list(s) for d, s in counterfactual.seeds_by_decay.items()}
     refute(control, {**scale.describe(PAPER_SEEDS), "seeds_by_lambda": seeds_by_lambda},
            "the C1 grid's RoPE heads (lambda = 0, seeds of the grid) in place of APE: they stay accurate "

@@ -88,9 +88,9 @@ def check(claim, result: FixesResult) -> None:
 
 
 @pytest.mark.claim("C10")
-def test_inference_time_fixes_leave_ape_at_chance(scale, cache, claim):
+def test_inference_time_fixes_leave_ape_at_chance(scale, model_cache, claim):
     claim.expect_not_reproduced(scale, NOT_REPRODUCED_CHECKS, NOT_REPRODUCED_WHY, scales=("paper", "quick"))
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("interpolate = linear resize of the 16 trained rows to L rows, endpoints aligned "
                  "(F.interpolate linear, align_corners=True): position t reads row t*15/(L-1)")
     claim.choice("clamp = every position >= 16 reads row 15")
@@ -120,13 +120,13 @@ def test_inference_time_fixes_leave_ape_at_chance(scale, cache, claim):
 
 
 @pytest.mark.control("C10")
-def test_inference_time_fixes_leave_ape_at_chance_control(scale, cache, control):
+def test_inference_time_fixes_leave_ape_at_chance_control(scale, model_cache, control):
     failed = refute(
         control, scale.describe(PAPER_SEEDS),
         "the C1 grid's unmodified RoPE heads (8 seeds) in place of each fixed APE head (a RoPE head has no "
         "position table to fix and needs no fix): they stay accurate beyond the training range, so "
         "accuracy <= 0.15 must fail, in the cells where the APE fixes hold too",
-        check, measure(scale, cache, encoding="rope"))
+        check, measure(scale, model_cache, encoding="rope"))
     # the real run already fails the declared cells; the control must also fail checks that hold there
     holding = [c for c in failed if not matches(c.name, NOT_REPRODUCED_CHECKS)]
     assert holding, (f"control of C10 fails only the declared non-reproduction's checks "

@@ -124,9 +124,9 @@ def check(claim, result: LinearResult, head: str = "linear") -> None:
 
 
 @pytest.mark.claim("C11")
-def test_linear_attention_fits_but_does_not_extrapolate(scale, cache, claim):
+def test_linear_attention_fits_but_does_not_extrapolate(scale, model_cache, claim):
     claim.expect_not_reproduced(scale, NOT_REPRODUCED_QUICK, NOT_REPRODUCED_WHY, scales=("quick",))
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("linear attention: weights = logits q.k/sqrt(d), unnormalised, padding weight 0; same protocol")
     claim.choice("K in {2, 3} at paper scale (the paper does not say which K); K = 2 only at quick scale")
     claim.choice("softmax comparator: the C1 grid's RoPE head of the same K and seed")
@@ -163,13 +163,13 @@ def test_linear_attention_fits_but_does_not_extrapolate(scale, cache, claim):
 
 
 @pytest.mark.control("C11")
-def test_softmax_heads_fail_the_linear_checks(scale, cache, control):
+def test_softmax_heads_fail_the_linear_checks(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the grid's softmax RoPE heads (same K and seeds) in place of the linear heads: they extrapolate "
         "(accuracy about 1 at the far length, not <= 0.2) and carry a carrier pre-rotated to -K (key fraction "
         "about 0.8, cos about 0.8), so the far-accuracy and carrier checks must fail",
         check,
-        measure(scale, cache),
+        measure(scale, model_cache),
         head="softmax",
     )

@@ -120,10 +120,10 @@ def accuracy_figure(result: TwoLayerResult) -> dict:
 
 @pytest.mark.claim("C12")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
-def test_two_layer_rope_generalizes_ape_degrades(scale, cache, claim, width):
+def test_two_layer_rope_generalizes_ape_degrades(scale, model_cache, claim, width):
     if width == FIRST_WIDTH:
         claim.expect_not_reproduced(scale, f"{MARGIN_CHECK}*", FIRST_WIDTH_WHY, scales=("paper", "quick"))
-    result = judge(claim, run_scale(scale), lambda s: measure(s, cache, width), check, PAPER_SEEDS)
+    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache, width), check, PAPER_SEEDS)
     for text in choices(width):
         claim.choice(text)
     for encoding in result.encodings:
@@ -136,5 +136,6 @@ def test_two_layer_rope_generalizes_ape_degrades(scale, cache, claim, width):
 
 @pytest.mark.control("C12")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
-def test_two_layer_control(scale, cache, control, width):
-    refute(control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check, swapped(measure(scale, cache, width)))
+def test_two_layer_control(scale, model_cache, control, width):
+    refute(control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check,
+           swapped(measure(scale, model_cache, width)))

@@ -174,11 +174,11 @@ def record_figures(claim, result: TwoLayerResult) -> None:
 
 @pytest.mark.claim("C13")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
-def test_two_layer_rope_head_equivariant_ape_head_pins(scale, cache, claim, width):
+def test_two_layer_rope_head_equivariant_ape_head_pins(scale, model_cache, claim, width):
     if width == FIRST_WIDTH:
         for name, lengths in FIRST_WIDTH_FAILING.items():
             claim.expect_not_reproduced(scale, [selection_check(L) for L in lengths], FIRST_WIDTH_WHY, scales=(name,))
-    result = judge(claim, run_scale(scale), lambda s: measure(s, cache, width), check, PAPER_SEEDS)
+    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache, width), check, PAPER_SEEDS)
     for text in choices(width) + EXTRA_CHOICES:
         claim.choice(text)
     record_notes(claim, result)
@@ -188,5 +188,6 @@ def test_two_layer_rope_head_equivariant_ape_head_pins(scale, cache, claim, widt
 
 @pytest.mark.control("C13")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
-def test_two_layer_heads_control(scale, cache, control, width):
-    refute(control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check, swapped(measure(scale, cache, width)))
+def test_two_layer_heads_control(scale, model_cache, control, width):
+    refute(control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check,
+           swapped(measure(scale, model_cache, width)))

@@ -77,8 +77,8 @@ def ape_in_place_of_rope(scale, cache, result: BasesResult) -> BasesResult:
 
 
 @pytest.mark.claim("C14")
-def test_mechanism_is_robust_to_the_rotary_base(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_mechanism_is_robust_to_the_rotary_base(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("K in {2, 3} at paper scale (K = 2 at quick), seeds 0..4; base 1e4 = the C1 grid's models")
     claim.choice("OOD accuracy: mean accuracy over the evaluation lengths L > 16, then over seeds")
     for offset in result.offsets:
@@ -101,12 +101,12 @@ def test_mechanism_is_robust_to_the_rotary_base(scale, cache, claim):
 
 
 @pytest.mark.control("C14")
-def test_mechanism_is_robust_to_the_rotary_base_control(scale, cache, control):
+def test_mechanism_is_robust_to_the_rotary_base_control(scale, model_cache, control):
     refute(
         control, scale.describe(PAPER_SEEDS),
         "the base sweep with every base's RoPE runs replaced by the C1 grid's APE runs (same K, seeds and "
         "evaluation): an APE head is at chance beyond the training range and does not select -K there, so "
         "both checks must fail for every base",
         check,
-        ape_in_place_of_rope(scale, cache, measure(scale, cache)),
+        ape_in_place_of_rope(scale, model_cache, measure(scale, model_cache)),
     )

@@ -98,8 +98,8 @@ def check(claim, result: DynamicsResult) -> None:
 
 
 @pytest.mark.claim("C16")
-def test_carrier_and_rank_coemerge_then_plateau(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_carrier_and_rank_coemerge_then_plateau(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("trajectory recorded every 50 steps of the same run (no retraining); C1 grid RoPE models")
     claim.choice(f"final value = the last record (step {result.steps}); t90 = first record >= 90% of it "
                  "(step 0 included)")
@@ -127,9 +127,9 @@ def test_carrier_and_rank_coemerge_then_plateau(scale, cache, claim):
 
 
 @pytest.mark.control("C16")
-def test_carrier_and_rank_coemerge_then_plateau_control(scale, cache, control):
+def test_carrier_and_rank_coemerge_then_plateau_control(scale, model_cache, control):
     refute(control, scale.describe(PAPER_SEEDS),
            "the same runs' trajectories with every series flat at its final value from step 0 (a carrier "
            "and rank concentration present from the start): nothing emerges, so 'initial <= half the final' "
            "and 't90 after step 0' must fail",
-           check, flat_counterfactual(measure(scale, cache)))
+           check, flat_counterfactual(measure(scale, model_cache)))

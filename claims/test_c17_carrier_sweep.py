@@ -64,8 +64,8 @@ def check(claim, result: CarrierSweepResult) -> None:
 
 
 @pytest.mark.claim("C17")
-def test_carrier_fraction_holds_across_settings(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_carrier_fraction_holds_across_settings(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("one factor at a time around d=64, m=20, [8,16], tau=1 (the paper's point is the C1 grid model)")
     claim.choice("sweep: " + "; ".join(f"{factor} in {{{', '.join(point_label(factor, v) for v in values)}}}"
                                       for factor, values in result.sweep.items()))
@@ -90,8 +90,8 @@ def test_carrier_fraction_holds_across_settings(scale, cache, claim):
 
 
 @pytest.mark.control("C17")
-def test_carrier_fraction_holds_across_settings_control(scale, cache, control):
+def test_carrier_fraction_holds_across_settings_control(scale, model_cache, control):
     refute(control, scale.describe(PAPER_SEEDS),
            "each sweep model's untrained initialisation (the same seeds) in place of the trained head: its "
            "carrier fraction is the i.i.d. baseline (about 1/m), outside [0.6, 0.95]",
-           check, untrained_counterfactual(measure(scale, cache)))
+           check, untrained_counterfactual(measure(scale, model_cache)))

@@ -65,8 +65,8 @@ def check(claim, result: WidthDilutionResult) -> None:
 
 
 @pytest.mark.claim("C18")
-def test_dilution_rate_falls_with_width(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_dilution_rate_falls_with_width(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.set_scale(lengths=list(PAPER_EVAL_LENGTHS))
     claim.choice("c = slope of the least-squares fit of 1/a* on L-1 over the paper's lengths 12..48, per seed")
     claim.choice(f"K in {result.offsets}, seeds {list(result.seeds)}; the width models of the C17 sweep")
@@ -95,8 +95,8 @@ def test_dilution_rate_falls_with_width(scale, cache, claim):
 
 
 @pytest.mark.control("C18")
-def test_dilution_rate_falls_with_width_control(scale, cache, control):
+def test_dilution_rate_falls_with_width_control(scale, model_cache, control):
     refute(control, {**scale.describe(PAPER_SEEDS), "lengths": list(PAPER_EVAL_LENGTHS)},
            "the same per-seed fits with the widths in reverse order (128, 64, 32): the checks then ask for "
            "c(128) > c(64) > c(32), the opposite of the measured ordering, and must fail",
-           check, reversed_widths(measure(scale, cache)))
+           check, reversed_widths(measure(scale, model_cache)))

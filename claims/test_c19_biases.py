@@ -222,10 +222,10 @@ def selection_figure(result: BiasesResult, encoding: str) -> dict:
 
 @pytest.mark.claim("C19")
 @pytest.mark.parametrize("encoding", BIAS_SCHEMES)
-def test_selected_offset_is_length_invariant(scale, cache, claim, encoding):
+def test_selected_offset_is_length_invariant(scale, model_cache, claim, encoding):
     if encoding == "alibi":
         claim.expect_not_reproduced(scale, ALIBI_NOT_SOLVED, ALIBI_NOT_SOLVED_WHY, scales=("paper", "quick"))
-    result = judge(claim, run_scale(scale), lambda s: measure(s, cache),
+    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache),
                    functools.partial(check_invariance, encoding=encoding), PAPER_SEEDS)
     record_common(claim, result, encoding)
     claim.note(cell_verdicts(result, encoding))
@@ -234,10 +234,10 @@ def test_selected_offset_is_length_invariant(scale, cache, claim, encoding):
 
 @pytest.mark.claim("C19")
 @pytest.mark.parametrize("encoding", BIAS_SCHEMES)
-def test_selects_the_target_like_rope(scale, cache, claim, encoding):
+def test_selects_the_target_like_rope(scale, model_cache, claim, encoding):
     if encoding == "alibi":
         claim.expect_not_reproduced(scale, ALIBI_NOT_TARGET, ALIBI_WHY, scales=("paper", "quick"))
-    result = judge(claim, run_scale(scale), lambda s: measure(s, cache),
+    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache),
                    functools.partial(check_target, encoding=encoding), PAPER_SEEDS)
     record_common(claim, result, encoding, with_figures=False)
     claim.choice("'as for RoPE' read as C3: the selected offset is the target -K in every seed x length cell")
@@ -245,8 +245,8 @@ def test_selects_the_target_like_rope(scale, cache, claim, encoding):
 
 
 @pytest.mark.control("C19")
-def test_length_invariance_control(scale, cache, control):
-    grid = measure(scale, cache, encodings=("rope", "ape"))  # the C1 grid's models at C19's seeds: cached
+def test_length_invariance_control(scale, model_cache, control):
+    grid = measure(scale, model_cache, encodings=("rope", "ape"))  # the C1 grid's models at C19's seeds: cached
     refute(control, run_scale(scale).describe(PAPER_SEEDS),
            "the C1 grid's APE heads (same seeds, K, steps, evaluation) in place of a bias scheme: APE solves "
            "the range but pins to absolute positions inside it, so its selected offset changes with length "

@@ -119,11 +119,11 @@ def check(claim, result: CarrierResult, reading: str = CATALOGUE_READING) -> Non
 
 @pytest.mark.claim("C20")
 @pytest.mark.parametrize("reading", READINGS)
-def test_k1_carrier_centred_at_zero_and_accurate(scale, cache, claim, reading):
+def test_k1_carrier_centred_at_zero_and_accurate(scale, model_cache, claim, reading):
     declared, why = DECLARED[reading]
     if declared[scale.name]:
         claim.expect_not_reproduced(scale, declared[scale.name], why, scales=("quick", "paper"))
-    result = judge(claim, scale, lambda s: measure(s, cache), lambda c, r: check(c, r, reading), PAPER_SEEDS)
+    result = judge(claim, scale, lambda s: measure(s, model_cache), lambda c, r: check(c, r, reading), PAPER_SEEDS)
     claim.choice(reading_choice(reading))
     claim.choice("'everywhere' = every evaluation length, on the mean accuracy over seeds (as C1)")
     claim.choice("models: the C1 grid's RoPE heads with K = 1 (seeds 0..4), no extra training")
@@ -160,13 +160,13 @@ def reading_choice(reading: str) -> str:
 
 @pytest.mark.control("C20")
 @pytest.mark.parametrize("reading", READINGS)
-def test_k2_carriers_are_not_centred_at_zero(scale, cache, control, reading):
+def test_k2_carriers_are_not_centred_at_zero(scale, model_cache, control, reading):
     refute(
         control, scale.describe(PAPER_SEEDS),
         f"the grid's K = {CONTROL_OFFSET} heads in place of the K = 1 heads: their carriers are pre-rotated to "
         f"the target (phi_c peaks at -{CONTROL_OFFSET} in every seed, C5), not centred at 0, so the phi_c check "
         "must fail",
         check,
-        carrier_result(scale, cache).select((CONTROL_OFFSET,)),
+        carrier_result(scale, model_cache).select((CONTROL_OFFSET,)),
         reading,
     )

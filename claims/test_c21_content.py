@@ -68,8 +68,8 @@ def check(claim, result: ContentResult) -> None:
 
 
 @pytest.mark.claim("C21")
-def test_content_task_solved_with_one_and_two_heads(scale, cache, claim):
-    result = judge(claim, run_scale(scale), lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_content_task_solved_with_one_and_two_heads(scale, model_cache, claim):
+    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     for text in CHOICES:
         claim.choice(text)
     claim.choice("'in distribution' = every evaluation length L <= 16 (12 and 16), accuracy mean over seeds")
@@ -116,8 +116,8 @@ def test_content_task_solved_with_one_and_two_heads(scale, cache, claim):
 
 
 @pytest.mark.control("C21")
-def test_content_control(scale, cache, control):
+def test_content_control(scale, model_cache, control):
     refute(control, run_scale(scale).describe(PAPER_SEEDS),
            "the same heads, seeds and evaluation sequences with every model's weights replaced by its seed's "
            "untrained initialisation: an untrained head predicts near chance (0.05), so the in-distribution "
-           "accuracy checks must fail", check, untrained_content(measure(scale, cache)))
+           "accuracy checks must fail", check, untrained_content(measure(scale, model_cache)))

@@ -137,8 +137,8 @@ def record_figures(claim, result: ContentResult) -> None:
 
 
 @pytest.mark.claim("C22")
-def test_peak_attention_falls_as_heads_split_the_width(scale, cache, claim):
-    result = judge(claim, run_scale(scale), lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_peak_attention_falls_as_heads_split_the_width(scale, model_cache, claim):
+    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     for text in CHOICES:
         claim.choice(text)
     claim.choice("peak attention = mean over the two modes and the H heads of each head's mode-conditioned peak "
@@ -151,8 +151,8 @@ def test_peak_attention_falls_as_heads_split_the_width(scale, cache, claim):
 
 
 @pytest.mark.control("C22")
-def test_head_dilution_control(scale, cache, control):
-    result = measure(scale, cache)
+def test_head_dilution_control(scale, model_cache, control):
+    result = measure(scale, model_cache)
     refute(control, run_scale(scale).describe(PAPER_SEEDS),
            "the same models with the order of H reversed (4, 2, 1): read in that order the peaks rise with H, "
            "so the 'falls as H grows' checks must fail", check,

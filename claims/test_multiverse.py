@@ -8,7 +8,7 @@ One test per (reading, claim) cell, ``test_multiverse[<reading>-<claim>]`` (C12/
 record (``reading`` set) goes to the report's multiverse grid, not to the claims table. The cell calls
 the claim module's own ``measure(scale, cache)`` inside ``under(universe)`` (the readings change the
 specs the experiments build) and its own check functions, at paper scale and the catalogue's seeds.
-``--seeds`` does not apply here. Which cells run by default, and which are extended (marked
+``--lengthgen-seeds`` does not apply here. Which cells run by default, and which are extended (marked
 ``multiverse_extended``, left out of the default run for their cost: ``-m multiverse_extended``):
 ``lengthgen.experiments.multiverse.LEFT_OUT``.
 
@@ -39,7 +39,7 @@ CELLS = [
 
 
 @pytest.mark.parametrize("reading, column", CELLS)
-def test_multiverse(reading, column, cache, claim):
+def test_multiverse(reading, column, model_cache, claim):
     universe = lookup(reading)
     plan = cell(column)
     claim_id = split_column(column)[0]
@@ -58,7 +58,7 @@ def test_multiverse(reading, column, cache, claim):
                                     f"first cold run: the non-reproduction does not survive this reading)")
     claim.choice(f"multiverse universe {universe.name}: {universe.describe()}")
     with under(universe):
-        result = plan.measure(scale, cache)
+        result = plan.measure(scale, model_cache)
         for check in plan.checks:
             check(claim, result)
     claim.verify()

@@ -72,9 +72,9 @@ def selection_figure(result: FarResult) -> dict:
 
 
 @pytest.mark.claim("P1")
-def test_selected_offset_stays_at_target_far_out(scale, cache, claim):
+def test_selected_offset_stays_at_target_far_out(scale, model_cache, claim):
     claim.expect_not_reproduced(scale, NOT_REPRODUCED_CHECKS, NOT_REPRODUCED_WHY, scales=("paper", "quick"))
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("the C1 grid's RoPE heads, no retraining; far lengths 64, 96, 128 with the scale's sequences")
     claim.choice("selected offset = argmax of the mean attention relative to the query (as C3)")
     claim.figure("selected_offset_far", selection_figure(result))
@@ -82,8 +82,8 @@ def test_selected_offset_stays_at_target_far_out(scale, cache, claim):
 
 
 @pytest.mark.control("P1")
-def test_selected_offset_stays_at_target_far_out_control(scale, cache, control):
+def test_selected_offset_stays_at_target_far_out_control(scale, model_cache, control):
     refute(control, scale.describe(PAPER_SEEDS),
            "the grid's APE heads (table extended with the seed's initial rows) in place of the RoPE heads: "
            "an APE head peaks at an absolute position inside the training range, never at -K, so every cell "
-           "must fail", check, measure(scale, cache).replaced(measure(scale, cache, "ape")))
+           "must fail", check, measure(scale, model_cache).replaced(measure(scale, model_cache, "ape")))

@@ -85,9 +85,9 @@ def prediction_figure(result: P.OutOfSampleResult) -> dict:
 
 
 @pytest.mark.claim("P2")
-def test_dilution_law_predicts_far_target_weight(scale, cache, claim):
+def test_dilution_law_predicts_far_target_weight(scale, model_cache, claim):
     claim.expect_not_reproduced(scale, NOT_REPRODUCED_CHECKS, NOT_REPRODUCED_WHY, scales=("paper", "quick"))
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("fit as C6: 1/a* on L - 1 on the seed-mean a*(L) over the scale's evaluation lengths")
     claim.choice("the C1 grid's RoPE heads, K in {2, 3}, seeds 0..4, no retraining")
     claim.choice("interval: seed bootstrap of fit and far mean together")
@@ -96,9 +96,9 @@ def test_dilution_law_predicts_far_target_weight(scale, cache, claim):
 
 
 @pytest.mark.control("P2")
-def test_dilution_law_predicts_far_target_weight_control(scale, cache, control):
-    result = measure(scale, cache)
-    scaled = variant(scale, cache, "log-scale", OFFSETS, PAPER_SEEDS)
+def test_dilution_law_predicts_far_target_weight_control(scale, model_cache, control):
+    result = measure(scale, model_cache)
+    scaled = variant(scale, model_cache, "log-scale", OFFSETS, PAPER_SEEDS)
     refute(control, scale.describe(PAPER_SEEDS),
            "the far a* of the same heads under log-length logit scaling (P6's variant) against the law fitted "
            "on their unscaled in-range a*: the scaled heads dilute more slowly, so the prediction must miss",

@@ -63,8 +63,8 @@ def peak_figure(result: FarResult) -> dict:
 
 
 @pytest.mark.claim("P3")
-def test_ape_stays_pinned_and_at_chance_far_out(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_ape_stays_pinned_and_at_chance_far_out(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("APE table extended to 128 rows: trained rows unchanged, rows 48..127 = the seed's own initial rows "
                  "(the init generator continued)")
     claim.choice("peak = argmax of the mean attention over absolute positions (as C8)")
@@ -73,8 +73,8 @@ def test_ape_stays_pinned_and_at_chance_far_out(scale, cache, claim):
 
 
 @pytest.mark.control("P3")
-def test_ape_stays_pinned_and_at_chance_far_out_control(scale, cache, control):
+def test_ape_stays_pinned_and_at_chance_far_out_control(scale, model_cache, control):
     refute(control, scale.describe(PAPER_SEEDS),
            "the grid's RoPE heads in place of the APE heads: they retrieve far out and peak at L-1-K, so the "
            "accuracy and pinning checks must fail", check,
-           measure(scale, cache).replaced(measure(scale, cache, "rope")))
+           measure(scale, model_cache).replaced(measure(scale, model_cache, "rope")))

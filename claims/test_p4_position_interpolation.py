@@ -85,8 +85,8 @@ def offset_figure(result: VariantResult) -> dict:
 
 
 @pytest.mark.claim("P4")
-def test_position_interpolation_moves_the_selected_offset(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_position_interpolation_moves_the_selected_offset(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("interpolation: query and key positions multiplied by 16/L at L > 16, fractional rotation angles")
     claim.choice("a cell selects -K L/16 when its argmax offset equals it exactly")
     claim.figure("selected_offset_interpolated", offset_figure(result))
@@ -97,8 +97,8 @@ def test_position_interpolation_moves_the_selected_offset(scale, cache, claim):
 
 
 @pytest.mark.control("P4")
-def test_position_interpolation_moves_the_selected_offset_control(scale, cache, control):
+def test_position_interpolation_moves_the_selected_offset_control(scale, model_cache, control):
     refute(control, scale.describe(PAPER_SEEDS),
            "interpolation factor 1 (no interpolation: the plain evaluation of the same heads and cells): the "
            "head selects -K and retrieves, so 'selected offset = -K L/16' and 'accuracy <= 0.15' must fail",
-           check, measure(scale, cache, "plain"))
+           check, measure(scale, model_cache, "plain"))

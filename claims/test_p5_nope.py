@@ -61,8 +61,8 @@ def accuracy_figure(result: PhenomenonResult) -> dict:
 
 
 @pytest.mark.claim("P5")
-def test_nope_cannot_select_an_offset(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_nope_cannot_select_an_offset(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("NoPE = the paper's one-layer head with no positional encoding, trained as C1 "
                  "(same data, steps, init)")
     claim.figure("nope_accuracy", accuracy_figure(result))
@@ -70,7 +70,7 @@ def test_nope_cannot_select_an_offset(scale, cache, claim):
 
 
 @pytest.mark.control("P5")
-def test_nope_cannot_select_an_offset_control(scale, cache, control):
+def test_nope_cannot_select_an_offset_control(scale, model_cache, control):
     refute(control, scale.describe(PAPER_SEEDS),
            "the grid's RoPE heads (same K and seeds, trained the same way) in place of the NoPE heads: they "
-           "retrieve, so every accuracy check must fail", check, measure(scale, cache, "rope"))
+           "retrieve, so every accuracy check must fail", check, measure(scale, model_cache, "rope"))

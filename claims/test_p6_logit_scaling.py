@@ -92,8 +92,8 @@ def weight_figure(result: VariantResult) -> dict:
 
 
 @pytest.mark.claim("P6")
-def test_log_length_scaling_raises_target_weight(scale, cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, cache), check, PAPER_SEEDS)
+def test_log_length_scaling_raises_target_weight(scale, model_cache, claim):
+    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
     claim.choice("scaling on the attention logits (before the softmax), factor log(L)/log(16) at L > 16")
     claim.choice("a (K, L) cell 'selects -K' when every seed does (P1's cells); comparisons of seed means")
     claim.figure("target_weight_scaled", weight_figure(result))
@@ -101,8 +101,8 @@ def test_log_length_scaling_raises_target_weight(scale, cache, claim):
 
 
 @pytest.mark.control("P6")
-def test_log_length_scaling_raises_target_weight_control(scale, cache, control):
+def test_log_length_scaling_raises_target_weight_control(scale, model_cache, control):
     refute(control, scale.describe(PAPER_SEEDS),
            "the inverse scaling (logits divided by log(L)/log(16): flatter attention, more dilution) in place "
            "of the scaling: the scaled a* falls below the unscaled, so the a* checks must fail",
-           check, measure(scale, cache, "inverse-log-scale"))
+           check, measure(scale, model_cache, "inverse-log-scale"))

@@ -7,7 +7,7 @@ when the ``-m`` expression names robustness: ``pytest claims -m robustness -n au
 records the claim's own checks (``check(claim, result)`` of its module) on a result measured at the
 setting (``claims/robustness.py``), always at paper scale: 4000 steps, 4096 evaluation sequences per
 length, the paper's evaluation lengths, and the catalogue's seeds (offsets-far 5 seeds; the spec settings
-the claim's own count, 8 for C1/C3/C8 and 5 for C4/C5; fresh-seeds the first n of 100..107). ``--seeds``
+the claim's own count, 8 for C1/C3/C8 and 5 for C4/C5; fresh-seeds the first n of 100..107). ``--lengthgen-seeds``
 does not apply here: each setting fixes its seeds.
 
 Readings (catalogue): "L <= 16" / "L > 16" are L <= Lmax / L > Lmax of the setting's training range (the
@@ -99,7 +99,7 @@ CELLS = [
 
 
 @pytest.mark.parametrize("setting_name, claim_id", CELLS)
-def test_robustness(setting_name, claim_id, cache, claim):
+def test_robustness(setting_name, claim_id, model_cache, claim):
     setting = lookup(setting_name)
     plan = cell(setting, claim_id)
     module = claim_module(claim_id)
@@ -109,13 +109,13 @@ def test_robustness(setting_name, claim_id, cache, claim):
     declared = FINDINGS.get((setting.name, claim_id))
     if declared is None and setting.seeds is not None:
         declared = carried_declaration(claim_id)
-    if declared is not None:  # strict (an unexpected pass fails) except at fresh seeds, as for --seeds
+    if declared is not None:  # strict (an unexpected pass fails) except at fresh seeds, as for --lengthgen-seeds
         strict = scale if setting.seeds is not None else dataclasses.replace(scale, seeds=None)
         claim.expect_not_reproduced(strict, declared[0], declared[1])
     claim.choice(f"robustness setting {setting.name}: {setting.what}")
     claim.choice(f"read at this setting: Lmax = {setting.max_len}, chance 1/m = {setting.chance:g}, APE near chance "
                  f"<= {setting.near_chance:g} (1/m + 0.10)")
-    result = plan.measure(scale, cache)
+    result = plan.measure(scale, model_cache)
     for check in plan.checks:
         check(claim, result)
     claim.verify()

@@ -1,4 +1,5 @@
-"""The device models train and evaluate on: the CPU by default, a CUDA GPU on request (``--device``).
+"""The device models train and evaluate on: the CPU by default, a CUDA GPU on request (a subcommand's
+``--device``, pytest's ``--lengthgen-device``).
 
 Process-wide, like ``torch.set_num_threads``. Random draws (initialisation, data) always come from CPU
 generators, so a seed sees the same data and the same initial weights on every device; only the

@@ -345,7 +345,7 @@ class ClaimRecorder:
 
         ``verify()`` then says "not reproduced" only when the failed checks are exactly among those named
         (each other check must pass). With the paper's seeds the declaration is strict: if every check
-        passes, the test fails (an unexpected pass). With other seeds (``--seeds``) it is not: a pass is
+        passes, the test fails (an unexpected pass). With other seeds (``--lengthgen-seeds``) it is not: a pass is
         reproduced.
         """
         if scale.name not in scales:

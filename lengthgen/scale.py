@@ -17,7 +17,7 @@ from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, _require
 @dataclass(frozen=True)
 class Scale:
     name: str  # "paper" or "quick"
-    seeds: tuple[int, ...] | None  # explicit seeds (--seeds), or None for the claim's own paper count 0..n-1
+    seeds: tuple[int, ...] | None  # explicit seeds (--lengthgen-seeds), or None for the claim's own paper count 0..n-1
     max_seeds: int | None  # cap on the number of seeds, or None
     steps: int  # training steps per model
     sequences: int  # evaluation sequences per length

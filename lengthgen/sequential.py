@@ -1,9 +1,10 @@
 """How many seeds decide a claim: intervals at a chosen level, the seeds a close check would need, and
-the stopping rule of ``--until-decided[=MAX]``.
+the stopping rule of pytest's ``--lengthgen-until-decided[=MAX]`` (a subcommand's ``--until-decided[=MAX]``
+runs the claim tests with it).
 
 The rule (a group-sequential design with a Bonferroni split, fixed before the first look):
 
-- A claim starts at its own seed count n0 (the paper's, or ``--seeds``). The looks are at
+- A claim starts at its own seed count n0 (the paper's, or ``--lengthgen-seeds``). The looks are at
   n0, n0 + 4, n0 + 8, ... seeds, the last one at exactly MAX (default 32): ``Plan.schedule(n0)``. Their
   number K is known before any seed is trained.
 - At every look each interval that decides closeness is a two-sided interval at level 1 - alpha/K
@@ -18,7 +19,7 @@ The rule (a group-sequential design with a Bonferroni split, fixed before the fi
   normal seed streams with the true mean on the threshold, and ``tests/test_sequential.py`` checks that
   the rate stays at most alpha while the same looks each at an unadjusted 95% exceed it). Away from the
   threshold it stops early. The simulated rates and seed counts are in docs/statistics.md.
-- Without ``--until-decided`` there is one look (K = 1): the plain 95% intervals.
+- Without ``--lengthgen-until-decided`` there is one look (K = 1): the plain 95% intervals.
 
 The t-interval assumes per-seed values roughly normal; the percentile bootstrap over few seeds is an
 approximation (with 3 seeds it has 10 distinct resamples). Both are stated on the page.
@@ -77,14 +78,15 @@ class Plan:
                 "looks_planned": len(looks), "schedule": list(looks), "level": self.level(first)}
 
 
-def parse_max(text: str | int) -> int:
-    """The value of ``--until-decided=MAX``: an integer in 2..10000, else ValueError naming it."""
+def parse_max(text: str | int, option: str = "--until-decided") -> int:
+    """The value of ``--until-decided=MAX`` (a subcommand's; pytest's is ``--lengthgen-until-decided``, the
+    ``option`` its message names): an integer in 2..10000, else ValueError naming it."""
     try:
         value = int(str(text).strip())
     except ValueError:
-        raise ValueError(f"--until-decided={text!r}: MAX must be an integer (seeds), e.g. --until-decided=24") from None
+        raise ValueError(f"{option}={text!r}: MAX must be an integer (seeds), e.g. {option}=24") from None
     if not 2 <= value <= MAX_LIMIT:
-        raise ValueError(f"--until-decided={text!r}: MAX must be an integer in 2..{MAX_LIMIT}")
+        raise ValueError(f"{option}={text!r}: MAX must be an integer in 2..{MAX_LIMIT}")
     return value
 
 

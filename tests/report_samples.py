@@ -118,7 +118,7 @@ def _c18_values(seed: int) -> tuple[float, float]:
 
 
 def until_decided() -> dict:
-    """C18 through the --until-decided loop (claims.support.judge, MAX 12): a seed-bootstrap statistic of the
+    """C18 through the --lengthgen-until-decided loop (claims.support.judge, MAX 12): a seed-bootstrap statistic of the
     seed-mean curve, close with 3 seeds, then decided with more."""
     import dataclasses
 

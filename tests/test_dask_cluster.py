@@ -1,5 +1,5 @@
-"""--scheduler: ensemble passes on a real Dask cluster equal a local run's bit for bit, and a worker
-killed mid-pass loses and corrupts nothing.
+"""--scheduler (pytest's --lengthgen-scheduler): ensemble passes on a real Dask cluster equal a local run's
+bit for bit, and a worker killed mid-pass loses and corrupts nothing.
 
 The cluster is one ``dask scheduler`` and two ``dask worker`` processes (one thread each, no nanny, so
 killing a worker's process kills the worker), all bound to 127.0.0.1 and stopped in the fixture's
@@ -106,7 +106,8 @@ def run_pytest(args: list[str], cwd: Path = ROOT) -> subprocess.CompletedProcess
 def test_pytest_bad_and_unreachable_scheduler_exit_4(tmp_path):
     for address, fragment in [("localhost:8786", "is not a Dask scheduler address"),
                               (f"tcp://{HOST}:{closed_port()}", "cannot connect")]:
-        result = run_pytest(["tests/test_config.py", f"--scheduler={address}", f"--cache-dir={tmp_path}"])
+        result = run_pytest(["tests/test_config.py", f"--lengthgen-scheduler={address}",
+                             f"--lengthgen-cache-dir={tmp_path}"])
         assert result.returncode == 4 and fragment in result.stderr, (result.returncode, result.stderr[-2000:])
 
 
@@ -265,12 +266,13 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
         from lengthgen.engine.train import Member
         from tests.helpers import tiny_spec
 
-        def test_trains_there(cache):
+        def test_trains_there(model_cache):
             assert cluster.address() == {on_cluster.address!r}
-            trained([Member(tiny_spec(steps=20), 0)], cache)
-            assert cache.stats["train:computed"] == 1
+            trained([Member(tiny_spec(steps=20), 0)], model_cache)
+            assert model_cache.stats["train:computed"] == 1
     """))
-    result = run_pytest([str(test_file), f"--scheduler={on_cluster.address}", f"--cache-dir={tmp_path / 'py'}",
+    result = run_pytest([str(test_file), f"--lengthgen-scheduler={on_cluster.address}",
+                         f"--lengthgen-cache-dir={tmp_path / 'py'}",
                          "-o", "lengthgen_suite=true", "-q"])  # the file lies outside the suite's pytest.ini
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
 

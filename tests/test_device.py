@@ -1,5 +1,6 @@
-"""--device: CPU by default, CUDA on request; the same results within float32 rounding, and the device
-is part of the cache key. The CUDA comparison runs where a GPU exists and is skipped where none does."""
+"""--device (pytest's --lengthgen-device): CPU by default, CUDA on request; the same results within float32
+rounding, and the device is part of the cache key. The CUDA comparison runs where a GPU exists and is
+skipped where none does."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from lengthgen.cli import main
-from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, DRIFT_RULE, VERDICT_RANK, diff_runs, drift_tolerance,
+from lengthgen.report.diff import (CROSS_CPU_TOLERANCE, DRIFT_RELATIVE_TOLERANCE, DRIFT_RULE, VERDICT_RANK, diff_runs, drift_tolerance,
                                    is_drift, verdict_change)
 from lengthgen.report import diff_render
 from lengthgen.report.diff_render import NO_DIFFERENCES
@@ -178,6 +178,45 @@ def test_exact_check_drifts_beyond_float_noise_only(tmp_path, capsys, baseline):
     assert record.drifted[0].tolerance_from == "relative" and record.change == "same"
 
 
+AVX512 = {"cpu_model": "Intel(R) Xeon(R) Processor", "cpu_capability": "AVX512"}
+AVX2 = {"cpu_model": "Intel(R) Xeon(R) Processor", "cpu_capability": "AVX2"}
+
+
+def on_cpu(data: dict, cpu: dict) -> dict:
+    return {**copy.deepcopy(data), "environment": {**data["environment"], **cpu}}
+
+
+def test_runs_on_different_cpus_say_so_and_count_rounding_as_noise(baseline):
+    """C2's largest relative change is itself float rounding: on an AVX-512 CPU it read 1.6266e-7 where the
+    AVX2 CPU read 1.65e-7. Within one CPU that is drift (1e-9 relative); across two it is rounding."""
+    old = on_cpu(baseline, AVX2)
+    new = on_cpu(baseline, AVX512)
+    check = new["records"][C2]["checks"][0]  # exact: no interval
+    check["value"] = check["value"] * 0.986  # the measured cross-CPU move, 1.4 % of the value
+    diff = diff_of(old, new)
+    assert diff.cross_cpu and diff.empty and diff.within_noise == 1
+    code, out = rendered(old, new, "--fail-on", "drift")
+    assert code == 0 and "note: the runs ran on different CPUs (old: Intel(R) Xeon(R) Processor, torch kernels " \
+        "AVX2; new: Intel(R) Xeon(R) Processor, torch kernels AVX512)" in out
+    assert f"{CROSS_CPU_TOLERANCE:g} x max(1, |old|, |new|)" in out.splitlines()[2]
+    same_cpu = on_cpu(new, AVX2)
+    (record,) = diff_of(old, same_cpu).changed  # the same move on one CPU drifts
+    assert record.drifted[0].tolerance_from == "relative"
+    check["value"] += 10 * CROSS_CPU_TOLERANCE  # a real move drifts across CPUs too
+    (record,) = diff_of(old, new).changed
+    assert record.drifted[0].tolerance_from == "rounding across CPUs"
+
+
+def test_a_run_without_its_cpu_is_not_taken_for_another_cpu(baseline):
+    """The baseline was written before runs recorded their CPU: its CPU is unknown, and the rule stays strict."""
+    diff = diff_of(baseline, on_cpu(baseline, AVX512))
+    assert not diff.cross_cpu and diff.old_cpu == "unknown"
+    _, out = rendered(baseline, on_cpu(baseline, AVX512))
+    assert "CPU: old unknown; new Intel(R) Xeon(R) Processor, torch kernels AVX512" in out
+    _, out = rendered(on_cpu(baseline, AVX512), on_cpu(baseline, AVX512))
+    assert "CPU: Intel(R) Xeon(R) Processor, torch kernels AVX512" in out
+
+
 def test_pass_fail_change_and_threshold_change(tmp_path, capsys, baseline):
     new = copy.deepcopy(baseline)
     checks = new["records"][C15]["checks"]
@@ -287,7 +326,8 @@ def test_json_shape_to_stdout_and_to_a_file(tmp_path, capsys, baseline):
     data = json.loads(out)
     assert code == 1 and data["exit"] == 1 and data["failures"] == ["1 check drifted"]
     assert set(data) == {"old", "new", "old_scale", "new_scale", "rule", "relative_tolerance", "empty", "summary",
-                         "records", "added", "removed", "fail_on", "failures", "exit"}
+                         "records", "added", "removed", "fail_on", "failures", "exit", "old_cpu", "new_cpu",
+                         "cross_cpu"}
     (record,) = data["records"]
     assert record["key"]["claim"] == "C1" and record["change"] == "same"
     (drift,) = record["checks"]

@@ -1,6 +1,7 @@
-"""An environment problem is a usage error, never a claim verdict: an unusable --cache-dir or --report-dir
-stops pytest at start (exit 4, one line) and the CLI with exit 2 and one line; a seed spec of more than
-10,000 seeds is refused at once (it used to hang); reports are written with the umask's mode."""
+"""An environment problem is a usage error, never a claim verdict: an unusable --lengthgen-cache-dir or
+--lengthgen-report-dir stops pytest at start (exit 4, one line), an unusable --cache-dir the CLI with exit 2
+and one line; a seed spec of more than 10,000 seeds is refused at once (it used to hang); reports are
+written with the umask's mode."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def test_report_cli_unwritable_out_is_a_usage_error(tmp_path, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("option", ["--cache-dir", "--report-dir"])
+@pytest.mark.parametrize("option", ["--lengthgen-cache-dir", "--lengthgen-report-dir"])
 def test_pytest_unusable_directory_is_a_usage_error(option):
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "claims/test_c15_kernel.py", "-p", "no:xdist", "-p", "no:cacheprovider",

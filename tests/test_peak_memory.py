@@ -56,8 +56,8 @@ def run(tmp_path: Path, *extra: str) -> tuple[dict, str]:
     (tmp_path / "claims" / "test_memory.py").write_text(textwrap.dedent(CLAIMS))
     (tmp_path / "pytest.ini").write_text("[pytest]\nlengthgen_suite = true\n")  # the suite's plugin, active
     out = tmp_path / "report"
-    result = subprocess.run([sys.executable, "-m", "pytest", "claims", f"--report-dir={out}",
-                             f"--cache-dir={tmp_path / 'cache'}", "-p", "no:cacheprovider", *extra],
+    result = subprocess.run([sys.executable, "-m", "pytest", "claims", f"--lengthgen-report-dir={out}",
+                             f"--lengthgen-cache-dir={tmp_path / 'cache'}", "-p", "no:cacheprovider", *extra],
                             cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]

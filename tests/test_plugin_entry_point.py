@@ -108,7 +108,7 @@ def test_ci_installs_exactly_the_test_extra():
 
 def test_addopts_of_the_first_guess_are_replaced_by_the_ini_files(monkeypatch):
     monkeypatch.setenv("PYTEST_ADDOPTS", "-x")
-    line = ["-m", "quick", "--cache-dir", "/d"]
+    line = ["-m", "quick", "--lengthgen-cache-dir", "/d"]
     assert _with_addopts(["-x", "--old", *line], line, ["--old"], ["-ra"]) == ["-x", "-ra", *line]
     assert _with_addopts(["-x", *line], line, [], ["-ra"]) == ["-x", "-ra", *line]
     assert _with_addopts(line, line, [], ["-ra"]) == line  # parsed without addopts (fromdictargs): kept so
@@ -121,11 +121,12 @@ def test_addopts_of_the_first_guess_are_replaced_by_the_ini_files(monkeypatch):
 
 @pytest.mark.slow
 def test_space_form_under_xdist_without_a_path(tmp_path):
-    """The issue's case: the controller creates --cache-dir, then each worker parses the command line with
+    """The issue's case: the controller creates --lengthgen-cache-dir, then each worker parses the command line with
     that directory in it; before the entry point both workers died ("node down"), exit 5."""
     cache, report = tmp_path / "new-cache", tmp_path / "report"
-    result = run(["-m", "quick", "-n", "2", "--cache-dir", str(cache), "--report-dir", str(report), "-k", "C15",
-                  "-o", "testpaths=claims"], ROOT, XDIST_TIMEOUT_S)  # testpaths: no test path, claims/ alone
+    result = run(["-m", "quick", "-n", "2", "--lengthgen-cache-dir", str(cache), "--lengthgen-report-dir",
+                  str(report), "-k", "C15", "-o", "testpaths=claims"],  # testpaths: no test path, claims/ alone
+                 ROOT, XDIST_TIMEOUT_S)
     assert result.returncode == 0, output(result)
     assert "2 passed" in result.stdout and "unrecognized arguments" not in output(result), output(result)
     data = json.loads((report / "claims.json").read_text())
@@ -135,12 +136,12 @@ def test_space_form_under_xdist_without_a_path(tmp_path):
 
 @pytest.mark.slow
 def test_space_form_with_an_existing_directory_serially(tmp_path):
-    """An existing directory after --cache-dir was taken for a test path when pytest chose its rootdir: the
+    """An existing directory after --lengthgen-cache-dir was taken for a test path when pytest chose its rootdir: the
     rootdir became that directory and pytest.ini was not read. The plugin decides them again."""
     cache, report = tmp_path / "cache", tmp_path / "report"
     cache.mkdir()
-    result = run(["-p", "no:xdist", "-m", "quick", "--cache-dir", str(cache), "--report-dir", str(report),
-                  "--threads", "1", "-k", "C15", "-o", "testpaths=claims"], ROOT)
+    result = run(["-p", "no:xdist", "-m", "quick", "--lengthgen-cache-dir", str(cache), "--lengthgen-report-dir",
+                  str(report), "--lengthgen-threads", "1", "-k", "C15", "-o", "testpaths=claims"], ROOT)
     assert result.returncode == 0, output(result)
     assert f"rootdir: {ROOT}" in result.stdout and "configfile: pytest.ini" in result.stdout, output(result)
     assert "2 passed" in result.stdout, output(result)
@@ -149,14 +150,15 @@ def test_space_form_with_an_existing_directory_serially(tmp_path):
 
 @pytest.mark.slow
 def test_every_option_in_the_space_form_with_existing_directories(tmp_path):
-    """All value options in the space form, each path an existing directory, a bare --until-decided before
+    """All value options in the space form, each path an existing directory, a bare --lengthgen-until-decided before
     another option: the suite's rootdir and ini file, and the C15 tests collected."""
     cache, report = tmp_path / "cache", tmp_path / "report"
     cache.mkdir()
     report.mkdir()
-    result = run(["-p", "no:xdist", "--collect-only", "-m", "quick", "--cache-dir", str(cache), "--report-dir",
-                  str(report), "--threads", "2", "--seeds", "0-3", "--device", "cpu", "--until-decided", "-k", "C15",
-                  "-o", "testpaths=claims"], ROOT)
+    result = run(["-p", "no:xdist", "--collect-only", "-m", "quick", "--lengthgen-cache-dir", str(cache),
+                  "--lengthgen-report-dir", str(report), "--lengthgen-threads", "2", "--lengthgen-seeds", "0-3",
+                  "--lengthgen-device", "cpu", "--lengthgen-until-decided", "-k", "C15", "-o", "testpaths=claims"],
+                 ROOT)
     assert result.returncode == 0, output(result)
     assert f"rootdir: {ROOT}" in result.stdout and "configfile: pytest.ini" in result.stdout, output(result)
     assert "2/" in result.stdout and "tests collected" in result.stdout, output(result)
@@ -205,7 +207,8 @@ def test_the_plugin_is_inert_in_a_foreign_session(tmp_path):
     (project / "pytest.ini").write_text(textwrap.dedent(FOREIGN_INI))
     (project / "test_foreign.py").write_text(
         textwrap.dedent(FOREIGN_TESTS).replace("{SUITE_MODULES!r}", repr(lengthgen.testing.plugin.SUITE_MODULES)))
-    result = run(["-p", "no:xdist", "-s", "--cache-dir", str(cache), "--until-decided", "-p", "no:warnings"], project)
+    result = run(["-p", "no:xdist", "-s", "--lengthgen-cache-dir", str(cache), "--lengthgen-until-decided", "-p",
+                  "no:warnings"], project)
     assert result.returncode == 0 and "3 passed" in result.stdout, output(result)
     assert f"cache-dir {cache}" in result.stdout and f"until-decided {DEFAULT_MAX}" in result.stdout, output(result)
     assert f"inifile {project / 'pytest.ini'}" in result.stdout, output(result)  # its own ini, despite the space form
@@ -214,5 +217,6 @@ def test_the_plugin_is_inert_in_a_foreign_session(tmp_path):
 
     helped = run(["-p", "no:xdist", "--help"], project)
     assert helped.returncode == 0, output(helped)
-    assert "lengthgen:" in helped.stdout and "--cache-dir" in helped.stdout and "--until-decided" in helped.stdout
+    assert "lengthgen:" in helped.stdout and "--lengthgen-cache-dir" in helped.stdout, output(helped)
+    assert "--lengthgen-until-decided" in helped.stdout, output(helped)
     assert "lengthgen_suite" in helped.stdout  # the ini key that makes a session the suite's

@@ -1,6 +1,7 @@
-"""The plugin's option values are checked as pytest parses the command line: a bad --threads, --seeds or
---device is pytest's usage error (exit 4) with one ``error:`` line naming the value, before any test or
-plugin code runs; a good one arrives parsed (``lengthgen.testing.options``)."""
+"""The plugin's option values are checked as pytest parses the command line: a bad --lengthgen-threads,
+--lengthgen-seeds or --lengthgen-device is pytest's usage error (exit 4) with one ``error:`` line naming the
+value, before any test or plugin code runs; a good one arrives parsed (``lengthgen.testing.options``). Every
+option is named ``--lengthgen-*``, so it cannot collide with another project's options."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from lengthgen.config import MAX_SEEDS
-from lengthgen.testing.options import device_arg, seeds_arg, threads_arg
+from lengthgen.testing.options import PREFIX, device_arg, seeds_arg, threads_arg, until_decided_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 120  # one pytest start-up that stops while parsing its arguments, on shared cores
@@ -23,14 +24,17 @@ def test_good_values_arrive_parsed():
     assert threads_arg("3") == 3
     assert seeds_arg("0-3") == (0, 1, 2, 3) and seeds_arg("0,2,5") == (0, 2, 5)
     assert seeds_arg(f"0-{MAX_SEEDS - 1}") == tuple(range(MAX_SEEDS))
-    assert seeds_arg("") is None and seeds_arg("  ") is None  # a blank --seeds= means the paper's count
+    assert seeds_arg("") is None and seeds_arg("  ") is None  # a blank --lengthgen-seeds= means the paper's count
     assert [device_arg(name) for name in ("cpu", "cuda", "cuda:1", "cpu:0")] == ["cpu", "cuda", "cuda:1", "cpu:0"]
 
 
 @pytest.mark.parametrize("parse, text, fragment", [
-    (threads_arg, "0", "--threads='0': must be a positive integer"),
-    (threads_arg, "-2", "--threads='-2'"),
-    (threads_arg, "abc", "--threads='abc'"),
+    (threads_arg, "0", "--lengthgen-threads='0': must be a positive integer"),
+    (threads_arg, "-2", "--lengthgen-threads='-2'"),
+    (threads_arg, "abc", "--lengthgen-threads='abc'"),
+    (until_decided_arg, "1", "--lengthgen-until-decided='1': MAX must be an integer in 2..10000"),
+    (until_decided_arg, "x", "--lengthgen-until-decided='x': MAX must be an integer (seeds), "
+                             "e.g. --lengthgen-until-decided=24"),
     (seeds_arg, "5-1", "seed spec '5-1' is a reversed range"),
     (seeds_arg, "0-99999999", "seed spec '0-99999999' names 100000000 seeds; at most 10000"),
     (seeds_arg, "x", "seed spec 'x' is neither a range"),
@@ -45,8 +49,24 @@ def test_bad_values_are_refused_naming_them(parse, text, fragment):
     assert fragment in str(error.value)
 
 
+def test_every_option_is_in_the_plugins_namespace(pytestconfig):
+    """The entry point adds the options to every pytest session in the environment: a generic name
+    (``--device``, ``--seeds``) would collide with another project's own option (argparse's "conflicting
+    option string"). Each is ``--lengthgen-*``, its ``dest`` ``lengthgen_*``; the CLI keeps its short names."""
+    from lengthgen.cli import build_parser
+
+    group = pytestconfig._parser.getgroup("lengthgen")
+    names = {name for option in group.options for name in option.names()}
+    assert len(group.options) == 9 and all(name.startswith(PREFIX) for name in names), sorted(names)
+    assert all(option.dest == option.names()[0][2:].replace("-", "_") for option in group.options)
+    train = build_parser().parse_args(["train", "--encoding", "rope", "--offset", "2", "--seeds", "0-1",
+                                       "--threads", "2", "--device", "cpu", "--cache-dir", "d", "--retrain"])
+    assert train.seeds == (0, 1) and train.threads == 2 and train.retrain  # the CLI's own options, unprefixed
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("option, value", [("--threads", "0"), ("--seeds", "5-1"), ("--device", "tpu")])
+@pytest.mark.parametrize("option, value", [("--lengthgen-threads", "0"), ("--lengthgen-seeds", "5-1"),
+                                           ("--lengthgen-device", "tpu"), ("--lengthgen-until-decided", "1")])
 def test_pytest_bad_value_is_a_one_line_usage_error(tmp_path, option, value):
     (tmp_path / "pytest.ini").write_text("[pytest]\nlengthgen_suite = true\n")  # the suite's plugin, active
     (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")

@@ -18,24 +18,25 @@ STEPS, SEQUENCES, SEEDS = 5, 32, (0, 1)
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory):
+def model_cache(tmp_path_factory):
     return Cache(tmp_path_factory.mktemp("predictions-cache"))
 
 
-def test_far_cells_of_ape_are_the_extended_heads(cache):
-    result = P.run_far("ape", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=cache)
-    models = P.grid_models("ape", (2,), SEEDS, STEPS, cache)
+def test_far_cells_of_ape_are_the_extended_heads(model_cache):
+    result = P.run_far("ape", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
+    models = P.grid_models("ape", (2,), SEEDS, STEPS, model_cache)
     direct = evaluate_models([extended_model(m, 128) for m in models],
                              EvalConfig(lengths=P.FAR_LENGTHS, sequences=SEQUENCES))
     for L, row in zip(P.FAR_LENGTHS, zip(*direct)):
         assert result.accuracy(2, L) == [r.accuracy for r in row]
         assert result.peak_positions(2, L) == [r.peak_position() for r in row]
-    assert result.replaced(P.run_far("rope", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=cache)).encoding == "ape"
+    rope = P.run_far("rope", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
+    assert result.replaced(rope).encoding == "ape"
 
 
-def test_out_of_sample_errors_and_fit(cache):
+def test_out_of_sample_errors_and_fit(model_cache):
     result = P.run_out_of_sample(SEEDS, STEPS, (2,), EvalConfig(lengths=(12, 16, 20, 24), sequences=SEQUENCES),
-                                 sequences=SEQUENCES, cache=cache)
+                                 sequences=SEQUENCES, cache=model_cache)
     items = result.items(2)
     assert len(items) == 2 and len(items[0][0]) == 4 and len(items[0][1]) == 3
     errors = result.errors(items)
@@ -43,9 +44,9 @@ def test_out_of_sample_errors_and_fit(cache):
     assert len(result.seed_errors(2, 128)) == 2
 
 
-def test_variants_keep_plain_cells_and_vary_the_others(cache):
-    scaled = P.run_scaling(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=cache)
-    plain = P.run_interpolation(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=cache, kind="plain")
+def test_variants_keep_plain_cells_and_vary_the_others(model_cache):
+    scaled = P.run_scaling(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
+    plain = P.run_interpolation(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache, kind="plain")
     assert plain.values("accuracy", 2, 48) == scaled.values("accuracy", 2, 48, varied=False)
     assert plain.varied.rows == plain.plain.rows
     assert scaled.values("target_weight", 2, 128) != scaled.values("target_weight", 2, 128, varied=False)

@@ -138,7 +138,7 @@ def test_an_undeclared_finding_says_where_it_ran():
     assert "at the robustness setting fresh-seeds, with seeds 100..104" in decide(fresh, "failed")[1]
     sequential = verified({"name": "paper", "seeds": 24, "paper_seeds": 5}, [0.5] * 24)
     sequential["sequential"] = {"seeds_final": 24}
-    assert "with 24 seeds (--until-decided; the paper's 5)" in decide(sequential, "failed")[1]
+    assert "with 24 seeds (--lengthgen-until-decided; the paper's 5)" in decide(sequential, "failed")[1]
 
 
 def test_a_finding_that_turns_only_on_suite_readings_says_so():

@@ -28,8 +28,8 @@ def run_pytest(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
     out = tmp_path / "report"
-    result = run_pytest(["claims/test_c02_equivariance.py", "claims/test_c15_kernel.py", f"--report-dir={out}",
-                         f"--cache-dir={tmp_path / 'cache'}"], ROOT)
+    result = run_pytest(["claims/test_c02_equivariance.py", "claims/test_c15_kernel.py",
+                         f"--lengthgen-report-dir={out}", f"--lengthgen-cache-dir={tmp_path / 'cache'}"], ROOT)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     data = json.loads((out / "claims.json").read_text())
     records = data["records"]
@@ -143,7 +143,7 @@ def test_every_verdict_reaches_the_controller(tmp_path):
     (tmp_path / "pytest.ini").write_text(textwrap.dedent(INI))
     (tmp_path / "test_claims.py").write_text(CLAIMS)
     out = tmp_path / "report"
-    result = run_pytest([f"--report-dir={out}", f"--cache-dir={tmp_path / 'cache'}"], tmp_path)
+    result = run_pytest([f"--lengthgen-report-dir={out}", f"--lengthgen-cache-dir={tmp_path / 'cache'}"], tmp_path)
     assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
     records = {r["claim"]: r for r in json.loads((out / "claims.json").read_text())["records"]}
     verdicts = {claim: (r["verdict"], r["outcome"]) for claim, r in records.items()}
@@ -220,7 +220,7 @@ def test_exact_needs_no_seeds(claim):
 
 
 def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
-    """--until-decided=12 through pytest and two workers: the close claim gets seeds 4 at a time until its
+    """--lengthgen-until-decided=12 through pytest and two workers: the close claim gets seeds 4 at a time until its
     interval (at 1 - 0.05/4: looks at 3, 7, 11, 12 seeds) excludes the threshold; the one that stays close
     stops at MAX and says so; the exact one is left alone. A bad MAX is a usage error."""
     import os
@@ -229,10 +229,10 @@ def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
     (tmp_path / "test_sequential.py").write_text(SEQUENTIAL)
     out = tmp_path / "report"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    args = [sys.executable, "-m", "pytest", f"--report-dir={out}", f"--cache-dir={tmp_path / 'cache'}",
-            "-p", "no:cacheprovider"]
-    result = subprocess.run([*args, "-n", "2", "--until-decided=12"], check=False, cwd=tmp_path, capture_output=True,
-                            text=True, timeout=TIMEOUT_S, env=env)
+    args = [sys.executable, "-m", "pytest", f"--lengthgen-report-dir={out}",
+            f"--lengthgen-cache-dir={tmp_path / 'cache'}", "-p", "no:cacheprovider"]
+    result = subprocess.run([*args, "-n", "2", "--lengthgen-until-decided=12"], check=False, cwd=tmp_path,
+                            capture_output=True, text=True, timeout=TIMEOUT_S, env=env)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     records = {r["claim"]: r for r in json.loads((out / "claims.json").read_text())["records"]}
     decided, stays, exact = records["C9"], records["C6"], records["C15"]
@@ -247,6 +247,6 @@ def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
     assert exact["close"] is False and exact["sequential"] is None  # no seeds: nothing to add
     summary = " ".join(result.stdout[result.stdout.index("lengthgen claims"):].split())
     assert "C6 paper reproduced (close)" in summary and "seeds 3 -> 7 -> 11 -> 12, at the maximum" in summary
-    bad = subprocess.run([*args, "--until-decided=1"], check=False, cwd=tmp_path, capture_output=True, text=True,
-                         timeout=TIMEOUT_S, env=env)
-    assert bad.returncode == 4 and "--until-decided='1': MAX must be an integer in 2..10000" in bad.stderr
+    bad = subprocess.run([*args, "--lengthgen-until-decided=1"], check=False, cwd=tmp_path, capture_output=True,
+                         text=True, timeout=TIMEOUT_S, env=env)
+    assert bad.returncode == 4 and "--lengthgen-until-decided='1': MAX must be an integer in 2..10000" in bad.stderr

@@ -1,4 +1,4 @@
-"""``--summary-md=FILE``: the verdict table as markdown at the end of a run, written by the controller alone
+"""``--lengthgen-summary-md=FILE``: the verdict table as markdown at the end of a run, written by the controller alone
 and appended to ``$GITHUB_STEP_SUMMARY`` when that is set; with ``--junitxml`` each claim test carries its
 verdict, paper and measured values as JUnit properties (``lengthgen.testing.verdicts.junit_properties``).
 
@@ -41,9 +41,9 @@ def run_pytest(args: list[str], env: dict[str, str]) -> subprocess.CompletedProc
 def test_a_real_run_writes_the_markdown_appends_the_step_summary_and_carries_junit_properties(tmp_path, workers):
     md, xml, step = tmp_path / "out" / "summary.md", tmp_path / "junit.xml", tmp_path / "step_summary.md"
     step.write_text(EARLIER_STEP)
-    result = run_pytest(["-m", "quick", "-k", "C15", *workers, f"--junitxml={xml}", f"--summary-md={md}",
-                         f"--report-dir={tmp_path / 'report'}", f"--cache-dir={tmp_path / 'cache'}"],
-                        {STEP_SUMMARY_ENV: str(step)})
+    result = run_pytest(["-m", "quick", "-k", "C15", *workers, f"--junitxml={xml}", f"--lengthgen-summary-md={md}",
+                         f"--lengthgen-report-dir={tmp_path / 'report'}",
+                         f"--lengthgen-cache-dir={tmp_path / 'cache'}"], {STEP_SUMMARY_ENV: str(step)})
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     table = md.read_text()
     assert "| id | variant | verdict | paper | measured | close |" in table
@@ -74,9 +74,10 @@ def test_a_real_run_writes_the_markdown_appends_the_step_summary_and_carries_jun
 def test_an_unwritable_summary_path_is_a_one_line_usage_error(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    for value, message in [(blocker / "summary.md", "--summary-md"), (tmp_path, "must name a file")]:
-        result = run_pytest(["-m", "quick", "-k", "C15", "-n", "0", f"--summary-md={value}",
-                             f"--cache-dir={tmp_path / 'cache'}", f"--report-dir={tmp_path / 'report'}"], {})
+    for value, message in [(blocker / "summary.md", "--lengthgen-summary-md"), (tmp_path, "must name a file")]:
+        result = run_pytest(["-m", "quick", "-k", "C15", "-n", "0", f"--lengthgen-summary-md={value}",
+                             f"--lengthgen-cache-dir={tmp_path / 'cache'}",
+                             f"--lengthgen-report-dir={tmp_path / 'report'}"], {})
         assert result.returncode == 4, result.stdout[-2000:] + result.stderr[-2000:]
         errors = [line for line in result.stderr.splitlines() if "error" in line.lower() and "usage:" not in line]
         assert len(errors) == 1 and message in errors[0] and "Traceback" not in result.stderr
@@ -85,7 +86,7 @@ def test_an_unwritable_summary_path_is_a_one_line_usage_error(tmp_path):
 def test_the_option_takes_a_file_and_refuses_a_directory_or_nothing(tmp_path):
     assert summary_md_arg(str(tmp_path / "s.md")) == tmp_path / "s.md"
     for bad in ("", " ", str(tmp_path)):
-        with pytest.raises(argparse.ArgumentTypeError, match="--summary-md"):
+        with pytest.raises(argparse.ArgumentTypeError, match="--lengthgen-summary-md"):
             summary_md_arg(bad)
     assert not (tmp_path / "s.md").exists()  # parsing creates nothing
 
@@ -94,7 +95,7 @@ def test_the_start_check_creates_the_folder_and_refuses_an_unwritable_place(tmp_
     check_summary_path(tmp_path / "new" / "s.md")
     assert (tmp_path / "new").is_dir()
     (tmp_path / "file").write_text("")
-    with pytest.raises(ValueError, match="--summary-md"):
+    with pytest.raises(ValueError, match="--lengthgen-summary-md"):
         check_summary_path(tmp_path / "file" / "s.md")
 
 

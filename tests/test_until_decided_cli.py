@@ -25,7 +25,8 @@ def test_the_command_runs_the_claim_tests_through_the_stopping_rule(tmp_path):
     assert getattr(args.handler, "until_decided", False)  # the subcommand's own run is replaced
     line = command(args, "C6/C7: dilution", "lengthgen dilution")
     assert line[1:] == ["-m", "pytest", "claims/test_c06_dilution.py", "claims/test_c07_margin_bound.py",
-                        "--until-decided=12", "--threads=1", "--device=cpu", f"--cache-dir={tmp_path.resolve()}"]
+                        "--lengthgen-until-decided=12", "--lengthgen-threads=1", "--lengthgen-device=cpu",
+                        f"--lengthgen-cache-dir={tmp_path.resolve()}"]
     from lengthgen.sequential import DEFAULT_MAX
 
     assert build_parser().parse_args(["dilution", "--until-decided"]).until_decided == DEFAULT_MAX

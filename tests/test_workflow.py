@@ -79,10 +79,10 @@ def test_triggers_and_jobs():
     assert "push" in jobs["quick"]["if"] and "pull_request" in jobs["quick"]["if"]
     assert "schedule" in jobs["paper"]["if"] and "workflow_dispatch" in jobs["paper"]["if"]
     assert any(re.match(r"pytest -m quick -n auto\b", run) for run in runs("quick"))
-    paper = [run.split(" --report-dir")[0] for run in runs("paper") if run.startswith("pytest")]
+    paper = [run.split(" --lengthgen-report-dir")[0] for run in runs("paper") if run.startswith("pytest")]
     assert paper == ["pytest claims -n auto", "pytest claims -m robustness -n auto",
                      "pytest claims -m multiverse -n auto"]
-    assert all("--summary-md=" in run for run in runs("quick") + runs("paper") if run.startswith("pytest"))
+    assert all("--lengthgen-summary-md=" in run for run in runs("quick") + runs("paper") if run.startswith("pytest"))
 
 
 @pytest.mark.parametrize("job", ["quick", "paper"])

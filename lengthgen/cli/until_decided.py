@@ -1,14 +1,16 @@
 """``lengthgen <subcommand> --until-decided[=MAX]``: run the claim tests of the claims that subcommand
-serves through the same stopping rule as ``pytest claims --until-decided=MAX`` (``claims.support.judge``).
+serves through the same stopping rule as ``pytest claims --lengthgen-until-decided=MAX``
+(``claims.support.judge``).
 
 A subcommand's claims are the ids its ``HELP`` names before the first colon (``C6/C7: ...`` for
 ``dilution``, ``the C1 grid: ...`` for ``phenomenon``, ``P1-P6: ...`` a range). The command runs
-``python -m pytest claims/test_c06_*.py claims/test_c07_*.py --until-decided=MAX`` in the source checkout
-that holds the package (the claim tests live beside it, in ``claims/``), at the paper's scale, with the
-subcommand's ``--cache-dir``, ``--threads``, ``--device`` and ``--workers`` (xdist workers, when more
-than one and pytest-xdist is installed). Its other options (``--seeds``, ``--steps``, ``--json``, ...)
-do not apply: each claim starts from its own seeds, as in the suite. The report (``reports/``) and the
-verdict table are pytest's; the exit status is pytest's.
+``python -m pytest claims/test_c06_*.py claims/test_c07_*.py --lengthgen-until-decided=MAX`` in the source
+checkout that holds the package (the claim tests live beside it, in ``claims/``), at the paper's scale, with
+the subcommand's ``--cache-dir``, ``--retrain``, ``--threads`` and ``--device`` passed on as the plugin's
+``--lengthgen-cache-dir``, ``--lengthgen-retrain``, ``--lengthgen-threads`` and ``--lengthgen-device``, and
+its ``--workers`` as xdist workers (when more than one and pytest-xdist is installed). Its other options
+(``--seeds``, ``--steps``, ``--json``, ...) do not apply: each claim starts from its own seeds, as in the
+suite. The report (``reports/``) and the verdict table are pytest's; the exit status is pytest's.
 """
 
 from __future__ import annotations
@@ -56,12 +58,12 @@ def command(args: argparse.Namespace, help_text: str, prog: str, root: Path = RO
     if not (root / "claims" / "conftest.py").exists():
         raise ValueError(f"--until-decided runs the claim tests, which are not beside the package ({root / 'claims'})")
     line = [sys.executable, "-m", "pytest", *(str(f.relative_to(root)) for f in claim_files(ids, root)),
-            f"--until-decided={args.until_decided}", f"--threads={getattr(args, 'threads', 1)}",
-            f"--device={getattr(args, 'device', 'cpu')}"]
+            f"--lengthgen-until-decided={args.until_decided}", f"--lengthgen-threads={getattr(args, 'threads', 1)}",
+            f"--lengthgen-device={getattr(args, 'device', 'cpu')}"]
     if getattr(args, "cache_dir", None) is not None:
-        line.append(f"--cache-dir={Path(args.cache_dir).resolve()}")
+        line.append(f"--lengthgen-cache-dir={Path(args.cache_dir).resolve()}")
     if getattr(args, "retrain", False):
-        line.append("--retrain")
+        line.append("--lengthgen-retrain")
     workers = getattr(args, "workers", 1) or 1
     if workers > 1 and importlib.util.find_spec("xdist") is not None:
         line += ["-n", str(min(workers, len(ids) * 2))]

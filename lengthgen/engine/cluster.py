@@ -1,7 +1,8 @@
-"""Ensemble passes on a Dask cluster (``--scheduler tcp://HOST:PORT``), for pytest and every subcommand.
+"""Ensemble passes on a Dask cluster (``--scheduler tcp://HOST:PORT`` of every subcommand, pytest's
+``--lengthgen-scheduler``).
 
 Optional: it needs ``distributed`` (``pip install -e ".[dask]"``), and nothing imports it until a
-scheduler is given; without ``--scheduler`` nothing changes.
+scheduler is given; without a scheduler nothing changes.
 
 - The driver (the pytest process, each xdist worker, or the CLI) keeps its cache and its per-entry
   locks: ``fetch_or_compute`` decides what is missing exactly as on one machine, and only the training of
@@ -59,17 +60,19 @@ def parse_address(text: str) -> str:
 
 
 def scheduler_arg(text: str) -> str:
-    """``type=`` of the ``--scheduler`` options (argparse and pytest): a usage error on a bad address."""
+    """``type=`` of the scheduler options (the CLI's ``--scheduler``, pytest's ``--lengthgen-scheduler``): a
+    usage error on a bad address."""
     try:
         return parse_address(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def connect(address: str, timeout: float | None = None) -> None:
+def connect(address: str, timeout: float | None = None, option: str = "--scheduler") -> None:
     """Train every later ensemble pass of this process on the cluster at ``address``.
 
-    ``ValueError`` (one line) if ``distributed`` is not installed or no scheduler answers in time.
+    ``ValueError`` (one line, naming ``option``: the CLI's, or pytest's ``--lengthgen-scheduler``) if
+    ``distributed`` is not installed or no scheduler answers in time.
     """
     global _CLIENT, _ADDRESS
     address = parse_address(address)
@@ -79,19 +82,19 @@ def connect(address: str, timeout: float | None = None) -> None:
     try:
         import distributed
     except ImportError:
-        raise ValueError(f"--scheduler {address} needs the dask extra: pip install -e \".[dask]\" "
+        raise ValueError(f"{option} {address} needs the dask extra: pip install -e \".[dask]\" "
                          "(the distributed package is not installed)") from None
     timeout = CONNECT_TIMEOUT_S if timeout is None else timeout
     parts = urlsplit(address)
     try:  # a refused or unroutable address fails here at once (Dask's own connect retries until its timeout)
         socket.create_connection((parts.hostname, parts.port), timeout=timeout).close()
     except OSError as error:
-        raise ValueError(f"--scheduler {address}: cannot connect ({error.strerror or error})") from None
+        raise ValueError(f"{option} {address}: cannot connect ({error.strerror or error})") from None
     try:
         _CLIENT = distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as error:
         reason = " ".join(str(error).split()) or type(error).__name__
-        raise ValueError(f"--scheduler {address}: no Dask scheduler answers there within {timeout:g} s "
+        raise ValueError(f"{option} {address}: no Dask scheduler answers there within {timeout:g} s "
                          f"({reason[:200]})") from None
     _ADDRESS = address
 

@@ -1,5 +1,6 @@
 """Ensemble passes in parallel processes (one torch thread each), for the CLI and the benchmarks, or on
-a Dask cluster (``--scheduler``, :mod:`lengthgen.engine.cluster`) for pytest and the CLI alike.
+a Dask cluster (the CLI's ``--scheduler``, pytest's ``--lengthgen-scheduler``; :mod:`lengthgen.engine.cluster`)
+for pytest and the CLI alike.
 
 Under pytest-xdist the workers already are the processes, so claim tests train in-process (unless a
 scheduler is connected). Passes are independent and a member trains the same in any pass and any

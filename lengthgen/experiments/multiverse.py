@@ -164,7 +164,7 @@ assert {r.choice for r in READINGS} == {c.name for c in CHOICES}, "every choice 
 # Choices of the README's "Protocol, and every choice the paper leaves open" left at one reading, and why.
 LEFT_AT_ONE_READING: tuple[tuple[str, str], ...] = (
     ("seeds and data streams", "another draw of the same distributions: the robustness map's fresh-seeds setting "
-     "and --seeds/--until-decided already ask it"),
+     "and --lengthgen-seeds/--lengthgen-until-decided already ask it"),
     ("selected offset, peak, a*, carrier fraction, phi_c, margins, the dilution fit, dynamics' 'emerges'/'plateaus'",
      "definitions of what is measured on the same models, not of the models: each check names where its "
      "threshold comes from (a number the paper states, or the suite's reading)"),

@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from lengthgen.cpu import UNKNOWN, cpu_label
 from lengthgen.report.run_view import VERDICT_STYLES, CheckView, ClaimView, ControlView, RunView
 
 # The order of a claim test's verdicts, best first (run_view.VERDICT_STYLES' rank): a move to the right is
@@ -44,6 +45,15 @@ DRIFT_RULE = ("a check drifted when |new - old| > max(half-width of the old inte
 """The drift rule, as printed in every diff's header. A non-finite interval (one seed) bounds nothing:
 such a check never drifts. A value present on one side only (NaN on the other) always drifts."""
 
+# Across two CPUs the kernels round float32 differently (lengthgen.cpu). A check without an interval then
+# moves within rounding when |new - old| <= CROSS_CPU_TOLERANCE x max(1, |old|, |new|): float32's unit roundoff
+# (6e-8) over the few roundings such a statistic (a largest relative change, an exact sum) accumulates. C2's
+# largest relative change moved by 2.4e-9 between an AVX-512 and an AVX2 CPU (1.65e-7 -> 1.6266e-7, a 1.4 %
+# move of a value that is itself rounding); a count moves by at least 1, an accuracy by 1/1000 of a sequence.
+CROSS_CPU_TOLERANCE = 1e-6
+CROSS_CPU_RULE = (f"the runs ran on different CPUs: a check without an interval moved within rounding when "
+                  f"|new - old| <= {CROSS_CPU_TOLERANCE:g} x max(1, |old|, |new|)")
+
 FAIL_ON = ("worse-verdict", "drift", "never")  # --fail-on: what makes ``lengthgen diff`` exit 1
 SECTIONS = ("claim", "control", "robustness", "multiverse")  # the kinds of record a diff matches
 
@@ -59,7 +69,8 @@ class CheckChange:
     old_value: float | None  # the old statistic (None: not finite)
     new_value: float | None  # the new statistic
     tolerance: float  # the noise bound |new - old| is compared with (DRIFT_RULE)
-    tolerance_from: str  # "interval" (the larger half-width) or "relative" (DRIFT_RELATIVE_TOLERANCE)
+    tolerance_from: str  # "interval" (the larger half-width), "relative" (DRIFT_RELATIVE_TOLERANCE) or
+    # "rounding across CPUs" (CROSS_CPU_TOLERANCE, when the runs name different CPUs)
     drifted: bool  # |new - old| > tolerance
     old_passed: bool  # the check passed in the old run
     new_passed: bool  # the check passed in the new run
@@ -155,6 +166,13 @@ class RunDiff:
     old_scale: str = "?"  # the old run's scale: quick, paper, mixed, none (``run_view.Completeness.scale``)
     new_scale: str = "?"  # the new run's; test ids name the scale, so runs at two scales share no claim test
     rule: str = field(default=DRIFT_RULE)  # the drift rule applied
+    old_cpu: str = UNKNOWN  # the old run's CPU model and torch kernels (lengthgen.cpu.cpu_label)
+    new_cpu: str = UNKNOWN  # the new run's
+
+    @property
+    def cross_cpu(self) -> bool:
+        """Both runs name their CPU and the two differ: their floats differ in the last bits."""
+        return UNKNOWN not in (self.old_cpu, self.new_cpu) and self.old_cpu != self.new_cpu
 
     @property
     def changed(self) -> tuple[ClaimDiff, ...]:
@@ -226,12 +244,15 @@ def half_width(interval: Sequence[Any] | None) -> float | None:
 
 
 def drift_tolerance(old_interval: Sequence[Any] | None, new_interval: Sequence[Any] | None,
-                    old: float | None, new: float | None) -> tuple[float, str]:
-    """``(tolerance, "interval" | "relative")``: the noise bound of DRIFT_RULE."""
+                    old: float | None, new: float | None, cross_cpu: bool = False) -> tuple[float, str]:
+    """``(tolerance, "interval" | "relative" | "rounding across CPUs")``: the noise bound of DRIFT_RULE, and
+    of CROSS_CPU_RULE for a check without an interval when the runs ran on different CPUs."""
     widths = [w for w in (half_width(old_interval), half_width(new_interval)) if w is not None]
     if widths:
         return max(widths), "interval"
     scale = max(abs(old or 0.0), abs(new or 0.0))
+    if cross_cpu:
+        return CROSS_CPU_TOLERANCE * max(1.0, scale), "rounding across CPUs"
     return DRIFT_RELATIVE_TOLERANCE * scale, "relative"
 
 
@@ -247,11 +268,11 @@ def _plain(value: Any) -> Any:
     return [float(v) for v in value] if isinstance(value, (list, tuple)) else value
 
 
-def diff_check(old: CheckView, new: CheckView) -> tuple[CheckChange | None, bool]:
+def diff_check(old: CheckView, new: CheckView, cross_cpu: bool = False) -> tuple[CheckChange | None, bool]:
     """``(the change, moved within noise)`` of one check in both runs; the change is None when nothing worth
     reporting moved. The interval is the check's deciding one (``decision_ci``, else ``ci95``)."""
     old_value, new_value = _finite(old.value), _finite(new.value)
-    tolerance, source = drift_tolerance(old.interval, new.interval, old_value, new_value)
+    tolerance, source = drift_tolerance(old.interval, new.interval, old_value, new_value, cross_cpu)
     drifted = is_drift(old_value, new_value, tolerance)
     change = CheckChange(new.name, new.op, _plain(old.threshold), _plain(new.threshold), old.op, old_value,
                          new_value, tolerance, source, drifted, bool(old.passed), bool(new.passed))
@@ -273,7 +294,8 @@ def diff_declared(old: ClaimView, new: ClaimView) -> DeclaredChange | None:
     return DeclaredChange(old_patterns, new_patterns, old_failing, new_failing)
 
 
-def diff_record(key: RecordKey, old: ClaimView | ControlView, new: ClaimView | ControlView) -> ClaimDiff:
+def diff_record(key: RecordKey, old: ClaimView | ControlView, new: ClaimView | ControlView,
+                cross_cpu: bool = False) -> ClaimDiff:
     """What changed in one record: a claim test or a cell (its verdict, close call, checks, declaration),
     or a control (its verdict only)."""
     if isinstance(old, ControlView) or isinstance(new, ControlView):
@@ -284,7 +306,7 @@ def diff_record(key: RecordKey, old: ClaimView | ControlView, new: ClaimView | C
     changes, within = [], 0
     for name, check in new_checks.items():
         if name in old_checks:
-            found, moved = diff_check(old_checks[name], check)
+            found, moved = diff_check(old_checks[name], check, cross_cpu)
             within += moved
             if found is not None:
                 changes.append(found)
@@ -310,8 +332,12 @@ def record_keys(run: RunView) -> dict[RecordKey, ClaimView | ControlView]:
 def diff_runs(old: RunView, new: RunView, old_name: str = "old", new_name: str = "new") -> RunDiff:
     """Compare two runs: a pure function of the two views."""
     before, after = record_keys(old), record_keys(new)
-    both = tuple(diff_record(k, before[k], r) for k, r in after.items() if k in before)
-    return RunDiff(old_name, new_name, both, _refs(after, before), _refs(before, after), old.scale, new.scale)
+    old_cpu, new_cpu = cpu_label(old.environment), cpu_label(new.environment)
+    cross_cpu = UNKNOWN not in (old_cpu, new_cpu) and old_cpu != new_cpu
+    both = tuple(diff_record(k, before[k], r, cross_cpu) for k, r in after.items() if k in before)
+    rule = DRIFT_RULE + ("; " + CROSS_CPU_RULE if cross_cpu else "")
+    return RunDiff(old_name, new_name, both, _refs(after, before), _refs(before, after), old.scale, new.scale,
+                   rule, old_cpu, new_cpu)
 
 
 def _refs(these: dict[RecordKey, Any], others: Iterable[RecordKey]) -> tuple[RecordRef, ...]:

@@ -60,6 +60,15 @@ def scales(diff: RunDiff) -> list[str]:
             f"by test id, which names the scale"]
 
 
+def cpus(diff: RunDiff) -> list[str]:
+    """The CPU of each run; a note when they differ (floats then differ in the last bits) or one is unknown."""
+    if diff.cross_cpu:
+        return [f"note: the runs ran on different CPUs (old: {diff.old_cpu}; new: {diff.new_cpu}); their floats "
+                f"differ in the last bits, and moves within rounding are counted as within noise"]
+    return [f"CPU: {diff.new_cpu}" if diff.old_cpu == diff.new_cpu
+            else f"CPU: old {diff.old_cpu}; new {diff.new_cpu}"]
+
+
 def status(diff: RunDiff, fail_on: str) -> str:
     why = diff.failures(fail_on)
     return f"exit 1 (--fail-on {fail_on}): {'; '.join(why)}" if why else f"exit 0 (--fail-on {fail_on})"
@@ -110,7 +119,8 @@ def ref_line(word: str, ref: RecordRef) -> str:
 
 def text(diff: RunDiff, fail_on: str) -> str:
     """The plain-text diff."""
-    lines = [f"lengthgen diff {diff.old} -> {diff.new}", f"drift rule: {diff.rule}", *scales(diff), counts(diff)]
+    lines = [f"lengthgen diff {diff.old} -> {diff.new}", *cpus(diff), f"drift rule: {diff.rule}", *scales(diff),
+             counts(diff)]
     if diff.empty:
         lines.append(NO_DIFFERENCES)
     for r in diff.changed:
@@ -132,8 +142,9 @@ def _code(value: str) -> str:
 
 def markdown(diff: RunDiff, fail_on: str) -> str:
     """The diff as GitHub-flavoured markdown: a pull-request comment or a job summary."""
-    lines = [f"### lengthgen diff: {_code(diff.old)} → {_code(diff.new)}", "", f"_Drift rule: {diff.rule}._", "",
-             *[f"**{line}**" for line in scales(diff)], counts(diff), ""]
+    lines = [f"### lengthgen diff: {_code(diff.old)} → {_code(diff.new)}", "",
+             *[(f"**{line}**" if diff.cross_cpu else line) for line in cpus(diff)], "",
+             f"_Drift rule: {diff.rule}._", "", *[f"**{line}**" for line in scales(diff)], counts(diff), ""]
     if diff.empty:
         lines += [f"**{NO_DIFFERENCES}**", ""]
     moved = [r for r in diff.changed if r.change != "same" or r.old_close != r.new_close]
@@ -194,6 +205,7 @@ def to_json(diff: RunDiff, fail_on: str) -> dict[str, Any]:
                "drifted": sum(len(r.drifted) for r in diff.records),
                "pass_changed": sum(len(r.pass_changed) for r in diff.records), "within_noise": diff.within_noise}
     return finite({"old": diff.old, "new": diff.new, "old_scale": diff.old_scale, "new_scale": diff.new_scale,
+                   "old_cpu": diff.old_cpu, "new_cpu": diff.new_cpu, "cross_cpu": diff.cross_cpu,
                    "rule": diff.rule, "relative_tolerance": DRIFT_RELATIVE_TOLERANCE, "empty": diff.empty,
                    "summary": summary, "records": [_record(r) for r in diff.changed],
                    "added": [asdict(ref) for ref in diff.added], "removed": [asdict(ref) for ref in diff.removed],

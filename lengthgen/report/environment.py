@@ -96,6 +96,7 @@ def collect(
     import numpy
     import torch
 
+    from lengthgen.cpu import cpu_capability, cpu_model
     from lengthgen.store.fingerprint import code_fingerprint
 
     roots = (PACKAGE,) + ((claims_dir,) if claims_dir is not None and claims_dir.is_dir() else ())
@@ -109,6 +110,8 @@ def collect(
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
+        "cpu_model": cpu_model(),  # /proc/cpuinfo's model name: runs on two CPUs differ in the last bits
+        "cpu_capability": cpu_capability(),  # the vector kernels torch chose (AVX512, AVX2, DEFAULT)
         "threads_per_process": threads,
         "workers": workers,
         "started": time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(started)),

@@ -351,7 +351,7 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
-    caption = ("bar: the deciding check's interval (95%, or the --until-decided level), in standard errors; "
+    caption = ("bar: the deciding check's interval (95%, or the --lengthgen-until-decided level), in standard errors; "
                f"one row per claim test; the axis is linear within +-{FOREST_LINEAR:g} standard errors and "
                f"logarithmic beyond, clipped at +-{FOREST_CLIP:g} (arrow heads); shaded: within 2 standard errors; "
                "an open marker is a close call (its deciding interval contains the threshold); exact and "

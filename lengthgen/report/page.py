@@ -327,6 +327,8 @@ ENVIRONMENT_ROWS = (
     ("numpy", "numpy"),
     ("matplotlib", "matplotlib"),
     ("platform", "platform"),
+    ("cpu_model", "CPU model"),
+    ("cpu_capability", "torch CPU kernels (capability)"),
     ("cpus", "CPUs"),
     ("threads_per_process", "torch threads per process"),
     ("workers", "pytest-xdist workers"),
@@ -341,7 +343,17 @@ ENVIRONMENT_ROWS = (
     ("cache_dir", "cache directory"),
     ("command", "command"),
     ("exit_status", "pytest exit status"),
+    ("peak_rss_mib", "peak resident memory per process"),
 )
+
+
+def environment_value(key: str, value: Any) -> str:
+    """One environment value as a reader reads it: a duration, MiB per process, or the value itself."""
+    if key == "wall_time_s":
+        return text.duration(float(value))
+    if key == "peak_rss_mib" and isinstance(value, Mapping):
+        return ", ".join(f"{name} {float(mib):.0f} MiB" for name, mib in value.items())
+    return str(value)
 
 
 def environment_rows(environment: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -351,7 +363,7 @@ def environment_rows(environment: Mapping[str, Any]) -> tuple[tuple[str, str], .
         if key not in environment or environment[key] is None:
             continue
         value = environment[key]
-        rows.append((label, text.duration(float(value)) if key == "wall_time_s" else str(value)))
+        rows.append((label, environment_value(key, value)))
     known = {k for k, _ in ENVIRONMENT_ROWS} | {"cache"}
     rows += [(k, str(v)) for k, v in environment.items() if k not in known]
     return tuple(rows)

@@ -106,10 +106,10 @@ class CheckView:
     passed: bool  # the comparison held
     values: tuple[float | None, ...] | None  # the per-seed (or per-cell) values the statistic summarises
     ci95: tuple[float, float] | None  # their 95% interval
-    decision_ci: tuple[float, float] | None  # the interval at the run's decision level (--until-decided)
+    decision_ci: tuple[float, float] | None  # the interval at the run's decision level (--lengthgen-until-decided)
     interval: tuple[float, float] | None  # the deciding interval: decision_ci, else ci95
     interval_kind: str | None  # "t", "bootstrap", "exact" or None (``verdict.interval_kind``)
-    level: float  # the level of ``interval`` (the --until-decided level, else 0.95)
+    level: float  # the level of ``interval`` (the --lengthgen-until-decided level, else 0.95)
     has_interval: bool  # whether the check can be close at all (``verdict.has_interval``)
     close: bool  # its deciding interval contains its threshold (``verdict.is_close``)
     expected_to_fail: bool  # named by the test's declared non-reproduction
@@ -295,7 +295,7 @@ class ClaimView:
     setting: str | None  # the robustness setting (None: the paper's point)
     reading: str | None  # the multiverse reading (None: the suite's own reading)
     runtime_s: float | None  # setup + call, seconds
-    sequential: Sequential | None  # the --until-decided plan and path
+    sequential: Sequential | None  # the --lengthgen-until-decided plan and path
     controls: tuple[ControlView, ...]  # its negative controls (same claim, same scale)
     choices: tuple[str, ...]  # details the paper leaves open, as decided here
     notes: tuple[str, ...]  # the test's notes

@@ -28,7 +28,7 @@ def _wrap(value: str, width: int, lines: int = WRAP_LINES) -> list[str]:
 
 
 def _close_lines(claim: ClaimView, width: int) -> list[str]:
-    """A close claim's close checks with their intervals, and the --until-decided path."""
+    """A close claim's close checks with their intervals, and the --lengthgen-until-decided path."""
     lines = []
     close = claim.close_checks
     for check in close[:CLOSE_SHOWN]:

@@ -89,7 +89,7 @@ def check_text(check: CheckView) -> str:
 
 
 def path_text(plan: Sequential | None) -> str:
-    """The --until-decided path in a line, e.g. ``until decided (Bonferroni, 5 looks at 99%): seeds 3 -> 7
+    """The --lengthgen-until-decided path in a line, e.g. ``until decided (Bonferroni, 5 looks at 99%): seeds 3 -> 7
     -> 11, decided``."""
     if plan is None:
         return ""

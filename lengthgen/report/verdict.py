@@ -19,7 +19,7 @@ Pure functions on plain data, so the rule is tested without running pytest:
 - skipped -> skipped, with the reason.
 
 Too few seeds: the run used fewer seeds than the paper's protocol (``scale["seeds"] <
-scale["paper_seeds"]``, e.g. ``--seeds 0-1``) and a check compares a mean over per-seed values whose 95%
+scale["paper_seeds"]``, e.g. ``--lengthgen-seeds 0-1``) and a check compares a mean over per-seed values whose 95%
 t-interval contains the threshold, or has no interval (one value). Such a check would go either way
 with the paper's seeds. With the paper's seed count (or more) the catalogue's threshold on the mean is
 the protocol, so a close call is still a verdict, labelled "reproduced (close)" / "not reproduced (close)". A
@@ -36,7 +36,7 @@ Close calls (``close_checks``, ``label``):
   so the interval of their mean says nothing about them); an identity ``==`` / ``!=`` (a discrete outcome
   such as a selected offset); a single number.
 - A check is *close* when it has an interval and that interval contains its threshold (either bound of
-  "in"). The interval is the check's ``decision_ci`` when the run set one (``--until-decided``: level
+  "in"). The interval is the check's ``decision_ci`` when the run set one (``--lengthgen-until-decided``: level
   1 - 0.05/K, see ``lengthgen.sequential``), else its 95% ``ci95``.
 - The *deciding checks* are those whose outcome alone could change whether the claim holds: when every
   check passed, all of them (any one failing would fail the claim); when some failed, the failed ones,
@@ -103,7 +103,7 @@ def is_close(check: Mapping[str, Any]) -> bool:
 
 
 def decision_level(record: Mapping[str, Any]) -> float:
-    """The level of the checks' deciding intervals: the --until-decided plan's, else 0.95."""
+    """The level of the checks' deciding intervals: the --lengthgen-until-decided plan's, else 0.95."""
     plan = record.get("sequential") or {}
     return float(plan.get("level", 0.95))
 
@@ -137,7 +137,7 @@ def _signed(check: Mapping[str, Any], point: float) -> float:
 
 def standard_margin(check: Mapping[str, Any], record: Mapping[str, Any] = {}) -> tuple[float, float, float] | None:
     """``(margin, low, high)``: the distance to the threshold in standard errors (positive: the check holds)
-    and the check's deciding interval (``decision_interval``: 95%, or the --until-decided level) in the same
+    and the check's deciding interval (``decision_interval``: 95%, or the --lengthgen-until-decided level) in the same
     units, so that the interval contains 0 exactly when the check is close; None for a check without an
     interval. The standard error comes from the 95% interval. No spread at all gives an infinite margin."""
     from lengthgen.sequential import standard_error
@@ -317,7 +317,7 @@ def where_it_ran(record: Mapping[str, Any]) -> str:
     plan = record.get("sequential")
     seeds, paper = scale.get("seeds"), scale.get("paper_seeds")
     if plan:
-        parts.append(f"with {plan.get('seeds_final', seeds)} seeds (--until-decided; the paper's {paper})")
+        parts.append(f"with {plan.get('seeds_final', seeds)} seeds (--lengthgen-until-decided; the paper's {paper})")
     elif isinstance(seeds, int) and isinstance(paper, int) and seeds != paper:
         parts.append(f"with {seeds} seeds (the paper's {paper})")
     elif scale.get("seed_list") and scale["seed_list"] != list(range(len(scale["seed_list"]))):

@@ -60,8 +60,8 @@ def payload_key(payload: dict[str, Any]) -> str:
 
 class Cache:
     """See the module docstring. ``enabled=False`` stores nothing; ``fresh_after`` (a UNIX time) treats
-    entries created before it as absent (``--retrain``: recompute what earlier runs stored, but share
-    what this run computes)."""
+    entries created before it as absent (the CLI's ``--retrain``, pytest's ``--lengthgen-retrain``: recompute
+    what earlier runs stored, but share what this run computes)."""
 
     def __init__(self, root: str | Path | None = None, *, enabled: bool = True, fresh_after: float | None = None):
         self.root = Path(root).expanduser() if root is not None else default_cache_dir()

@@ -41,8 +41,8 @@ def trained(
     Missing members are trained in as few ensemble passes as their signatures allow; ``workers`` > 1
     trains the passes in that many processes (default: the process-wide setting of
     ``lengthgen.engine.parallel.set_workers``, which the CLI's ``--workers`` sets). With a Dask scheduler
-    connected (``--scheduler``, :mod:`lengthgen.engine.cluster`) the passes train on its workers and are saved
-    here, under the same locks.
+    connected (``--scheduler``, pytest's ``--lengthgen-scheduler``; :mod:`lengthgen.engine.cluster`) the
+    passes train on its workers and are saved here, under the same locks.
     """
     workers = get_workers() if workers is None else workers
 

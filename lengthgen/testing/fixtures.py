@@ -1,6 +1,7 @@
 """The fixtures the plugin gives every test: ``scale`` (the quick and paper scales of a claim test),
-``cache`` (the run's model cache), ``claim`` and ``control`` (the recorders of a claim test and of a
-negative control, kept on the test's item for its report)."""
+``model_cache`` (the run's model cache; not ``cache``, which is pytest's own cache-provider fixture),
+``claim`` and ``control`` (the recorders of a claim test and of a negative control, kept on the test's item
+for its report)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ SCALE_PARAMS = [
 
 @pytest.fixture(params=SCALE_PARAMS)
 def scale(request: pytest.FixtureRequest):
-    """The :class:`~lengthgen.scale.Scale` of the test's variant; ``--seeds`` replaces the paper's seeds."""
+    """The :class:`~lengthgen.scale.Scale` of the test's variant; ``--lengthgen-seeds`` replaces the paper's
+    seeds."""
     from lengthgen.scale import SCALES
 
     chosen = SCALES[request.param]
@@ -31,7 +33,8 @@ def scale(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(scope="session")
-def cache(pytestconfig: pytest.Config):
+def model_cache(pytestconfig: pytest.Config):
+    """The run's :class:`~lengthgen.store.cache.Cache` (``--lengthgen-cache-dir``, ``--lengthgen-retrain``)."""
     return session_cache(pytestconfig)
 
 

@@ -1,11 +1,17 @@
 """The plugin's command-line options (the ``lengthgen`` group of ``pytest --help``) and their ``type=``
 validators.
 
+Every name starts with ``--lengthgen-`` (:data:`PREFIX`), as pytest plugins name theirs (``--benchmark-*``,
+``--cov*``): the entry point adds them to every pytest session in the environment, so a generic name such
+as ``--device`` or ``--seeds`` would collide with another project's own ``conftest.py`` option
+(``argparse.ArgumentError: conflicting option string``). The ``lengthgen`` CLI's options keep their short
+names (``lengthgen train --seeds``): they live in the CLI's own parser.
+
 Every value is checked by argparse as the command line is parsed, so a bad one is pytest's usage error
 (exit 4, one ``error:`` line naming the value) before any plugin code runs. What the command line alone
 cannot decide stays a start-up check in :mod:`lengthgen.testing.session`: whether a CUDA device is present,
-whether a directory can be written (the ``--report-dir`` default needs the rootdir), whether a ``--scheduler``
-answers.
+whether a directory can be written (the ``--lengthgen-report-dir`` default needs the rootdir), whether a
+``--lengthgen-scheduler`` answers.
 """
 
 from __future__ import annotations
@@ -17,70 +23,84 @@ from pathlib import Path
 import pytest
 
 from lengthgen.cli.common import seeds_arg as cli_seeds_arg
-from lengthgen.cli.common import until_decided_arg  # the CLI's --until-decided=MAX, the same rule
 from lengthgen.engine.cluster import scheduler_arg  # imports nothing of distributed
 
 DEVICE_NAME = re.compile(r"(cpu|cuda)(:[0-9]+)?")  # the names torch.device takes for a cpu or cuda device
+PREFIX = "--lengthgen-"  # every option of the group (pytest's namespace for a plugin's options)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("lengthgen")
-    group.addoption("--cache-dir", dest="lengthgen_cache_dir", default=None,
+    group.addoption("--lengthgen-cache-dir", dest="lengthgen_cache_dir", default=None,
                     help="model cache directory (default: $LENGTHGEN_CACHE_DIR or ~/.cache/lengthgen)")
-    group.addoption("--retrain", dest="lengthgen_retrain", action="store_true",
+    group.addoption("--lengthgen-retrain", dest="lengthgen_retrain", action="store_true",
                     help="ignore cached models from earlier runs (models trained in this run are shared)")
-    group.addoption("--seeds", dest="lengthgen_seeds", type=seeds_arg, default=None,
+    group.addoption("--lengthgen-seeds", dest="lengthgen_seeds", type=seeds_arg, default=None,
                     help="seeds for every claim at paper scale, e.g. 0-31 (default: the paper's count)")
-    group.addoption("--device", dest="lengthgen_device", type=device_arg, default="cpu",
+    group.addoption("--lengthgen-device", dest="lengthgen_device", type=device_arg, default="cpu",
                     help="train and evaluate on cpu (default) or cuda; part of the cache key")
-    group.addoption("--threads", dest="lengthgen_threads", type=threads_arg, default=1,
+    group.addoption("--lengthgen-threads", dest="lengthgen_threads", type=threads_arg, default=1,
                     help="torch threads per process (default 1; part of the cache key)")
-    group.addoption("--report-dir", dest="lengthgen_report_dir", default=None,
+    group.addoption("--lengthgen-report-dir", dest="lengthgen_report_dir", default=None,
                     help="where the claims report is written (default: <rootdir>/reports)")
-    group.addoption("--scheduler", dest="lengthgen_scheduler", type=scheduler_arg, default=None,
+    group.addoption("--lengthgen-scheduler", dest="lengthgen_scheduler", type=scheduler_arg, default=None,
                     metavar="tcp://HOST:PORT",
                     help="train missing models on this Dask cluster (needs the dask extra: pip install -e '.[dask]')")
-    group.addoption("--until-decided", dest="lengthgen_until_decided", nargs="?", const=_default_max(), default=None,
-                    type=until_decided_arg, metavar="MAX",
+    group.addoption("--lengthgen-until-decided", dest="lengthgen_until_decided", nargs="?", const=_default_max(),
+                    default=None, type=until_decided_arg, metavar="MAX",
                     help="add seeds, 4 at a time, to claims with a close deciding check until none is close or "
                          "MAX seeds (default 32) are used; intervals at 1 - 0.05/looks (lengthgen.sequential)")
-    group.addoption("--summary-md", dest="lengthgen_summary_md", type=summary_md_arg, default=None, metavar="FILE",
+    group.addoption("--lengthgen-summary-md", dest="lengthgen_summary_md", type=summary_md_arg, default=None,
+                    metavar="FILE",
                     help="also write the verdict table as markdown to FILE (and append it to $GITHUB_STEP_SUMMARY "
                          "when that is set)")
 
 
 def threads_arg(text: str) -> int:
-    """``--threads``: torch threads per process, a positive integer."""
+    """``--lengthgen-threads``: torch threads per process, a positive integer."""
     try:
         threads = int(text)
     except ValueError:
         threads = None
     if threads is None or threads < 1:
-        raise argparse.ArgumentTypeError(f"--threads={text!r}: must be a positive integer (torch threads per process)")
+        raise argparse.ArgumentTypeError(
+            f"--lengthgen-threads={text!r}: must be a positive integer (torch threads per process)")
     return threads
 
 
 def seeds_arg(text: str) -> tuple[int, ...] | None:
-    """``--seeds``: the CLI's seed spec (:func:`lengthgen.cli.common.seeds_arg`, at most ``MAX_SEEDS``); a
-    blank value means the paper's count, as if the option were not given."""
+    """``--lengthgen-seeds``: the CLI's seed spec (:func:`lengthgen.cli.common.seeds_arg`, at most
+    ``MAX_SEEDS``); a blank value means the paper's count, as if the option were not given."""
     return cli_seeds_arg(text) if text.strip() else None
 
 
 def device_arg(text: str) -> str:
-    """``--device``: a torch device name of type cpu or cuda (``cuda:1`` too), checked without importing
-    torch. Whether a CUDA device is present is decided at start (``lengthgen.device.set_device``)."""
+    """``--lengthgen-device``: a torch device name of type cpu or cuda (``cuda:1`` too), checked without
+    importing torch. Whether a CUDA device is present is decided at start (``lengthgen.device.set_device``)."""
     if DEVICE_NAME.fullmatch(text) is None:
         raise argparse.ArgumentTypeError(f"unknown device {text!r} (use cpu or cuda, or cuda:N for one GPU)")
     return text
 
 
 def summary_md_arg(text: str) -> Path:
-    """``--summary-md``: a file path (not a directory), checked without creating anything; whether it can be
-    written is decided at start (:mod:`lengthgen.testing.reporting`)."""
+    """``--lengthgen-summary-md``: a file path (not a directory), checked without creating anything; whether it
+    can be written is decided at start (:mod:`lengthgen.testing.reporting`)."""
     path = Path(text).expanduser()
     if not text.strip() or path.is_dir():
-        raise argparse.ArgumentTypeError(f"--summary-md={text!r}: must name a file (the markdown verdict table)")
+        raise argparse.ArgumentTypeError(
+            f"--lengthgen-summary-md={text!r}: must name a file (the markdown verdict table)")
     return path
+
+
+def until_decided_arg(text: str) -> int:
+    """``--lengthgen-until-decided=MAX``: the CLI's rule (:func:`lengthgen.sequential.parse_max`, an integer
+    in 2..10000), its message naming this option."""
+    from lengthgen.sequential import parse_max
+
+    try:
+        return parse_max(text, option="--lengthgen-until-decided")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _default_max() -> int:

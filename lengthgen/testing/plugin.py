@@ -10,28 +10,30 @@ collection change, no directory check, no report. When active, :func:`pytest_con
 modules below, one concern each (``pytest_configure`` is a historic hook: each module's own
 ``pytest_configure`` runs as it is registered).
 
-- :mod:`~lengthgen.testing.options` (always): ``--cache-dir DIR``, ``--retrain``, ``--seeds SPEC``,
-  ``--device``, ``--threads N``, ``--report-dir DIR``, ``--scheduler tcp://HOST:PORT`` (missing ensemble
-  passes train on that Dask cluster, ``lengthgen.engine.cluster``), ``--until-decided[=MAX]`` (the stopping
-  rule of ``lengthgen.sequential``, run by ``claims.support.judge``; MAX is optional, so write it with
-  ``=`` or put the option last or before another option: a bare ``--until-decided`` takes the next word
-  for MAX). Every value is checked as it is parsed.
+- :mod:`~lengthgen.testing.options` (always), each named ``--lengthgen-*`` so that it cannot collide with
+  another project's options in the same environment: ``--lengthgen-cache-dir DIR``, ``--lengthgen-retrain``,
+  ``--lengthgen-seeds SPEC``, ``--lengthgen-device``, ``--lengthgen-threads N``, ``--lengthgen-report-dir
+  DIR``, ``--lengthgen-scheduler tcp://HOST:PORT`` (missing ensemble passes train on that Dask cluster,
+  ``lengthgen.engine.cluster``), ``--lengthgen-until-decided[=MAX]`` (the stopping rule of
+  ``lengthgen.sequential``, run by ``claims.support.judge``; MAX is optional, so write it with ``=`` or put
+  the option last or before another option: a bare ``--lengthgen-until-decided`` takes the next word for
+  MAX), ``--lengthgen-summary-md FILE``. Every value is checked as it is parsed.
 - :mod:`~lengthgen.testing.session`: one torch thread per process by default (xdist workers share 2 cores;
   the ops are small), matplotlib's Agg backend, the directories checked at start (exit 4, one line), the
-  run's model cache, and the xdist ``workerinput``/``workeroutput`` (the ``--retrain`` time; each worker's
-  cache counters and peak resident memory, ``ru_maxrss``).
+  run's model cache, and the xdist ``workerinput``/``workeroutput`` (the ``--lengthgen-retrain`` time; each
+  worker's cache counters and peak resident memory, ``ru_maxrss``).
 - :mod:`~lengthgen.testing.selection`: claim tests run at the paper's scale by default; their ``quick``
   variants run only when the ``-m`` expression names ``quick`` (``pytest -m quick``); a claim test also
   answers ``-k`` by its claim id (``-k C15``; pytest matches substrings, so ``-k C2`` also selects
   C20..C22: name the file for C2 alone).
-- :mod:`~lengthgen.testing.fixtures`: ``scale``, ``cache``, and ``claim``/``control``, a
-  :class:`~lengthgen.records.ClaimRecorder` (``ControlRecorder``) for the id of the test's
-  ``@pytest.mark.claim("Cn")`` (``control``).
+- :mod:`~lengthgen.testing.fixtures`: ``scale``, ``model_cache`` (not ``cache``: that is pytest's own), and
+  ``claim``/``control``, a :class:`~lengthgen.records.ClaimRecorder` (``ControlRecorder``) for the id of the
+  test's ``@pytest.mark.claim("Cn")`` (``control``).
 - :mod:`~lengthgen.testing.verdicts`: after the test, its record (with runtime, pytest's outcome and the
   verdict of ``lengthgen.report.verdict.decide``) rides on the test report's ``user_properties``, so the
   xdist controller receives every worker's records (:mod:`~lengthgen.testing.run` gathers them).
 - :mod:`~lengthgen.testing.reporting`: the controller alone writes ``reports/claims.json`` and
-  ``reports/index.html`` (``--report-dir``) at the end of the run and prints the verdict table in the
+  ``reports/index.html`` (``--lengthgen-report-dir``) at the end of the run and prints the verdict table in the
   terminal summary.
 
 All state lives in ``config.stash`` and ``item.stash`` (:mod:`~lengthgen.testing.state`).
@@ -61,7 +63,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
-    """An option's value in the space form (``--cache-dir DIR``) was a test path when pytest chose its rootdir
+    """An option's value in the space form (``--lengthgen-cache-dir DIR``) was a test path when pytest chose its rootdir
     and ini file; decide them again now that the options are known (:mod:`lengthgen.testing.rootdir`)."""
     from lengthgen.testing.rootdir import redecide
 

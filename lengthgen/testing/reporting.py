@@ -1,6 +1,6 @@
 """The run's report, on the controller alone (xdist workers send their records through their test
 reports): ``claims.json`` and ``index.html`` written at session finish, the verdict table as markdown
-(``--summary-md=FILE``, also appended to ``$GITHUB_STEP_SUMMARY`` when that is set), and the verdict table
+(``--lengthgen-summary-md=FILE``, also appended to ``$GITHUB_STEP_SUMMARY`` when that is set), and the verdict table
 in the terminal summary."""
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ import pytest
 
 from lengthgen.testing import state
 
-STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"  # GitHub Actions' job-summary file; --summary-md appends its table there
-SUMMARY_WRITTEN = pytest.StashKey[Path]()  # config.stash: the --summary-md file, once written
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"  # GitHub Actions' job-summary file; --lengthgen-summary-md appends it
+SUMMARY_WRITTEN = pytest.StashKey[Path]()  # config.stash: the --lengthgen-summary-md file, once written
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """An unwritable ``--summary-md`` is a usage error at start (exit 4, one line), like ``--report-dir``."""
+    """An unwritable ``--lengthgen-summary-md`` is a usage error at start (exit 4, one line), like
+    ``--lengthgen-report-dir``."""
     path = config.getoption("lengthgen_summary_md")
     if path is None or state.is_worker(config):
         return
@@ -34,9 +35,9 @@ def check_summary_path(path: Path) -> None:
     the file, if it exists, can be written too."""
     from lengthgen.store.files import writable_dir
 
-    writable_dir(path.parent, "--summary-md")
+    writable_dir(path.parent, "--lengthgen-summary-md")
     if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-        raise ValueError(f"--summary-md {str(path)!r} cannot be written: "
+        raise ValueError(f"--lengthgen-summary-md {str(path)!r} cannot be written: "
                          f"{'a directory' if path.is_dir() else 'permission denied'}")
 
 
@@ -63,7 +64,7 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
             write_summary_md(run.records, run.environment, summary, os.environ.get(STEP_SUMMARY_ENV) or None)
             config.stash[SUMMARY_WRITTEN] = summary
         except Exception as error:  # as the report: the run fails, the terminal summary says why
-            errors.append(f"--summary-md: {type(error).__name__}: {error}")
+            errors.append(f"--lengthgen-summary-md: {type(error).__name__}: {error}")
     if errors:
         run.error = "; ".join(errors)
         if session.exitstatus == pytest.ExitCode.OK:

@@ -2,7 +2,7 @@
 
 pytest decides its rootdir and ini file from a first parse of the command line, made before it loads
 plugins from entry points; in that parse the value of an option it does not know yet is a test path. So in
-``pytest -m quick --cache-dir /an/existing/dir`` the rootdir becomes ``/an/existing/dir``, no ini file is
+``pytest -m quick --lengthgen-cache-dir /an/existing/dir`` the rootdir becomes ``/an/existing/dir``, no ini file is
 found, and the session is not the suite's (no testpaths, markers or ``lengthgen_suite``). xdist workers
 parse the controller's command line the same way, after the controller has created the directory.
 
@@ -28,7 +28,7 @@ GROUP = "lengthgen"  # the options group of lengthgen.testing.options
 
 
 def space_form_options(parser: pytest.Parser, args: list[str]) -> list[str]:
-    """The plugin's options that ``args`` writes in the space form (``--cache-dir DIR``)."""
+    """The plugin's options that ``args`` writes in the space form (``--lengthgen-cache-dir DIR``)."""
     names = {name for option in parser.getgroup(GROUP).options for name in option.names()}
     return [arg for arg in args if arg in names]
 

@@ -1,11 +1,12 @@
 """The run's set-up and tear-down in each process: torch threads, device, matplotlib backend, the
-``--until-decided`` plan, the Dask client, the directories, the model cache, and what passes between the
-xdist controller and its workers (``workerinput``: the ``--retrain`` time; ``workeroutput``: cache
-counters and peak memory).
+``--lengthgen-until-decided`` plan, the Dask client, the directories, the model cache, and what passes
+between the xdist controller and its workers (``workerinput``: the ``--lengthgen-retrain`` time;
+``workeroutput``: cache counters and peak memory).
 
-Directory writability is checked here rather than by a ``type=`` validator: the ``--report-dir`` default
-is ``<rootdir>/reports`` and the ``--cache-dir`` default comes from the environment, neither known to
-argparse, and a ``type=`` check would create the directory each time pytest parses the command line.
+Directory writability is checked here rather than by a ``type=`` validator: the ``--lengthgen-report-dir``
+default is ``<rootdir>/reports`` and the ``--lengthgen-cache-dir`` default comes from the environment,
+neither known to argparse, and a ``type=`` check would create the directory each time pytest parses the
+command line.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def pytest_configure(config: pytest.Config) -> None:
         from lengthgen.engine import cluster
 
         try:
-            cluster.connect(config.getoption("lengthgen_scheduler"))
+            cluster.connect(config.getoption("lengthgen_scheduler"), option="--lengthgen-scheduler")
         except ValueError as error:  # unreachable, or distributed not installed: exit 4, one line
             raise pytest.UsageError(str(error)) from None
     from lengthgen.sequential import Plan, set_plan
@@ -55,19 +56,20 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def report_dir(config: pytest.Config) -> Path:
-    """Where the controller writes the report: ``--report-dir``, else ``<rootdir>/reports``."""
+    """Where the controller writes the report: ``--lengthgen-report-dir``, else ``<rootdir>/reports``."""
     return Path(config.getoption("lengthgen_report_dir") or config.rootpath / "reports")
 
 
 def _check_directories(config: pytest.Config) -> None:
-    """An unusable --cache-dir or --report-dir is a usage error (exit 4, one line), never a verdict."""
+    """An unusable --lengthgen-cache-dir or --lengthgen-report-dir is a usage error (exit 4, one line), never a
+    verdict."""
     from lengthgen.store.cache import default_cache_dir
     from lengthgen.store.files import writable_dir
 
     cache_dir = config.getoption("lengthgen_cache_dir") or default_cache_dir()
-    checks = [(cache_dir, "--cache-dir")]
+    checks = [(cache_dir, "--lengthgen-cache-dir")]
     if not state.is_worker(config):
-        checks.append((report_dir(config), "--report-dir"))
+        checks.append((report_dir(config), "--lengthgen-report-dir"))
     for folder, what in checks:
         try:
             writable_dir(folder, what)
@@ -76,7 +78,7 @@ def _check_directories(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node) -> None:  # xdist controller: pass the --retrain time to workers
+def pytest_configure_node(node) -> None:  # xdist controller: pass the --lengthgen-retrain time to workers
     node.workerinput[state.FRESH_AFTER] = node.config.stash[state.FRESH_AFTER_TIME]
 
 
@@ -112,4 +114,4 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     from lengthgen.engine import cluster
 
-    cluster.close()  # a no-op without --scheduler
+    cluster.close()  # a no-op without --lengthgen-scheduler

@@ -10,11 +10,11 @@ import pytest
 RECORD_PROPERTY = "lengthgen_record"  # user_properties name of a claim record (the call report's, xdist transport)
 STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's cache counters
 PEAK_RSS_OUTPUT = "lengthgen_peak_rss_mib"  # xdist workeroutput name of a worker's peak resident memory
-FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --retrain timestamp
+FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --lengthgen-retrain timestamp
 
 # config.stash
 CACHE = pytest.StashKey[Any]()  # this process's lengthgen.store.cache.Cache, made on first use (None until then)
-FRESH_AFTER_TIME = pytest.StashKey["float | None"]()  # --retrain: cached models older than this time are ignored
+FRESH_AFTER_TIME = pytest.StashKey["float | None"]()  # --lengthgen-retrain: cached models older than it are ignored
 STARTED = pytest.StashKey[float]()  # time.time() at configure: the report's start and wall time
 RUN = pytest.StashKey[Any]()  # this process's lengthgen.testing.run.RunRecords
 

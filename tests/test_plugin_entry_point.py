@@ -1,6 +1,7 @@
 """The suite's pytest plugin loads through the ``pytest11`` entry point: its options take ``--opt value`` as
-well as ``--opt=value`` (under xdist without a test path, and serially with an existing directory), and in a
-session that is not the suite's it adds its options and does nothing else. The README's set-up,
+well as ``--opt=value`` (under xdist, without a test path), except the three path options, whose space form is
+a one-line usage error that says to write ``=``; in a session that is not the suite's it adds its options and
+does nothing else. The README's set-up,
 ``pip install -e ".[test]"``, brings every third-party module the suite imports.
 """
 
@@ -20,7 +21,7 @@ from packaging.utils import canonicalize_name
 
 import lengthgen.testing.plugin
 from lengthgen.sequential import DEFAULT_MAX
-from lengthgen.testing.rootdir import _with_addopts
+from lengthgen.testing.space_form import PATH_OPTIONS
 
 tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
 
@@ -106,26 +107,17 @@ def test_ci_installs_exactly_the_test_extra():
     assert ci.index("torch==2.13.0") < ci.index('".[test]"')  # the CPU build first
 
 
-def test_addopts_of_the_first_guess_are_replaced_by_the_ini_files(monkeypatch):
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-x")
-    line = ["-m", "quick", "--lengthgen-cache-dir", "/d"]
-    assert _with_addopts(["-x", "--old", *line], line, ["--old"], ["-ra"]) == ["-x", "-ra", *line]
-    assert _with_addopts(["-x", *line], line, [], ["-ra"]) == ["-x", "-ra", *line]
-    assert _with_addopts(line, line, [], ["-ra"]) == line  # parsed without addopts (fromdictargs): kept so
-    with pytest.raises(ValueError):
-        _with_addopts(["-x"], line, [], [])
-
-
 # ---- the space form in this suite ------------------------------------------------------------------------
 
 
 @pytest.mark.slow
 def test_space_form_under_xdist_without_a_path(tmp_path):
-    """The issue's case: the controller creates --lengthgen-cache-dir, then each worker parses the command line with
-    that directory in it; before the entry point both workers died ("node down"), exit 5."""
+    """The options whose values are not paths take the space form under xdist, with no test path (each worker
+    parses the controller's command line again); the path options take ``=``."""
     cache, report = tmp_path / "new-cache", tmp_path / "report"
-    result = run(["-m", "quick", "-n", "2", "--lengthgen-cache-dir", str(cache), "--lengthgen-report-dir",
-                  str(report), "-k", "C15", "-o", "testpaths=claims"],  # testpaths: no test path, claims/ alone
+    result = run(["-m", "quick", "-n", "2", f"--lengthgen-cache-dir={cache}", f"--lengthgen-report-dir={report}",
+                  "--lengthgen-threads", "1", "--lengthgen-seeds", "0-2", "--lengthgen-device", "cpu", "-k", "C15",
+                  "-o", "testpaths=claims"],  # testpaths: no test path, claims/ alone
                  ROOT, XDIST_TIMEOUT_S)
     assert result.returncode == 0, output(result)
     assert "2 passed" in result.stdout and "unrecognized arguments" not in output(result), output(result)
@@ -135,28 +127,31 @@ def test_space_form_under_xdist_without_a_path(tmp_path):
 
 
 @pytest.mark.slow
-def test_space_form_with_an_existing_directory_serially(tmp_path):
-    """An existing directory after --lengthgen-cache-dir was taken for a test path when pytest chose its rootdir: the
-    rootdir became that directory and pytest.ini was not read. The plugin decides them again."""
-    cache, report = tmp_path / "cache", tmp_path / "report"
-    cache.mkdir()
-    result = run(["-p", "no:xdist", "-m", "quick", "--lengthgen-cache-dir", str(cache), "--lengthgen-report-dir",
-                  str(report), "--lengthgen-threads", "1", "-k", "C15", "-o", "testpaths=claims"], ROOT)
-    assert result.returncode == 0, output(result)
-    assert f"rootdir: {ROOT}" in result.stdout and "configfile: pytest.ini" in result.stdout, output(result)
-    assert "2 passed" in result.stdout, output(result)
-    assert json.loads((report / "claims.json").read_text())["environment"]["cache_dir"] == str(cache)
+@pytest.mark.parametrize("option", PATH_OPTIONS)
+def test_a_path_option_in_the_space_form_is_a_one_line_usage_error(tmp_path, option):
+    """pytest would take an existing directory after the option for a test path when it chooses its rootdir (it
+    became that directory, and pytest.ini was not read): refused at start, exit 4, one line saying to write =."""
+    place = tmp_path / "existing"
+    place.mkdir()
+    if option == "--lengthgen-summary-md":  # a file: its validator refuses a directory first
+        place = place / "summary.md"
+        place.write_text("")
+    result = run(["-p", "no:xdist", "-m", "quick", option, str(place), "-k", "C15"], ROOT)
+    assert result.returncode == 4, output(result)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"ERROR: {option} {place}:"), output(result)
+    assert f"write {option}={place}" in lines[0], output(result)
 
 
 @pytest.mark.slow
-def test_every_option_in_the_space_form_with_existing_directories(tmp_path):
-    """All value options in the space form, each path an existing directory, a bare --lengthgen-until-decided before
-    another option: the suite's rootdir and ini file, and the C15 tests collected."""
+def test_every_option_with_existing_directories(tmp_path):
+    """Every value option, the paths in the = form and the rest in the space form, a bare
+    --lengthgen-until-decided before another option: the suite's rootdir and ini file, the C15 tests collected."""
     cache, report = tmp_path / "cache", tmp_path / "report"
     cache.mkdir()
     report.mkdir()
-    result = run(["-p", "no:xdist", "--collect-only", "-m", "quick", "--lengthgen-cache-dir", str(cache),
-                  "--lengthgen-report-dir", str(report), "--lengthgen-threads", "2", "--lengthgen-seeds", "0-3",
+    result = run(["-p", "no:xdist", "--collect-only", "-m", "quick", f"--lengthgen-cache-dir={cache}",
+                  f"--lengthgen-report-dir={report}", "--lengthgen-threads", "2", "--lengthgen-seeds", "0-3",
                   "--lengthgen-device", "cpu", "--lengthgen-until-decided", "-k", "C15", "-o", "testpaths=claims"],
                  ROOT)
     assert result.returncode == 0, output(result)
@@ -207,11 +202,11 @@ def test_the_plugin_is_inert_in_a_foreign_session(tmp_path):
     (project / "pytest.ini").write_text(textwrap.dedent(FOREIGN_INI))
     (project / "test_foreign.py").write_text(
         textwrap.dedent(FOREIGN_TESTS).replace("{SUITE_MODULES!r}", repr(lengthgen.testing.plugin.SUITE_MODULES)))
-    result = run(["-p", "no:xdist", "-s", "--lengthgen-cache-dir", str(cache), "--lengthgen-until-decided", "-p",
+    result = run(["-p", "no:xdist", "-s", f"--lengthgen-cache-dir={cache}", "--lengthgen-until-decided", "-p",
                   "no:warnings"], project)
     assert result.returncode == 0 and "3 passed" in result.stdout, output(result)
     assert f"cache-dir {cache}" in result.stdout and f"until-decided {DEFAULT_MAX}" in result.stdout, output(result)
-    assert f"inifile {project / 'pytest.ini'}" in result.stdout, output(result)  # its own ini, despite the space form
+    assert f"inifile {project / 'pytest.ini'}" in result.stdout, output(result)  # its own ini
     assert not (project / "reports").exists() and not list(cache.iterdir())  # no report, the cache untouched
     assert "peak resident memory" not in result.stdout and "wall time" not in result.stdout  # no summary lines
 

@@ -1,6 +1,9 @@
 """The pytest plugin of the suite, loaded through the ``pytest11`` entry point ``lengthgen``
-(pyproject.toml) as pytest starts, before it parses the command line: its options take ``--opt value``
-as well as ``--opt=value``, serially and under xdist, with or without a test path.
+(pyproject.toml) as pytest starts, before it parses the command line. Its options take ``--opt value`` as
+well as ``--opt=value``, except the three whose values are paths (``--lengthgen-cache-dir``,
+``--lengthgen-report-dir``, ``--lengthgen-summary-md``): pytest would take such a value for a test path when
+it chooses its rootdir, so their space form is a one-line usage error that says to write ``--opt=value``
+(:mod:`~lengthgen.testing.space_form`).
 
 It is active only in this suite's session, one whose ini file sets ``lengthgen_suite = true`` (the
 project's ``pytest.ini``; ``-o lengthgen_suite=true`` elsewhere; ``-p lengthgen`` loads it where plugin
@@ -17,7 +20,7 @@ modules below, one concern each (``pytest_configure`` is a historic hook: each m
   ``lengthgen.engine.cluster``), ``--lengthgen-until-decided[=MAX]`` (the stopping rule of
   ``lengthgen.sequential``, run by ``claims.support.judge``; MAX is optional, so write it with ``=`` or put
   the option last or before another option: a bare ``--lengthgen-until-decided`` takes the next word for
-  MAX), ``--lengthgen-summary-md FILE``. Every value is checked as it is parsed.
+  MAX), ``--lengthgen-summary-md=FILE``. Every value is checked as it is parsed.
 - :mod:`~lengthgen.testing.session`: one torch thread per process by default (xdist workers share 2 cores;
   the ops are small), matplotlib's Agg backend, the directories checked at start (exit 4, one line), the
   run's model cache, and the xdist ``workerinput``/``workeroutput`` (the ``--lengthgen-retrain`` time; each
@@ -43,6 +46,8 @@ from __future__ import annotations
 
 import pytest
 
+from lengthgen.testing.space_form import refuse_space_form
+
 pytest_plugins = ("lengthgen.testing.options",)  # in every session: the options alone
 
 SUITE_INI = "lengthgen_suite"  # the ini key (bool) that makes a session this suite's
@@ -63,11 +68,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
-    """An option's value in the space form (``--lengthgen-cache-dir DIR``) was a test path when pytest chose its rootdir
-    and ini file; decide them again now that the options are known (:mod:`lengthgen.testing.rootdir`)."""
-    from lengthgen.testing.rootdir import redecide
-
-    redecide(early_config, parser, args)
+    """A path option in the space form (``--lengthgen-cache-dir DIR``) is a usage error: pytest has already taken
+    its value for a test path when it chose the rootdir (:mod:`lengthgen.testing.space_form`)."""
+    refuse_space_form(args)
 
 
 def is_active(config: pytest.Config) -> bool:

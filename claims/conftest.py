@@ -3,19 +3,23 @@
 ``scale`` (every claim test over the quick and paper scales; the quick variant is marked ``quick`` and
 runs only under ``-m quick``) and ``model_cache`` (the run's model cache; pytest's own ``cache`` keeps its name)
 come from the plugin (``lengthgen.testing.fixtures``).
-Experiment results are memoised per process, and their models come from the shared cache (one lock per
-model), so a model is trained once per run whether or not xdist is used, and not again while the cache
-holds it.
+Experiment results are memoised per process (``claims.memo``), and their models come from the shared cache (one
+lock per model), so a model is trained once per run whether or not xdist is used, and not again while the
+cache holds it. Every process that loads this conftest (the xdist controller too, which renders the report)
+hands the claims' plan of multiverse cells (``claims.multiverse.plan``) to the report (``use_plan``).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from lengthgen.readings import use_plan
 from lengthgen.scale import Scale
 
 from claims.grid import phenomenon_result
+from claims.multiverse import plan
 
+use_plan(plan())  # the report's multiverse grid: which cells the registry runs (lengthgen/ never imports claims/)
 
 # The order xdist hands claim tests to workers: the heaviest trainers first, alternating between model
 # families that share few models, then the claims that only read models trained by then. Together with

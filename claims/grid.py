@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lengthgen.scale import Scale
 
-from claims.support import memo
+from claims.memo import memo
 
 GRID_SEEDS = 8  # the paper: 8 seeds for the phenomenon (C1, C3, C8)
 
@@ -18,6 +18,6 @@ def phenomenon_result(scale: Scale, cache):
     from lengthgen.experiments.phenomenon import run_phenomenon
 
     return memo(
-        ("phenomenon", scale),
+        ("phenomenon",), scale,
         lambda: run_phenomenon(scale.seed_list(GRID_SEEDS), scale.steps, evaluation=scale.evaluation(), cache=cache),
     )

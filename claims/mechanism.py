@@ -12,7 +12,7 @@ from __future__ import annotations
 from lengthgen.report import figure_specs as figures
 from lengthgen.scale import Scale
 
-from claims.support import memo
+from claims.memo import memo
 
 VALIDATION_SEEDS = 5  # the paper: "5 seeds for the validation study (Table 2, Figs. 2-3)"
 MECHANISM_OFFSETS = (2, 3)  # the paper states the mechanism claims for K >= 2 and treats K = 1 apart
@@ -24,7 +24,7 @@ def carrier_result(scale: Scale, cache):
     from lengthgen.experiments.carrier import run_carrier
 
     return memo(
-        ("carrier", scale),
+        ("carrier",), scale,
         lambda: run_carrier(scale.seed_list(VALIDATION_SEEDS), scale.steps, (1, 2, 3), scale.evaluation(), cache),
     )
 
@@ -35,7 +35,7 @@ def dilution_result(scale: Scale, cache, encoding: str = "rope"):
     from lengthgen.experiments.dilution import run_dilution
 
     return memo(
-        ("dilution", encoding, scale),
+        ("dilution", encoding), scale,
         lambda: run_dilution(
             scale.seed_list(VALIDATION_SEEDS), scale.steps, MECHANISM_OFFSETS, scale.evaluation(), cache,
             encoding=encoding,

@@ -17,7 +17,7 @@ import dataclasses
 from lengthgen.experiments.content import HEADS, OFFSETS, ContentResult, run_content
 from lengthgen.scale import Scale
 
-from claims.support import memo
+from claims.memo import memo
 
 PAPER_SEEDS = 5  # the paper gives no count for this paragraph; its validation studies use 5
 QUICK_SEEDS = 3  # quick budget
@@ -46,7 +46,7 @@ def measure(scale: Scale, cache) -> ContentResult:
     scale = run_scale(scale)
     lengths = tuple(sorted(set(scale.lengths) | {PEAK_LENGTH}))
     return memo(
-        ("content", scale),
+        ("content",), scale,
         lambda: run_content(
             scale.seed_list(PAPER_SEEDS), scale.steps, HEADS, OFFSETS, scale.evaluation(lengths), cache
         ),

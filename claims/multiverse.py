@@ -1,89 +1,83 @@
-"""The multiverse's cells (``claims/test_multiverse.py``): each claim's own measure and check functions under
-a universe of ``lengthgen.experiments.multiverse`` (one alternative reading, or every alternative at once),
-always at paper scale with the catalogue's seeds, assertions unchanged.
+"""The multiverse's cells (``claims/test_multiverse.py``): each claim's own measure and checks (its ``CLAIM``,
+through ``claims.run.run_claim``) under a universe of :mod:`lengthgen.readings` (one alternative reading, or
+every alternative at once), always at paper scale with the catalogue's seeds, assertions unchanged.
 
-The readings act through the specs the experiments build (``paper_spec``, ``two_layer_spec``: the active
-universe, :func:`lengthgen.experiments.multiverse.under`), so a cell is the claim's ``measure(scale, cache)``
-called inside ``under(universe)``; ``claims.support.memo`` keys on the universe. Claims with several tests at
-the paper's point are one cell with every test's checks (C19: both schemes, both checks, as the robustness
-map does); C12 and C13 are a cell per width (``C12`` is d = 96, the suite's width; ``C12-d64`` the first
-width tried, a declared non-reproduction at the paper's point).
+Which claims a universe touches follows from the registry: a claim's spec declares the model families its test
+reads (``families``, ``reads_ape``), a reading what it changes (``Universe.reaches``), so no list of claims is
+kept by hand. The readings act through the specs the experiments build (``paper_spec``, ``two_layer_spec``:
+the active universe, ``run_claim(..., reading=...)`` enters it), and ``claims.memo`` keys on it. Claims with
+several tests at the paper's point are one cell with every test's checks (the spec's ``checks``: C19's both
+schemes and both checks, as the robustness map does); C12 and C13 are a cell per width (``C12`` is d = 96, the
+suite's width; ``C12-d64`` the first width tried, a declared non-reproduction at the paper's point).
 
 Which cells run by default (the cost budget: ``pytest claims -m multiverse -n auto`` within 15 minutes cold
-on 2 quiet cores) and which are extended (``-m multiverse_extended``): :data:`LEFT_OUT`.
+on 2 quiet cores) and which are extended (``-m multiverse_extended``): ``lengthgen.multiverse_cells.LEFT_OUT``.
+:func:`plan` is what the report reads (``claims/conftest.py`` hands it to ``lengthgen.readings.use_plan``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-from dataclasses import dataclass
-from typing import Any, Callable
 
-from lengthgen.experiments.multiverse import (  # noqa: F401 (re-exported)
-    LEFT_OUT, cells, columns, extended_cells, left_out, sort_key, split_column)
-from lengthgen.scale import PAPER, Scale
+from lengthgen.multiverse_cells import columns, extended, split_column
+from lengthgen.readings import UNIVERSES, CellPlan, Universe, claim_order
 
-from claims import robustness
-
-def claim_module(claim_id: str):
-    """The claim's test module: ``claims/test_cNN_*.py`` or, for a prediction, ``claims/test_pN_*.py``."""
-    if claim_id.startswith("P"):
-        import importlib
-        import pkgutil
-        from pathlib import Path
-
-        prefix = f"test_p{int(claim_id[1:])}_"
-        names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name.startswith(prefix)]
-        if len(names) != 1:
-            raise ValueError(f"prediction {claim_id}: expected one module claims/{prefix}*.py, found {names}")
-        return importlib.import_module(f"claims.{names[0]}")
-    return robustness.claim_module(claim_id)
+from claims.multiverse_findings import CARRIED, FINDINGS, REPRODUCED_UNDER
+from claims.registry import CLAIMS
+from claims.spec import ClaimSpec, Declared
 
 
-@dataclass(frozen=True)
-class Cell:
-    """What one cell measures and checks (the claim's own functions)."""
-
-    measure: Callable[[Scale, Any], Any]  # (scale, cache) -> the claim's result
-    checks: tuple[Callable[[Any, Any], None], ...]  # the claim's check functions, each (claim, result)
-    scale: Scale  # paper scale, at the claim's own steps (C12/C13's 300, C19's, ...)
+def touched(universe: Universe) -> tuple[str, ...]:
+    """The claims whose models ``universe`` changes, by number (C before P)."""
+    found = [s.id for s in CLAIMS.values() if s.families and universe.reaches(s.families, s.reads_ape)]
+    return tuple(sorted(found, key=claim_order))
 
 
-def cell(column: str) -> Cell:
-    """The measure, checks and scale of a column (the universe is applied by the caller: ``under``)."""
+def all_cells() -> list[tuple[Universe, str]]:
+    """Every (universe, column) cell of the multiverse, universes in the registry's order, claims by number."""
+    return [(universe, column) for universe in UNIVERSES for claim in touched(universe) for column in columns(claim)]
+
+
+def cells() -> list[tuple[Universe, str]]:
+    """The cells of the default run (`-m multiverse`): every cell but the extended ones."""
+    return [(u, column) for u, column in all_cells() if not extended(u.name, column)]
+
+
+def extended_cells() -> list[tuple[Universe, str]]:
+    """The cells left out of the default run for their cost (`-m multiverse_extended`)."""
+    return [(u, column) for u, column in all_cells() if extended(u.name, column)]
+
+
+def plan() -> CellPlan:
+    """The plan of cells, for the report (``lengthgen.readings.use_plan``)."""
+    for u in UNIVERSES:
+        if not touched(u):
+            raise ValueError(f"reading {u.name!r} touches no claim of the registry")
+    return CellPlan(tuple((u.name, touched(u)) for u in UNIVERSES), tuple((u.name, c) for u, c in all_cells()))
+
+
+def spec(column: str) -> ClaimSpec:
+    """The claim of a column, as the cell runs it: C12/C13's first width as its variant ("C12-d64")."""
     claim_id, width = split_column(column)
-    module = claim_module(claim_id)
-    scale = getattr(module, "run_scale", lambda s: s)(PAPER)
-    if claim_id == "C19":
-        checks = tuple(functools.partial(f, encoding=e) for e in module.BIAS_SCHEMES
-                       for f in (module.check_invariance, module.check_target))
-    else:
-        checks = (module.check,)
-    if width is not None:
-        return Cell(lambda s, cache: module.measure(s, cache, width), checks, scale)
-    return Cell(lambda s, cache: module.measure(s, cache), checks, scale)
+    return CLAIMS[claim_id] if width is None else CLAIMS[claim_id].variant(f"d{width}")
 
 
-def own_declaration(column: str) -> tuple[tuple[str, ...], str] | None:
-    """The claim's own declared non-reproduction at the paper's point (its failing checks and why), or None."""
-    claim_id, width = split_column(column)
-    module = claim_module(claim_id)
-    if claim_id in ("C8", "C10", "P1", "P2"):
-        return tuple(module.NOT_REPRODUCED_CHECKS), module.NOT_REPRODUCED_WHY
-    if claim_id == "C19":
-        return tuple(module.ALIBI_NOT_TARGET) + tuple(module.ALIBI_NOT_SOLVED), module.ALIBI_WHY
-    if claim_id == "C20":
-        return tuple(module.NOT_REPRODUCED["paper"]), module.NOT_REPRODUCED_WHY
-    if claim_id == "C12" and width == 64:
-        return (f"{module.MARGIN_CHECK}*",), module.FIRST_WIDTH_WHY
-    if claim_id == "C13" and width == 64:
-        return tuple(module.selection_check(L) for L in module.FIRST_WIDTH_FAILING["paper"]), module.FIRST_WIDTH_WHY
-    return None
+def declaration(reading: str, column: str) -> tuple[Declared | None, bool]:
+    """The cell's declared non-reproduction and whether it is strict: a finding (``FINDINGS``), or the claim's
+    own declaration at the paper's point where it fails exactly its checks here too (``CARRIED``), or, where it
+    passes every check here (``REPRODUCED_UNDER``), the claim's own kept non-strict (the cell reads reproduced:
+    the non-reproduction does not survive this reading)."""
+    if (reading, column) in FINDINGS:
+        return Declared(*FINDINGS[reading, column]), True
+    own = spec(column).declaration("paper")
+    if own is None and ((reading, column) in CARRIED or (reading, column) in REPRODUCED_UNDER):
+        raise ValueError(f"cell ({reading!r}, {column!r}): listed as carried or reproduced, but {column} declares no "
+                         f"non-reproduction at the paper's point")
+    if (reading, column) in CARRIED:
+        return own, True
+    if (reading, column) in REPRODUCED_UNDER:
+        why = (f"{own.why} (at the paper's point; under {reading} every check passed in the first cold run: the "
+               f"non-reproduction does not survive this reading)")
+        return dataclasses.replace(own, why=why), False
+    return None, True
 
-
-def non_strict(scale: Scale, claim_id: str) -> Scale:
-    """``scale`` with its seeds explicit: a declaration made at it is not strict (a pass reads reproduced)."""
-    count = getattr(claim_module(claim_id), "PAPER_SEEDS", None) if claim_id.startswith("P") else None
-    count = count if count is not None else robustness.paper_seeds(claim_id)
-    return dataclasses.replace(scale, seeds=tuple(scale.seed_list(count)))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from lengthgen.experiments import predictions as P
 from lengthgen.scale import Scale
 
-from claims.support import memo
+from claims.memo import memo
 
 GRID_SEEDS = 8  # the C1 grid's seeds (P1, P3, P4, P6 extend C1 / C3 / C8)
 VALIDATION_SEEDS = 5  # the validation study's seeds (P2 extends C6; P5 trains as C1 with 5 seeds)
@@ -21,13 +21,13 @@ OFFSETS = (1, 2, 3)
 
 def far(scale: Scale, cache, encoding: str, seeds: int = GRID_SEEDS) -> P.FarResult:
     """The grid's heads of ``encoding`` at L in {64, 96, 128} (APE: the longer table)."""
-    return memo(("predictions-far", encoding, seeds, scale),
+    return memo(("predictions-far", encoding, seeds), scale,
                 lambda: P.run_far(encoding, scale.seed_list(seeds), scale.steps, OFFSETS, P.FAR_LENGTHS,
                                   scale.sequences, cache))
 
 
 def variant(scale: Scale, cache, kind: str, offsets=OFFSETS, seeds: int = GRID_SEEDS) -> P.VariantResult:
     """The grid's RoPE heads, plain and under the inference variant ``kind``, at P6's lengths."""
-    return memo(("predictions-variant", kind, tuple(offsets), seeds, scale),
+    return memo(("predictions-variant", kind, tuple(offsets), seeds), scale,
                 lambda: P.run_variant(kind, scale.seed_list(seeds), scale.steps, offsets, P.SCALING_LENGTHS,
                                       scale.sequences, cache))

@@ -17,6 +17,8 @@ models, nothing trained): the RoPE checks at L > 16 must fail (an APE head is at
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from lengthgen.report import figure_specs as figures
@@ -24,7 +26,10 @@ from lengthgen.experiments.common import column_means
 from lengthgen.experiments.phenomenon import PhenomenonResult
 
 from claims.grid import GRID_SEEDS, phenomenon_result
-from claims.support import judge, refute
+from claims.robustness import grid_at
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 ROPE_NEAR = 0.95  # RoPE accuracy at L <= 32
@@ -72,6 +77,10 @@ def check(claim, result: PhenomenonResult) -> None:
         )
 
 
+CLAIM = ClaimSpec("C1", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True,
+                  at_setting=functools.partial(grid_at, "C1"))
+
+
 def accuracy_figure(result: PhenomenonResult, offset: int) -> dict:
     """Fig. 1 for one K: accuracy against length, RoPE and APE, a band over seeds."""
     return figures.lines(
@@ -93,7 +102,7 @@ def accuracy_figure(result: PhenomenonResult, offset: int) -> dict:
 
 @pytest.mark.claim("C1")
 def test_rope_generalizes_ape_collapses(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     for text in CHOICES:
         claim.choice(text)
     for offset in result.offsets:

@@ -33,7 +33,10 @@ from lengthgen.experiments.equivariance import (
 )
 from lengthgen.seeding import generator
 
-from claims.support import memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = 0  # an exact computation on random weights: no trained seeds
 EXAMPLES = {"quick": 25, "paper": 200}
@@ -73,7 +76,7 @@ def draw_cases(count: int) -> list[Case]:
 def measure(scale, cache=None) -> EquivarianceResult:
     """The relative logit change of every drawn case for random RoPE heads (memoised; nothing is trained,
     so ``cache`` is unused)."""
-    return memo(("equivariance", scale.name), lambda: run_equivariance(draw_cases(EXAMPLES[scale.name])))
+    return memo(("equivariance",), scale, lambda: run_equivariance(draw_cases(EXAMPLES[scale.name])))
 
 
 def check(claim, result: EquivarianceResult) -> None:
@@ -85,10 +88,12 @@ def check(claim, result: EquivarianceResult) -> None:
     claim.measure("relative logit change per example", result.gaps)
 
 
+CLAIM = ClaimSpec("C2", PAPER_SEEDS, measure, (check,), scale_block=scale_block)  # random weights: no family
+
+
 @pytest.mark.claim("C2")
 def test_rope_logits_depend_only_on_offsets(scale, claim):
-    claim.set_scale(**scale_block(scale))
-    check(claim, measure(scale))
+    run_claim(CLAIM, claim, scale, None)  # nothing is trained: no model cache
     claim.verify()
 
 

@@ -14,13 +14,18 @@ per-cell checks at L > 16 and the fraction must fail.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.phenomenon import PhenomenonResult
 
 from claims.grid import GRID_SEEDS, phenomenon_result
-from claims.support import judge, refute
+from claims.robustness import grid_at
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 
@@ -52,6 +57,10 @@ def check(claim, result: PhenomenonResult) -> None:
                 source_note="100% of cells")
 
 
+CLAIM = ClaimSpec("C3", PAPER_SEEDS, measure, (check,), families=("one-layer",),
+                  at_setting=functools.partial(grid_at, "C3"))
+
+
 def profile_figure(result: PhenomenonResult) -> dict:
     """Mean attention at the longest length against the offset from the query, per encoding and K."""
     longest = max(result.lengths)
@@ -74,7 +83,7 @@ def profile_figure(result: PhenomenonResult) -> dict:
 
 @pytest.mark.claim("C3")
 def test_selected_offset_is_target_in_every_cell(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.figure(f"attention_profile_L{max(result.lengths)}", profile_figure(result))
     claim.verify()
 

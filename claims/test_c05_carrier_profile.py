@@ -17,20 +17,26 @@ and -3), and the check must fail for at least one K. Measured (both scales): the
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from lengthgen.experiments.carrier import CarrierResult
 from lengthgen.scale import Scale
 
 from claims.mechanism import GRID_MODELS, MECHANISM_OFFSETS, VALIDATION_SEEDS, carrier_result, profile_figure
-from claims.support import judge, memo, refute
+from claims.memo import memo
+from claims.robustness import carrier_at
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 
 
 def measure(scale: Scale, cache) -> CarrierResult:
     """phi_c of the grid's RoPE heads, K in {2, 3}, and of their initialisations."""
-    return memo(("C5", scale), lambda: carrier_result(scale, cache).select(MECHANISM_OFFSETS))
+    return memo(("C5",), scale, lambda: carrier_result(scale, cache).select(MECHANISM_OFFSETS))
 
 
 def check(claim, result: CarrierResult) -> None:
@@ -47,9 +53,13 @@ def check(claim, result: CarrierResult) -> None:
         )
 
 
+CLAIM = ClaimSpec("C5", PAPER_SEEDS, measure, (check,), families=("one-layer",),
+                  at_setting=functools.partial(carrier_at, "C5"))
+
+
 @pytest.mark.claim("C5")
 def test_carrier_only_profile_peaks_at_the_target(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("phi_c without the 1/sqrt(d) logit scale (argmax unchanged); delta over [-47, 0] at both scales")
     claim.choice(GRID_MODELS)
     claim.figure("carrier_only_profile", profile_figure(result, result.offsets, "Carrier-only profile phi_c"))

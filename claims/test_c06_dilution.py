@@ -32,7 +32,10 @@ from lengthgen.probes.dilution import mean_curve_fit
 from lengthgen.scale import Scale
 
 from claims.mechanism import GRID_MODELS, VALIDATION_SEEDS, dilution_result
-from claims.support import judge, refute
+from claims.robustness import dilution_at
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 MIN_R2 = 0.85  # catalogue (a single seed measured about 0.90-0.93)
@@ -100,9 +103,12 @@ def check(claim, result: DilutionResult) -> None:
         claim.measure(f"K={offset}: per-seed dilution rate c", [r.fit.slope for r in rows])
 
 
+CLAIM = ClaimSpec("C6", PAPER_SEEDS, measure, (check,), families=("one-layer",), at_setting=dilution_at)
+
+
 @pytest.mark.claim("C6")
 def test_target_weight_decays_inverse_linearly(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("fit on the seed-mean a*(L): the mean over seeds of a*(L), inverted, regressed on L - 1")
     claim.choice("intervals of the seed-mean statistics (c, smallest step, R^2): seed bootstrap")
     claim.choice(GRID_MODELS)

@@ -51,7 +51,9 @@ from lengthgen.experiments.dilution import DilutionResult
 from lengthgen.scale import Scale
 
 from claims.mechanism import GRID_MODELS, VALIDATION_SEEDS, dilution_result
-from claims.support import judge, refute
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 VALID = 1.0  # catalogue: bound <= a*, i.e. bound / a* <= 1
@@ -100,9 +102,12 @@ def check(claim, result: DilutionResult) -> None:
         )
 
 
+CLAIM = ClaimSpec("C7", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+
+
 @pytest.mark.claim("C7")
 def test_margin_bound_is_a_valid_loose_lower_bound(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice(
         "mu_L per evaluation length, over the offsets -(L-1)..0 that exist at L (the issue's reading; it replaced "
         "one mu over -47..0 per model); worst case over every query token, target token, rival token and offset"

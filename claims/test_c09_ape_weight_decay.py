@@ -39,7 +39,10 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.ape_controls import WEIGHT_DECAYS, WeightDecayResult, run_weight_decay
@@ -56,7 +59,7 @@ def measure(scale, cache, encoding: str = "ape") -> WeightDecayResult:
     negative control's counterfactual)."""
     decays = WEIGHT_DECAYS if encoding == "ape" else (0.0,)
     return memo(
-        ("ape-weight-decay", encoding, scale),
+        ("ape-weight-decay", encoding), scale,
         lambda: run_weight_decay(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], decays,
                                  scale.evaluation(), cache, grid_seeds=scale.seed_list(GRID_SEEDS),
                                  encoding=encoding),
@@ -93,9 +96,12 @@ def check(claim, result: WeightDecayResult) -> None:
                               [v for K in result.offsets for v in result.norms(decay, K, part)])
 
 
+CLAIM = ClaimSpec("C9", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True)
+
+
 @pytest.mark.claim("C9")
 def test_ape_failure_survives_weight_decay(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.set_scale(seeds_by_lambda={f"{d:g}": list(s) for d, s in result.seeds_by_decay.items()})
     claim.choice("weight decay is Adam's coupled L2 (torch.optim.Adam weight_decay), not AdamW's decoupled decay")
     claim.choice(f"K in {OFFSETS[scale.name]}; seeds: "

@@ -27,7 +27,10 @@ from lengthgen.experiments.bases import PAPER_BASES, BasesResult, run_bases
 from lengthgen.experiments.phenomenon import run_phenomenon
 
 from claims.mechanism import VALIDATION_SEEDS
-from claims.support import judge, memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 OFFSETS = {"quick": (2,), "paper": (2, 3)}
@@ -38,7 +41,7 @@ PAPER_OOD = {1e3: "1.00", 1e4: "1.00", 1e5: "0.97"}
 def measure(scale, cache) -> BasesResult:
     """The base sweep at ``scale``'s seeds (memoised)."""
     return memo(
-        ("bases", scale),
+        ("bases",), scale,
         lambda: run_bases(
             scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], PAPER_BASES, scale.evaluation(), cache
         ),
@@ -76,9 +79,12 @@ def ape_in_place_of_rope(scale, cache, result: BasesResult) -> BasesResult:
     return result.replaced({K: grid.runs["ape", K] for K in result.offsets})
 
 
+CLAIM = ClaimSpec("C14", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+
+
 @pytest.mark.claim("C14")
 def test_mechanism_is_robust_to_the_rotary_base(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("K in {2, 3} at paper scale (K = 2 at quick), seeds 0..4; base 1e4 = the C1 grid's models")
     claim.choice("OOD accuracy: mean accuracy over the evaluation lengths L > 16, then over seeds")
     for offset in result.offsets:

@@ -20,7 +20,10 @@ import pytest
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.kernel import S_MAX, KernelResult, equal_frequencies, run_kernel
 
-from claims.support import memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = 0  # an exact computation: no seeds
 D = 64  # the paper's width
@@ -36,8 +39,8 @@ def scale_block(scale) -> dict:
 
 
 def measure(scale, cache=None) -> KernelResult:
-    """g per paper base at d = 64 (the same at every scale; memoised; ``cache`` is unused)."""
-    return memo(("kernel", D), lambda: run_kernel(D, tuple(PAPER_RATIOS)))
+    """g per paper base at d = 64 (the same at every scale; memoised per context; ``cache`` is unused)."""
+    return memo(("kernel", D), scale, lambda: run_kernel(D, tuple(PAPER_RATIOS)))
 
 
 def check(claim, result: KernelResult) -> None:
@@ -65,11 +68,12 @@ def check(claim, result: KernelResult) -> None:
         )
 
 
+CLAIM = ClaimSpec("C15", PAPER_SEEDS, measure, (check,), scale_block=scale_block)  # an exact computation
+
+
 @pytest.mark.claim("C15")
 def test_rotary_kernel_peaks_uniquely_at_zero(scale, claim):
-    claim.set_scale(**scale_block(scale))
-    result = measure(scale)
-    check(claim, result)
+    result = run_claim(CLAIM, claim, scale, None)  # nothing is trained: no model cache
     claim.figure(
         "rotary_kernel",
         figures.lines(

@@ -39,7 +39,10 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.dynamics import (EMERGENCE_FRACTION, PAPER_EMERGE_BY, QUANTITIES, DynamicsResult,
                                             flat_counterfactual, run_dynamics)
@@ -61,7 +64,7 @@ def co_emergence_window(result: DynamicsResult) -> float:
 
 
 def measure(scale, cache) -> DynamicsResult:
-    return memo(("dynamics", scale), lambda: run_dynamics(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, cache))
+    return memo(("dynamics",), scale, lambda: run_dynamics(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, cache))
 
 
 def check(claim, result: DynamicsResult) -> None:
@@ -97,9 +100,12 @@ def check(claim, result: DynamicsResult) -> None:
                         source_note='"co-emerge" read as 90% times within 500 steps of each other')
 
 
+CLAIM = ClaimSpec("C16", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+
+
 @pytest.mark.claim("C16")
 def test_carrier_and_rank_coemerge_then_plateau(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("trajectory recorded every 50 steps of the same run (no retraining); C1 grid RoPE models")
     claim.choice(f"final value = the last record (step {result.steps}); t90 = first record >= 90% of it "
                  "(step 0 included)")

@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.sweeps import (PAPER_POINT, SWEEP, CarrierSweepResult, point_label, run_carrier_sweep,
                                           untrained_counterfactual)
@@ -42,7 +45,7 @@ CARRIER_RANGE = (0.6, 0.95)  # catalogue
 
 def measure(scale, cache) -> CarrierSweepResult:
     sweep = SWEEP if scale.name == "paper" else QUICK_SWEEP
-    return memo(("carrier-sweep", scale),
+    return memo(("carrier-sweep",), scale,
                 lambda: run_carrier_sweep(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], sweep, cache))
 
 
@@ -63,9 +66,12 @@ def check(claim, result: CarrierSweepResult) -> None:
                        for v in result.fraction(f, val, K, which, baseline=True)])
 
 
+CLAIM = ClaimSpec("C17", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+
+
 @pytest.mark.claim("C17")
 def test_carrier_fraction_holds_across_settings(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("one factor at a time around d=64, m=20, [8,16], tau=1 (the paper's point is the C1 grid model)")
     claim.choice("sweep: " + "; ".join(f"{factor} in {{{', '.join(point_label(factor, v) for v in values)}}}"
                                       for factor, values in result.sweep.items()))

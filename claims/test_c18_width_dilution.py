@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import pytest
 
-from claims.support import judge, memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 from claims.test_c17_carrier_sweep import OFFSETS, PAPER_SEEDS
 from lengthgen.report import figure_specs as figures
 from lengthgen.config import PAPER_EVAL_LENGTHS
@@ -38,7 +41,7 @@ from lengthgen.experiments.sweeps import WIDTHS, WidthDilutionResult, reversed_w
 
 def measure(scale, cache) -> WidthDilutionResult:
     evaluation = scale.evaluation(PAPER_EVAL_LENGTHS)
-    return memo(("width-dilution", scale),
+    return memo(("width-dilution",), scale,
                 lambda: run_width_dilution(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], WIDTHS,
                                            evaluation, cache))
 
@@ -64,9 +67,12 @@ def check(claim, result: WidthDilutionResult) -> None:
             claim.measure(f"K={offset} d={width}: R^2 of the fit", result.r2(width, offset))
 
 
+CLAIM = ClaimSpec("C18", PAPER_SEEDS, measure, (check,), families=("one-layer",))  # C17's seeds and models
+
+
 @pytest.mark.claim("C18")
 def test_dilution_rate_falls_with_width(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.set_scale(lengths=list(PAPER_EVAL_LENGTHS))
     claim.choice("c = slope of the least-squares fit of 1/a* on L-1 over the paper's lengths 12..48, per seed")
     claim.choice(f"K in {result.offsets}, seeds {list(result.seeds)}; the width models of the C17 sweep")

@@ -52,7 +52,10 @@ import functools
 
 import pytest
 
-from claims.support import judge, memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec, Declared, Variant
+from claims.support import refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.biases import ENCODINGS, NAMES, BiasesResult, run_biases
 from lengthgen.experiments.common import mean
@@ -65,13 +68,19 @@ SOLVED_IN_RANGE = 0.95  # a cell is length-invariant only where the scheme solve
 
 ALIBI_WHY = ("ALiBi's fixed monotone penalty favours the nearest token: a one-layer ALiBi head cannot prefer "
              "offset -K for K >= 2 and selects -1")
-ALIBI_NOT_TARGET = ("ALiBi K=2 L=*: selected offset of every seed", "ALiBi K=3 L=*: selected offset of every seed")
 # the selects-the-target test's K = 2, 3 cells (K = 1 is solved and selects -1); not the invariance checks of those
-# K, which hold (the robustness map's C19 cell records both tests' checks under one declaration)
-ALIBI_NOT_SOLVED = ("ALiBi K=2: accuracy in range*", "ALiBi K=3: accuracy in range*")  # the invariance test
-ALIBI_NOT_SOLVED_WHY = (ALIBI_WHY + ", so for K = 2, 3 it does not solve the task even in range: those cells are "
-                        "'not solved in range', and their unchanged selection (-1) is not length invariance of a "
-                        "solution")
+# K, which hold
+ALIBI_NOT_TARGET = Declared(("ALiBi K=2 L=*: selected offset of every seed",
+                             "ALiBi K=3 L=*: selected offset of every seed"), ALIBI_WHY, scales=("paper", "quick"))
+ALIBI_NOT_SOLVED = Declared(  # the invariance test's in-range teeth
+    ("ALiBi K=2: accuracy in range*", "ALiBi K=3: accuracy in range*"),
+    ALIBI_WHY + ", so for K = 2, 3 it does not solve the task even in range: those cells are 'not solved in range', "
+    "and their unchanged selection (-1) is not length invariance of a solution", scales=("paper", "quick"))
+# the claim's cell (the robustness map, the multiverse) records both tests' checks under one declaration; ALiBi's
+# penalty is structural, so it is carried to fresh seeds
+ALIBI_CELL = Declared(ALIBI_NOT_TARGET.checks + ALIBI_NOT_SOLVED.checks, ALIBI_WHY, scales=("paper", "quick"),
+                      carried=True)
+TESTS = ("invariance", "target")  # the two tests per scheme, as variants "<test>-<scheme>"
 
 CHOICES = [
     "ALiBi slopes fixed at 2^-h for head h = 1..H (the H steepest of ALiBi's 8-head set): 1/2 for one head; "
@@ -96,7 +105,7 @@ def measure(scale, cache, encodings=ENCODINGS) -> BiasesResult:
     """The (encoding, K) x seeds grid at the scale's seeds (``scale.seed_list``), steps and evaluation."""
     scale = run_scale(scale)
     return memo(
-        ("biases", scale, tuple(encodings)),
+        ("biases", tuple(encodings)), scale,
         lambda: run_biases(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, encodings, scale.evaluation(), cache),
     )
 
@@ -155,6 +164,20 @@ def check_target(claim, result: BiasesResult, encoding: str) -> None:
                 source="suite-reading",
                 source_note='"as for RoPE" read as selecting -K',
             )
+
+
+def variant(test: str, encoding: str) -> Variant:
+    """One test of one scheme: its check, and ALiBi's declaration for that test."""
+    check = {"invariance": check_invariance, "target": check_target}[test]
+    declared = {"invariance": ALIBI_NOT_SOLVED, "target": ALIBI_NOT_TARGET}[test]
+    return Variant(f"{test}-{encoding}", checks=(functools.partial(check, encoding=encoding),),
+                   declared=(declared,) if encoding == "alibi" else ())
+
+
+CELL_CHECKS = tuple(functools.partial(f, encoding=e) for e in BIAS_SCHEMES for f in (check_invariance, check_target))
+CLAIM = ClaimSpec("C19", PAPER_SEEDS, measure, CELL_CHECKS, declared=(ALIBI_CELL,), run_scale=run_scale,
+                  families=("one-layer",),
+                  variants=tuple(variant(test, e) for test in TESTS for e in BIAS_SCHEMES))
 
 
 def record_common(claim, result: BiasesResult, encoding: str, with_figures: bool = True) -> None:
@@ -223,10 +246,7 @@ def selection_figure(result: BiasesResult, encoding: str) -> dict:
 @pytest.mark.claim("C19")
 @pytest.mark.parametrize("encoding", BIAS_SCHEMES)
 def test_selected_offset_is_length_invariant(scale, model_cache, claim, encoding):
-    if encoding == "alibi":
-        claim.expect_not_reproduced(scale, ALIBI_NOT_SOLVED, ALIBI_NOT_SOLVED_WHY, scales=("paper", "quick"))
-    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache),
-                   functools.partial(check_invariance, encoding=encoding), PAPER_SEEDS)
+    result = run_claim(CLAIM.variant(f"invariance-{encoding}"), claim, scale, model_cache)
     record_common(claim, result, encoding)
     claim.note(cell_verdicts(result, encoding))
     claim.verify()
@@ -235,10 +255,7 @@ def test_selected_offset_is_length_invariant(scale, model_cache, claim, encoding
 @pytest.mark.claim("C19")
 @pytest.mark.parametrize("encoding", BIAS_SCHEMES)
 def test_selects_the_target_like_rope(scale, model_cache, claim, encoding):
-    if encoding == "alibi":
-        claim.expect_not_reproduced(scale, ALIBI_NOT_TARGET, ALIBI_WHY, scales=("paper", "quick"))
-    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache),
-                   functools.partial(check_target, encoding=encoding), PAPER_SEEDS)
+    result = run_claim(CLAIM.variant(f"target-{encoding}"), claim, scale, model_cache)
     record_common(claim, result, encoding, with_figures=False)
     claim.choice("'as for RoPE' read as C3: the selected offset is the target -K in every seed x length cell")
     claim.verify()

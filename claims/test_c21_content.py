@@ -35,7 +35,9 @@ from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.content import ContentResult, untrained_content
 
 from claims.multihead import CHOICES, PAPER_SEEDS, measure, run_scale
-from claims.support import judge, refute
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 MIN_ACCURACY = 0.95  # catalogue: "H=1 and H=2 solve it in distribution (>= 0.95)"
 SOLVING_HEADS = (1, 2)  # the head counts the catalogue asserts
@@ -67,9 +69,12 @@ def check(claim, result: ContentResult) -> None:
                   rotation)
 
 
+CLAIM = ClaimSpec("C21", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",))
+
+
 @pytest.mark.claim("C21")
 def test_content_task_solved_with_one_and_two_heads(scale, model_cache, claim):
-    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     for text in CHOICES:
         claim.choice(text)
     claim.choice("'in distribution' = every evaluation length L <= 16 (12 and 16), accuracy mean over seeds")

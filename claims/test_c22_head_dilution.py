@@ -44,7 +44,9 @@ from lengthgen.experiments.common import mean
 from lengthgen.experiments.content import ContentResult
 
 from claims.multihead import CHOICES, PAPER_SEEDS, PEAK_LENGTH, measure, run_scale
-from claims.support import judge, refute
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_PEAK = {1: "0.69", 2: "not given", 4: "0.30"}
 
@@ -136,9 +138,12 @@ def record_figures(claim, result: ContentResult) -> None:
     )
 
 
+CLAIM = ClaimSpec("C22", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",))
+
+
 @pytest.mark.claim("C22")
 def test_peak_attention_falls_as_heads_split_the_width(scale, model_cache, claim):
-    result = judge(claim, run_scale(scale), lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     for text in CHOICES:
         claim.choice(text)
     claim.choice("peak attention = mean over the two modes and the H heads of each head's mode-conditioned peak "

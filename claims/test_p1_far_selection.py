@@ -30,13 +30,15 @@ from lengthgen.experiments.common import mean
 from lengthgen.experiments.predictions import FarResult
 
 from claims.predictions import GRID_SEEDS, far
-from claims.support import judge, refute
+from claims.run import run_claim
+from claims.spec import ClaimSpec, Declared
+from claims.support import refute
 
 PAPER_SEEDS = GRID_SEEDS
 # K = 1 far out: the kernel revivals at -76 and -101 outdo the target (both scales)
-NOT_REPRODUCED_CHECKS = ("K=1 L=96: *", "K=1 L=128: *", "fraction of seed x length cells selecting -K")
-NOT_REPRODUCED_WHY = ("a K = 1 head (carriers centred at 0) selects a far revival of the rotary kernel (-76, -101) "
-                      "instead of -1 at L >= 96; every K = 2, 3 cell selects -K")
+FAR_REVIVAL = Declared(("K=1 L=96: *", "K=1 L=128: *", "fraction of seed x length cells selecting -K"),
+                       "a K = 1 head (carriers centred at 0) selects a far revival of the rotary kernel (-76, -101) "
+                       "instead of -1 at L >= 96; every K = 2, 3 cell selects -K", scales=("paper", "quick"))
 
 
 def measure(scale, cache, encoding: str = "rope") -> FarResult:
@@ -71,10 +73,12 @@ def selection_figure(result: FarResult) -> dict:
         hlines=[(-K, f"-{K}") for K in result.offsets], note="band: min to max over seeds")
 
 
+CLAIM = ClaimSpec("P1", PAPER_SEEDS, measure, (check,), declared=(FAR_REVIVAL,), families=("one-layer",))
+
+
 @pytest.mark.claim("P1")
 def test_selected_offset_stays_at_target_far_out(scale, model_cache, claim):
-    claim.expect_not_reproduced(scale, NOT_REPRODUCED_CHECKS, NOT_REPRODUCED_WHY, scales=("paper", "quick"))
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("the C1 grid's RoPE heads, no retraining; far lengths 64, 96, 128 with the scale's sequences")
     claim.choice("selected offset = argmax of the mean attention relative to the query (as C3)")
     claim.figure("selected_offset_far", selection_figure(result))

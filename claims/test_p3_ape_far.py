@@ -24,7 +24,9 @@ from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.predictions import FarResult
 
 from claims.predictions import GRID_SEEDS, far
-from claims.support import judge, refute
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = GRID_SEEDS
 APE_OUT = 0.15  # catalogue: seed-mean accuracy (chance 0.05)
@@ -62,9 +64,12 @@ def peak_figure(result: FarResult) -> dict:
         hlines=[(result.max_len, "Lmax")], note="band: min to max over seeds")
 
 
+CLAIM = ClaimSpec("P3", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True)
+
+
 @pytest.mark.claim("P3")
 def test_ape_stays_pinned_and_at_chance_far_out(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("APE table extended to 128 rows: trained rows unchanged, rows 48..127 = the seed's own initial rows "
                  "(the init generator continued)")
     claim.choice("peak = argmax of the mean attention over absolute positions (as C8)")

@@ -31,7 +31,9 @@ from lengthgen.experiments.common import mean
 from lengthgen.experiments.predictions import INTERPOLATION_LENGTHS, VariantResult
 
 from claims.predictions import GRID_SEEDS, variant
-from claims.support import judge, refute
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = GRID_SEEDS
 JUDGED_OFFSETS = (2, 3)  # catalogue: K >= 2 judged; K = 1 reported
@@ -84,9 +86,12 @@ def offset_figure(result: VariantResult) -> dict:
                          "selected offset t - n", series, note="band: min to max over seeds; dashed: the prediction")
 
 
+CLAIM = ClaimSpec("P4", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+
+
 @pytest.mark.claim("P4")
 def test_position_interpolation_moves_the_selected_offset(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("interpolation: query and key positions multiplied by 16/L at L > 16, fractional rotation angles")
     claim.choice("a cell selects -K L/16 when its argmax offset equals it exactly")
     claim.figure("selected_offset_interpolated", offset_figure(result))

@@ -24,14 +24,17 @@ from lengthgen.experiments.phenomenon import PhenomenonResult
 from lengthgen.experiments.predictions import run_nope
 
 from claims.predictions import OFFSETS, VALIDATION_SEEDS
-from claims.support import judge, memo, refute
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = VALIDATION_SEEDS
 CANNOT_SELECT = 0.35  # catalogue: seed-mean accuracy at every L (chance 0.05)
 
 
 def measure(scale, cache, encoding: str = "nope") -> PhenomenonResult:
-    return memo(("predictions-nope", encoding, scale),
+    return memo(("predictions-nope", encoding), scale,
                 lambda: run_nope(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, scale.evaluation(), cache,
                                  encoding))
 
@@ -60,9 +63,12 @@ def accuracy_figure(result: PhenomenonResult) -> dict:
                          vlines=[(result.max_len, "longest training length")])
 
 
+CLAIM = ClaimSpec("P5", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+
+
 @pytest.mark.claim("P5")
 def test_nope_cannot_select_an_offset(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("NoPE = the paper's one-layer head with no positional encoding, trained as C1 "
                  "(same data, steps, init)")
     claim.figure("nope_accuracy", accuracy_figure(result))

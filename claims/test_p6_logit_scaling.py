@@ -32,7 +32,9 @@ from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.predictions import VariantResult
 
 from claims.predictions import GRID_SEEDS, variant
-from claims.support import judge, refute
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
 
 PAPER_SEEDS = GRID_SEEDS
 
@@ -91,9 +93,12 @@ def weight_figure(result: VariantResult) -> dict:
                          note="band: min to max over seeds")
 
 
+CLAIM = ClaimSpec("P6", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+
+
 @pytest.mark.claim("P6")
 def test_log_length_scaling_raises_target_weight(scale, model_cache, claim):
-    result = judge(claim, scale, lambda s: measure(s, model_cache), check, PAPER_SEEDS)
+    result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("scaling on the attention logits (before the softmax), factor log(L)/log(16) at L > 16")
     claim.choice("a (K, L) cell 'selects -K' when every seed does (P1's cells); comparisons of seed means")
     claim.figure("target_weight_scaled", weight_figure(result))

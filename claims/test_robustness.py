@@ -4,11 +4,11 @@ table lists, run again at each of its settings with its assertion unchanged.
 One test per (setting, claim) cell, ``test_robustness[<setting>-<claim>]``, marked ``robustness`` (run only
 when the ``-m`` expression names robustness: ``pytest claims -m robustness -n auto``) and
 ``claim("Cn")``: its record (``setting`` set) goes to the report's map, not to the claims table. The cell
-records the claim's own checks (``check(claim, result)`` of its module) on a result measured at the
-setting (``claims/robustness.py``), always at paper scale: 4000 steps, 4096 evaluation sequences per
-length, the paper's evaluation lengths, and the catalogue's seeds (offsets-far 5 seeds; the spec settings
-the claim's own count, 8 for C1/C3/C8 and 5 for C4/C5; fresh-seeds the first n of 100..107). ``--lengthgen-seeds``
-does not apply here: each setting fixes its seeds.
+runs the claim's own ``CLAIM`` through ``claims.run.run_claim``: its checks on a result measured at the
+setting (the spec's ``at_setting``, ``claims/robustness.py``; at fresh seeds its own measure), always at paper
+scale: 4000 steps, 4096 evaluation sequences per length, the paper's evaluation lengths, and the catalogue's
+seeds (offsets-far 5 seeds; the spec settings the claim's own count, 8 for C1/C3/C8 and 5 for C4/C5;
+fresh-seeds the first n of 100..107). ``--lengthgen-seeds`` does not apply here: each setting fixes its seeds.
 
 Readings (catalogue): "L <= 16" / "L > 16" are L <= Lmax / L > Lmax of the setting's training range (the
 checks read Lmax from the result); APE's "near chance" 0.15 is 1/m + 0.10 (C1's ``APE_OUT`` at the
@@ -25,19 +25,20 @@ cores); warm 12 s (0 models trained, 1037 from the cache).
 
 A claim that fails at a setting is a finding: declared in ``FINDINGS`` with the checks that fail (their
 measured values are this run's, in the verdict's reason), never a loosened threshold. The claims' own
-structural non-reproductions at the paper's point (C10, C19, C20) are carried to fresh-seeds unchanged
-(``claims.robustness.carried_declaration``).
+structural non-reproductions at the paper's point (C10, C19, C20: ``Declared(..., carried=True)`` in their
+specs) are carried to fresh-seeds unchanged (:func:`declaration`).
 """
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
-from lengthgen.experiments.robustness import cells, setting as lookup
+from lengthgen.experiments.robustness import Setting, cells, setting as lookup
+from lengthgen.scale import PAPER
 
-from claims.robustness import carried_declaration, cell, cell_scale, claim_module
+from claims.registry import CLAIMS
+from claims.run import run_claim
+from claims.spec import ClaimSpec, Declared
 
 # (setting, claim) -> (checks expected to fail, why): the map's findings. Each was declared AFTER the first
 # cold run (2026-12-01, 513 models) reported it as "failed" with exactly these failed checks; the verdict's
@@ -98,24 +99,21 @@ CELLS = [
 ]
 
 
+def declaration(setting: Setting, spec: ClaimSpec) -> Declared | None:
+    """The cell's declared non-reproduction: a finding of the map (``FINDINGS``), or at fresh seeds the claim's
+    own structural one (``ClaimSpec.carried``)."""
+    if (setting.name, spec.id) in FINDINGS:
+        return Declared(*FINDINGS[setting.name, spec.id])
+    return spec.carried if setting.seeds is not None else None
+
+
 @pytest.mark.parametrize("setting_name, claim_id", CELLS)
 def test_robustness(setting_name, claim_id, model_cache, claim):
-    setting = lookup(setting_name)
-    plan = cell(setting, claim_id)
-    module = claim_module(claim_id)
-    scale = getattr(module, "run_scale", lambda s: s)(cell_scale(setting, claim_id))  # as judge: e.g. C12's 300 steps
-    claim.record.setting = setting.name
-    claim.set_scale(**scale.describe(len(scale.seeds)), setting=setting.name)
-    declared = FINDINGS.get((setting.name, claim_id))
-    if declared is None and setting.seeds is not None:
-        declared = carried_declaration(claim_id)
-    if declared is not None:  # strict (an unexpected pass fails) except at fresh seeds, as for --lengthgen-seeds
-        strict = scale if setting.seeds is not None else dataclasses.replace(scale, seeds=None)
-        claim.expect_not_reproduced(strict, declared[0], declared[1])
-    claim.choice(f"robustness setting {setting.name}: {setting.what}")
-    claim.choice(f"read at this setting: Lmax = {setting.max_len}, chance 1/m = {setting.chance:g}, APE near chance "
-                 f"<= {setting.near_chance:g} (1/m + 0.10)")
-    result = plan.measure(scale, model_cache)
-    for check in plan.checks:
-        check(claim, result)
+    setting, spec = lookup(setting_name), CLAIMS[claim_id]
+    # strict (an unexpected pass fails) except at fresh seeds, as for --lengthgen-seeds
+    run_claim(spec, claim, PAPER, model_cache, setting=setting, declared=declaration(setting, spec),
+              strict=setting.seeds is None,
+              choices=[f"robustness setting {setting.name}: {setting.what}",
+                       f"read at this setting: Lmax = {setting.max_len}, chance 1/m = {setting.chance:g}, APE near "
+                       f"chance <= {setting.near_chance:g} (1/m + 0.10)"])
     claim.verify()

@@ -10,8 +10,10 @@ was chosen after seeing which.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
-from claims.support import memo
+from claims.memo import memo
+from claims.spec import Declared, Variant
 from lengthgen.experiments.two_layer import (
     FIRST_WIDTH,
     OFFSET,
@@ -40,10 +42,17 @@ def measure(scale: Scale, cache, width: int = WIDTH) -> TwoLayerResult:
     evaluation."""
     scale = run_scale(scale)
     return memo(
-        ("two-layer", scale, width),
+        ("two-layer", width), scale,
         lambda: run_two_layer(scale.seed_list(PAPER_SEEDS), scale.steps, evaluation=scale.evaluation(),
                               cache=cache, d=width),
     )
+
+
+def width_variants(first_width: tuple[Declared, ...]) -> tuple[Variant, ...]:
+    """C12's and C13's variants, one per width (test ids ``d64``, ``d96``); the first width declares
+    ``first_width`` (the claim's own non-reproductions there), the chosen width inherits the claim's (none)."""
+    return tuple(Variant(f"d{width}", functools.partial(measure, width=width),
+                         declared=first_width if width == FIRST_WIDTH else None) for width in WIDTHS)
 
 
 def swapped(result: TwoLayerResult) -> TwoLayerResult:

@@ -223,6 +223,34 @@ PREDICTIONS: dict[str, Claim] = {
 }
 
 
+
+# The catalogue's "Robustness settings": each claim run again away from the paper's operating point, with
+# its assertion unchanged. This table is the catalogue's words (the setting, what it changes, the claims it
+# applies to); how the suite realises each setting (the spec fields it replaces, its offsets and seeds) is
+# ``lengthgen.experiments.robustness.SETTINGS``, built on it. The report draws the map from this table alone.
+@dataclass(frozen=True)
+class RobustnessSetting:
+    name: str  # e.g. "width-32": the map's column and the test id's prefix
+    what: str  # what changes, in the catalogue's words
+    claims: tuple[str, ...]  # the claims it applies to (the map's rows)
+
+
+# fresh-seeds "applies to every claim that trains models": every claim whose test reads trained models,
+# i.e. all but C2 (random untrained weights) and C15 (an exact computation of the rotary kernel).
+MODEL_CLAIMS = ("C1", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C11", "C12", "C13", "C14", "C16",
+                "C17", "C18", "C19", "C20", "C21", "C22")
+ROBUSTNESS: tuple[RobustnessSetting, ...] = (  # the map's columns, in the catalogue's order
+    RobustnessSetting("offsets-far", "K in {4, 5, 6} (5 seeds)", ("C1", "C3", "C4", "C5", "C6", "C8")),
+    RobustnessSetting("width-32", "d = 32, K in {1, 2, 3}", ("C1", "C3", "C4", "C5", "C8")),
+    RobustnessSetting("width-128", "d = 128, K in {1, 2, 3}", ("C1", "C3", "C4", "C5", "C8")),
+    RobustnessSetting("vocab-10", "m = 10 (chance 1/m)", ("C1", "C3", "C8")),
+    RobustnessSetting("vocab-40", "m = 40 (chance 1/m)", ("C1", "C3", "C8")),
+    RobustnessSetting("range-8-24", "training lengths [8, 24], the paper's evaluation lengths (in range: L <= 24)",
+                      ("C1", "C3", "C8")),
+    RobustnessSetting("fresh-seeds", "seeds 100..107 at the paper's point", MODEL_CLAIMS),
+)
+
+
 def is_prediction(claim_id: str) -> bool:
     """A prediction beyond the paper (P1-P6), not one of the paper's claims."""
     return claim_id in PREDICTIONS

@@ -1,11 +1,12 @@
-"""Which CPU a run ran on: its model name and the vector kernels torch chose for it.
+"""Which CPU a run ran on: its model name, and a record's CPU in one phrase (with the vector kernels torch
+chose for it, ``lengthgen.device.cpu_capability``).
 
 Machines of one kind come with different CPUs (some report AVX-512, some only AVX2), and torch picks its
 CPU kernels by what the CPU offers (``torch.backends.cpu.get_cpu_capability()``; the environment variable
 ``ATEN_CPU_CAPABILITY`` lowers the choice). Two kernels round a float32 sum differently, so the same seed on
 two CPUs gives numbers that agree to about 1e-7 relative, not bit for bit. Each run records both facts
-(``lengthgen.report.environment``), the report shows them, and ``lengthgen diff`` says when two runs differ
-in them (``lengthgen.report.diff``).
+(``lengthgen.testing.environment``), the report shows them, and ``lengthgen diff`` says when two runs differ
+in them (``lengthgen.report.diff``). This module imports no torch: the report reads it.
 """
 
 from __future__ import annotations
@@ -29,13 +30,6 @@ def cpu_model(cpuinfo: Path = CPUINFO) -> str:
     except OSError:
         pass
     return platform.processor() or UNKNOWN
-
-
-def cpu_capability() -> str:
-    """The CPU kernels torch dispatches to here: "AVX512", "AVX2", "DEFAULT" (imports torch)."""
-    import torch  # the one module here that needs it; reading a record's CPU (cpu_label) does not
-
-    return str(torch.backends.cpu.get_cpu_capability())
 
 
 def cpu_label(environment: Mapping[str, Any]) -> str:

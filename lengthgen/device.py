@@ -31,3 +31,8 @@ def set_device(name: str) -> torch.device:
 
 def get_device() -> torch.device:
     return _DEVICE
+
+
+def cpu_capability() -> str:
+    """The CPU kernels torch dispatches to here: "AVX512", "AVX2", "DEFAULT" (``lengthgen.cpu`` names the CPU)."""
+    return str(torch.backends.cpu.get_cpu_capability())

@@ -204,8 +204,10 @@ class ClaimRecord:
     kind: str = "claim"  # "claim" (a claim test) or "control" (its negative control)
     expected_failures: dict[str, Any] | None = None  # {"patterns", "why", "strict"}: a declared non-reproduction
     counterfactual: str | None = None  # a control's input: what replaced the real result, and why it must fail
-    setting: str | None = None  # the robustness setting (lengthgen.experiments.robustness) it ran at; None: the paper's point
-    reading: str | None = None  # the multiverse universe (lengthgen.experiments.multiverse) it ran under; None: the suite's readings
+    setting: str | None = None  # the robustness setting (lengthgen.experiments.robustness) it ran at (set_setting);
+    # None: the paper's point
+    reading: str | None = None  # the multiverse universe (lengthgen.readings) it ran under (set_reading); None: the
+    # suite's readings
     close: bool = False  # a deciding check's interval contains its threshold (lengthgen.report.verdict.close_checks)
     close_checks: list[str] = field(default_factory=list)  # the names of those checks
     seeds_to_decide: dict[str, Any] = field(default_factory=dict)  # close check -> about how many seeds would decide it
@@ -228,16 +230,74 @@ class ClaimRecord:
         return cls(**data)
 
 
+@dataclass(frozen=True)
+class LookStart:
+    """What a record holds when the stopping rule's looks begin (``ClaimRecorder.begin_looks``): every look
+    starts from it afresh, so the record keeps the last look's checks only."""
+
+    checks: tuple[Check, ...]  # the checks recorded before the first look
+    measured: tuple[tuple[str, Any], ...]  # the measured quantities (name, summary), in recorded order
+    headlines: tuple[str, ...]  # the headline quantities' names
+    notes: tuple[str, ...]  # the notes
+    choices: tuple[str, ...]  # the choices
+    figures: tuple[tuple[str, Any], ...]  # the figures (name, data), in recorded order
+
+    @classmethod
+    def of(cls, record: "ClaimRecord") -> "LookStart":
+        return cls(tuple(record.checks), tuple(record.measured.items()), tuple(record.headlines), tuple(record.notes),
+                   tuple(record.choices), tuple(record.figures.items()))
+
+    def restore(self, record: "ClaimRecord") -> None:
+        """Put ``record``'s six looked-at fields back to what they held at the start (fresh containers)."""
+        record.checks, record.measured, record.headlines = list(self.checks), dict(self.measured), list(self.headlines)
+        record.notes, record.choices, record.figures = list(self.notes), list(self.choices), dict(self.figures)
+
+
 class ClaimRecorder:
     """What a claim test fills in; see the module docstring."""
 
     def __init__(self, claim_id: str, test: str = ""):
         entry = catalogue_claim(claim_id)
         self.record = ClaimRecord(entry.id, entry.where, entry.statement, entry.paper_value, entry.assertion, test)
-        self.decision_level = DECISION_LEVEL  # level of each check's decision_ci (set by claims.support.judge)
+        self.decision_level = DECISION_LEVEL  # level of each check's decision_ci (begin_looks raises it)
+        self._look_start: LookStart | None = None  # what each look starts from (begin_looks); None: no looks
 
     def set_scale(self, **scale: Any) -> None:
         self.record.scale.update(scale)
+
+    def set_setting(self, name: str) -> None:
+        """The robustness setting this record ran at (``lengthgen.experiments.robustness``)."""
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"robustness setting {name!r} must be a non-empty name")
+        self.record.setting = name
+
+    def set_reading(self, name: str) -> None:
+        """The multiverse universe this record ran under (``lengthgen.readings``)."""
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"multiverse reading {name!r} must be a non-empty name")
+        self.record.reading = name
+
+    def begin_looks(self, level: float) -> None:
+        """The stopping rule's looks begin (``lengthgen.sequential.until_decided``): every interval that decides
+        closeness is taken at ``level`` from now on, and every look starts from what the record holds now."""
+        if not 0 < level < 1:
+            raise ValueError(f"decision level {level!r} must lie in (0, 1)")
+        self.decision_level = level
+        self._look_start = LookStart.of(self.record)
+
+    def new_look(self) -> None:
+        """A new look: the checks, measures, headlines, notes, choices and figures of the earlier looks go."""
+        if self._look_start is None:
+            raise ValueError(f"{self.record.claim}: a new look before begin_looks")
+        self._look_start.restore(self.record)
+
+    def end_looks(self, sequential: dict[str, Any], added_seeds: bool) -> None:
+        """The looks ended: the record's ``sequential`` block (the plan, the path, the end); ``added_seeds``:
+        the last look had more seeds than the declaration's, so a declared non-reproduction is no longer
+        strict (a pass is a finding)."""
+        if added_seeds and self.record.expected_failures is not None:
+            self.record.expected_failures["strict"] = False
+        self.record.sequential = sequential
 
     def check(
         self,
@@ -338,22 +398,25 @@ class ClaimRecorder:
         self.record.inconclusive_reason = reason
 
     def expect_not_reproduced(self, scale: Any, checks: str | Sequence[str], why: str,
-                              scales: Sequence[str] = ("paper",)) -> None:
+                              scales: Sequence[str] = ("paper",), strict: bool | None = None) -> None:
         """Declare a known non-reproduction at ``scales``: the checks whose names match ``checks``
         (``fnmatch`` patterns, e.g. ``"K=1 L=4[08]: accuracy*"``) are expected to fail, for the reason
         ``why`` (what the finding is, without numbers: the verdict's reason adds this run's measured values).
 
         ``verify()`` then says "not reproduced" only when the failed checks are exactly among those named
-        (each other check must pass). With the paper's seeds the declaration is strict: if every check
-        passes, the test fails (an unexpected pass). With other seeds (``--lengthgen-seeds``) it is not: a pass is
-        reproduced.
+        (each other check must pass). A strict declaration fails the test if every check passes (an unexpected
+        pass); a non-strict one reads a pass as reproduced. ``strict``: said by the caller (the robustness map,
+        the multiverse); None: strict with the paper's seeds, not with other seeds (``--lengthgen-seeds``).
         """
         if scale.name not in scales:
             return
         patterns = [checks] if isinstance(checks, str) else list(checks)
         if not patterns or not all(isinstance(p, str) and p for p in patterns):
             raise ValueError(f"expected-failure patterns {checks!r} must be non-empty strings")
-        self.record.expected_failures = {"patterns": patterns, "why": why, "strict": scale.seeds is None}
+        if strict is not None and not isinstance(strict, bool):
+            raise ValueError(f"strict={strict!r} must be True, False or None")
+        strict = scale.seeds is None if strict is None else strict
+        self.record.expected_failures = {"patterns": patterns, "why": why, "strict": strict}
 
     @property
     def failed(self) -> list[Check]:

@@ -21,6 +21,8 @@ The rule (a group-sequential design with a Bonferroni split, fixed before the fi
   threshold it stops early. The simulated rates and seed counts are in docs/statistics.md.
 - Without ``--lengthgen-until-decided`` there is one look (K = 1): the plain 95% intervals.
 
+The loop itself is :func:`until_decided` (the claims' one runner, ``claims/run.py``, calls it).
+
 The t-interval assumes per-seed values roughly normal; the percentile bootstrap over few seeds is an
 approximation (with 3 seeds it has 10 distinct resamples). Both are stated on the page.
 """
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from scipy import stats
@@ -101,6 +103,48 @@ def set_plan(plan: Plan | None) -> None:
 def current_plan() -> Plan | None:
     """The ``--until-decided`` rule of this process, or None (one look at the claim's own seeds)."""
     return _PLAN
+
+
+def until_decided(recorder: Any, plan: Plan, first: tuple[int, ...], look: Callable[[tuple[int, ...] | None], Any],
+                  close_checks: Callable[[dict], Sequence[dict]], deciding_check: Callable[[dict], dict | None]) -> Any:
+    """The stopping rule's loop for one claim; returns the last look's result.
+
+    ``first``: the claim's own seeds (the first look's). ``look(seeds)`` measures the claim at ``seeds`` (None at
+    the first look: the claim's own scale; then ``first`` and the next seeds, ``plan.batch`` more at each look)
+    and records its checks on ``recorder`` (a ``ClaimRecorder``), whose ``new_look`` starts each look afresh.
+    ``close_checks`` / ``deciding_check`` (``lengthgen.report.verdict``'s, handed in by the caller: the rule sits
+    below the report) read the record after a look: the claim stops at the first look with no close check, or at
+    the plan's last look. The record's ``sequential`` block holds the plan and the path (seeds and close
+    intervals at each look)."""
+    if not first:
+        raise ValueError("a claim without seeds has nothing to add (an exact computation takes one look)")
+    looks = plan.schedule(len(first))
+    recorder.begin_looks(plan.level(len(first)))
+    path: list[dict[str, Any]] = []
+    result = None
+    for n in looks:
+        more = tuple(range(max(first) + 1, max(first) + 1 + n - len(first)))
+        recorder.new_look()
+        result = look(None if n == len(first) else first + more)
+        data = recorder.record.to_dict()
+        close = close_checks(data)
+        decider = deciding_check(data)
+        path.append({"seeds": n, "close": bool(close),
+                     "close_checks": [interval_of(c) for c in close],
+                     "deciding": interval_of(decider) if decider is not None else None})
+        if not close:
+            break
+    end = ("decided" if not path[-1]["close"] else
+           "at the maximum" if path[-1]["seeds"] >= plan.max_seeds else "no further look")
+    recorder.end_looks({**plan.describe(len(first)), "path": path, "seeds_final": path[-1]["seeds"], "stopped": end},
+                       added_seeds=len(path) > 1)
+    return result
+
+
+def interval_of(check: dict) -> dict[str, Any]:
+    """A check at one look: its statistic and the interval that decides whether it is close."""
+    return {"name": check["name"], "value": check["value"], "op": check["op"], "threshold": check["threshold"],
+            "interval": check.get("decision_ci") or check.get("ci95"), "ci95": check.get("ci95")}
 
 
 def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float] | None:

@@ -1,13 +1,20 @@
 """Recorded claim results for the report's tests: one record per verdict and per figure kind, built
-with the same ``ClaimRecorder`` and verdict rule as a real run (no training)."""
+with the same ``ClaimRecorder`` and verdict rule as a real run (no training). Importing it hands the claims'
+plan of multiverse cells to the report (``use_plan``), as ``claims/conftest.py`` does in a claims run."""
 
 from __future__ import annotations
 
 import math
 
+from lengthgen.readings import use_plan
 from lengthgen.report import figure_specs as figures
 from lengthgen.records import ClaimRecorder
 from lengthgen.report.verdict import closeness, decide
+from lengthgen.scale import PAPER as PAPER_SCALE
+
+from claims.multiverse import plan
+
+use_plan(plan())  # the report's multiverse grid: which cells the registry runs
 
 LENGTHS = [12, 16, 20, 24, 32, 40, 48]
 PAPER8 = {"name": "paper", "seeds": 8, "seed_list": list(range(8)), "paper_seeds": 8, "steps": 4000,
@@ -118,11 +125,12 @@ def _c18_values(seed: int) -> tuple[float, float]:
 
 
 def until_decided() -> dict:
-    """C18 through the --lengthgen-until-decided loop (claims.support.judge, MAX 12): a seed-bootstrap statistic of the
-    seed-mean curve, close with 3 seeds, then decided with more."""
+    """C18 through the --lengthgen-until-decided loop (claims.run.run_claim, MAX 12): a seed-bootstrap statistic of
+    the seed-mean curve, close with 3 seeds, then decided with more."""
     import dataclasses
 
-    from claims.support import judge
+    from claims.run import run_claim
+    from claims.spec import ClaimSpec
     from lengthgen.scale import PAPER
     from lengthgen.sequential import Plan, current_plan, set_plan
 
@@ -140,7 +148,8 @@ def until_decided() -> dict:
     before = current_plan()
     set_plan(Plan(12))
     try:
-        judge(c, dataclasses.replace(PAPER, seeds=None), measure, check, 3)
+        spec = ClaimSpec("C18", 3, lambda scale, cache: measure(scale), (check,))
+        run_claim(spec, c, dataclasses.replace(PAPER, seeds=None), None)
     finally:
         set_plan(before)
     return _finish(c, "passed", runtime=12.0)
@@ -172,13 +181,13 @@ def multiverse_cell(reading: str, column: str, checks: list[tuple], declared: tu
 
     claim = column.split("-d")[0]
     c = ClaimRecorder(claim, MULTIVERSE_TEST.format(reading=reading, column=column))
-    c.record.reading = reading
+    c.set_reading(reading)
     c.set_scale(**PAPER8, reading=reading)
     c.choice(f"multiverse universe {reading}")
     for name, values, op, threshold, *reduce in checks:
         c.check(name, values, op, threshold, source="suite-reading", **({"reduce": reduce[0]} if reduce else {}))
     if declared is not None:
-        c.record.expected_failures = {"patterns": declared[0], "why": declared[1], "strict": strict}
+        c.expect_not_reproduced(PAPER_SCALE, declared[0], declared[1], strict=strict)
     try:
         c.verify()
     except NotReproduced as finding:

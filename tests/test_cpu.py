@@ -1,5 +1,5 @@
-"""Which CPU a run ran on (``lengthgen.cpu``): its model name and torch's kernels, recorded in every run's
-environment and shown on the page (issue: runs on two CPUs differ in the last bits)."""
+"""Which CPU a run ran on (``lengthgen.cpu``): its model name and torch's kernels (``lengthgen.device``),
+recorded in every run's environment and shown on the page (issue: runs on two CPUs differ in the last bits)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pathlib import Path
 
 import torch
 
-from lengthgen.cpu import UNKNOWN, cpu_capability, cpu_label, cpu_model
-from lengthgen.report import environment
+from lengthgen.cpu import UNKNOWN, cpu_label, cpu_model
+from lengthgen.device import cpu_capability
 from lengthgen.report.page import environment_rows
+from lengthgen.testing import environment
 
 CPUINFO = """processor\t: 0
 vendor_id\t: GenuineIntel

@@ -1,5 +1,6 @@
-"""The multiverse's registry (lengthgen/experiments/multiverse.py) and its one mechanism: the active universe
-applied by paper_spec / two_layer_spec / run_phenomenon, and claims.support.memo keyed on it."""
+"""The multiverse's registry (lengthgen/readings.py, applied by lengthgen/experiments/multiverse.py) and its one
+mechanism: the active universe applied by paper_spec / two_layer_spec / run_phenomenon, and claims.memo keyed on
+it; the cells the claims' registry plans (claims/multiverse.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from lengthgen.experiments import multiverse as mv
 from lengthgen.experiments.common import paper_spec
 from lengthgen.experiments.two_layer import FIRST_WIDTH, WIDTH, two_layer_spec
 
-from lengthgen.experiments import multiverse as cells
-from claims.support import memo, memo_key
+from lengthgen.scale import PAPER as PAPER_SCALE, QUICK
+from claims import multiverse as cells
+from claims.memo import Context, MemoKey, memo, memo_key
 
 ONE_LAYER_SPECS = [paper_spec(model={"encoding": e}) for e in ("rope", "ape", "nope", "alibi", "t5")]
 TWO_LAYER_SPECS = [two_layer_spec(e, d=d) for e in ("rope", "ape") for d in (WIDTH, FIRST_WIDTH)]
@@ -35,7 +37,7 @@ def test_every_reading_changes_exactly_its_fields(reading):
         family = "one-layer" if isinstance(spec, RunSpec) else "two-layer"
         expected = {(c.part, c.field) for c in reading.changes
                     if c.family == family and (not c.ape_only or spec.model.encoding == "ape")}
-        assert differences(spec, reading.apply(spec)) == expected, (reading.name, spec)
+        assert differences(spec, mv.apply_reading(reading, spec)) == expected, (reading.name, spec)
 
 
 def test_ape_only_readings_leave_other_encodings_untouched():
@@ -44,7 +46,7 @@ def test_ape_only_readings_leave_other_encodings_untouched():
         assert all(c.ape_only for c in reading.changes)
         for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
             if spec.model.encoding != "ape":
-                assert reading.apply(spec) is spec
+                assert mv.apply_reading(reading, spec) is spec
 
 
 def test_the_default_universe_leaves_specs_identical():
@@ -54,7 +56,7 @@ def test_the_default_universe_leaves_specs_identical():
     plain = TwoLayerSpec(model=TwoLayerSpec().model.__class__(encoding="ape", d=WIDTH))
     assert two_layer_spec("ape") == plain
     for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
-        assert mv.apply_active(spec) is spec and mv.PAPER.apply(spec) is spec
+        assert mv.apply_active(spec) is spec and mv.apply_universe(mv.PAPER, spec) is spec
 
 
 def test_under_applies_the_reading_to_built_specs_and_resets():
@@ -91,14 +93,18 @@ def test_memo_keys_differ_per_universe():
     keys = set()
     for universe in (mv.PAPER,) + mv.UNIVERSES:
         with mv.under(universe):
-            keys.add(memo_key(("phenomenon", 1)))
+            keys.add(memo_key(("phenomenon", 1), PAPER_SCALE))
     assert len(keys) == len(mv.UNIVERSES) + 1
-    assert memo_key(("phenomenon", 1)) == ("phenomenon", 1)  # the default universe: the key as before
+    # the default universe: the key of the explicit context (universe, plan, scale) and what is measured
+    assert memo_key(("phenomenon", 1), PAPER_SCALE) == MemoKey(Context("paper", None, PAPER_SCALE), ("phenomenon", 1))
+    assert memo_key(("phenomenon", 1), QUICK) != memo_key(("phenomenon", 1), PAPER_SCALE)  # the scale is in it
     values = []
     for universe in (mv.PAPER, mv.ALL_ALTERNATIVES):
         with mv.under(universe):
-            values.append(memo(("test-multiverse-memo",), lambda: mv.active_universe().name))
+            values.append(memo(("test-multiverse-memo",), PAPER_SCALE, lambda: mv.active_universe().name))
     assert values == ["paper", "all-alternatives"]
+    with pytest.raises(ValueError, match="'paper'"):
+        Context("paper", None, "paper")
 
 
 def test_invalid_names_raise_naming_them():
@@ -108,9 +114,12 @@ def test_invalid_names_raise_naming_them():
         with mv.under("nonsense"):
             pass
     with pytest.raises(ValueError, match="'no_such_field'"):
-        mv.Change("one-layer", "model", "no_such_field", 1)
+        mv.check_change(mv.Change("one-layer", "model", "no_such_field", 1))
     with pytest.raises(ValueError, match="'seven'"):
-        mv.Reading("init", "init=seven", "x", "y", ("C1",), (mv.Change("one-layer", "model", "init", "seven"),))
+        seven = mv.Change("one-layer", "model", "init", "seven")
+        mv.check_reading(mv.Reading("init", "init=seven", "x", "y", (seven,)))
+    with pytest.raises(ValueError, match="'three-layer'"):
+        mv.Change("three-layer", "model", "init", "gpt2")
     with pytest.raises(ValueError, match="'mixed'"):
         mv.choice("mixed")
 
@@ -119,7 +128,7 @@ def test_every_choice_has_an_alternative_with_who_and_claims():
     for choice in mv.CHOICES:
         readings = [r for r in mv.READINGS if r.choice == choice.name]
         assert readings, choice.name
-        assert all(r.who.strip() and r.claims and r.what.strip() for r in readings)
+        assert all(r.who.strip() and cells.touched(mv.universe(r.name)) and r.what.strip() for r in readings)
     catalogue = {"lengths", "init", "ape-rows", "ape-value", "two-layer-steps"}
     assert catalogue <= {c.name for c in mv.CHOICES}
     assert all(name and why for name, why in mv.LEFT_AT_ONE_READING)
@@ -136,15 +145,17 @@ def test_every_touched_claim_has_a_cell_under_every_universe_default_or_extended
     default, extended = set(map(_named, cells.cells())), set(map(_named, cells.extended_cells()))
     assert default | extended == every and not default & extended
     for universe in mv.UNIVERSES:
-        for claim in universe.claims:
-            assert all((universe.name, column) in every for column in cells.columns(claim))
-    assert extended == {(u, c) for u, c, _ in cells.left_out()}
-    assert all(why for _, _, why in cells.left_out())
+        for claim in cells.touched(universe):
+            assert all((universe.name, column) in every for column in mv.columns(claim))
+        assert universe.claims == cells.touched(universe)  # the plan handed to the report (lengthgen.readings)
+    assert extended == {(u, c) for u, c, _ in mv.left_out()}
+    assert all(why for _, _, why in mv.left_out())
+    assert set(map(_named, mv.cells())) == default  # the report reads the same cells
     # the non-reproductions at the paper's point keep every reading in the default run (the first width's
     # all-alternatives cell at 900 steps is extended; two-layer-steps=900 runs that width longer)
     for column in ("C8", "C10", "C12-d64", "C13-d64", "C19", "C20", "P1", "P2"):
         for universe in mv.UNIVERSES:
-            if cells.split_column(column)[0] in universe.claims:
+            if mv.split_column(column)[0] in cells.touched(universe):
                 expected_extended = (universe.name, column) in {("all-alternatives", "C12-d64"),
                                                                 ("all-alternatives", "C13-d64")}
                 assert ((universe.name, column) in extended) == expected_extended, (universe.name, column)
@@ -167,26 +178,43 @@ def test_a_cell_measures_under_its_universe_and_records_its_reading(monkeypatch)
 
     seen = []
 
-    def fake_cell(column):
+    def fake_spec(column):
         def measure(scale, cache):
             seen.append((active_universe().name, paper_spec().model.init))
             return "result"
 
         def check(claim, result):
-            for pattern in plan.own_declaration("C20")[0]:  # the claim's own declared checks, failing
+            for pattern in plan.spec("C20").declaration("paper").checks:  # the claim's own declared checks, failing
                 claim.check(pattern.rstrip("*") + " (mean over seeds)", 0.5, ">=", 0.85)
             claim.check("a check that holds", 1.0, ">=", 0.5)
 
-        return plan.Cell(measure, (check,), plan.cell(column).scale)
+        return dataclasses.replace(plan.spec(column), measure=measure, checks=(check,))
 
-    monkeypatch.setattr(cells_module, "cell", fake_cell)
-    monkeypatch.setattr(cells_module, "FINDINGS", {})  # the real cell's findings name the real checks
-    monkeypatch.setattr(cells_module, "CARRIED", frozenset())
+    monkeypatch.setattr(cells_module, "spec", fake_spec)
+    monkeypatch.setattr(plan, "FINDINGS", {})  # the real cell's findings name the real checks
+    monkeypatch.setattr(plan, "CARRIED", frozenset())
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError):  # undeclared: a failed check fails the cell
         cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
     assert seen == [("init=gpt2", "gpt2")] and recorder.record.reading == "init=gpt2"
-    monkeypatch.setattr(cells_module, "CARRIED", frozenset({("init=gpt2", "C20")}))
+    monkeypatch.setattr(plan, "CARRIED", frozenset({("init=gpt2", "C20")}))
     with pytest.raises(NotReproduced):  # carried: the claim's own declaration matches the failed check
         cells_module.test_multiverse("init=gpt2", "C20", None, ClaimRecorder("C20"))
     assert mv.active_universe() is mv.PAPER
+
+
+def test_the_plain_registry_imports_no_torch():
+    """lengthgen.readings and lengthgen.multiverse_cells (what rendering a claims.json reads, with the
+    `lengthgen multiverse` command) load without torch; the engine part (lengthgen.experiments.multiverse)
+    re-exports the same objects."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import lengthgen.readings, lengthgen.multiverse_cells as cells, lengthgen.cli.multiverse; "
+            "print('torch' in sys.modules, cells.left_out() == cells.left_out() and len(cells.left_out()))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["False", str(len(mv.left_out()))], out.stdout + out.stderr  # no plan needed
+    from lengthgen import multiverse_cells, readings
+
+    assert mv.READINGS is readings.READINGS and mv.UNIVERSE_BY_NAME is readings.UNIVERSE_BY_NAME
+    assert mv.LEFT_OUT is multiverse_cells.LEFT_OUT and mv.cells is multiverse_cells.cells

@@ -6,7 +6,7 @@ import json
 
 from lengthgen.report.data import assemble
 from lengthgen.report.multiverse import build_grid, claim_summary, grid_lines
-from lengthgen.report.robustness import carry_over
+from lengthgen.report.data import carry_over
 
 
 def record(claim, reading=None, verdict="reproduced", failed=(), test=None):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lengthgen.report.environment import MEMORY_BUDGET_MIB, memory_line, peak_rss_mib
+from lengthgen.testing.environment import MEMORY_BUDGET_MIB, memory_line, peak_rss_mib
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 300  # two workers importing torch on shared cores

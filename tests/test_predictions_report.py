@@ -11,8 +11,8 @@ import pytest
 from lengthgen.catalogue import CATALOGUE, PREDICTIONS, claim
 from lengthgen.records import ClaimRecorder
 from lengthgen.report import render_page, summary_lines
-from lengthgen.report.data import assemble
-from lengthgen.report.text import claim_number, run_label
+from lengthgen.report.data import assemble, claim_number
+from lengthgen.report.text import run_label
 from lengthgen.report.verdict import decide
 from tests.report_samples import ENVIRONMENT, PAPER8, reproduced
 

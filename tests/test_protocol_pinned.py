@@ -494,17 +494,16 @@ def _shift_task_rule(spec: Any) -> str:
 
 
 def _claim_seeds(entry: str) -> dict[str, Any]:
-    """The seeds a claim trains at paper scale (``PAPER.seed_list`` of its module's count); the entry
-    ``seeds.C9.lambda0`` reads C9's ``GRID_SEEDS`` (its lambda = 0 models are the C1 grid's)."""
-    from claims import multiverse, robustness
+    """The seeds a claim trains at paper scale (``PAPER.seed_list`` of its registry entry's ``paper_seeds``); the
+    entry ``seeds.C9.lambda0`` reads C9's ``GRID_SEEDS`` (its lambda = 0 models are the C1 grid's)."""
+    from claims.registry import CLAIMS
+    from claims.test_c09_ape_weight_decay import GRID_SEEDS
 
     claim_id, _, variant = entry.removeprefix("seeds.").partition(".")
-    attribute = "GRID_SEEDS" if variant == "lambda0" else "PAPER_SEEDS"
-    module = multiverse.claim_module(claim_id)
-    count, where = getattr(module, attribute, None), f"{module.__name__}.{attribute}"
-    if count is None and attribute == "PAPER_SEEDS" and claim_id.startswith("C"):
-        # C12, C13, C18, C21, C22 take their count from a shared module: the robustness map's lookup
-        count, where = robustness.paper_seeds(claim_id), f"claims.robustness.paper_seeds({claim_id!r})"
+    if variant == "lambda0":
+        count, where = GRID_SEEDS, f"claims.test_c09_ape_weight_decay.GRID_SEEDS ({claim_id})"
+    else:
+        count, where = CLAIMS[claim_id].paper_seeds, f"claims.registry.CLAIMS[{claim_id!r}].paper_seeds"
     return {f"PAPER.seed_list({where})": PAPER.seed_list(count) if count else ()}
 
 

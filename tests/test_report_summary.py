@@ -51,7 +51,7 @@ def test_numbers_and_scales_in_words():
 
 
 def test_cache_counters_by_kind():
-    from lengthgen.report.environment import cache_counts
+    from lengthgen.testing.environment import cache_counts
 
     counts = cache_counts({"train:hit": 5, "train:computed": 2, "eval:hit": 4, "two-layer:computed": 3,
                            "two-layer-eval:computed": 3, "eval:damaged": 1})

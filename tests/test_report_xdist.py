@@ -191,30 +191,34 @@ def test_every_verdict_reaches_the_controller(tmp_path):
 SEQUENTIAL = '''
 import math
 import pytest
-from claims.support import judge
+from claims.run import run_claim
+from claims.spec import ClaimSpec
 from lengthgen.scale import PAPER
 
 
 def stream(centre, spread):
     """A synthetic experiment: one value per seed of the scale (seeds 0..2 unless the loop adds some)."""
-    return lambda scale: [centre + spread * math.sin(2.1 * seed) for seed in scale.seed_list(3)]
+    return lambda scale, cache: [centre + spread * math.sin(2.1 * seed) for seed in scale.seed_list(3)]
 
 
 @pytest.mark.claim("C9")
 def test_decided_with_more_seeds(claim):
-    judge(claim, PAPER, stream(0.147, 0.002), lambda c, r: c.check("cell", r, "<=", 0.15), 3)
+    run_claim(ClaimSpec("C9", 3, stream(0.147, 0.002), (lambda c, r: c.check("cell", r, "<=", 0.15),)), claim,
+              PAPER, None)
     claim.verify()
 
 
 @pytest.mark.claim("C6")
 def test_stays_close_up_to_max(claim):
-    judge(claim, PAPER, stream(0.86, 0.05), lambda c, r: c.check("R^2", r, ">=", 0.85), 3)
+    run_claim(ClaimSpec("C6", 3, stream(0.86, 0.05), (lambda c, r: c.check("R^2", r, ">=", 0.85),)), claim,
+              PAPER, None)
     claim.verify()
 
 
 @pytest.mark.claim("C15")
 def test_exact_needs_no_seeds(claim):
-    judge(claim, PAPER, lambda scale: 0.7479, lambda c, r: c.check("ratio", r, "in", (0.74, 0.76), exact=True), 0)
+    check = lambda c, r: c.check("ratio", r, "in", (0.74, 0.76), exact=True)  # noqa: E731
+    run_claim(ClaimSpec("C15", 0, lambda scale, cache: 0.7479, (check,)), claim, PAPER, None)
     claim.verify()
 '''
 

@@ -9,8 +9,8 @@ import json
 from lengthgen.cli import main
 from lengthgen.records import ClaimRecorder
 from lengthgen.report import write_report
-from lengthgen.report.data import load
-from lengthgen.report.robustness import build_map, cell_id, map_lines, split_settings
+from lengthgen.report.data import load, split_settings
+from lengthgen.report.robustness import build_map, cell_id, map_lines
 from lengthgen.report.verdict import decide
 from tests.report_samples import ENVIRONMENT, all_records
 
@@ -21,7 +21,7 @@ SCALE = {"name": "paper", "seeds": 5, "seed_list": [0, 1, 2, 3, 4], "paper_seeds
 def cell(setting: str, claim: str, values: list[float], threshold: float = 0.95) -> dict:
     """A robustness cell's record, as the plugin finishes it."""
     c = ClaimRecorder(claim, f"claims/test_robustness.py::test_robustness[{setting}-{claim}]")
-    c.record.setting = setting
+    c.set_setting(setting)
     c.set_scale(**SCALE, setting=setting)
     c.check(f"RoPE K=5 L=32: accuracy", values, ">=", threshold, paper="near 1.00")
     c.check(f"RoPE K=5 L=12: accuracy", [1.0] * len(values), ">=", threshold, paper="near 1.00")

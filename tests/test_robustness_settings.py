@@ -80,20 +80,26 @@ def test_unknown_setting_names_the_known_ones():
 
 
 def test_every_cell_resolves_to_the_claims_own_checks_without_training():
-    from claims.robustness import OWN_OFFSETS, cell, cell_scale, claim_module
+    from lengthgen.records import ClaimRecorder
+    from lengthgen.scale import PAPER
 
+    from claims.registry import MODULES
+    from claims.robustness import OWN_OFFSETS, cell_scale
+    from claims.run import run_claim
+
+    specs = {module.CLAIM.id: (module.CLAIM, module) for module in MODULES}
     for s, claim in cells():
-        plan = cell(s, claim)
-        module = claim_module(claim)
-        assert plan.checks and all(getattr(c, "func", c).__module__ == module.__name__ for c in plan.checks)
-        scale = cell_scale(s, claim)
+        spec, module = specs[claim]
+        assert spec.checks and all(getattr(c, "func", c).__module__ == module.__name__ for c in spec.checks)
+        assert s.seeds is not None or spec.at_setting is not None  # another spec or K: the claim's own experiment
+        scale = cell_scale(s, spec.paper_seeds)
         assert scale.name == "paper" and scale.steps == 4000 and scale.sequences == 4096
         assert scale.seeds == s.seed_list(len(scale.seeds))
-    assert cell_scale(setting("fresh-seeds"), "C1").seeds == FRESH_SEEDS
-    assert cell_scale(setting("fresh-seeds"), "C4").seeds == FRESH_SEEDS[:5]
+    assert cell_scale(setting("fresh-seeds"), specs["C1"][0].paper_seeds).seeds == FRESH_SEEDS
+    assert cell_scale(setting("fresh-seeds"), specs["C4"][0].paper_seeds).seeds == FRESH_SEEDS[:5]
     assert OWN_OFFSETS["C4"] == (2, 3)  # the mechanism claims' K where a setting keeps it
     with pytest.raises(ValueError, match="does not run C4 at vocab-10"):
-        cell(setting("vocab-10"), "C4")
+        run_claim(specs["C4"][0], ClaimRecorder("C4"), PAPER, None, setting=setting("vocab-10"))
 
 
 def test_c1_reads_near_chance_as_one_over_m_plus_a_tenth():

@@ -112,10 +112,11 @@ def test_away_from_the_threshold_the_rule_decides_and_stops_early():
 
 
 def test_the_judge_loop_records_each_look_afresh_and_stops_when_decided():
-    """claims.support.judge under a plan: the checks (and notes, measures) of the last look only, the scale of
-    the last look, the path of every look; a declared non-reproduction is no longer strict once seeds were
-    added. Without a plan: one look, no path."""
-    from claims.support import judge
+    """claims.run.run_claim under a plan (lengthgen.sequential.until_decided): the checks (and notes, measures) of
+    the last look only, the scale of the last look, the path of every look; a declared non-reproduction is no
+    longer strict once seeds were added. Without a plan: one look, no path."""
+    from claims.run import run_claim
+    from claims.spec import ClaimSpec, Declared
     from lengthgen.scale import PAPER
     from lengthgen.sequential import current_plan, set_plan
 
@@ -127,12 +128,13 @@ def test_the_judge_loop_records_each_look_afresh_and_stops_when_decided():
         claim.measure("cell values", values)
         claim.note(f"{len(values)} seeds")
 
+    spec = ClaimSpec("C9", 3, lambda scale, cache: measure(scale), (check,),
+                     declared=(Declared(("nothing*",), "a declaration that never matches"),))
     before = current_plan()
     try:
         set_plan(Plan(12))
         claim = ClaimRecorder("C9")
-        claim.expect_not_reproduced(PAPER, "nothing*", "a declaration that never matches")
-        judge(claim, PAPER, measure, check, 3)
+        run_claim(spec, claim, PAPER, None)
         record = claim.record
         assert [look["seeds"] for look in record.sequential["path"]] == [3, 7]
         assert [look["close"] for look in record.sequential["path"]] == [True, False]
@@ -141,8 +143,10 @@ def test_the_judge_loop_records_each_look_afresh_and_stops_when_decided():
         assert record.expected_failures["strict"] is False
         set_plan(None)
         plain = ClaimRecorder("C9")
-        judge(plain, PAPER, measure, check, 3)
+        run_claim(spec, plain, PAPER, None)
         assert plain.record.sequential is None and plain.record.checks[0].decision_ci is None
         assert len(plain.record.checks[0].values) == 3
+        with pytest.raises(ValueError, match="before begin_looks"):
+            ClaimRecorder("C9").new_look()
     finally:
         set_plan(before)

@@ -5,9 +5,10 @@ choice the paper leaves open, or under every alternative at once) and stores its
 ``reports/claims.json``; this command prints the grid from there (claims as rows; the suite's own
 reading, the claims table's verdict, as the first column, then one column per reading; then every cell
 whose verdict differs from the paper's point, with its failed checks' numbers) and writes it as JSON (``--json``,
-default ``multiverse.json`` beside the report). No training. ``--list`` prints the registry
-(``lengthgen.experiments.multiverse``): the choices, their readings, who reads them so, the claims each
-touches, the cells left out, and the choices left at one reading.
+default ``multiverse.json`` beside the report). No training, and no torch: the registry is
+:mod:`lengthgen.readings`. ``--list`` prints it: the choices, their readings, who reads them so, the spec
+fields each changes (the claims it touches follow from them and each claim's declared model families, on the
+claims' side), the cells left out, and the choices left at one reading.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import argparse
 from pathlib import Path
 
 from lengthgen.cli.common import add_claims_option, beside, emit, read_claims
+from lengthgen.multiverse_cells import left_out
+from lengthgen.readings import ALL_ALTERNATIVES, CHOICES, LEFT_AT_ONE_READING, READINGS, Change, Times
 
 NAME = "multiverse"
 HELP = "print the multiverse (readings x claims) from reports/claims.json and write it as JSON"
@@ -27,22 +30,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, default=None, metavar="PATH",
                         help="where the grid is written (default: multiverse.json beside --report)")
     parser.add_argument("--list", action="store_true",
-                        help="print the registry: choices, readings, who reads them so, claims touched")
+                        help="print the registry: choices, readings, who reads them so, the spec fields each changes")
+
+
+def change_text(change: Change) -> str:
+    """One change of a reading, e.g. "one-layer model.init = 'gpt2'" ("(APE models only)" where it says so)."""
+    value = f"x{change.value.factor}" if isinstance(change.value, Times) else repr(change.value)
+    return f"{change.family} {change.part}.{change.field} = {value}" + (" (APE models only)" if change.ape_only else "")
 
 
 def registry_text() -> str:
-    from lengthgen.experiments.multiverse import ALL_ALTERNATIVES, CHOICES, LEFT_AT_ONE_READING, READINGS, left_out
-
     lines = ["choices the paper leaves open (the suite's reading is the default; every number is measured under it)"]
-    for choice in CHOICES:
-        lines.append(f"{choice.name}: suite: {choice.suite} (open: {choice.why_open})")
-        for r in (r for r in READINGS if r.choice == choice.name):
+    for c in CHOICES:
+        lines.append(f"{c.name}: suite: {c.suite} (open: {c.why_open})")
+        for r in (r for r in READINGS if r.choice == c.name):
             lines.append(f"  {r.name}: {r.what}")
             lines.append(f"    who: {r.who}")
-            lines.append(f"    claims: {', '.join(r.claims)}")
-    lines.append(f"{ALL_ALTERNATIVES.name}: every alternative reading at once; claims: {', '.join(ALL_ALTERNATIVES.claims)}")
-    for universe, claim, why in left_out():
-        lines.append(f"left out: {claim} under {universe}: {why}")
+            lines.append(f"    changes: {'; '.join(change_text(change) for change in r.changes)}")
+    lines.append(f"{ALL_ALTERNATIVES.name}: every alternative reading at once (the claims each reading touches: the "
+                 f"claims whose declared model families it changes, claims/multiverse.py)")
+    for universe, column, why in left_out():
+        lines.append(f"left out: {column} under {universe}: {why}")
     lines.append("left at one reading:")
     lines += [f"  {name}: {why}" for name, why in LEFT_AT_ONE_READING]
     return "\n".join(lines)

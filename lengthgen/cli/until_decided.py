@@ -1,6 +1,6 @@
 """``lengthgen <subcommand> --until-decided[=MAX]``: run the claim tests of the claims that subcommand
 serves through the same stopping rule as ``pytest claims --lengthgen-until-decided=MAX``
-(``claims.support.judge``).
+(``claims.run.run_claim``, looping with ``lengthgen.sequential.until_decided``).
 
 A subcommand's claims are the ids its ``HELP`` names before the first colon (``C6/C7: ...`` for
 ``dilution``, ``the C1 grid: ...`` for ``phenomenon``, ``P1-P6: ...`` a range). The command runs

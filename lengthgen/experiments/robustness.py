@@ -1,7 +1,8 @@
 """The robustness settings: the claims away from the paper's operating point (issue 14).
 
 The catalogue (``../shared/paper/claims.md``, "Robustness settings") fixes each setting, what it changes
-and the claims it applies to; :data:`SETTINGS` is that table. Each claim is run again at each of its
+and the claims it applies to (``lengthgen.catalogue.ROBUSTNESS``, the words); :data:`SETTINGS` realises
+that table, setting by setting, in its order. Each claim is run again at each of its
 settings with its assertion unchanged; "L <= 16" / "L > 16" read as L <= Lmax / L > Lmax of the setting's
 training range, and a threshold tied to chance (APE "near chance" <= 0.15 = 1/m + 0.10) reads as
 1/m + 0.10 of the setting's vocabulary (:meth:`Setting.chance`).
@@ -16,15 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from lengthgen.catalogue import MODEL_CLAIMS, ROBUSTNESS
 from lengthgen.config import ModelConfig, RunSpec, TaskConfig, _require
 
 FRESH_SEEDS = tuple(range(100, 108))  # the catalogue's fresh seeds 100..107 (a claim of n seeds takes the first n)
 CHANCE_MARGIN = 0.10  # the catalogue: APE "near chance" <= 0.15 reads as 1/m + 0.10 at another m
-
-# fresh-seeds "applies to every claim that trains models": every claim whose test reads trained models,
-# i.e. all but C2 (random untrained weights) and C15 (an exact computation of the rotary kernel).
-MODEL_CLAIMS = ("C1", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C11", "C12", "C13", "C14", "C16",
-                "C17", "C18", "C19", "C20", "C21", "C22")
+__all__ = ["BY_NAME", "CHANCE_MARGIN", "FRESH_SEEDS", "MODEL_CLAIMS", "SETTINGS", "Setting", "cells", "setting"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +42,8 @@ class Setting:
         _require(bool(self.name) and self.name == self.name.strip(), f"setting name {self.name!r} is empty or padded")
         _require(len(self.claims) > 0, f"setting {self.name!r} applies to no claim")
         for key, _ in self.task:
-            _require(key in TaskConfig.__dataclass_fields__, f"setting {self.name!r}: {key!r} is not a TaskConfig field")
+            _require(key in TaskConfig.__dataclass_fields__,
+                     f"setting {self.name!r}: {key!r} is not a TaskConfig field")
         for key, _ in self.model:
             _require(key in ModelConfig.__dataclass_fields__,
                      f"setting {self.name!r}: {key!r} is not a ModelConfig field")
@@ -93,19 +92,24 @@ class Setting:
         return len(self.seed_list(paper_count))
 
 
+def _realised(name: str, **how: Any) -> Setting:
+    """The catalogue's setting ``name`` (its words and claims: ``catalogue.ROBUSTNESS``) as the suite runs it."""
+    words = next(w for w in ROBUSTNESS if w.name == name)
+    return Setting(words.name, words.what, words.claims, **how)
+
+
 SETTINGS: tuple[Setting, ...] = (
-    Setting("offsets-far", "K in {4, 5, 6} (5 seeds)", ("C1", "C3", "C4", "C5", "C6", "C8"),
-            offsets=(4, 5, 6), seed_count=5),
-    Setting("width-32", "d = 32, K in {1, 2, 3}", ("C1", "C3", "C4", "C5", "C8"), model=(("d", 32),)),
-    Setting("width-128", "d = 128, K in {1, 2, 3}", ("C1", "C3", "C4", "C5", "C8"), model=(("d", 128),)),
-    Setting("vocab-10", "m = 10 (chance 1/m)", ("C1", "C3", "C8"), task=(("vocab", 10),)),
-    Setting("vocab-40", "m = 40 (chance 1/m)", ("C1", "C3", "C8"), task=(("vocab", 40),)),
-    Setting("range-8-24", "training lengths [8, 24], the paper's evaluation lengths (in range: L <= 24)",
-            ("C1", "C3", "C8"), task=(("max_len", 24),)),
-    Setting("fresh-seeds", "seeds 100..107 at the paper's point", MODEL_CLAIMS, seeds=FRESH_SEEDS),
+    _realised("offsets-far", offsets=(4, 5, 6), seed_count=5),
+    _realised("width-32", model=(("d", 32),)),
+    _realised("width-128", model=(("d", 128),)),
+    _realised("vocab-10", task=(("vocab", 10),)),
+    _realised("vocab-40", task=(("vocab", 40),)),
+    _realised("range-8-24", task=(("max_len", 24),)),
+    _realised("fresh-seeds", seeds=FRESH_SEEDS),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 assert len(BY_NAME) == len(SETTINGS), "setting names must be unique"
+assert [s.name for s in SETTINGS] == [w.name for w in ROBUSTNESS], "every catalogue setting, in its order"
 
 
 def setting(name: str) -> Setting:

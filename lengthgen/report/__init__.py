@@ -1,84 +1,34 @@
 """The reproduction report: ``claims.json`` (the records) and a one-page, self-contained ``index.html``.
 
 - :func:`write_report` (called by the pytest plugin on the xdist controller at the end of a run, and
-  by ``lengthgen report``): the records and the environment to ``claims.json``, the figures drawn and
-  the page to ``index.html``.
+  :func:`write_page` by ``lengthgen report``): the records and the environment to ``claims.json``, the
+  figures drawn and the page to ``index.html`` (``writer``).
 - :func:`summary_lines`: the same table in short, for the terminal.
 
-Modules: ``data`` (claims.json), ``verdict`` (the verdict rule), ``run_view`` (the typed view of a run
-every renderer reads: claims, verdict labels, deciding and close checks, controls, cells), ``text``
-(numbers and one-line summaries), ``markdown`` (the verdict table as GitHub-flavoured markdown),
-``figure_specs`` (what each claim plots) and ``figures`` (drawing them with matplotlib Agg),
-``page`` (the HTML page's view models), ``views`` (pieces the page and the map share), ``templating``
-(the Jinja2 environment; ``templates/`` and ``static/`` hold the template, CSS and JS), ``grid`` (the
-verdict grid the robustness map and the multiverse share: text lines, the page's cells and blocks),
-``robustness`` (the map), ``multiverse`` (readings x claims, and per claim test what the other readings
-do to its verdict: the claims tables' "under other readings"), ``summary`` (terminal), ``environment``
-(versions, fingerprints, cache counters).
+The modules, bottom up (each imports only those below it: pyproject.toml's import-linter contract
+``report-layers``, ARCHITECTURE.md):
+
+- ``data`` (claims.json: its order, its parts, reading and writing it) and ``verdict`` (the verdict rule);
+- ``run_view``: the typed view of a run every renderer reads (claims, verdict labels and close calls,
+  deciding and close checks, measured quantities, controls, cells);
+- ``text`` (numbers and one-line summaries), ``templating`` (the Jinja2 environment; ``templates/`` and
+  ``static/`` hold the template, CSS and JS), ``figure_specs`` (what each claim plots);
+- ``views`` (the page's badges and rows), then ``grid`` (the verdict grid the robustness map and the
+  multiverse share: text lines, the page's cells and blocks);
+- the renderers: ``robustness`` (the map), ``multiverse`` (readings x claims, and per claim test what the
+  other readings do to its verdict), ``diff`` (two runs compared), ``figures`` (drawing the specs with
+  matplotlib Agg);
+- the documents: ``summary`` (terminal), ``markdown`` (--lengthgen-summary-md), ``diff_render`` (``lengthgen
+  diff``), then ``page`` (the HTML page's view models), and ``writer`` (the files).
+
+The report renders a claims.json and imports no torch (contract ``report-torch-free``); the run's
+environment block it shows is collected by the plugin (``lengthgen.testing.environment``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Mapping, Sequence
-
-from lengthgen.store.files import atomic_write
 from lengthgen.report.run_view import RunView
 from lengthgen.report.summary import summary_lines
+from lengthgen.report.writer import ReportFiles, render_page, write_page, write_report
 
 __all__ = ["ReportFiles", "RunView", "render_page", "summary_lines", "write_page", "write_report"]
-
-
-@dataclass
-class ReportFiles:
-    html: Path
-    json: Path
-    figure_errors: list[str] = field(default_factory=list)  # "C4 figure 'name': why it could not be drawn"
-
-    def __iter__(self):  # ``html, json = write_report(...)``
-        return iter((self.html, self.json))
-
-
-DRAWINGS = ".figures"  # kept drawings beside the page, reused when a rerun records the same figure
-
-
-def render_page(data: Mapping[str, Any] | RunView, drawings: Path | None = None) -> tuple[str, list[str]]:
-    """``(html, figure_errors)`` of a run (its view, or a ``claims.json``'s data); ``drawings``: where figures
-    drawn by earlier runs are kept (see ``figures.cached_render``), pruned to this page's figures."""
-    from lengthgen.report.figures import prune_drawings, render_record, spec_key
-    from lengthgen.report.page import page
-
-    run = data if isinstance(data, RunView) else RunView.from_json(data)
-    records = run.records
-    figures = [r.raw.get("figures") or {} for r in records]
-    rendered = {i: render_record(f, drawings) for i, f in enumerate(figures)}
-    if drawings is not None and drawings.exists():
-        prune_drawings(drawings, {spec_key(s) for f in figures for s in f.values()})
-    errors = [f"{records[i].claim} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs
-              if f.error]
-    return page(run, rendered), errors
-
-
-def write_report(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any], out_dir: Path) -> ReportFiles:
-    """Write ``out_dir/claims.json`` and ``out_dir/index.html`` from the run's records."""
-    from lengthgen.report.data import assemble, dump
-
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    from lengthgen.report.robustness import carry_over
-
-    json_path = out_dir / "claims.json"
-    data = carry_over(assemble(records, environment), json_path)  # keeps the part (claims / map) this run lacks
-    dump(data, json_path)  # atomic
-    return write_page(data, out_dir, json_path)
-
-
-def write_page(data: Mapping[str, Any] | RunView, out_dir: Path, json_path: Path | None = None) -> ReportFiles:
-    """Write ``out_dir/index.html`` from a run's view or a ``claims.json``'s data."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    html_text, errors = render_page(data, out_dir / DRAWINGS)
-    html_path = out_dir / "index.html"
-    atomic_write(html_path, html_text)
-    return ReportFiles(html_path, json_path or out_dir / "claims.json", errors)

@@ -1,18 +1,42 @@
-"""``claims.json``: the run's records and environment as strict JSON (non-finite numbers become null),
-and reading it back with a one-line ValueError for a missing or malformed file."""
+"""``claims.json``: the run's records and environment as strict JSON (non-finite numbers become null), and
+reading it back with a one-line ValueError for a missing or malformed file. The bottom of the report: it
+imports no other report module (the typed view, ``run_view``, parses what this reads).
+
+- the file's order: by claim number (C1..C22, then the predictions P1..P6), then test (:func:`sort_key`);
+- its parts (:func:`assemble`): the claim tests at the paper's point (``"records"``), the negative controls
+  (``"controls"``), the robustness map's cells (``"robustness"``: records with a ``setting``,
+  :func:`split_settings`) and the multiverse's cells (``"multiverse"``: records with a ``reading``);
+- :func:`carry_over`: a run that produced one part keeps the others from the ``claims.json`` it replaces;
+- :func:`dump`, :func:`load` (a ``claims.json``), :func:`read` (a report directory, a ``claims.json`` or a
+  ``claims.json.gz``).
+"""
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lengthgen.store.files import atomic_write
 from lengthgen.records import ClaimRecord
-from lengthgen.report.text import sort_key
+from lengthgen.store.files import atomic_write
 
 FORMAT = 1  # version of the claims.json layout
+PREDICTION_BASE = 1000  # predictions P1.. sort after every paper claim C1..C22
+
+
+def claim_number(claim_id: str) -> int:
+    """C7 -> 7, P2 -> 1002 (after the paper's claims), anything else last."""
+    match = re.fullmatch(r"([CP])(\d+)", claim_id)
+    if not match:
+        return 10_000
+    return int(match.group(2)) + (PREDICTION_BASE if match.group(1) == "P" else 0)
+
+
+def sort_key(record: Mapping[str, Any]) -> tuple:
+    return claim_number(record["claim"]), record.get("claim", ""), record.get("test", "")
 
 
 def finite(value: Any) -> Any:
@@ -32,12 +56,15 @@ def split(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]]
     return claims, [r for r in records if r.get("kind", "claim") == "control"]
 
 
+def split_settings(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """``(records at the paper's point, robustness cells)`` (a cell is a record with a ``setting``)."""
+    return [r for r in records if not r.get("setting")], [r for r in records if r.get("setting")]
+
+
 def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]) -> dict[str, Any]:
     """``{"format", "environment", "records", "controls"}``, each sorted by claim number, then test; and
     ``"robustness"`` (the robustness map's cells, records with a ``setting``) with its environment when the
     run has any (``lengthgen.report.robustness``); likewise ``"multiverse"`` (records with a ``reading``)."""
-    from lengthgen.report.robustness import split_settings
-
     claims, controls = split(records)
     claims, cells = split_settings(claims)
     claims, readings = [r for r in claims if not r.get("reading")], [r for r in claims if r.get("reading")]
@@ -50,6 +77,29 @@ def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any
     if readings:  # the multiverse's cells (records with a ``reading``: claims/test_multiverse.py)
         data["multiverse"] = [finite(dict(r)) for r in sorted(readings, key=lambda r: (r["reading"], *sort_key(r)))]
         data["multiverse_environment"] = data["environment"]
+    return data
+
+
+def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:
+    """``data`` with the parts this run did not produce taken from the ``claims.json`` at ``previous_path``
+    (if one is there and readable): a robustness-only (multiverse-only) run keeps the claims and the other
+    grid, a claims run keeps both grids (``pytest claims -n auto``, then ``pytest claims -m robustness -n
+    auto``, as CI runs them, end up on one page; each grid says which run drew it)."""
+    try:
+        previous = json.loads(Path(previous_path).read_text())
+    except (OSError, ValueError):
+        return data
+    if not isinstance(previous, dict):
+        return data
+    data = dict(data)
+    if not data.get("records") and not data.get("controls") and (data.get("robustness") or data.get("multiverse")):
+        for key in ("records", "controls", "environment"):
+            if key in previous:
+                data[key] = previous[key]
+    for part in ("robustness", "multiverse"):  # the map's cells, the multiverse's cells
+        if not data.get(part) and previous.get(part):
+            data[part] = previous[part]
+            data[f"{part}_environment"] = previous.get(f"{part}_environment") or {}
     return data
 
 
@@ -76,4 +126,29 @@ def load(path: Path) -> dict[str, Any]:
     data.setdefault("controls", [])
     data.setdefault("robustness", [])
     data.setdefault("multiverse", [])
+    return data
+
+
+def read(source: Path | str) -> dict[str, Any]:
+    """The data of a report directory (its ``claims.json``), a ``claims.json`` or a ``claims.json.gz``;
+    ValueError naming the file when it is missing or not a report (:func:`load`)."""
+    path = Path(source)
+    if path.is_dir():
+        path = path / "claims.json"
+    if path.suffix != ".gz":
+        return load(path)
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        raise ValueError(f"{str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError, EOFError, json.JSONDecodeError) as error:
+        raise ValueError(f"{str(path)!r} is not a readable claims.json.gz: {error}") from None
+    return checked(data, path)
+
+
+def checked(data: Any, where: Any) -> dict[str, Any]:
+    """``data`` if it is a claims.json's (a dict with a list of records); ValueError naming ``where`` if not."""
+    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
+        raise ValueError(f"{str(where)!r} is not a claims.json (no list of records)")
     return data

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from lengthgen.report.data import finite
 from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, CheckChange, ClaimDiff, DeclaredChange, RecordKey,
                                    RecordRef, RunDiff)
-from lengthgen.report.run_view import CLOSE_SUFFIX, verdict_label
+from lengthgen.report.run_view import label_verdict, verdict_label
 
 NO_DIFFERENCES = "no differences"  # the line of an empty diff
 DIGITS = 6  # significant digits of the numbers shown (the JSON keeps them all)
@@ -34,7 +35,7 @@ def verdicts(r: ClaimDiff) -> str:
     """"old -> new", and the close call's change where the labels do not show it (a close "failed")."""
     old, new = verdict(r.old_verdict, r.old_close), verdict(r.new_verdict, r.new_close)
     text = f"{old} -> {new}"
-    shown = (old.endswith(CLOSE_SUFFIX), new.endswith(CLOSE_SUFFIX))
+    shown = (label_verdict(old)[1], label_verdict(new)[1])
     if r.old_close != r.new_close and shown != (r.old_close, r.new_close):
         text += "; close call " + ("appeared" if r.new_close else "gone")
     return text
@@ -197,8 +198,6 @@ def _record(r: ClaimDiff) -> dict[str, Any]:
 def to_json(diff: RunDiff, fail_on: str) -> dict[str, Any]:
     """The diff as plain data: the changed records only, with the counts and the exit's reasons (strict
     JSON: an infinite noise bound, from a one-seed interval, is null)."""
-    from lengthgen.report.data import finite
-
     why = diff.failures(fail_on)
     summary = {**{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
                "added": len(diff.added), "removed": len(diff.removed),

@@ -3,6 +3,9 @@
 Every claim records its figures as specs (plain data); nothing here knows a claim. Matplotlib's
 object API with the Agg canvas (no pyplot state, no display, no network). A spec that cannot be drawn
 does not stop the report: :func:`render_record` returns the error in its place, and the page shows it.
+Matplotlib is heavy, and imported inside the functions that need it (those that draw, and ``spec_key`` for
+its version): importing the report (``lengthgen diff``, ``lengthgen multiverse``, the markdown summary, the
+claim tests' ``figure_specs``) does not load it.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from lengthgen.store.files import atomic_write
 from lengthgen.report.run_view import VERDICT_STYLES
+from lengthgen.report.text import num
+from lengthgen.store.files import atomic_write, files_fingerprint
 
 KINDS = ("lines", "bars", "heatmap")  # spec kinds; the page overview is drawn by forest()
 SIZE = (6.4, 3.8)  # inches, one figure
@@ -57,7 +61,7 @@ def _nested(values: Any) -> bool:
 
 
 def _colors(count: int) -> list:
-    from matplotlib import colormaps
+    from matplotlib import colormaps  # heavy: only when drawing (module docstring)
 
     cmap = colormaps["tab10" if count <= 10 else "tab20"]
     return [cmap(i % cmap.N) for i in range(count)]
@@ -167,8 +171,6 @@ def _bars(ax, fig, spec: Mapping[str, Any]) -> list[str]:
 
 
 def _heatmap(ax, fig, spec: Mapping[str, Any]) -> list[str]:
-    from lengthgen.report.text import num
-
     values = _floats(spec.get("values") or [], "heatmap values")
     x, y = list(spec.get("x") or []), list(spec.get("y") or [])
     if values.ndim != 2 or values.shape != (len(y), len(x)):
@@ -192,7 +194,7 @@ DRAW = {"lines": _lines, "bars": _bars, "heatmap": _heatmap}
 
 def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     """``(png_bytes, caption)`` of one spec; raises :class:`FigureError` naming what is wrong."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # heavy: only when drawing (module docstring)
     from matplotlib.figure import Figure
 
     if not isinstance(spec, Mapping):
@@ -224,9 +226,7 @@ def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
 
 def spec_key(spec: Mapping[str, Any]) -> str:
     """The drawing's identity: the spec, this renderer's code and matplotlib's version."""
-    import matplotlib
-
-    from lengthgen.store.fingerprint import files_fingerprint
+    import matplotlib  # heavy: only for a figure's key (module docstring)
 
     text = json.dumps(spec, sort_keys=True, default=str)
     salt = f"{files_fingerprint(('report/figures.py',))}:{matplotlib.__version__}"
@@ -293,7 +293,7 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     the label gets :data:`DEPENDS_MARK` and the legend and caption say what it means.
     Returns ``(png_bytes, caption)``.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # heavy: only when drawing (module docstring)
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
 from lengthgen.report.run_view import STYLES, ClaimView
-from lengthgen.report.views import Badge, CheckRow, badge, check_rows
+from lengthgen.report.views import Badge, CheckRow, check_rows, verdict_badge
 
 NOT_APPLICABLE = "-"  # a cell the catalogue (registry) does not run
 MISSING = "?"  # a cell the catalogue runs that has no record in this report
@@ -30,7 +30,7 @@ def short(verdict: str | None) -> str:
 
 
 def shown(view: ClaimView) -> str:
-    """A cell's short word, with ``~`` for a close call."""
+    """A cell's short word, with ``~`` for a close call (``ClaimView.labelled_close``)."""
     return short(view.verdict) + (CLOSE_MARK if view.labelled_close else "")
 
 
@@ -136,7 +136,7 @@ def grid_cell(slot: Slot, label: str) -> GridCell:
 def block(view: ClaimView, anchor: str, row: str, where: str) -> GridBlock:
     """A recorded cell's checks below the grid: verdict, reason, scale, every check (failed first)."""
     passed, total = view.checks_passed
-    return GridBlock(anchor, view.verdict != "reproduced", row, where, badge(view.verdict), passed, total,
+    return GridBlock(anchor, view.verdict != "reproduced", row, where, verdict_badge(view.verdict), passed, total,
                      text.scale_text(view.scale), view.test, view.verdict_reason,
                      check_rows(sorted(view.checks, key=lambda k: k.passed)))
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping, Sequence
 
+from lengthgen.catalogue import ROBUSTNESS
 from lengthgen.report import multiverse as mv
 from lengthgen.report import text
+from lengthgen.report.data import claim_number
 from lengthgen.report.run_view import ClaimView, RunView, label_order
 
 CELL_CHARS = 160  # characters of a paper value or a measured headline in a table cell ("..." beyond)
@@ -92,7 +94,7 @@ def grid(cells: Sequence[ClaimView], column: str, order: Sequence[str] = ()) -> 
     seen = list(dict.fromkeys(getattr(c, column) or "?" for c in cells))
     columns = [n for n in order if n in seen] + [n for n in seen if n not in order]
     rows: dict[str, dict[str, str]] = {}
-    for c in sorted(cells, key=lambda c: (text.claim_number(c.claim), c.claim)):
+    for c in sorted(cells, key=lambda c: (claim_number(c.claim), c.claim)):
         row = f"{c.claim} {c.variant}".strip() if column == "reading" else c.claim
         rows.setdefault(row, {})[getattr(c, column) or "?"] = c.verdict_label
     return table(["claim"] + [cell(n) for n in columns],
@@ -119,10 +121,8 @@ def multiverse_grid(view: RunView) -> list[str]:
 
 
 def setting_order() -> list[str]:
-    """The robustness settings in the catalogue's order (``lengthgen.experiments.robustness.SETTINGS``)."""
-    from lengthgen.experiments.robustness import SETTINGS
-
-    return [s.name for s in SETTINGS]
+    """The robustness settings in the catalogue's order (``lengthgen.catalogue.ROBUSTNESS``)."""
+    return [s.name for s in ROBUSTNESS]
 
 
 def cell_counts(cells: Sequence[ClaimView]) -> str:

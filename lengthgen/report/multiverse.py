@@ -3,9 +3,11 @@ reference), a verdict in each cell; and per claim test, what the other readings 
 
 Its cells are the records of ``claims/test_multiverse.py`` (a claim record with ``reading`` set); in
 ``claims.json`` they sit under ``"multiverse"`` (``lengthgen.report.data.assemble``; a multiverse-only run
-keeps the rest of the ``claims.json`` it finds, ``lengthgen.report.robustness.carry_over``). Everything here
+keeps the rest of the ``claims.json`` it finds, ``lengthgen.report.data.carry_over``). Everything here
 reads the typed view of the run (``run_view.RunView`` / ``ClaimView``) and the one verdict display table
-(``run_view.VERDICT_STYLES``); the grid machinery is the robustness map's (``lengthgen.report.grid``).
+(``run_view.VERDICT_STYLES``); the grid machinery is the robustness map's (``lengthgen.report.grid``); the
+readings and the cells the registry runs are the plain registry's (``lengthgen.readings``,
+``lengthgen.multiverse_cells``: no torch, unlike the engine's part, ``lengthgen.experiments.multiverse``).
 
 - :func:`universe_grid`: the grid as views: the registry's readings, its rows (claims; C12/C13 per width),
   the recorded cells, the cells the registry runs, and each row's verdict at the paper's point;
@@ -22,10 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from lengthgen.multiverse_cells import cells as registry_cells
+from lengthgen.multiverse_cells import left_out, sort_key
+from lengthgen.readings import UNIVERSE_BY_NAME, UNIVERSES
 from lengthgen.report import text
 from lengthgen.report.grid import (MISSING, NOT_APPLICABLE, Grid, Slot, block, counts_line, failed_check,
                                    failed_lines, grid_cell, run_line, shown, table_lines)
-from lengthgen.report.run_view import ClaimView, RunView
+from lengthgen.report.run_view import ClaimView, RunView, claim_view
 
 PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
 PAPER_WHAT = "the suite's reading of every open choice: the claims table's verdict"
@@ -42,7 +47,7 @@ NOT_RUN_TEXT = "not run in the multiverse"
 def column_of(record: ClaimView | Mapping[str, Any]) -> str:
     """The grid row of a cell (or a claim test at the paper's point): its claim, with "-d64" for
     C12/C13's first width (a test id ending ``-d64]``)."""
-    view = text.view(record)
+    view = claim_view(record)
     return view.claim + ("-d64" if view.test.endswith("-d64]") else "")
 
 
@@ -95,13 +100,10 @@ class UniverseGrid:
 def universe_grid(cells: Sequence[ClaimView | Mapping[str, Any]],
                   records: Sequence[ClaimView | Mapping[str, Any]] = ()) -> UniverseGrid:
     """The multiverse as views: ``cells`` (records with a reading) against the registry
-    (``lengthgen.experiments.multiverse``), with ``records`` (the claim tests at the paper's point) as
-    each row's reference."""
-    from lengthgen.experiments.multiverse import UNIVERSES, left_out, sort_key
-    from lengthgen.experiments.multiverse import cells as registry_cells
-
-    cells = [text.view(c) for c in cells]
-    records = [text.view(r) for r in records]
+    (``lengthgen.readings``, ``lengthgen.multiverse_cells``), with ``records`` (the claim tests at the
+    paper's point) as each row's reference."""
+    cells = [claim_view(c) for c in cells]
+    records = [claim_view(r) for r in records]
     by_cell = {(c.reading or "?", column_of(c)): c for c in cells}
     planned = frozenset((u.name, column) for u, column in registry_cells())
     rows = sorted({r for _, r in planned} | {r for _, r in by_cell}, key=_row_key(sort_key))
@@ -144,8 +146,6 @@ def build_grid(cells: Sequence[ClaimView | Mapping[str, Any]],
                         "test": c.test, "checks_passed": passed, "checks": total,
                         "seeds": c.scale.raw.get("seed_list"),
                         "failed_checks": [failed_check(k.raw) for k in c.failed_checks], "runtime_s": c.runtime_s})
-    from lengthgen.experiments.multiverse import UNIVERSE_BY_NAME
-
     return {"readings": [{"name": n, "what": what,
                           "claims": list(UNIVERSE_BY_NAME[n].claims) if n in UNIVERSE_BY_NAME else []}
                          for n, what in g.readings],
@@ -275,7 +275,7 @@ def outcome_for(grid: UniverseGrid | None, claim: ClaimView, cache: dict[str, Ou
 def claim_summary(records: Sequence[ClaimView | Mapping[str, Any]],
                   cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, str]:
     """Per grid row with a recorded cell: its outcome's text (``Outcome.text``)."""
-    grid = universe_grid(cells, [r for r in (text.view(r) for r in records) if not r.reading and not r.setting])
+    grid = universe_grid(cells, [r for r in (claim_view(r) for r in records) if not r.reading and not r.setting])
     return {row: o.text() for row, o in outcomes(grid).items() if o.readings}
 
 

@@ -20,10 +20,12 @@ from markupsafe import Markup
 from lengthgen.catalogue import CATALOGUE
 from lengthgen.report import multiverse as mv
 from lengthgen.report import text
+from lengthgen.report.data import claim_number
 from lengthgen.report.figures import FigureError, Rendered, forest
-from lengthgen.report.run_view import ClaimView, ControlView, RunView
+from lengthgen.report.robustness import grid_view
+from lengthgen.report.run_view import ClaimView, ControlView, RunView, label_verdict
 from lengthgen.report.templating import render, static_text
-from lengthgen.report.views import (Badge, CheckRow, Measure, badge, check_rows, measure, record_badge, values_note,
+from lengthgen.report.views import (Badge, CheckRow, MeasureRow, badge, check_rows, measure_row, values_note,
                                     verdict_class)
 
 PAPER_TITLE = "Relative Positions Generalize, Absolute Positions Memorize"
@@ -88,7 +90,7 @@ def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
     if outcome.state == mv.CHANGES and outcome.missing:
         rest.append(f"{len(outcome.missing)} without a record")
     return ReadingsCell(outcome.state, outcome.text(),
-                        tuple(ReadingChange(c.reading, badge(c.view.verdict, c.view.close), c.anchor, c.numbers)
+                        tuple(ReadingChange(c.reading, badge(c.view), c.anchor, c.numbers)
                               for c in outcome.changes), "; ".join(rest))
 
 
@@ -105,7 +107,7 @@ class ClaimRow:
     statement: str  # the claim
     test: str | None  # the test's name, when several tests record this claim
     paper_value: str  # the paper's value
-    measures: tuple[Measure, ...]  # headline quantities (at most MEASURED_IN_TABLE)
+    measures: tuple[MeasureRow, ...]  # headline quantities (at most MEASURED_IN_TABLE)
     more_measures: int  # headline quantities left to the claim's section
     deciding: Deciding | None  # the deciding check, shown when no quantity is
     checks_passed: int  # checks passed
@@ -138,11 +140,11 @@ def claim_rows(claims: Sequence[ClaimView], ids: Sequence[str],
         first = reason.splitlines()[0] if reason else ""
         plan = r.sequential
         rows.append(ClaimRow(
-            css=r.css, data_id=text.claim_number(r.claim) * 1000 + i, data_verdict=f"{rank:g}",
+            css=r.css, data_id=claim_number(r.claim) * 1000 + i, data_verdict=f"{rank:g}",
             data_close=str(r.labelled_close).lower(), claim=r.claim, anchor=anchor, where=r.where,
             statement=r.statement, test=r.test_name if r.claim in shared else None,
             paper_value=r.paper_value,
-            measures=tuple(measure(m) for m in measured[:MEASURED_IN_TABLE]),
+            measures=tuple(measure_row(m) for m in measured[:MEASURED_IN_TABLE]),
             more_measures=max(len(measured) - MEASURED_IN_TABLE, 0),
             deciding=(Deciding(check.name, text.num(check.value, 4), values_note(check))
                       if check is not None and not measured else None),
@@ -151,7 +153,7 @@ def claim_rows(claims: Sequence[ClaimView], ids: Sequence[str],
                                  text.close_text(check) if check.close else None)
                        if check is not None else None),
             assertion=r.assertion, scale=text.scale_text(r.scale),
-            runtime=text.duration(r.runtime_s), badge=record_badge(r), reason=reason,
+            runtime=text.duration(r.runtime_s), badge=badge(r), reason=reason,
             reason_short=first if len(first) <= REASON_SHOWN else first[: REASON_SHOWN - 3].rstrip() + "...",
             seeds_path=tuple(look.seeds for look in plan.path) if plan else None,
             stopped=plan.raw.get("stopped", "") if plan else "",
@@ -233,7 +235,7 @@ class Section:
     facts: tuple[tuple[str, str], ...]  # (label, value): where, paper value, catalogue check, ...
     close_calls: tuple[tuple[str, str], ...]  # (check, its interval and the seeds to decide it)
     path: SeedPath | None  # the --until-decided path
-    measured: tuple[Measure, ...]  # every measured quantity
+    measured: tuple[MeasureRow, ...]  # every measured quantity
     failed: tuple[CheckRow, ...]  # the failed checks
     holds_note: bool  # a declared non-reproduction: say how many checks hold inside it
     checks: tuple[CheckRow, ...]  # every check
@@ -259,11 +261,11 @@ def section(claim: ClaimView, anchor: str, rendered: Sequence[Rendered]) -> Sect
     failed = claim.failed_checks
     passed, total = claim.checks_passed
     return Section(
-        css=claim.css, anchor=anchor, claim=claim.claim, badge=record_badge(claim),
+        css=claim.css, anchor=anchor, claim=claim.claim, badge=badge(claim),
         scale=text.scale_text(claim.scale), statement=claim.statement, facts=tuple(facts),
         close_calls=tuple((c.name, text.close_text(c)) for c in claim.close_checks),
         path=seed_path(claim),
-        measured=tuple(measure(m) for m in claim.measured),
+        measured=tuple(measure_row(m) for m in claim.measured),
         failed=check_rows(failed), holds_note=bool(claim.declared and failed),
         checks=check_rows(claim.checks), checks_passed=passed, checks_open=total <= CHECKS_OPEN,
         choices=claim.choices, notes=claim.notes, controls=control_views(claim.controls),
@@ -383,15 +385,16 @@ class Chip:
 
 
 def chips(counts: Mapping[str, int]) -> tuple[Chip, ...]:
-    """One chip per shown label of ``RunView.verdict_counts``."""
-    return tuple(Chip(verdict_class(v.removesuffix(" (close)")), v.endswith(" (close)"), n, v)
-                 for v, n in counts.items())
+    """One chip per shown label of ``RunView.verdict_counts`` (read back by ``run_view.label_verdict``)."""
+    chips = []
+    for label, n in counts.items():
+        verdict, close = label_verdict(label)
+        chips.append(Chip(verdict_class(verdict), close, n, label))
+    return tuple(chips)
 
 
 def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
     """The HTML of a run; ``rendered``: each claim test's figures, by its place in ``run.records``."""
-    from lengthgen.report.robustness import grid_view
-
     records = run.records
     ids = anchors(records)
     universes = mv.view_grid(run)  # None without a multiverse part

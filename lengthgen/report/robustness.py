@@ -1,12 +1,14 @@
 """The robustness map in the report: settings as columns, claims as rows, a verdict in each cell.
 
 Its cells are the records of ``claims/test_robustness.py`` (a claim record with ``setting`` set). In
-``claims.json`` they sit under ``"robustness"`` (beside ``"records"`` and ``"controls"``), so the claims
-table shows only the paper's point. A run that holds only one part (``pytest claims -n auto``, then
-``pytest claims -m robustness -n auto``, as CI runs them) keeps the other part of the ``claims.json`` it
-finds (:func:`carry_over`), so both end up on one page; the map says which run produced it.
+``claims.json`` they sit under ``"robustness"`` (beside ``"records"`` and ``"controls"``:
+``report.data.split_settings``), so the claims table shows only the paper's point. A run that holds only one
+part (``pytest claims -n auto``, then ``pytest claims -m robustness -n auto``, as CI runs them) keeps the
+other part of the ``claims.json`` it finds (``report.data.carry_over``), so both end up on one page; the map
+says which run produced it. Its columns and rows are the catalogue's table (``lengthgen.catalogue.ROBUSTNESS``:
+each setting's words and claims; how the suite runs each is ``lengthgen.experiments.robustness``, which the
+report does not import).
 
-- :func:`split_settings`: (records at the paper's point, robustness cells);
 - :func:`build_map` / :func:`map_lines`: the map as data (``lengthgen robustness --json``) and as text
   (``lengthgen robustness``, the terminal summary of a robustness run);
 - :func:`grid_view`: the coloured grid for the page as a view-model (``lengthgen.report.grid``, laid out
@@ -15,45 +17,16 @@ finds (:func:`carry_over`), so both end up on one page; the map says which run p
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lengthgen.report import text
-from lengthgen.report.grid import (FAILED_SHOWN, MISSING, NOT_APPLICABLE, Grid, GridBlock, GridCell, Slot,  # noqa: F401
-                                   block, counts_line, failed_check, failed_lines, grid_cell, run_line, short,
-                                   table_lines)
-from lengthgen.report.run_view import ClaimView
+from lengthgen.catalogue import ROBUSTNESS
+from lengthgen.report.data import claim_number
+from lengthgen.report.grid import (MISSING, NOT_APPLICABLE, Grid, Slot, block, counts_line, failed_check, failed_lines,
+                                   grid_cell, run_line, shown, table_lines)
+from lengthgen.report.run_view import ClaimView, claim_view
 
 
 GRID_ID = "robustness-grid"  # the page table's id
-
-
-def split_settings(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
-    """``(records at the paper's point, robustness cells)`` (a cell is a record with a ``setting``)."""
-    return [r for r in records if not r.get("setting")], [r for r in records if r.get("setting")]
-
-
-def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:
-    """``data`` with the parts this run did not produce taken from the ``claims.json`` at ``previous_path``
-    (if one is there and readable): a robustness-only (multiverse-only) run keeps the claims and the other
-    grid, a claims run keeps both grids."""
-    try:
-        previous = json.loads(Path(previous_path).read_text())
-    except (OSError, ValueError):
-        return data
-    if not isinstance(previous, dict):
-        return data
-    data = dict(data)
-    if not data.get("records") and not data.get("controls") and (data.get("robustness") or data.get("multiverse")):
-        for key in ("records", "controls", "environment"):
-            if key in previous:
-                data[key] = previous[key]
-    for part in ("robustness", "multiverse"):  # the map's cells, the multiverse's cells
-        if not data.get(part) and previous.get(part):
-            data[part] = previous[part]
-            data[f"{part}_environment"] = previous.get(f"{part}_environment") or {}
-    return data
 
 
 def cell_id(setting: str, claim: str) -> str:
@@ -63,19 +36,17 @@ def cell_id(setting: str, claim: str) -> str:
 
 def views(cells: Sequence[ClaimView | Mapping[str, Any]]) -> list[ClaimView]:
     """The cells' views (records are parsed: ``ClaimView.parse``)."""
-    return [text.view(c) for c in cells]
+    return [claim_view(c) for c in cells]
 
 
 def build_map(cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, Any]:
     """The map as plain data: the catalogue's settings and claims, and per cell its verdict, reason, seeds
     and every failed check with its numbers. A cell the catalogue runs without a record is ``"missing"``."""
-    from lengthgen.experiments.robustness import SETTINGS
-
     cells = views(cells)
     by_cell = {(r.setting, r.claim): r for r in cells}
-    claims = sorted({c for s in SETTINGS for c in s.claims} | {r.claim for r in cells}, key=text.claim_number)
+    claims = sorted({c for s in ROBUSTNESS for c in s.claims} | {r.claim for r in cells}, key=claim_number)
     out = []
-    for s in SETTINGS:
+    for s in ROBUSTNESS:
         for claim in claims:
             if claim not in s.claims:
                 continue
@@ -91,25 +62,27 @@ def build_map(cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, Any]:
                 "failed_checks": [failed_check(c.raw) for c in r.failed_checks],
                 "runtime_s": r.runtime_s,
             })
-    return {"settings": [{"name": s.name, "what": s.what, "claims": list(s.claims)} for s in SETTINGS],
+    return {"settings": [{"name": s.name, "what": s.what, "claims": list(s.claims)} for s in ROBUSTNESS],
             "claims": claims, "cells": out}
 
 
 def map_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = True) -> list[str]:
     """The map as text: one row per claim, one column per setting; then each cell that did not reproduce,
     with its failed checks' numbers."""
+    cells = views(cells)
     data = build_map(cells)
+    by_cell = {(r.setting, r.claim): r for r in cells}
     names = [s["name"] for s in data["settings"]]
-    verdicts = {(c["setting"], c["claim"]): c for c in data["cells"]}
+    planned = {(c["setting"], c["claim"]) for c in data["cells"]}
     rows = []
     for claim in data["claims"]:
         row = []
         for name in names:
-            c = verdicts.get((name, claim))
-            if c is None or c["verdict"] == "missing":
-                row.append(NOT_APPLICABLE if c is None else MISSING)
+            view = by_cell.get((name, claim))
+            if (name, claim) not in planned or view is None:
+                row.append(NOT_APPLICABLE if (name, claim) not in planned else MISSING)
             else:
-                row.append(short(c["verdict"]) + ("~" if c["label"].endswith("(close)") else ""))
+                row.append(shown(view))
         rows.append((claim, row))
     lines = ["robustness map (paper scale; verdict per claim x setting; ~ close call; - not run at that setting; "
              "? no record)"] + table_lines("claim", 6, names, rows)

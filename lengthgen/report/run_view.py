@@ -12,16 +12,19 @@ them from dicts.
 - :class:`CheckView`: one check with its interval, whether it is close, whether it is a declared
   expected failure, where its threshold comes from, and its per-seed values.
 - :class:`ControlView`: one negative control.
+- :class:`Measure`: one measured quantity (mean, interval, per-seed values), the one class for it: the
+  renderers format it (``text.summary_text``; the page's row of it is ``views.MeasureRow``).
 
 The verdict rule itself stays in :mod:`lengthgen.report.verdict` (``decide``, ``close_checks``,
-``deciding_check``, ``standard_margin``): the view calls it once per record. Keys a file of an earlier
-version lacks (``reading``, ``threshold_source``, ``multiverse``, ``interval``, ...) parse to None or empty.
+``deciding_check``, ``standard_margin``): the view calls it once per record. The verdict's display is
+derived here and only here: its label (:func:`verdict_label`, "reproduced (close)"), whether it is shown as
+a close call (``ClaimView.labelled_close``), its style; the renderers read them. The file itself is read
+and written by :mod:`lengthgen.report.data`, the layer below. Keys a file of an earlier version lacks
+(``reading``, ``threshold_source``, ``multiverse``, ``interval``, ...) parse to None or empty.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -30,6 +33,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from lengthgen.catalogue import CATALOGUE, PREDICTIONS
 from lengthgen.report import verdict as rule
+from lengthgen.report.data import assemble, checked, claim_number, read
 
 # ----------------------------------------------------------------------------------------------- verdicts
 
@@ -76,6 +80,13 @@ def verdict_label(verdict: str | None, close: bool) -> str:
     (``verdict.CLOSE_LABELLED``); "unknown" without a verdict."""
     shown = verdict or "unknown"
     return shown + CLOSE_SUFFIX if close and shown in rule.CLOSE_LABELLED else shown
+
+
+def label_verdict(label: str) -> tuple[str, bool]:
+    """``(verdict, close)`` of a shown label: :func:`verdict_label` read back ("reproduced (close)" ->
+    ("reproduced", True))."""
+    verdict = label.removesuffix(CLOSE_SUFFIX)
+    return verdict, verdict != label
 
 
 def label_order(labels: Iterable[str]) -> list[str]:
@@ -386,7 +397,8 @@ class ClaimView:
             test=record.get("test", ""), claim=claim_id, where=words("where"), statement=words("statement"),
             paper_value=words("paper_value"), assertion=words("assertion"),
             kind="prediction" if claim_id in PREDICTIONS else "claim",
-            variant=variant_of(record.get("test", ""), scale.raw.get("name"), record.get("setting"), record.get("reading"),
+            variant=variant_of(record.get("test", ""), scale.raw.get("name"), record.get("setting"),
+                               record.get("reading"),
                                claim_id if record.get("setting") or record.get("reading") else None),
             verdict=record.get("verdict"),
             verdict_reason=record.get("verdict_reason") or None, outcome=record.get("outcome"), close=bool(close),
@@ -404,21 +416,12 @@ class ClaimView:
         )
 
 
+def claim_view(record: ClaimView | Mapping[str, Any]) -> ClaimView:
+    """The claim's view (a record's dict is parsed: ``ClaimView.parse``)."""
+    return record if isinstance(record, ClaimView) else ClaimView.parse(record)
+
+
 # ----------------------------------------------------------------------------------------------- the run
-
-PREDICTION_BASE = 1000  # predictions P1.. sort after every paper claim C1..C22
-
-
-def claim_number(claim_id: str) -> int:
-    """C7 -> 7, P2 -> 1002 (after the paper's claims), anything else last."""
-    match = re.fullmatch(r"([CP])(\d+)", claim_id)
-    if not match:
-        return 10_000
-    return int(match.group(2)) + (PREDICTION_BASE if match.group(1) == "P" else 0)
-
-
-def sort_key(record: Mapping[str, Any]) -> tuple:
-    return claim_number(record["claim"]), record.get("claim", ""), record.get("test", "")
 
 
 @dataclass(frozen=True)
@@ -463,32 +466,6 @@ def verdict_counts(views: Iterable[ClaimView]) -> dict[str, int]:
     return {label: counts[label] for label in label_order(counts)}
 
 
-def read(source: Path | str) -> dict[str, Any]:
-    """The data of a report directory (its ``claims.json``), a ``claims.json`` or a ``claims.json.gz``;
-    ValueError naming the file when it is missing or not a report (``report.data.load``)."""
-    from lengthgen.report.data import load
-
-    path = Path(source)
-    if path.is_dir():
-        path = path / "claims.json"
-    if path.suffix != ".gz":
-        return load(path)
-    try:
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
-        raise ValueError(f"{str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError, EOFError, json.JSONDecodeError) as error:
-        raise ValueError(f"{str(path)!r} is not a readable claims.json.gz: {error}") from None
-    return _checked(data, path)
-
-
-def _checked(data: Any, where: Any) -> dict[str, Any]:
-    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
-        raise ValueError(f"{str(where)!r} is not a claims.json (no list of records)")
-    return data
-
-
 PARTS = ("claims", "predictions", "records", "robustness", "multiverse", "cells")  # RunView's groups of claim tests
 
 
@@ -530,15 +507,13 @@ class RunView:
     @classmethod
     def from_json(cls, source: Path | str | Mapping[str, Any]) -> "RunView":
         """The view of a report directory, a ``claims.json``, a ``claims.json.gz`` or their loaded data."""
-        data = _checked(source, "data") if isinstance(source, Mapping) else read(source)
+        data = checked(source, "data") if isinstance(source, Mapping) else read(source)
         return cls.from_data(data)
 
     @classmethod
     def from_records(cls, records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]) -> "RunView":
         """The view of the plugin's records (``ClaimRecord.to_dict()``) and environment, as ``claims.json``
         would hold them (``report.data.assemble``: non-finite numbers to None, sorted, parts split)."""
-        from lengthgen.report.data import assemble
-
         return cls.from_data(assemble(records, environment))
 
     @classmethod

@@ -10,6 +10,8 @@ import textwrap
 from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
+from lengthgen.report.multiverse import grid_lines
+from lengthgen.report.robustness import map_lines
 from lengthgen.report.run_view import ClaimView, RunView
 
 MIN_WIDTH = 100  # below this the paper and measured columns would be unreadable
@@ -112,9 +114,6 @@ def terminal_lines(view: RunView, width: int | None = None) -> list[str]:
     """What ``pytest claims`` prints at its end: the robustness map and the multiverse as grids (their
     cells never sit among the claims), then the claims table (:func:`summary_lines`); a run of cells
     alone ends with the wall time and cache counters only."""
-    from lengthgen.report.multiverse import grid_lines
-    from lengthgen.report.robustness import map_lines
-
     lines = map_lines(view.robustness) if view.robustness else []
     lines += grid_lines(view.multiverse, records=view.records) if view.multiverse else []
     summary = summary_lines(view, width=width)

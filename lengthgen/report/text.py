@@ -1,7 +1,7 @@
 """Short texts shared by the page, the terminal summary and the markdown summary: numbers, intervals, a
 claim's headline measured value, a check against its threshold, a close call, a scale, the run's label.
-They format the typed view of a run (``lengthgen.report.run_view``); the few that take one record
-(``headline``, ``verdict_label``, ``checks_passed``, ``is_prediction``) also take its dict."""
+They format the typed view of a run (``lengthgen.report.run_view``, the layer below); the few that take one
+record (``headline``, ``verdict_label``, ``checks_passed``, ``is_prediction``) also take its dict."""
 
 from __future__ import annotations
 
@@ -9,13 +9,7 @@ import math
 import re
 from typing import Any, Mapping, Sequence
 
-from lengthgen.report.run_view import (PREDICTION_BASE, CheckView, ClaimView, Measure, ScaleView, Sequential,
-                                       claim_number, completeness, sort_key, test_name, verdict_counts)
-
-__all__ = ["PREDICTION_BASE", "check_text", "checks_passed", "claim_number", "close_text", "duration", "headline",
-           "interval", "is_prediction", "num", "path_text", "per_seed", "run_label", "run_scale", "scale_text",
-           "shared_claims", "sort_key", "summary_text", "test_name", "threshold_text", "verdict_counts",
-           "verdict_label", "view"]
+from lengthgen.report.run_view import CheckView, ClaimView, Measure, ScaleView, Sequential, claim_view, completeness
 
 PER_SEED_SHOWN = 16  # per-seed values printed before "... (n values)"
 SCALE_KEYS_HIDDEN = ("name", "seeds", "seed_list", "paper_seeds", "steps", "sequences", "lengths")
@@ -54,11 +48,6 @@ def per_seed(values: Sequence[float] | None, limit: int = PER_SEED_SHOWN) -> str
     return shown if len(values) <= limit else f"{shown}, ... ({len(values)} values)"
 
 
-def view(record: ClaimView | Mapping[str, Any]) -> ClaimView:
-    """The claim's view (a record's dict is parsed: ``ClaimView.parse``)."""
-    return record if isinstance(record, ClaimView) else ClaimView.parse(record)
-
-
 def shared_claims(claims: Sequence[ClaimView]) -> set[str]:
     """Claim ids with more than one test in ``claims`` (their tests are then named beside the id)."""
     seen: dict[str, int] = {}
@@ -69,17 +58,15 @@ def shared_claims(claims: Sequence[ClaimView]) -> set[str]:
 
 def is_prediction(record: ClaimView | Mapping[str, Any]) -> bool:
     """A prediction beyond the paper (P1-P6), shown in its own "predictions" part."""
-    return view(record).is_prediction
+    return claim_view(record).is_prediction
 
 
-def summary_text(summary: Measure | Mapping[str, Any]) -> str:
-    """``mean [low, high] (n=...)`` of a measured quantity (a ``Measure``, or a ``Summary`` as a dict)."""
-    if isinstance(summary, Measure):
-        summary = summary.as_dict()
-    values = summary.get("values") or []
-    text = num(summary.get("mean"))
-    if summary.get("ci95"):
-        text += f" {interval(summary['ci95'])}"
+def summary_text(quantity: Measure) -> str:
+    """``mean [low, high] (n=...)`` of a measured quantity."""
+    values = quantity.values
+    text = num(quantity.mean)
+    if quantity.ci95:
+        text += f" {interval(quantity.ci95)}"
     return text + (f" (n={len(values)})" if len(values) > 1 else "")
 
 
@@ -100,7 +87,7 @@ def path_text(plan: Sequential | None) -> str:
 
 def verdict_label(record: ClaimView | Mapping[str, Any]) -> str:
     """The verdict as shown, e.g. "reproduced (close)"."""
-    return view(record).verdict_label
+    return claim_view(record).verdict_label
 
 
 def close_text(check: CheckView) -> str:
@@ -118,7 +105,7 @@ def close_text(check: CheckView) -> str:
 
 def checks_passed(record: ClaimView | Mapping[str, Any]) -> tuple[int, int]:
     """(checks passed, checks)."""
-    return view(record).checks_passed
+    return claim_view(record).checks_passed
 
 
 def headline(record: ClaimView | Mapping[str, Any], compact: bool = False) -> str:
@@ -128,7 +115,7 @@ def headline(record: ClaimView | Mapping[str, Any], compact: bool = False) -> st
     def name(text: str) -> str:
         return re.sub(r"\s+\([^()]*\)", "", text) if compact else text
 
-    claim = view(record)
+    claim = claim_view(record)
     check = claim.deciding
     if check is not None and not check.passed:
         return f"{name(check.name)}: {check_text(check)}"
@@ -160,12 +147,12 @@ def scale_text(scale: ScaleView | Mapping[str, Any]) -> str:
 
 def run_scale(records: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     """quick, paper, or mixed (records at both scales); "none" without records."""
-    return completeness([view(r) for r in records]).scale
+    return completeness([claim_view(r) for r in records]).scale
 
 
 def run_label(records: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     """E.g. ``paper scale, partial: 5 of 22 catalogue claims`` (``Completeness.label``)."""
-    return completeness([view(r) for r in records]).label
+    return completeness([claim_view(r) for r in records]).label
 
 
 def duration(seconds: float | None) -> str:

@@ -23,8 +23,9 @@ scale["paper_seeds"]``, e.g. ``--lengthgen-seeds 0-1``) and a check compares a m
 t-interval contains the threshold, or has no interval (one value). Such a check would go either way
 with the paper's seeds. With the paper's seed count (or more) the catalogue's threshold on the mean is
 the protocol, so a close call is still a verdict, labelled "reproduced (close)" / "not reproduced (close)". A
-"not reproduced (undeclared)", "unexpectedly reproduced" or "failed" record keeps its label, but its close checks are listed all the same (``close_checks``: a failure
-through close checks only, e.g. a check that more seeds pushed just past its threshold; an error is never close).
+"not reproduced (undeclared)", "unexpectedly reproduced" or "failed" record keeps its label, but its close
+checks are listed all the same (``close_checks``: a failure through close checks only, e.g. a check that more
+seeds pushed just past its threshold; an error is never close).
 
 Close calls (``close_checks``, ``label``):
 
@@ -55,6 +56,9 @@ from __future__ import annotations
 
 import math
 from typing import Any, Mapping, Sequence
+
+from lengthgen.records import REASON_CHECKS, Check, suite_reading_note
+from lengthgen.sequential import seeds_to_decide, standard_error
 
 OUTCOMES = ("passed", "failed", "skipped", "xfailed", "error")
 
@@ -140,8 +144,6 @@ def standard_margin(check: Mapping[str, Any], record: Mapping[str, Any] = {}) ->
     and the check's deciding interval (``decision_interval``: 95%, or the --lengthgen-until-decided level) in the same
     units, so that the interval contains 0 exactly when the check is close; None for a check without an
     interval. The standard error comes from the 95% interval. No spread at all gives an infinite margin."""
-    from lengthgen.sequential import standard_error
-
     if not has_interval(check) or not check.get("ci95"):
         return None
     gap = distance(check)
@@ -160,8 +162,6 @@ def standard_margin(check: Mapping[str, Any], record: Mapping[str, Any] = {}) ->
 
 def seeds_to_decide_check(check: Mapping[str, Any], record: Mapping[str, Any]) -> int | None:
     """About how many seeds would put the threshold outside the check's interval at the decision level."""
-    from lengthgen.sequential import seeds_to_decide, standard_error
-
     level = decision_level(record)
     seeds = _seeds(check, record)
     se = standard_error(decision_interval(check), seeds, interval_kind(check) or "", level)
@@ -337,8 +337,6 @@ def text_seeds(seeds: Sequence[int]) -> str:
 def undeclared_reason(record: Mapping[str, Any]) -> str:
     """A not-reproduced (undeclared) verdict's reason: where it ran, and the failing checks that were not
     declared with this run's measured values (``records.REASON_CHECKS`` of them spelled out)."""
-    from lengthgen.records import REASON_CHECKS, Check, suite_reading_note
-
     checks = [Check.from_dict(c) for c in record.get("checks") or []]
     failed = [c for c in checks if not c.passed]
     stray = [c for c in failed if not c.expected_to_fail]

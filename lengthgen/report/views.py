@@ -1,6 +1,8 @@
-"""View-models shared by the page's claims table, its claim sections and its robustness map: a verdict's
-badge, a measured quantity, a row of a checks table. Plain text and flags, escaped by the templates that
-print them (``lengthgen.report.templating``)."""
+"""View-models shared by the page's claims table, its claim sections and its grids (the robustness map, the
+multiverse): a verdict's badge, a row of a measured quantity, a row of a checks table. Plain text and flags,
+escaped by the templates that print them (``lengthgen.report.templating``). They read the typed view of a
+run (``lengthgen.report.run_view``): a verdict's colour and whether it is shown as a close call are the
+view's (``ClaimView.css``, ``ClaimView.labelled_close``), never decided here."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from lengthgen.report import run_view, text
-from lengthgen.report.run_view import CheckView, ClaimView
-from lengthgen.report.verdict import CLOSE_LABELLED
+from lengthgen.report.run_view import CheckView, ClaimView, Measure
 
 PER_SEED_SHOWN = 64  # up to this many values a summary's list is labelled "per seed" (beyond it, "values")
 
@@ -26,28 +27,30 @@ class Badge:
     close: bool  # shown "<verdict> (close)" with a dashed border
 
 
-def badge(verdict: str | None, close: bool = False) -> Badge:
-    """The verdict's badge; ``close``: shown "<verdict> (close)" with a dashed border (reproduced and not
-    reproduced only: ``run_view.verdict_label``)."""
-    return Badge(verdict_class(verdict), verdict or "unknown", close and verdict in CLOSE_LABELLED)
-
-
-def record_badge(claim: ClaimView) -> Badge:
+def badge(claim: ClaimView) -> Badge:
+    """A claim test's badge: its verdict, shown as a close call (dashed, "<verdict> (close)") when the run view
+    labels it one (``ClaimView.labelled_close``: reproduced and not reproduced only)."""
     return Badge(claim.css, claim.verdict or "unknown", claim.labelled_close)
 
 
+def verdict_badge(verdict: str | None) -> Badge:
+    """The badge of a verdict alone, without its close call (a grid's block under its cell)."""
+    return Badge(verdict_class(verdict), verdict or "unknown", False)
+
+
 @dataclass(frozen=True)
-class Measure:
+class MeasureRow:
     name: str  # the measured quantity
     text: str  # "mean [95% interval] (n)" (``text.summary_text``)
     note: str | None  # the values behind it ("per seed: ..."); None for a single value
 
 
-def measure(quantity: run_view.Measure) -> Measure:
+def measure_row(quantity: Measure) -> MeasureRow:
+    """A measured quantity (``run_view.Measure``) as a row of the page: its summary and the values behind it."""
     values = quantity.values
     label = "per seed" if len(values) <= PER_SEED_SHOWN else "values"
     note = f"{label}: {text.per_seed(values)}" if len(values) > 1 else None
-    return Measure(quantity.name, text.summary_text(quantity), note)
+    return MeasureRow(quantity.name, text.summary_text(quantity), note)
 
 
 def values_note(check: CheckView) -> str | None:

@@ -1,12 +1,30 @@
-"""Atomic file writes, shared by the model cache and the report (no torch import, so the report's
-``lengthgen report`` path stays light)."""
+"""Atomic file writes and the fingerprint of package files, shared by the model cache and the report (no
+torch import, so the report's ``lengthgen report`` path stays light)."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import tempfile
+from functools import lru_cache
 from pathlib import Path
+
+import lengthgen
+
+PACKAGE = Path(lengthgen.__file__).parent
+
+
+@lru_cache(maxsize=None)
+def files_fingerprint(files: tuple[str, ...]) -> str:
+    """Hash of the named files (paths relative to the package; a missing file hashes as missing): the code
+    part of every cache key (``store.fingerprint.code_fingerprint``) and of the report's kept drawings."""
+    digest = hashlib.sha256()
+    for name in files:
+        path = PACKAGE / name
+        digest.update(name.encode())
+        digest.update(path.read_bytes() if path.exists() else b"<missing>")
+    return digest.hexdigest()[:16]
 
 
 def writable_dir(path: str | Path, what: str) -> Path:

@@ -9,17 +9,15 @@ report, experiments' tables) never invalidates anything.
 
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterable
 
 import torch
 
 import lengthgen
 from lengthgen.device import get_device
+from lengthgen.store.files import PACKAGE, files_fingerprint
 
-PACKAGE = Path(lengthgen.__file__).parent
+__all__ = ["CORE", "PACKAGE", "code_fingerprint", "environment", "files_fingerprint", "spec_files"]
 CORE = (
     "config.py",
     "seeding.py",
@@ -35,16 +33,6 @@ CORE = (
     "probes/geometry.py",
     "probes/attention.py",
 )
-
-
-@lru_cache(maxsize=None)
-def files_fingerprint(files: tuple[str, ...]) -> str:
-    digest = hashlib.sha256()
-    for name in files:
-        path = PACKAGE / name
-        digest.update(name.encode())
-        digest.update(path.read_bytes() if path.exists() else b"<missing>")
-    return digest.hexdigest()[:16]
 
 
 def code_fingerprint(extra: Iterable[str] = ()) -> str:

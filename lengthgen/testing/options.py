@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from lengthgen.cli.common import seeds_arg as cli_seeds_arg
+from lengthgen.config import parse_seeds
 from lengthgen.engine.cluster import scheduler_arg  # imports nothing of distributed
 
 DEVICE_NAME = re.compile(r"(cpu|cuda)(:[0-9]+)?")  # the names torch.device takes for a cpu or cuda device
@@ -69,9 +69,15 @@ def threads_arg(text: str) -> int:
 
 
 def seeds_arg(text: str) -> tuple[int, ...] | None:
-    """``--lengthgen-seeds``: the CLI's seed spec (:func:`lengthgen.cli.common.seeds_arg`, at most
-    ``MAX_SEEDS``); a blank value means the paper's count, as if the option were not given."""
-    return cli_seeds_arg(text) if text.strip() else None
+    """``--lengthgen-seeds``: the CLI's seed spec (:func:`lengthgen.config.parse_seeds`, at most
+    ``MAX_SEEDS``, as ``lengthgen.cli.common.seeds_arg``); a blank value means the paper's count, as if the
+    option were not given."""
+    if not text.strip():
+        return None
+    try:
+        return parse_seeds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def device_arg(text: str) -> str:

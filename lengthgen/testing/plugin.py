@@ -18,7 +18,7 @@ modules below, one concern each (``pytest_configure`` is a historic hook: each m
   ``--lengthgen-seeds SPEC``, ``--lengthgen-device``, ``--lengthgen-threads N``, ``--lengthgen-report-dir
   DIR``, ``--lengthgen-scheduler tcp://HOST:PORT`` (missing ensemble passes train on that Dask cluster,
   ``lengthgen.engine.cluster``), ``--lengthgen-until-decided[=MAX]`` (the stopping rule of
-  ``lengthgen.sequential``, run by ``claims.support.judge``; MAX is optional, so write it with ``=`` or put
+  ``lengthgen.sequential``, run by ``claims.run.run_claim``; MAX is optional, so write it with ``=`` or put
   the option last or before another option: a bare ``--lengthgen-until-decided`` takes the next word for
   MAX), ``--lengthgen-summary-md=FILE``. Every value is checked as it is parsed.
 - :mod:`~lengthgen.testing.session`: one torch thread per process by default (xdist workers share 2 cores;

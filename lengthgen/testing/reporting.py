@@ -45,7 +45,7 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
     """Write the report of the run's records (none: nothing is written). A report that cannot be written
     fails the run, after the tests' own output; the summary says why."""
     from lengthgen.report import write_report
-    from lengthgen.report.environment import peak_rss_mib
+    from lengthgen.testing.environment import peak_rss_mib
 
     config = session.config
     run = config.stash[state.RUN]
@@ -92,7 +92,7 @@ def write_summary_md(records: list[dict], environment: dict[str, Any] | None, pa
 def run_environment(config: pytest.Config, stats: dict[str, int], exit_status: int | None = None,
                     workers: int = 0, peak_rss: dict[str, float] | None = None) -> dict[str, Any]:
     """The report's ``environment``: threads, workers, wall time, cache, command, exit status, memory."""
-    from lengthgen.report.environment import collect
+    from lengthgen.testing.environment import collect
 
     started = config.stash[state.STARTED]
     cache = config.stash.get(state.CACHE, None)
@@ -122,7 +122,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
     for line in terminal_lines(view, config.get_terminal_writer().fullwidth):
         terminalreporter.write_line(line)
     if run.peak_rss:
-        from lengthgen.report.environment import MEMORY_BUDGET_MIB, memory_line
+        from lengthgen.testing.environment import MEMORY_BUDGET_MIB, memory_line
 
         terminalreporter.write_line(memory_line(run.peak_rss), red=max(run.peak_rss.values()) > MEMORY_BUDGET_MIB)
     if run.error is not None:

@@ -96,7 +96,7 @@ def session_cache(config: pytest.Config):
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A worker sends its cache counters and peak memory to the controller; the controller adds its own
     counters to the workers' and writes the report."""
-    from lengthgen.report.environment import peak_rss_mib
+    from lengthgen.testing.environment import peak_rss_mib
 
     config = session.config
     cache = config.stash.get(state.CACHE, None)

@@ -1,4 +1,6 @@
-"""The run's environment block: versions, code fingerprints, threads, workers, wall time, cache counters."""
+"""The run's environment block, collected at the end of a pytest run: versions, code fingerprints, the CPU,
+threads, workers, wall time, cache counters, peak memory. The report only reads it (``claims.json``'s
+``environment``: ``lengthgen.report.page.environment_rows``)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import lengthgen
+from lengthgen.cpu import cpu_model
 
 PACKAGE = Path(lengthgen.__file__).parent
 
@@ -92,12 +95,14 @@ def collect(
 ) -> dict[str, Any]:
     """The environment block of ``claims.json`` (plain types). ``peak_rss``: MiB per process
     (``{"gw0": ..., "gw1": ..., "controller": ...}`` under xdist, ``{"main": ...}`` without)."""
+    # Heavy (torch, matplotlib), and needed only here, once at the end of a run: the workers read this
+    # module's other helpers (peak_rss_mib) mid-run, and the tests read them without a run.
     import matplotlib
     import numpy
     import torch
 
-    from lengthgen.cpu import cpu_capability, cpu_model
-    from lengthgen.store.fingerprint import code_fingerprint
+    from lengthgen.device import cpu_capability  # torch's (the module imports torch)
+    from lengthgen.store.fingerprint import code_fingerprint  # the cache key's (imports torch)
 
     roots = (PACKAGE,) + ((claims_dir,) if claims_dir is not None and claims_dir.is_dir() else ())
     return {

@@ -1,0 +1,114 @@
+"""The one way a claim runs: :func:`run_claim`, called by each claim test at the paper's point, by the
+robustness map (``claims/test_robustness.py``) and by the multiverse (``claims/test_multiverse.py``).
+
+It measures the claim at a scale (the spec's ``run_scale`` applied), records every check on it
+(``check(claim, result)``: a pure function of the result, so the negative control calls the same function
+on a counterfactual) and returns the result (for figures); the caller then records its choices, notes and
+figures and calls ``claim.verify()``. What the record says about where it ran is set here and only here: the
+scale block, the robustness setting (``claim.set_setting``) or the multiverse reading (``claim.set_reading``),
+and the declared non-reproduction with its strictness.
+
+Under ``--lengthgen-until-decided[=MAX]`` (``lengthgen.sequential.current_plan()``) the paper's point is
+measured by the stopping rule's loop (``lengthgen.sequential.until_decided``): the looks are planned before
+the first one (the claim's seeds, then 4 more at a time up to MAX), every interval is taken at the level
+1 - 0.05/looks, and while a deciding check is close the claim is measured again with the next seeds (the
+models of the earlier seeds come from the cache) and its checks recorded afresh. A robustness setting and a
+reading fix their seeds: one look, as without the rule. An exact computation has no seeds to add.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from lengthgen.experiments.multiverse import under
+from lengthgen.experiments.robustness import Setting
+from lengthgen.readings import Universe
+from lengthgen.report.verdict import close_checks, deciding_check
+from lengthgen.scale import Scale
+from lengthgen.sequential import current_plan, until_decided
+
+from claims.robustness import cell_scale
+from claims.spec import ClaimSpec, Declared
+
+
+@dataclass(frozen=True)
+class Own:
+    """The ``declared`` default of :func:`run_claim`: the spec's own declaration at the scale."""
+
+
+OWN = Own()
+
+
+def run_claim(spec: ClaimSpec, claim: Any, scale: Scale, cache: Any, *, setting: Setting | None = None,
+              reading: Universe | None = None, declared: Declared | Own | None = OWN, strict: bool | None = None,
+              choices: Sequence[str] = ()) -> Any:
+    """Measure ``spec`` at ``scale`` and record its checks on ``claim`` (a ``ClaimRecorder``); returns the result.
+
+    ``setting``: a robustness setting (the record's ``setting``; its seeds replace the scale's; the spec's
+    ``at_setting`` measures where the setting changes the spec or K). ``reading``: a multiverse universe (the
+    record's ``reading``; specs are built under it). ``declared``: the known non-reproduction (default: the
+    spec's own at the scale; None: none), declared where its scales name the scale's; ``strict``: whether a
+    pass of it fails the test (None: strict with the paper's seeds, not with ``--lengthgen-seeds``).
+    ``choices``: the record's choices about where it ran, recorded before the checks.
+    """
+    if setting is not None and reading is not None:
+        raise ValueError(f"{spec.id}: a run is at a robustness setting or under a reading, not both "
+                         f"({setting.name!r}, {reading.name!r})")
+    scale = scale if setting is None else _cell_scale(spec, setting, scale)
+    at = spec.run_scale(scale)
+    _record_where(spec, claim, at, setting, reading)
+    own = spec.declaration(scale.name) if isinstance(declared, Own) else declared
+    if own is not None:
+        claim.expect_not_reproduced(scale, own.checks, own.why, scales=own.scales, strict=strict)
+    for text in choices:
+        claim.choice(text)
+    measure = spec.measure if setting is None or setting.seeds is not None else _at_setting(spec, setting)
+    with under(reading) if reading is not None else contextlib.nullcontext():
+        plan = current_plan() if setting is None and reading is None else None  # the paper's point only
+        first = at.seed_list(spec.paper_seeds)
+        if plan is None or not first:
+            return _look(spec, claim, measure, at, cache)
+
+        def look(seeds: tuple[int, ...] | None) -> Any:
+            now = at if seeds is None else dataclasses.replace(at, seeds=seeds)
+            claim.set_scale(**spec.describe(now))
+            return _look(spec, claim, measure, now, cache)
+
+        return until_decided(claim, plan, tuple(first), look, close_checks, deciding_check)
+
+
+def _cell_scale(spec: ClaimSpec, setting: Setting, scale: Scale) -> Scale:
+    """The scale of the claim's cell at ``setting``: its seeds there (ValueError for a claim it does not run)."""
+    if spec.id not in setting.claims:
+        raise ValueError(f"the catalogue does not run {spec.id} at {setting.name} "
+                         f"(it runs {', '.join(setting.claims)})")
+    return cell_scale(setting, spec.paper_seeds, scale)
+
+
+def _record_where(spec: ClaimSpec, claim: Any, at: Scale, setting: Setting | None, reading: Universe | None) -> None:
+    """The record's setting or reading, and its scale block (at a setting, paper_seeds is the setting's count)."""
+    if setting is not None:
+        claim.set_setting(setting.name)
+        claim.set_scale(**at.describe(len(at.seeds)), setting=setting.name)
+    elif reading is not None:
+        claim.set_reading(reading.name)
+        claim.set_scale(**spec.describe(at), reading=reading.name)
+    else:
+        claim.set_scale(**spec.describe(at))
+
+
+def _at_setting(spec: ClaimSpec, setting: Setting) -> Any:
+    """The claim's measure at a setting of another spec or K (its own experiment, ``ClaimSpec.at_setting``)."""
+    if spec.at_setting is None:
+        raise ValueError(f"{spec.id}: no measure at the robustness setting {setting.name!r}")
+    return lambda scale, cache: spec.at_setting(setting, scale, cache)
+
+
+def _look(spec: ClaimSpec, claim: Any, measure: Any, scale: Scale, cache: Any) -> Any:
+    result = measure(scale, cache)
+    for check in spec.checks:
+        check(claim, result)
+    return result

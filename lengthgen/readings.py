@@ -1,0 +1,243 @@
+"""The multiverse's registry (issue 20; catalogue, "Open choices and their readings"), as plain data: every
+choice the paper leaves open that could move a number a claim checks, the suite's reading (the default: every
+number of the suite is measured under it) and the other readings, each with who reads the paper that way.
+
+A :class:`Reading` changes its one choice and nothing else: it replaces fields of one family's specs (the
+one-layer ``RunSpec`` or the two-layer ``TwoLayerSpec``; APE-only fields on APE specs only). A
+:class:`Universe` is a set of readings applied together: each alternative alone, and ``all-alternatives``.
+
+This module imports no torch: rendering a ``claims.json`` (``lengthgen multiverse``, the report) reads it.
+Applying a reading to a spec, and checking each change against the config classes, is the engine's part
+(:mod:`lengthgen.experiments.multiverse`). Which claims a reading touches follows from what it changes
+(:meth:`Universe.reaches`) and each claim's declared model families (``claims/spec.py``'s ``ClaimSpec``),
+on the claims' side (``claims/multiverse.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lengthgen.config import _require
+
+FAMILIES = ("one-layer", "two-layer")  # the model families a change can address
+PARTS = ("task", "model", "train")  # the parts of a spec a change can address
+
+
+@dataclass(frozen=True)
+class Times:
+    """A change that multiplies the current value (the two-layer recipe's "3x longer" at any scale)."""
+
+    factor: int  # the multiplier
+
+    def __call__(self, current: Any) -> Any:
+        return current * self.factor
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field a reading replaces, in one family's specs (checked against the config classes, and applied,
+    by :mod:`lengthgen.experiments.multiverse`)."""
+
+    family: str  # "one-layer" (RunSpec) or "two-layer" (TwoLayerSpec)
+    part: str  # "task", "model" or "train"
+    field: str  # the config field, e.g. "init"
+    value: Any  # its value under the reading, or a Times(factor) of the current value
+    ape_only: bool = False  # applied to APE specs only (other encodings must keep the default)
+
+    def __post_init__(self) -> None:
+        _require(self.family in FAMILIES, f"unknown family {self.family!r} (known: {', '.join(FAMILIES)})")
+        _require(self.part in PARTS, f"unknown part {self.part!r} of a {self.family} spec")
+        _require(isinstance(self.field, str) and bool(self.field), f"field {self.field!r} must be a non-empty name")
+        _require(isinstance(self.ape_only, bool), f"ape_only={self.ape_only!r} must be a bool")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A choice the paper leaves open that could move a checked number."""
+
+    name: str  # e.g. "init": the prefix of its readings' names
+    suite: str  # the suite's reading (the default), in words
+    why_open: str  # why the paper leaves it open (what it says, what it does not)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One alternative reading of a choice: the grid's row and the test id's prefix."""
+
+    choice: str  # the Choice's name
+    name: str  # e.g. "init=gpt2"
+    what: str  # what it changes, in words
+    who: str  # one sentence on who reads the paper this way
+    changes: tuple[Change, ...]  # the spec fields it replaces
+
+    def __post_init__(self) -> None:
+        _require(self.name.startswith(f"{self.choice}=") and self.name == self.name.strip(),
+                 f"reading name {self.name!r} must start with its choice {self.choice!r} and '='")
+        _require(bool(self.who.strip()) and bool(self.changes), f"reading {self.name!r} is incomplete")
+
+
+CHOICES: tuple[Choice, ...] = (
+    Choice("lengths", "a length per sequence, uniform in [Lmin, Lmax], in right-aligned padded batches",
+           "the paper trains on lengths in [8, 16] and does not say how mixed lengths are batched"),
+    Choice("init", "PyTorch's defaults for the one-layer head (embeddings N(0, 1), projections U(+-1/sqrt(d))); "
+           "nanoGPT's N(0, 0.02) for the two-layer transformer",
+           "the paper gives no initialisation; the implicit-bias account is about which solution training selects, "
+           "and the scale it starts from could change that"),
+    Choice("ape-rows", "the APE rows never trained (positions >= Lmax) keep their initial draw",
+           "the paper says the untrained rows are what APE reads beyond the range, not what they hold"),
+    Choice("ape-value", "v_t = W_V (x_t + p_t): the position enters the values too",
+           "the paper adds a learned position embedding without saying whether the values see it"),
+    Choice("two-layer-steps", "300 steps (Adam lr 1e-3, batch 32)",
+           "the paper gives no training recipe for its two-layer transformer"),
+)
+
+_APE_ROWS_WHO = "implementations that zero-initialise or mask the position table beyond the training length"
+READINGS: tuple[Reading, ...] = (
+    Reading("lengths", "lengths=per-batch", "one length per batch, drawn per step, no padding",
+            "a plain training script (and most length-generalisation code) draws one length per batch and "
+            "never pads",
+            (Change("one-layer", "train", "length_mix", "per-batch"),
+             Change("two-layer", "train", "length_mix", "per-batch"))),
+    Reading("init", "init=gpt2", "every weight of the one-layer head N(0, 0.02) (GPT-2, nanoGPT)",
+            "anyone who builds the head from GPT-2/nanoGPT code, where every weight is drawn N(0, 0.02)",
+            (Change("one-layer", "model", "init", "gpt2"),)),
+    Reading("init", "init=torch", "the two-layer transformer with PyTorch's layer defaults instead of nanoGPT's",
+            "anyone who builds the transformer from torch.nn layers and keeps their default initialisation",
+            (Change("two-layer", "model", "init", "torch"),)),
+    Reading("ape-rows", "ape-rows=zero", "APE rows at positions >= Lmax are zeros (one- and two-layer APE models)",
+            _APE_ROWS_WHO,
+            (Change("one-layer", "model", "ape_unseen", "zero", ape_only=True),
+             Change("two-layer", "model", "ape_unseen", "zero", ape_only=True))),
+    Reading("ape-value", "ape-value=token", "v_t = W_V x_t: the position enters queries and keys only (one-layer APE)",
+            "several APE implementations that add the position to queries and keys only (as relative schemes do)",
+            (Change("one-layer", "model", "ape_value", "token", ape_only=True),)),
+    Reading("two-layer-steps", "two-layer-steps=900", "the two-layer transformers trained 3x longer (900 steps at "
+            "paper scale), at both widths (d = 96 and d = 64)",
+            "a reader who suspects 300 steps undertrains the transformer, as a longer standard recipe would",
+            (Change("two-layer", "train", "steps", Times(3)),)),
+)
+BY_NAME = {r.name: r for r in READINGS}
+assert len(BY_NAME) == len(READINGS), "reading names must be unique"
+assert {r.choice for r in READINGS} == {c.name for c in CHOICES}, "every choice needs a reading, every reading a choice"
+
+# Choices of the README's "Protocol, and every choice the paper leaves open" left at one reading, and why.
+LEFT_AT_ONE_READING: tuple[tuple[str, str], ...] = (
+    ("seeds and data streams", "another draw of the same distributions: the robustness map's fresh-seeds setting "
+     "and --lengthgen-seeds/--lengthgen-until-decided already ask it"),
+    ("selected offset, peak, a*, carrier fraction, phi_c, margins, the dilution fit, dynamics' 'emerges'/'plateaus'",
+     "definitions of what is measured on the same models, not of the models: each check names where its "
+     "threshold comes from (a number the paper states, or the suite's reading)"),
+    ("APE table size (48 rows; 128 for the predictions)", "rows beyond the longest evaluation length are never read"),
+    ("linear attention (C11: o = sum_t l_t v_t, unnormalised)", "the literal reading of 'linear attention'; a "
+     "normalised or feature-map variant is another architecture, not another reading of this one"),
+    ("weight decay (C9: Adam's coupled L2)", "decoupled AdamW could move C9's numbers; it is not a config field "
+     "this round: the next axis to add"),
+    ("APE fixes (C10: interpolate with aligned ends, clamp, rescale)", "inference-time maps of the trained rows "
+     "that the paper names; they change no trained model"),
+    ("ALiBi slopes (2^-h; the literal 2^-8h/H gives 1/256 for one head)", "the literal slope behaved like no "
+     "positional encoding in development (README), so it cannot rescue C19's ALiBi cells; not a config field"),
+    ("T5 buckets (32, max distance 128)", "T5's published bucketing"),
+    ("the two-layer model (pre-LayerNorm, MLP 4d, GELU, 4 heads) and its batch and lr", "one standard "
+     "transformer; its recipe's open part is its length (two-layer-steps) and its initialisation (init=torch); "
+     "batch and lr stay the paper's by the multiverse's rule"),
+    ("the sweep points, rotary bases, content rule, far lengths", "the catalogue fixes them"),
+)
+
+
+@dataclass(frozen=True)
+class Universe:
+    """Readings applied together: the default (none), one alternative, or every alternative at once."""
+
+    name: str  # "paper" (the suite's readings), a reading's name, or "all-alternatives"
+    readings: tuple[Reading, ...]  # the alternative readings in force
+
+    def __post_init__(self) -> None:
+        seen: dict[tuple[str, str, str], str] = {}
+        for reading in self.readings:
+            for c in reading.changes:
+                key = (c.family, c.part, c.field)
+                _require(key not in seen, f"universe {self.name!r}: {reading.name} and {seen.get(key)} change {key}")
+                seen[key] = reading.name
+
+    @property
+    def is_default(self) -> bool:
+        return not self.readings
+
+    def reaches(self, families: tuple[str, ...], reads_ape: bool) -> bool:
+        """Whether this universe changes the models of a claim that reads ``families`` (its APE models too
+        when ``reads_ape``): some change addresses one of them, and is not APE-only or the claim reads APE."""
+        return any(c.family in families and (reads_ape or not c.ape_only) for r in self.readings for c in r.changes)
+
+    @property
+    def claims(self) -> tuple[str, ...]:
+        """The claims whose models this universe changes, by number (C before P), per this process's plan of
+        cells (:func:`planned`; () where the claims' registry was not loaded)."""
+        return planned().claims_of(self.name)
+
+    def describe(self) -> str:
+        if self.is_default:
+            return "the suite's reading of every open choice"
+        return "; ".join(f"{r.name}: {r.what}" for r in self.readings)
+
+
+PAPER = Universe("paper", ())
+ALL_ALTERNATIVES = Universe("all-alternatives", READINGS)
+UNIVERSES: tuple[Universe, ...] = tuple(Universe(r.name, (r,)) for r in READINGS) + (ALL_ALTERNATIVES,)
+UNIVERSE_BY_NAME = {u.name: u for u in UNIVERSES}
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    """The multiverse's cells as the claims' registry plans them (``claims/multiverse.py`` builds it and hands it
+    over with :func:`use_plan`: which claims a universe touches is the claims' knowledge, and the package never
+    imports ``claims/``)."""
+
+    touched: tuple[tuple[str, tuple[str, ...]], ...]  # (universe name, the claims whose models it changes), each
+    cells: tuple[tuple[str, str], ...]  # (universe name, column) of every cell, universes in the registry's order
+
+    def __post_init__(self) -> None:
+        for name, _ in self.touched + self.cells:
+            _require(name in UNIVERSE_BY_NAME or name == PAPER.name, f"unknown universe {name!r} in a cell plan")
+
+    def claims_of(self, universe: str) -> tuple[str, ...]:
+        """The claims ``universe`` touches (by number; () for one the plan does not name)."""
+        return dict(self.touched).get(universe, ())
+
+
+EMPTY = CellPlan((), ())
+_PLAN: list[CellPlan] = [EMPTY]  # the plan of this process: the claims' registry's once claims/multiverse.py ran
+
+
+def use_plan(plan: CellPlan) -> None:
+    """Make ``plan`` this process's plan of cells (``claims/multiverse.py`` hands over the registry's)."""
+    _require(isinstance(plan, CellPlan), f"not a CellPlan: {plan!r}")
+    _PLAN[0] = plan
+
+
+def planned() -> CellPlan:
+    """This process's plan of cells (:data:`EMPTY` where the claims' registry was not loaded)."""
+    return _PLAN[0]
+
+
+def universe(name: str) -> Universe:
+    """The universe called ``name`` ("paper", a reading's name, "all-alternatives"); ValueError naming it."""
+    if name == PAPER.name:
+        return PAPER
+    try:
+        return UNIVERSE_BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown reading {name!r} (known: {', '.join(UNIVERSE_BY_NAME)})") from None
+
+
+def choice(name: str) -> Choice:
+    """The choice called ``name``; ValueError naming it."""
+    for c in CHOICES:
+        if c.name == name:
+            return c
+    raise ValueError(f"unknown choice {name!r} (known: {', '.join(c.name for c in CHOICES)})")
+
+
+def claim_order(claim: str) -> tuple[int, int]:
+    """C1..C22 then P1..P6."""
+    return (0 if claim.startswith("C") else 1, int(claim[1:]))

@@ -1,0 +1,116 @@
+"""A claim is one object: claims/spec.py's ClaimSpec (with Declared and Variant), the registry that lists every
+claim module's CLAIM, and the recorder's setters for where a record ran (no training)."""
+
+from __future__ import annotations
+
+import pkgutil
+
+import pytest
+
+from lengthgen.catalogue import CATALOGUE, PREDICTIONS
+from lengthgen.records import ClaimRecorder
+from lengthgen.scale import PAPER, QUICK
+
+import claims
+from claims.registry import CLAIMS, MODULES, claim
+from claims.spec import ClaimSpec, Declared, Variant
+
+
+def _check(recorder, result):
+    recorder.check("value", result, ">=", 0.5, source="suite-reading")
+
+
+def _measure(scale, cache):
+    return 1.0
+
+
+def test_every_claim_module_declares_its_claim_in_the_registry():
+    modules = sorted(m.name for m in pkgutil.iter_modules(claims.__path__) if m.name[:6] in ("test_c", "test_p"))
+    assert sorted(m.__name__.removeprefix("claims.") for m in MODULES) == modules
+    assert set(CLAIMS) == set(CATALOGUE) | set(PREDICTIONS)
+    assert all(isinstance(module.CLAIM, ClaimSpec) and CLAIMS[module.CLAIM.id] is module.CLAIM for module in MODULES)
+    assert claim("C12") is CLAIMS["C12"]
+    with pytest.raises(ValueError, match="'C99'"):
+        claim("C99")
+
+
+def test_the_variants_are_the_test_ids_and_inherit_what_they_leave_open():
+    assert [v.name for v in CLAIMS["C12"].variants] == ["d64", "d96"]
+    assert [v.name for v in CLAIMS["C20"].variants] == ["c1-reading", "first-reading"]
+    d64, d96 = CLAIMS["C13"].variant("d64"), CLAIMS["C13"].variant("d96")
+    assert d64.declaration("paper").checks != d64.declaration("quick").checks and d96.declaration("paper") is None
+    assert CLAIMS["C20"].variant("c1-reading").declaration("paper") is CLAIMS["C20"].declaration("paper")
+    assert CLAIMS["C20"].variant("c1-reading").declaration("quick") is None
+    t5, alibi = CLAIMS["C19"].variant("target-t5"), CLAIMS["C19"].variant("target-alibi")
+    assert t5.declaration("paper") is None and alibi.declaration("quick").checks[0].startswith("ALiBi K=2")
+    assert len(CLAIMS["C19"].checks) == 4 and CLAIMS["C19"].carried is not None  # the cell: both tests, both schemes
+    assert CLAIMS["C8"].declaration("paper") is not None and CLAIMS["C8"].carried is None  # one seed's: not carried
+    assert CLAIMS["C11"].declaration("paper") is None and CLAIMS["C11"].declaration("quick") is not None
+    with pytest.raises(ValueError, match="'d32'"):
+        CLAIMS["C12"].variant("d32")
+
+
+def test_the_spec_describes_its_scale_block():
+    assert CLAIMS["C1"].describe(PAPER) == PAPER.describe(8)
+    assert CLAIMS["C2"].describe(QUICK)["examples"] == 25  # an exact computation's own block
+    assert CLAIMS["C12"].run_scale(PAPER).steps == 300 and CLAIMS["C1"].run_scale(PAPER) is PAPER
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"id": "C99"}, "'C99'"),
+    ({"paper_seeds": -1}, "-1"),
+    ({"paper_seeds": True}, "True"),
+    ({"checks": ()}, r"\(\)"),
+    ({"families": ("three-layer",)}, "three-layer"),
+    ({"reads_ape": True}, "reads_ape=True"),
+    ({"variants": (Variant("a"), Variant("a"))}, "'a'"),
+    ({"declared": (Declared(("x",), "y"), Declared(("z",), "w"))}, "'paper'"),
+])
+def test_an_invalid_spec_raises_naming_the_value(kwargs, fragment):
+    fields = {"id": "C1", "paper_seeds": 8, "measure": _measure, "checks": (_check,), **kwargs}
+    with pytest.raises(ValueError, match=fragment):
+        ClaimSpec(**fields)
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"checks": "K=1*"}, "'K=1\\*'"),
+    ({"checks": ()}, r"\(\)"),
+    ({"why": " "}, "' '"),
+    ({"scales": ("huge",)}, "huge"),
+    ({"carried": "yes"}, "'yes'"),
+])
+def test_an_invalid_declaration_raises_naming_the_value(kwargs, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        Declared(**{"checks": ("K=1*",), "why": "a reason", **kwargs})
+    with pytest.raises(ValueError, match="''"):
+        Variant("")
+
+
+def test_the_recorder_sets_where_it_ran_and_refuses_an_empty_name():
+    recorder = ClaimRecorder("C1")
+    recorder.set_setting("width-32")
+    recorder.set_reading("init=gpt2")
+    assert (recorder.record.setting, recorder.record.reading) == ("width-32", "init=gpt2")
+    for setter in (recorder.set_setting, recorder.set_reading):
+        with pytest.raises(ValueError, match="''"):
+            setter("")
+    with pytest.raises(ValueError, match="'maybe'"):
+        recorder.expect_not_reproduced(PAPER, "value", "a reason", strict="maybe")
+    recorder.expect_not_reproduced(PAPER, "value", "a reason", strict=False)
+    assert recorder.record.expected_failures["strict"] is False
+
+
+def test_a_new_look_starts_from_the_record_at_the_first_look():
+    recorder = ClaimRecorder("C9")
+    recorder.choice("before the looks")
+    recorder.begin_looks(0.99)
+    recorder.check("first look", [0.1, 0.2], "<=", 0.5)
+    recorder.note("first look")
+    recorder.figure("f", {"x": 1})
+    recorder.new_look()
+    assert recorder.record.choices == ["before the looks"] and not recorder.record.checks
+    assert not recorder.record.notes and not recorder.record.figures and recorder.decision_level == 0.99
+    recorder.end_looks({"path": []}, added_seeds=True)
+    assert recorder.record.sequential == {"path": []}
+    with pytest.raises(ValueError, match="1.5"):
+        recorder.begin_looks(1.5)

@@ -27,8 +27,36 @@ use_plan(plan())  # the report's multiverse grid: which cells the registry runs 
 # on a cold run; it changes no result.
 # The predictions: P5 trains its own NoPE heads (early, beside the grid's trainers); the others only
 # evaluate the C1 grid's heads anew (after the grid's other readers).
-SCHEDULE = ("C1", "C17", "C12", "C19", "P5", "C9", "C14", "C21", "C11", "C10", "C8", "C13", "C22", "C18",
-            "C4", "C5", "C3", "P1", "P3", "P6", "P4", "P2", "C6", "C7", "C16", "C20", "C2", "C15")
+SCHEDULE = (
+    "C1",
+    "C17",
+    "C12",
+    "C19",
+    "P5",
+    "C9",
+    "C14",
+    "C21",
+    "C11",
+    "C10",
+    "C8",
+    "C13",
+    "C22",
+    "C18",
+    "C4",
+    "C5",
+    "C3",
+    "P1",
+    "P3",
+    "P6",
+    "P4",
+    "P2",
+    "C6",
+    "C7",
+    "C16",
+    "C20",
+    "C2",
+    "C15",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -44,5 +72,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def phenomenon(scale: Scale, model_cache):
     """The C1 grid (RoPE and APE, K in {1, 2, 3}, the paper's 8 seeds) at the test's scale."""
     return phenomenon_result(scale, model_cache)
-
-

@@ -18,6 +18,7 @@ def phenomenon_result(scale: Scale, cache):
     from lengthgen.experiments.phenomenon import run_phenomenon
 
     return memo(
-        ("phenomenon",), scale,
+        ("phenomenon",),
+        scale,
         lambda: run_phenomenon(scale.seed_list(GRID_SEEDS), scale.steps, evaluation=scale.evaluation(), cache=cache),
     )

@@ -24,7 +24,8 @@ def carrier_result(scale: Scale, cache):
     from lengthgen.experiments.carrier import run_carrier
 
     return memo(
-        ("carrier",), scale,
+        ("carrier",),
+        scale,
         lambda: run_carrier(scale.seed_list(VALIDATION_SEEDS), scale.steps, (1, 2, 3), scale.evaluation(), cache),
     )
 
@@ -35,9 +36,14 @@ def dilution_result(scale: Scale, cache, encoding: str = "rope"):
     from lengthgen.experiments.dilution import run_dilution
 
     return memo(
-        ("dilution", encoding), scale,
+        ("dilution", encoding),
+        scale,
         lambda: run_dilution(
-            scale.seed_list(VALIDATION_SEEDS), scale.steps, MECHANISM_OFFSETS, scale.evaluation(), cache,
+            scale.seed_list(VALIDATION_SEEDS),
+            scale.steps,
+            MECHANISM_OFFSETS,
+            scale.evaluation(),
+            cache,
             encoding=encoding,
         ),
     )

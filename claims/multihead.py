@@ -46,7 +46,8 @@ def measure(scale: Scale, cache) -> ContentResult:
     scale = run_scale(scale)
     lengths = tuple(sorted(set(scale.lengths) | {PEAK_LENGTH}))
     return memo(
-        ("content",), scale,
+        ("content",),
+        scale,
         lambda: run_content(
             scale.seed_list(PAPER_SEEDS), scale.steps, HEADS, OFFSETS, scale.evaluation(lengths), cache
         ),

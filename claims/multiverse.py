@@ -71,13 +71,16 @@ def declaration(reading: str, column: str) -> tuple[Declared | None, bool]:
         return Declared(*FINDINGS[reading, column]), True
     own = spec(column).declaration("paper")
     if own is None and ((reading, column) in CARRIED or (reading, column) in REPRODUCED_UNDER):
-        raise ValueError(f"cell ({reading!r}, {column!r}): listed as carried or reproduced, but {column} declares no "
-                         f"non-reproduction at the paper's point")
+        raise ValueError(
+            f"cell ({reading!r}, {column!r}): listed as carried or reproduced, but {column} declares no "
+            f"non-reproduction at the paper's point"
+        )
     if (reading, column) in CARRIED:
         return own, True
     if (reading, column) in REPRODUCED_UNDER:
-        why = (f"{own.why} (at the paper's point; under {reading} every check passed in the first cold run: the "
-               f"non-reproduction does not survive this reading)")
+        why = (
+            f"{own.why} (at the paper's point; under {reading} every check passed in the first cold run: the "
+            f"non-reproduction does not survive this reading)"
+        )
         return dataclasses.replace(own, why=why), False
     return None, True
-

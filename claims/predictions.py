@@ -21,13 +21,21 @@ OFFSETS = (1, 2, 3)
 
 def far(scale: Scale, cache, encoding: str, seeds: int = GRID_SEEDS) -> P.FarResult:
     """The grid's heads of ``encoding`` at L in {64, 96, 128} (APE: the longer table)."""
-    return memo(("predictions-far", encoding, seeds), scale,
-                lambda: P.run_far(encoding, scale.seed_list(seeds), scale.steps, OFFSETS, P.FAR_LENGTHS,
-                                  scale.sequences, cache))
+    return memo(
+        ("predictions-far", encoding, seeds),
+        scale,
+        lambda: P.run_far(
+            encoding, scale.seed_list(seeds), scale.steps, OFFSETS, P.FAR_LENGTHS, scale.sequences, cache
+        ),
+    )
 
 
 def variant(scale: Scale, cache, kind: str, offsets=OFFSETS, seeds: int = GRID_SEEDS) -> P.VariantResult:
     """The grid's RoPE heads, plain and under the inference variant ``kind``, at P6's lengths."""
-    return memo(("predictions-variant", kind, tuple(offsets), seeds), scale,
-                lambda: P.run_variant(kind, scale.seed_list(seeds), scale.steps, offsets, P.SCALING_LENGTHS,
-                                      scale.sequences, cache))
+    return memo(
+        ("predictions-variant", kind, tuple(offsets), seeds),
+        scale,
+        lambda: P.run_variant(
+            kind, scale.seed_list(seeds), scale.steps, offsets, P.SCALING_LENGTHS, scale.sequences, cache
+        ),
+    )

@@ -36,9 +36,13 @@ def grid_at(claim_id: str, setting: Setting, scale: Scale, cache, encodings=("ro
     from lengthgen.experiments.phenomenon import run_phenomenon
 
     offsets = setting.offsets or OWN_OFFSETS[claim_id]
-    return memo(("robustness", setting.name, "phenomenon", offsets, encodings), scale,
-                lambda: run_phenomenon(scale.seeds, scale.steps, offsets, encodings, scale.evaluation(), cache,
-                                       base=setting.spec(scale.steps)))
+    return memo(
+        ("robustness", setting.name, "phenomenon", offsets, encodings),
+        scale,
+        lambda: run_phenomenon(
+            scale.seeds, scale.steps, offsets, encodings, scale.evaluation(), cache, base=setting.spec(scale.steps)
+        ),
+    )
 
 
 def pinning_at(setting: Setting, scale: Scale, cache):
@@ -46,9 +50,13 @@ def pinning_at(setting: Setting, scale: Scale, cache):
     from lengthgen.experiments.pinning import run_pinning
 
     offsets = setting.offsets or OWN_OFFSETS["C8"]
-    return memo(("robustness", setting.name, "pinning", offsets), scale,
-                lambda: run_pinning(scale.seeds, scale.steps, offsets, scale.evaluation(), cache,
-                                    base=setting.spec(scale.steps)))
+    return memo(
+        ("robustness", setting.name, "pinning", offsets),
+        scale,
+        lambda: run_pinning(
+            scale.seeds, scale.steps, offsets, scale.evaluation(), cache, base=setting.spec(scale.steps)
+        ),
+    )
 
 
 def carrier_at(claim_id: str, setting: Setting, scale: Scale, cache):
@@ -56,9 +64,13 @@ def carrier_at(claim_id: str, setting: Setting, scale: Scale, cache):
     from lengthgen.experiments.carrier import run_carrier
 
     offsets = setting.offsets or OWN_OFFSETS[claim_id]
-    return memo(("robustness", setting.name, "carrier", offsets), scale,
-                lambda: run_carrier(scale.seeds, scale.steps, offsets, scale.evaluation(), cache,
-                                    base=setting.spec(scale.steps)))
+    return memo(
+        ("robustness", setting.name, "carrier", offsets),
+        scale,
+        lambda: run_carrier(
+            scale.seeds, scale.steps, offsets, scale.evaluation(), cache, base=setting.spec(scale.steps)
+        ),
+    )
 
 
 def dilution_at(setting: Setting, scale: Scale, cache):
@@ -68,5 +80,8 @@ def dilution_at(setting: Setting, scale: Scale, cache):
     if setting.changes_spec:  # run_dilution trains the paper's spec; the catalogue runs C6 at offsets-far only
         raise ValueError(f"C6 at {setting.name}: the dilution experiment takes other K, not another spec")
     offsets = setting.offsets or OWN_OFFSETS["C6"]
-    return memo(("robustness", setting.name, "dilution", offsets), scale,
-                lambda: run_dilution(scale.seeds, scale.steps, offsets, scale.evaluation(), cache))
+    return memo(
+        ("robustness", setting.name, "dilution", offsets),
+        scale,
+        lambda: run_dilution(scale.seeds, scale.steps, offsets, scale.evaluation(), cache),
+    )

@@ -42,9 +42,18 @@ class Own:
 OWN = Own()
 
 
-def run_claim(spec: ClaimSpec, claim: Any, scale: Scale, cache: Any, *, setting: Setting | None = None,
-              reading: Universe | None = None, declared: Declared | Own | None = OWN, strict: bool | None = None,
-              choices: Sequence[str] = ()) -> Any:
+def run_claim(
+    spec: ClaimSpec,
+    claim: Any,
+    scale: Scale,
+    cache: Any,
+    *,
+    setting: Setting | None = None,
+    reading: Universe | None = None,
+    declared: Declared | Own | None = OWN,
+    strict: bool | None = None,
+    choices: Sequence[str] = (),
+) -> Any:
     """Measure ``spec`` at ``scale`` and record its checks on ``claim`` (a ``ClaimRecorder``); returns the result.
 
     ``setting``: a robustness setting (the record's ``setting``; its seeds replace the scale's; the spec's
@@ -55,8 +64,10 @@ def run_claim(spec: ClaimSpec, claim: Any, scale: Scale, cache: Any, *, setting:
     ``choices``: the record's choices about where it ran, recorded before the checks.
     """
     if setting is not None and reading is not None:
-        raise ValueError(f"{spec.id}: a run is at a robustness setting or under a reading, not both "
-                         f"({setting.name!r}, {reading.name!r})")
+        raise ValueError(
+            f"{spec.id}: a run is at a robustness setting or under a reading, not both "
+            f"({setting.name!r}, {reading.name!r})"
+        )
     scale = scale if setting is None else _cell_scale(spec, setting, scale)
     at = spec.run_scale(scale)
     _record_where(spec, claim, at, setting, reading)
@@ -83,8 +94,9 @@ def run_claim(spec: ClaimSpec, claim: Any, scale: Scale, cache: Any, *, setting:
 def _cell_scale(spec: ClaimSpec, setting: Setting, scale: Scale) -> Scale:
     """The scale of the claim's cell at ``setting``: its seeds there (ValueError for a claim it does not run)."""
     if spec.id not in setting.claims:
-        raise ValueError(f"the catalogue does not run {spec.id} at {setting.name} "
-                         f"(it runs {', '.join(setting.claims)})")
+        raise ValueError(
+            f"the catalogue does not run {spec.id} at {setting.name} (it runs {', '.join(setting.claims)})"
+        )
     return cell_scale(setting, spec.paper_seeds, scale)
 
 

@@ -107,8 +107,12 @@ class ClaimSpec:
         for v in self.variants:
             if v.name == name:
                 return dataclasses.replace(
-                    self, measure=v.measure or self.measure, checks=self.checks if v.checks is None else v.checks,
-                    declared=self.declared if v.declared is None else v.declared, variants=())
+                    self,
+                    measure=v.measure or self.measure,
+                    checks=self.checks if v.checks is None else v.checks,
+                    declared=self.declared if v.declared is None else v.declared,
+                    variants=(),
+                )
         raise ValueError(f"{self.id}: unknown variant {name!r} (known: {', '.join(v.name for v in self.variants)})")
 
     def declaration(self, scale: str) -> Declared | None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 
-def refute(control, block: dict[str, Any], why: str, check: Callable[..., None], counterfactual: Any,
-           *args: Any, **kwargs: Any) -> list:
+def refute(
+    control, block: dict[str, Any], why: str, check: Callable[..., None], counterfactual: Any, *args: Any, **kwargs: Any
+) -> list:
     """The negative control's body: record the scale ``block`` (``scale.describe(PAPER_SEEDS)``, or an exact
     computation's own block), feed ``counterfactual`` (and ``args``/``kwargs``) to the claim's ``check`` with
     ``why`` (what replaced the real result, and why the checks must fail), and require that some check fails

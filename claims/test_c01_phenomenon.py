@@ -56,19 +56,38 @@ def check(claim, result: PhenomenonResult) -> None:
         for length in result.lengths:
             rope = result.accuracy("rope", offset, length)
             threshold = ROPE_NEAR if length <= 32 else ROPE_FAR
-            claim.check(f"RoPE K={offset} L={length}: accuracy", rope, ">=", threshold, paper="near 1.00",
-                        source="suite-reading",
-                        source_note=('"near-perfect" (near 1.00) read as >= 0.95 at L <= 32 and >= 0.85 at L = 40, 48 '
-                                     "(dilution)"))
+            claim.check(
+                f"RoPE K={offset} L={length}: accuracy",
+                rope,
+                ">=",
+                threshold,
+                paper="near 1.00",
+                source="suite-reading",
+                source_note=(
+                    '"near-perfect" (near 1.00) read as >= 0.95 at L <= 32 and >= 0.85 at L = 40, 48 (dilution)'
+                ),
+            )
             ape = result.accuracy("ape", offset, length)
             if length <= result.max_len:
-                claim.check(f"APE K={offset} L={length}: accuracy", ape, ">=", APE_IN, paper="near 1.00",
-                            source="suite-reading",
-                            source_note='"near 1.00" in range read as >= 0.95')
+                claim.check(
+                    f"APE K={offset} L={length}: accuracy",
+                    ape,
+                    ">=",
+                    APE_IN,
+                    paper="near 1.00",
+                    source="suite-reading",
+                    source_note='"near 1.00" in range read as >= 0.95',
+                )
             else:
-                claim.check(f"APE K={offset} L={length}: accuracy", ape, "<=", ape_out, paper="near 0.05",
-                            source="suite-reading",
-                            source_note='"near chance" read as <= 1/m + 0.10 (0.15 at m = 20)')
+                claim.check(
+                    f"APE K={offset} L={length}: accuracy",
+                    ape,
+                    "<=",
+                    ape_out,
+                    paper="near 0.05",
+                    source="suite-reading",
+                    source_note='"near chance" read as <= 1/m + 0.10 (0.15 at m = 20)',
+                )
     out_of_range = [L for L in result.lengths if L > result.max_len]
     for encoding in result.encodings:
         claim.measure(
@@ -77,8 +96,15 @@ def check(claim, result: PhenomenonResult) -> None:
         )
 
 
-CLAIM = ClaimSpec("C1", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True,
-                  at_setting=functools.partial(grid_at, "C1"))
+CLAIM = ClaimSpec(
+    "C1",
+    PAPER_SEEDS,
+    measure,
+    (check,),
+    families=("one-layer",),
+    reads_ape=True,
+    at_setting=functools.partial(grid_at, "C1"),
+)
 
 
 def accuracy_figure(result: PhenomenonResult, offset: int) -> dict:
@@ -113,7 +139,8 @@ def test_rope_generalizes_ape_collapses(scale, model_cache, claim):
 @pytest.mark.control("C1")
 def test_rope_generalizes_ape_collapses_control(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the C1 grid with its APE heads in place of the RoPE heads (same K, seeds and evaluation): an APE head "
         "is at chance beyond the training range, so the RoPE accuracy checks at L > 16 must fail",
         check,

@@ -68,8 +68,7 @@ def draw_cases(count: int) -> list[Case]:
         shift, d_half = pick(*CASE_RANGES["shift"]), pick(*CASE_RANGES["d_half"])
         heads = HEADS[pick(0, len(HEADS) - 1)]
         base = BASES[pick(0, len(BASES) - 1)]
-        cases.append(Case(shift=shift, d=2 * d_half * heads, heads=heads, base=base,
-                          seed=pick(*CASE_RANGES["seed"])))
+        cases.append(Case(shift=shift, d=2 * d_half * heads, heads=heads, base=base, seed=pick(*CASE_RANGES["seed"])))
     return cases
 
 
@@ -81,10 +80,16 @@ def measure(scale, cache=None) -> EquivarianceResult:
 
 def check(claim, result: EquivarianceResult) -> None:
     """The largest relative logit change (exact), and the change of every case."""
-    claim.check("largest relative logit change over all examples", result.largest_gap, "<=", RELATIVE_TOLERANCE,
-                paper="0 (exact)",
-                source="paper-number",
-                source_note='"exact"; the tolerance is float32 rounding', exact=True)
+    claim.check(
+        "largest relative logit change over all examples",
+        result.largest_gap,
+        "<=",
+        RELATIVE_TOLERANCE,
+        paper="0 (exact)",
+        source="paper-number",
+        source_note='"exact"; the tolerance is float32 rounding',
+        exact=True,
+    )
     claim.measure("relative logit change per example", result.gaps)
 
 
@@ -100,7 +105,8 @@ def test_rope_logits_depend_only_on_offsets(scale, claim):
 @pytest.mark.control("C2")
 def test_rope_logits_depend_only_on_offsets_control(scale, control):
     refute(
-        control, scale_block(scale),
+        control,
+        scale_block(scale),
         "random APE heads on the same drawn cases (width, heads, seed; 48-row table, shift 1 + |c| mod 32): an "
         "APE logit reads absolute positions, so shifting them changes it and the largest change must exceed "
         "the tolerance",

@@ -52,13 +52,20 @@ def check(claim, result: PhenomenonResult) -> None:
                 source="paper-number",
                 source_note="the selected offset equals the target -K",
             )
-    claim.check("fraction of seed x length cells selecting -K", sum(hits) / len(hits), "==", 1.0, paper="100%",
-                source="paper-number",
-                source_note="100% of cells")
+    claim.check(
+        "fraction of seed x length cells selecting -K",
+        sum(hits) / len(hits),
+        "==",
+        1.0,
+        paper="100%",
+        source="paper-number",
+        source_note="100% of cells",
+    )
 
 
-CLAIM = ClaimSpec("C3", PAPER_SEEDS, measure, (check,), families=("one-layer",),
-                  at_setting=functools.partial(grid_at, "C3"))
+CLAIM = ClaimSpec(
+    "C3", PAPER_SEEDS, measure, (check,), families=("one-layer",), at_setting=functools.partial(grid_at, "C3")
+)
 
 
 def profile_figure(result: PhenomenonResult) -> dict:
@@ -91,7 +98,8 @@ def test_selected_offset_is_target_in_every_cell(scale, model_cache, claim):
 @pytest.mark.control("C3")
 def test_selected_offset_is_target_in_every_cell_control(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the C1 grid with its APE heads in place of the RoPE heads (same K, seeds and evaluation): beyond the "
         "training range an APE head peaks at an absolute position, not at -K, so the cells at L > 16 must fail",
         check,

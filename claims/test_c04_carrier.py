@@ -110,8 +110,9 @@ def check(claim, result: CarrierResult) -> None:
         )
 
 
-CLAIM = ClaimSpec("C4", PAPER_SEEDS, measure, (check,), families=("one-layer",),
-                  at_setting=functools.partial(carrier_at, "C4"))
+CLAIM = ClaimSpec(
+    "C4", PAPER_SEEDS, measure, (check,), families=("one-layer",), at_setting=functools.partial(carrier_at, "C4")
+)
 
 
 @pytest.mark.claim("C4")
@@ -150,7 +151,8 @@ def test_trained_heads_carry_a_target_aligned_carrier(scale, model_cache, claim)
 @pytest.mark.control("C4")
 def test_untrained_initialisations_carry_no_carrier(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the same seeds' untrained initialisations in place of the trained heads: their carrier fraction sits "
         "near the 1/m = 0.05 baseline (ratio 1 to it) and their carriers are not aligned at -K, so every check "
         "must fail",

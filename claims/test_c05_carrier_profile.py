@@ -43,7 +43,12 @@ def check(claim, result: CarrierResult) -> None:
     for offset in result.offsets:
         peaks = result.values(offset, "trained", "peak")
         claim.check(
-            f"K={offset}: argmax of phi_c of every seed", peaks, "==", float(-offset), reduce="all", paper=f"-{offset}",
+            f"K={offset}: argmax of phi_c of every seed",
+            peaks,
+            "==",
+            float(-offset),
+            reduce="all",
+            paper=f"-{offset}",
             source="paper-number",
             source_note="phi_c peaks at the target offset -K",
         )
@@ -53,8 +58,9 @@ def check(claim, result: CarrierResult) -> None:
         )
 
 
-CLAIM = ClaimSpec("C5", PAPER_SEEDS, measure, (check,), families=("one-layer",),
-                  at_setting=functools.partial(carrier_at, "C5"))
+CLAIM = ClaimSpec(
+    "C5", PAPER_SEEDS, measure, (check,), families=("one-layer",), at_setting=functools.partial(carrier_at, "C5")
+)
 
 
 @pytest.mark.claim("C5")
@@ -69,7 +75,8 @@ def test_carrier_only_profile_peaks_at_the_target(scale, model_cache, claim):
 @pytest.mark.control("C5")
 def test_untrained_profile_does_not_peak_at_the_target(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the same seeds' untrained initialisations in place of the trained heads: phi_c of random weights peaks "
         "where chance puts it, and one K-independent initialisation per seed cannot peak at -2 and at -3, so "
         "'-K in every seed' must fail",

@@ -143,7 +143,8 @@ def test_target_weight_decays_inverse_linearly(scale, model_cache, claim):
 @pytest.mark.control("C6")
 def test_ape_target_weight_does_not_follow_the_dilution_law(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the C1 grid's APE heads (same K and seeds) in place of the RoPE heads: their a*(L) collapses at the "
         "first unseen length and then depends on where the pinned position lands, not on L, so 1/a* is a step "
         "and a wandering plateau, not a line: R^2 >= 0.85 or monotonicity must fail",

@@ -146,7 +146,8 @@ def test_margin_bound_is_a_valid_loose_lower_bound(scale, model_cache, claim):
 @pytest.mark.control("C7")
 def test_margin_bound_fails_against_the_wrong_positions(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the margins of the target offset -K read against the wrong positions: a*(L) replaced by the head's mean "
         "weight on one of the L - 1 non-target positions, (1 - a*)/(L - 1) < 1/L wherever a* > 1/L, while a bound "
         "from a positive margin exceeds 1/L (the typical margin is positive in every model), so the bound checks "

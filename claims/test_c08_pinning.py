@@ -37,17 +37,20 @@ PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 
 # the one cell that does not pin (paper scale, the paper's seeds): K=3 seed 4 at L=48; both of its checks. One
 # seed's flat profile, not structural: not carried to the robustness map's fresh seeds
-FLAT_CELL = Declared(("APE K=3 L=48: peak absolute position of every seed",
-                      "APE K=3 L=48: selected offset of every seed is not -K"),
-                     "a nearly flat profile whose argmax falls on the target, offset -K, outside the trained rows")
+FLAT_CELL = Declared(
+    ("APE K=3 L=48: peak absolute position of every seed", "APE K=3 L=48: selected offset of every seed is not -K"),
+    "a nearly flat profile whose argmax falls on the target, offset -K, outside the trained rows",
+)
 
 
 def measure(scale, cache, encoding: str = "ape") -> PinningResult:
     """Peak positions beyond Lmax of the grid's ``encoding`` heads at ``scale``'s seeds (memoised)."""
     return memo(
-        ("pinning", encoding), scale,
-        lambda: run_pinning(scale.seed_list(PAPER_SEEDS), scale.steps, evaluation=scale.evaluation(), cache=cache,
-                            encoding=encoding),
+        ("pinning", encoding),
+        scale,
+        lambda: run_pinning(
+            scale.seed_list(PAPER_SEEDS), scale.steps, evaluation=scale.evaluation(), cache=cache, encoding=encoding
+        ),
     )
 
 
@@ -90,15 +93,25 @@ def check(claim, result: PinningResult) -> None:
     claim.measure("distinct peak positions per model across the out-of-range lengths", distinct)
 
 
-CLAIM = ClaimSpec("C8", PAPER_SEEDS, measure, (check,), declared=(FLAT_CELL,), families=("one-layer",),
-                  reads_ape=True, at_setting=pinning_at)
+CLAIM = ClaimSpec(
+    "C8",
+    PAPER_SEEDS,
+    measure,
+    (check,),
+    declared=(FLAT_CELL,),
+    families=("one-layer",),
+    reads_ape=True,
+    at_setting=pinning_at,
+)
 
 
 @pytest.mark.claim("C8")
 def test_ape_head_pins_inside_training_range(scale, model_cache, claim):
     result = run_claim(CLAIM, claim, scale, model_cache)
     positions = positions_by_model(result)
-    claim.note("peak absolute positions across L > 16 per model: " + "; ".join(f"{k}: {v}" for k, v in positions.items()))
+    claim.note(
+        "peak absolute positions across L > 16 per model: " + "; ".join(f"{k}: {v}" for k, v in positions.items())
+    )
     lengths = sorted({r.length for r in result.rows})
     claim.figure(
         "ape_peak_positions",
@@ -106,10 +119,7 @@ def test_ape_head_pins_inside_training_range(scale, model_cache, claim):
             "APE: absolute position of the attention peak beyond the training range",
             "evaluation length L",
             "peak absolute position",
-            [
-                figures.series(key, lengths, y=values, style="points")
-                for key, values in positions.items()
-            ],
+            [figures.series(key, lengths, y=values, style="points") for key, values in positions.items()],
             hlines=[(result.max_len, "Lmax (trained positions below)")],
         ),
     )
@@ -119,7 +129,8 @@ def test_ape_head_pins_inside_training_range(scale, model_cache, claim):
 @pytest.mark.control("C8")
 def test_ape_head_pins_inside_training_range_control(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the C1 grid's RoPE heads in place of the APE heads (same K, seeds and lengths): they select -K, so "
         "their peak sits at absolute position L - 1 - K >= 16 and 'not -K' and 'pinned inside' must fail",
         check,

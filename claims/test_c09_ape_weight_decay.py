@@ -59,10 +59,18 @@ def measure(scale, cache, encoding: str = "ape") -> WeightDecayResult:
     negative control's counterfactual)."""
     decays = WEIGHT_DECAYS if encoding == "ape" else (0.0,)
     return memo(
-        ("ape-weight-decay", encoding), scale,
-        lambda: run_weight_decay(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], decays,
-                                 scale.evaluation(), cache, grid_seeds=scale.seed_list(GRID_SEEDS),
-                                 encoding=encoding),
+        ("ape-weight-decay", encoding),
+        scale,
+        lambda: run_weight_decay(
+            scale.seed_list(PAPER_SEEDS),
+            scale.steps,
+            OFFSETS[scale.name],
+            decays,
+            scale.evaluation(),
+            cache,
+            grid_seeds=scale.seed_list(GRID_SEEDS),
+            encoding=encoding,
+        ),
     )
 
 
@@ -73,18 +81,34 @@ def check(claim, result: WeightDecayResult) -> None:
                 accuracy = result.accuracy(decay, offset, length)
                 name = f"lambda={decay:g} K={offset} L={length}: APE accuracy"
                 if length > result.max_len:
-                    claim.check(name, accuracy, "<=", APE_OUT, paper="chance (0.05)",
-                                source="suite-reading",
-                                source_note='"fails" (at chance) read as <= 1/m + 0.10')
+                    claim.check(
+                        name,
+                        accuracy,
+                        "<=",
+                        APE_OUT,
+                        paper="chance (0.05)",
+                        source="suite-reading",
+                        source_note='"fails" (at chance) read as <= 1/m + 0.10',
+                    )
                 else:
-                    claim.check(name + " (control, in range)", accuracy, ">=", APE_IN, paper="near 1.00",
-                                source="suite-reading",
-                                source_note='"near 1.00" in range read as >= 0.95')
+                    claim.check(
+                        name + " (control, in range)",
+                        accuracy,
+                        ">=",
+                        APE_IN,
+                        paper="near 1.00",
+                        source="suite-reading",
+                        source_note='"near 1.00" in range read as >= 0.95',
+                    )
     beyond = [L for L in result.lengths if L > result.max_len]
-    worst = {decay: max((mean(result.accuracy(decay, K, L)), K, L)
-                        for K in result.offsets for L in beyond) for decay in result.decays}
-    claim.note("highest mean accuracy beyond Lmax per lambda: "
-               + "; ".join(f"lambda={d:g}: {a:.3f} (K={K}, L={L})" for d, (a, K, L) in worst.items()))
+    worst = {
+        decay: max((mean(result.accuracy(decay, K, L)), K, L) for K in result.offsets for L in beyond)
+        for decay in result.decays
+    }
+    claim.note(
+        "highest mean accuracy beyond Lmax per lambda: "
+        + "; ".join(f"lambda={d:g}: {a:.3f} (K={K}, L={L})" for d, (a, K, L) in worst.items())
+    )
     for decay in result.decays:
         claim.measure(
             f"lambda={decay:g}: accuracy beyond the training range (mean over K and L > {result.max_len}, per seed)",
@@ -92,8 +116,10 @@ def check(claim, result: WeightDecayResult) -> None:
         )
         if result.has_table:
             for part in ("trained", "untrained"):
-                claim.measure(f"lambda={decay:g}: mean norm of the {part} position-table rows (per K x seed)",
-                              [v for K in result.offsets for v in result.norms(decay, K, part)])
+                claim.measure(
+                    f"lambda={decay:g}: mean norm of the {part} position-table rows (per K x seed)",
+                    [v for K in result.offsets for v in result.norms(decay, K, part)],
+                )
 
 
 CLAIM = ClaimSpec("C9", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True)
@@ -104,10 +130,12 @@ def test_ape_failure_survives_weight_decay(scale, model_cache, claim):
     result = run_claim(CLAIM, claim, scale, model_cache)
     claim.set_scale(seeds_by_lambda={f"{d:g}": list(s) for d, s in result.seeds_by_decay.items()})
     claim.choice("weight decay is Adam's coupled L2 (torch.optim.Adam weight_decay), not AdamW's decoupled decay")
-    claim.choice(f"K in {OFFSETS[scale.name]}; seeds: "
-                 + "; ".join(f"lambda={d:g}: {list(s)}" for d, s in result.seeds_by_decay.items())
-                 + " (paper count not given; catalogue: at least 5, the C1 grid's 8 at lambda = 0, "
-                 "which reuses the grid's APE models)")
+    claim.choice(
+        f"K in {OFFSETS[scale.name]}; seeds: "
+        + "; ".join(f"lambda={d:g}: {list(s)}" for d, s in result.seeds_by_decay.items())
+        + " (paper count not given; catalogue: at least 5, the C1 grid's 8 at lambda = 0, "
+        "which reuses the grid's APE models)"
+    )
     claim.choice("control added: in-range accuracy >= 0.95, so the failure is not a failure to fit")
     claim.figure(
         "ape_accuracy_under_weight_decay",
@@ -119,8 +147,11 @@ def test_ape_failure_survives_weight_decay(scale, model_cache, claim):
                 figures.series(
                     f"lambda = {decay:g}",
                     result.lengths,
-                    per_seed=[[run_.at(L).accuracy for L in result.lengths]
-                              for K in result.offsets for run_ in result.runs[decay, K]],
+                    per_seed=[
+                        [run_.at(L).accuracy for L in result.lengths]
+                        for K in result.offsets
+                        for run_ in result.runs[decay, K]
+                    ],
                 )
                 for decay in result.decays
             ],
@@ -136,7 +167,11 @@ def test_ape_failure_survives_weight_decay(scale, model_cache, claim):
 def test_ape_failure_survives_weight_decay_control(scale, model_cache, control):
     counterfactual = measure(scale, model_cache, encoding="rope")
     seeds_by_lambda = {f"{d:g}": list(s) for d, s in counterfactual.seeds_by_decay.items()}
-    refute(control, {**scale.describe(PAPER_SEEDS), "seeds_by_lambda": seeds_by_lambda},
-           "the C1 grid's RoPE heads (lambda = 0, seeds of the grid) in place of APE: they stay accurate "
-           "beyond the training range, so accuracy <= 0.15 at L > 16 must fail",
-           check, counterfactual)
+    refute(
+        control,
+        {**scale.describe(PAPER_SEEDS), "seeds_by_lambda": seeds_by_lambda},
+        "the C1 grid's RoPE heads (lambda = 0, seeds of the grid) in place of APE: they stay accurate "
+        "beyond the training range, so accuracy <= 0.15 at L > 16 must fail",
+        check,
+        counterfactual,
+    )

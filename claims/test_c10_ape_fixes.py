@@ -53,11 +53,20 @@ APE_OUT = 0.15  # catalogue: accuracy at every L > 16 (chance is 0.05)
 # the cells where a fix still retrieves (both scales): mild compression just beyond the training range; structural
 # (the fixes' geometry, not a seed's), so carried to the robustness map's fresh seeds
 MILD_COMPRESSION = Declared(
-    ("interpolate K=1 L=20: *", "interpolate K=1 L=24: *", "interpolate K=2 L=20: *",
-     "rescale K=1 L=20: *", "rescale K=2 L=20: *", "rescale K=1 L=24: *", "rescale K=3 L=20: *"),
+    (
+        "interpolate K=1 L=20: *",
+        "interpolate K=1 L=24: *",
+        "interpolate K=2 L=20: *",
+        "rescale K=1 L=20: *",
+        "rescale K=2 L=20: *",
+        "rescale K=1 L=24: *",
+        "rescale K=3 L=20: *",
+    ),
     "interpolation and index rescaling compress positions only slightly at L <= 24 and still map the target onto "
     "the trained row the query attends to; clamp, and every fix at L >= 32, hold",
-    scales=("paper", "quick"), carried=True)
+    scales=("paper", "quick"),
+    carried=True,
+)
 
 
 def measure(scale, cache, encoding: str = "ape") -> FixesResult:
@@ -65,7 +74,8 @@ def measure(scale, cache, encoding: str = "ape") -> FixesResult:
     every fix's place, the negative control's counterfactual)."""
     run = run_ape_fixes if encoding == "ape" else rope_in_place_of_fixes
     return memo(
-        ("ape-fixes", encoding), scale,
+        ("ape-fixes", encoding),
+        scale,
         lambda: run(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, FIXES, scale.evaluation(), cache),
     )
 
@@ -74,32 +84,43 @@ def check(claim, result: FixesResult) -> None:
     for fix in FIXES:
         for offset in result.offsets:
             for length in result.lengths:
-                claim.check(f"{fix} K={offset} L={length}: APE accuracy", result.accuracy(fix, offset, length),
-                            "<=", APE_OUT, paper="chance (0.05)",
-                            source="suite-reading",
-                            source_note='"leave accuracy at chance" read as <= 1/m + 0.10')
+                claim.check(
+                    f"{fix} K={offset} L={length}: APE accuracy",
+                    result.accuracy(fix, offset, length),
+                    "<=",
+                    APE_OUT,
+                    paper="chance (0.05)",
+                    source="suite-reading",
+                    source_note='"leave accuracy at chance" read as <= 1/m + 0.10',
+                )
     for fix in result.fixes:
-        for part, lengths in (("L < 2 Lmax", [L for L in result.lengths if L < 2 * result.max_len]),
-                              ("L >= 2 Lmax", [L for L in result.lengths if L >= 2 * result.max_len])):
+        for part, lengths in (
+            ("L < 2 Lmax", [L for L in result.lengths if L < 2 * result.max_len]),
+            ("L >= 2 Lmax", [L for L in result.lengths if L >= 2 * result.max_len]),
+        ):
             if lengths:
                 claim.measure(
                     f"{fix}: accuracy at {part} = {lengths} (mean over K and L, per seed)",
                     column_means([result.accuracy(fix, K, L) for K in result.offsets for L in lengths]),
                 )
-        hits = [float(s == -K) for K in result.offsets for L in result.lengths
-                for s in result.selected_offsets(fix, K, L)]
+        hits = [
+            float(s == -K) for K in result.offsets for L in result.lengths for s in result.selected_offsets(fix, K, L)
+        ]
         claim.measure(f"{fix}: fraction of K x seed x L cells whose attention peak is at the target -K", hits)
 
 
-CLAIM = ClaimSpec("C10", PAPER_SEEDS, measure, (check,), declared=(MILD_COMPRESSION,), families=("one-layer",),
-                  reads_ape=True)
+CLAIM = ClaimSpec(
+    "C10", PAPER_SEEDS, measure, (check,), declared=(MILD_COMPRESSION,), families=("one-layer",), reads_ape=True
+)
 
 
 @pytest.mark.claim("C10")
 def test_inference_time_fixes_leave_ape_at_chance(scale, model_cache, claim):
     result = run_claim(CLAIM, claim, scale, model_cache)
-    claim.choice("interpolate = linear resize of the 16 trained rows to L rows, endpoints aligned "
-                 "(F.interpolate linear, align_corners=True): position t reads row t*15/(L-1)")
+    claim.choice(
+        "interpolate = linear resize of the 16 trained rows to L rows, endpoints aligned "
+        "(F.interpolate linear, align_corners=True): position t reads row t*15/(L-1)"
+    )
     claim.choice("clamp = every position >= 16 reads row 15")
     claim.choice("rescale = position t reads row floor(t*16/L) (nearest-neighbour resize, F.interpolate nearest)")
     claim.choice("the C1 grid's APE models (K in {1,2,3}, 8 seeds), no retraining; fixes applied per length")
@@ -113,8 +134,11 @@ def test_inference_time_fixes_leave_ape_at_chance(scale, model_cache, claim):
                 figures.series(
                     "no fix" if fix == NO_FIX else fix,
                     result.lengths,
-                    per_seed=[[result.accuracy(fix, K, L)[i] for L in result.lengths]
-                              for K in result.offsets for i in range(len(result.seeds))],
+                    per_seed=[
+                        [result.accuracy(fix, K, L)[i] for L in result.lengths]
+                        for K in result.offsets
+                        for i in range(len(result.seeds))
+                    ],
                     style="dashed" if fix == NO_FIX else None,
                 )
                 for fix in result.fixes
@@ -129,12 +153,17 @@ def test_inference_time_fixes_leave_ape_at_chance(scale, model_cache, claim):
 @pytest.mark.control("C10")
 def test_inference_time_fixes_leave_ape_at_chance_control(scale, model_cache, control):
     failed = refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the C1 grid's unmodified RoPE heads (8 seeds) in place of each fixed APE head (a RoPE head has no "
         "position table to fix and needs no fix): they stay accurate beyond the training range, so "
         "accuracy <= 0.15 must fail, in the cells where the APE fixes hold too",
-        check, measure(scale, model_cache, encoding="rope"))
+        check,
+        measure(scale, model_cache, encoding="rope"),
+    )
     # the real run already fails the declared cells; the control must also fail checks that hold there
     holding = [c for c in failed if not matches(c.name, MILD_COMPRESSION.checks)]
-    assert holding, (f"control of C10 fails only the declared non-reproduction's checks "
-                     f"({len(failed)} failed: {[c.name for c in failed]})")
+    assert holding, (
+        f"control of C10 fails only the declared non-reproduction's checks "
+        f"({len(failed)} failed: {[c.name for c in failed]})"
+    )

@@ -48,9 +48,11 @@ from claims.spec import ClaimSpec, Declared
 from claims.support import refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
-PARTIAL_ALIGNMENT = Declared(("linear K=2: |cos(m_Q, R_-K m_K)| (mean over seeds)",),
-                             "after 1000 steps the linear heads still carry a partial carrier alignment",
-                             scales=("quick",))  # quick scale only
+PARTIAL_ALIGNMENT = Declared(
+    ("linear K=2: |cos(m_Q, R_-K m_K)| (mean over seeds)",),
+    "after 1000 steps the linear heads still carry a partial carrier alignment",
+    scales=("quick",),
+)  # quick scale only
 
 OFFSETS = {"quick": (2,), "paper": (2, 3)}
 MIN_IN_DISTRIBUTION = 0.85  # catalogue (the paper: 0.96)
@@ -62,10 +64,9 @@ MAX_KEY_FRACTION = 0.2  # catalogue (the paper: 0.07, against 0.80 under softmax
 def measure(scale: Scale, cache) -> LinearResult:
     """The linear heads and their softmax comparators (the grid's RoPE heads), K as in ``OFFSETS``."""
     return memo(
-        ("linear",), scale,
-        lambda: run_linear(
-            scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], scale.evaluation(), cache
-        ),
+        ("linear",),
+        scale,
+        lambda: run_linear(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], scale.evaluation(), cache),
     )
 
 
@@ -171,7 +172,8 @@ def test_linear_attention_fits_but_does_not_extrapolate(scale, model_cache, clai
 @pytest.mark.control("C11")
 def test_softmax_heads_fail_the_linear_checks(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the grid's softmax RoPE heads (same K and seeds) in place of the linear heads: they extrapolate "
         "(accuracy about 1 at the far length, not <= 0.2) and carry a carrier pre-rotated to -K (key fraction "
         "about 0.8, cos about 0.8), so the far-accuracy and carrier checks must fail",

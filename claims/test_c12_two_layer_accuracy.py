@@ -40,8 +40,18 @@ import pytest
 from claims.run import run_claim
 from claims.spec import ClaimSpec, Declared
 from claims.support import refute
-from claims.two_layer import (FIRST_WIDTH, PAPER_SEEDS, SWAP_WHY, WIDTHS, WIDTH_IDS, choices, measure, run_scale,
-                              swapped, width_variants)
+from claims.two_layer import (
+    FIRST_WIDTH,
+    PAPER_SEEDS,
+    SWAP_WHY,
+    WIDTHS,
+    WIDTH_IDS,
+    choices,
+    measure,
+    run_scale,
+    swapped,
+    width_variants,
+)
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.two_layer import TwoLayerResult
 
@@ -50,9 +60,11 @@ APE_OUT = 0.15  # "near chance" beyond the training range, as in C1 (chance 1/m 
 IN_RANGE = 0.95  # both encodings fit the training range, as in C1
 
 MARGIN_CHECK = "RoPE minus APE accuracy beyond the training range"  # the start of the margin check's name
-FIRST_WIDTH_WHY = (f"at d = {FIRST_WIDTH} (8 rotary frequencies per head) the RoPE transformer generalizes only "
-                   "partly beyond the training range (the 8-frequency rotary kernel nearly repeats 19 positions "
-                   "from the target), so RoPE is not 0.7 above APE in every seed")
+FIRST_WIDTH_WHY = (
+    f"at d = {FIRST_WIDTH} (8 rotary frequencies per head) the RoPE transformer generalizes only "
+    "partly beyond the training range (the 8-frequency rotary kernel nearly repeats 19 positions "
+    "from the target), so RoPE is not 0.7 above APE in every seed"
+)
 
 
 def check(claim, result: TwoLayerResult) -> None:
@@ -66,7 +78,7 @@ def check(claim, result: TwoLayerResult) -> None:
         reduce="all",
         paper="RoPE generalizes, APE degrades",
         source="suite-reading",
-        source_note="\"RoPE generalizes, APE degrades\" read as C1's 0.85 - 0.15 = 0.7 per seed",
+        source_note='"RoPE generalizes, APE degrades" read as C1\'s 0.85 - 0.15 = 0.7 per seed',
     )
     claim.check(
         f"APE accuracy beyond the training range (positions >= {result.max_len}, mean over seeds)",
@@ -77,10 +89,12 @@ def check(claim, result: TwoLayerResult) -> None:
         source="suite-reading",
         source_note='"degrades" read as near chance, <= 1/m + 0.10',
     )
-    claim.measure(f"RoPE accuracy beyond the training range (positions >= {result.max_len}, per seed)", rope,
-                  headline=True)
-    claim.measure(f"APE accuracy beyond the training range (positions >= {result.max_len}, per seed)", ape,
-                  headline=True)
+    claim.measure(
+        f"RoPE accuracy beyond the training range (positions >= {result.max_len}, per seed)", rope, headline=True
+    )
+    claim.measure(
+        f"APE accuracy beyond the training range (positions >= {result.max_len}, per seed)", ape, headline=True
+    )
     for length in result.lengths:
         if length <= result.max_len:
             for encoding in result.encodings:
@@ -102,8 +116,16 @@ def check(claim, result: TwoLayerResult) -> None:
 
 
 FIRST_WIDTH_MARGIN = Declared((f"{MARGIN_CHECK}*",), FIRST_WIDTH_WHY, scales=("paper", "quick"))  # d = 64's margin
-CLAIM = ClaimSpec("C12", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("two-layer",), reads_ape=True,
-                  variants=width_variants((FIRST_WIDTH_MARGIN,)))
+CLAIM = ClaimSpec(
+    "C12",
+    PAPER_SEEDS,
+    measure,
+    (check,),
+    run_scale=run_scale,
+    families=("two-layer",),
+    reads_ape=True,
+    variants=width_variants((FIRST_WIDTH_MARGIN,)),
+)
 
 
 def accuracy_figure(result: TwoLayerResult) -> dict:
@@ -134,8 +156,10 @@ def test_two_layer_rope_generalizes_ape_degrades(scale, model_cache, claim, widt
         claim.choice(text)
     for encoding in result.encodings:
         seconds = result.runs[encoding][0].model.seconds
-        claim.note(f"{encoding} training: {seconds:.1f} s per model when it was trained (ensemble pass wall time / "
-                   "members, stored with the cached model)")
+        claim.note(
+            f"{encoding} training: {seconds:.1f} s per model when it was trained (ensemble pass wall time / "
+            "members, stored with the cached model)"
+        )
     claim.figure("two_layer_accuracy_by_position", accuracy_figure(result))
     claim.verify()
 
@@ -143,5 +167,6 @@ def test_two_layer_rope_generalizes_ape_degrades(scale, model_cache, claim, widt
 @pytest.mark.control("C12")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
 def test_two_layer_control(scale, model_cache, control, width):
-    refute(control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check,
-           swapped(measure(scale, model_cache, width)))
+    refute(
+        control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check, swapped(measure(scale, model_cache, width))
+    )

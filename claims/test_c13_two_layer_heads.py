@@ -50,8 +50,18 @@ import pytest
 from claims.run import run_claim
 from claims.spec import ClaimSpec, Declared
 from claims.support import refute
-from claims.two_layer import (FIRST_WIDTH, PAPER_SEEDS, SWAP_WHY, WIDTHS, WIDTH_IDS, choices, measure, run_scale,
-                              swapped, width_variants)
+from claims.two_layer import (
+    FIRST_WIDTH,
+    PAPER_SEEDS,
+    SWAP_WHY,
+    WIDTHS,
+    WIDTH_IDS,
+    choices,
+    measure,
+    run_scale,
+    swapped,
+    width_variants,
+)
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import mean
 from lengthgen.experiments.two_layer import TwoLayerResult
@@ -60,9 +70,11 @@ MIN_CARRIER = 0.8  # catalogue
 BASELINE_FACTOR = 10.0  # catalogue: >= 10x the untrained baseline
 PAPER_BASELINE = 0.02
 
-FIRST_WIDTH_WHY = (f"at d = {FIRST_WIDTH} (8 rotary frequencies per head) the rotary kernel nearly repeats 19 "
-                   "positions from the target, and beyond the training range the RoPE retrieving head of some seeds "
-                   "selects an offset 19 or 38 positions before -K")
+FIRST_WIDTH_WHY = (
+    f"at d = {FIRST_WIDTH} (8 rotary frequencies per head) the rotary kernel nearly repeats 19 "
+    "positions from the target, and beyond the training range the RoPE retrieving head of some seeds "
+    "selects an offset 19 or 38 positions before -K"
+)
 EXTRA_CHOICES = [
     "retrieving head: argmax over (layer, head) of the mean attention at offset -K, over the queries "
     "K <= t < Lmax = 16",
@@ -76,16 +88,20 @@ def selection_check(length: int) -> str:
 
 
 # d = 64: the evaluation lengths at which some RoPE seed's retrieving head leaves -K (measured, per scale)
-FIRST_WIDTH_JUMPS = tuple(Declared(tuple(selection_check(L) for L in lengths), FIRST_WIDTH_WHY, scales=(name,))
-                          for name, lengths in (("paper", (24, 32, 40, 48)), ("quick", (24, 32, 40))))
+FIRST_WIDTH_JUMPS = tuple(
+    Declared(tuple(selection_check(L) for L in lengths), FIRST_WIDTH_WHY, scales=(name,))
+    for name, lengths in (("paper", (24, 32, 40, 48)), ("quick", (24, 32, 40)))
+)
 
 
 def check(claim, result: TwoLayerResult) -> None:
     """Every check and measure of C13 on a two-layer result (a pure function of it)."""
     K = result.offset
     for encoding in result.encodings:
-        claim.measure(f"{encoding}: retrieving head's attention at offset -K in distribution",
-                      result.head_target_attention(encoding))
+        claim.measure(
+            f"{encoding}: retrieving head's attention at offset -K in distribution",
+            result.head_target_attention(encoding),
+        )
     for length in result.lengths:
         claim.check(
             selection_check(length),
@@ -114,15 +130,25 @@ def check(claim, result: TwoLayerResult) -> None:
     for side in ("key", "query"):
         trained = result.carriers("rope", side)
         baseline = result.carriers("rope", side, baseline=True)
-        claim.check(f"RoPE retrieving head: {side} carrier fraction (mean over seeds)", trained, ">=",
-                    MIN_CARRIER, paper="0.98",
-                    source="suite-reading",
-                    source_note="the paper's 0.98 read as >= 0.8")
-        claim.check(f"RoPE retrieving head: {side} carrier fraction / untrained baseline (seed means)",
-                    mean(trained) / mean(baseline), ">=", BASELINE_FACTOR, paper="0.98 / 0.02 = 49",
-                    source="suite-reading",
-                    source_note="the paper's 0.98 against 0.02 (49x) read as >= 10x the baseline",
-                    bootstrap=(list(zip(trained, baseline)), carrier_ratio))
+        claim.check(
+            f"RoPE retrieving head: {side} carrier fraction (mean over seeds)",
+            trained,
+            ">=",
+            MIN_CARRIER,
+            paper="0.98",
+            source="suite-reading",
+            source_note="the paper's 0.98 read as >= 0.8",
+        )
+        claim.check(
+            f"RoPE retrieving head: {side} carrier fraction / untrained baseline (seed means)",
+            mean(trained) / mean(baseline),
+            ">=",
+            BASELINE_FACTOR,
+            paper="0.98 / 0.02 = 49",
+            source="suite-reading",
+            source_note="the paper's 0.98 against 0.02 (49x) read as >= 10x the baseline",
+            bootstrap=(list(zip(trained, baseline)), carrier_ratio),
+        )
         claim.measure(f"RoPE retrieving head: untrained {side} carrier fraction (paper {PAPER_BASELINE})", baseline)
         claim.measure(f"APE retrieving head: {side} carrier fraction (no threshold)", result.carriers("ape", side))
 
@@ -132,21 +158,39 @@ def carrier_ratio(items) -> float:
     return mean([t for t, _ in items]) / mean([b for _, b in items])
 
 
-CLAIM = ClaimSpec("C13", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("two-layer",), reads_ape=True,
-                  variants=width_variants(FIRST_WIDTH_JUMPS))
+CLAIM = ClaimSpec(
+    "C13",
+    PAPER_SEEDS,
+    measure,
+    (check,),
+    run_scale=run_scale,
+    families=("two-layer",),
+    reads_ape=True,
+    variants=width_variants(FIRST_WIDTH_JUMPS),
+)
 
 
 def record_notes(claim, result: TwoLayerResult) -> None:
     for encoding in result.encodings:
         claim.note(f"{encoding} retrieving head per seed (layer, head; 0-indexed): {result.heads(encoding)}")
-    claim.note("RoPE retrieving head's selected offset per seed at L = " + ",".join(map(str, result.lengths)) + ": "
-               + "; ".join(f"seed {run.seed}: {[run.eval.selected_offset(L, *run.head) for L in result.lengths]}"
-                           for run in result.runs["rope"]))
-    positions = {run.seed: [run.eval.peak_position(L, *run.head) for L in result.beyond_lengths]
-                 for run in result.runs["ape"]}
-    claim.note("APE retrieving head's peak absolute position at L = "
-               + ",".join(map(str, result.beyond_lengths)) + ": "
-               + "; ".join(f"seed {seed}: {p}" for seed, p in positions.items()))
+    claim.note(
+        "RoPE retrieving head's selected offset per seed at L = "
+        + ",".join(map(str, result.lengths))
+        + ": "
+        + "; ".join(
+            f"seed {run.seed}: {[run.eval.selected_offset(L, *run.head) for L in result.lengths]}"
+            for run in result.runs["rope"]
+        )
+    )
+    positions = {
+        run.seed: [run.eval.peak_position(L, *run.head) for L in result.beyond_lengths] for run in result.runs["ape"]
+    }
+    claim.note(
+        "APE retrieving head's peak absolute position at L = "
+        + ",".join(map(str, result.beyond_lengths))
+        + ": "
+        + "; ".join(f"seed {seed}: {p}" for seed, p in positions.items())
+    )
 
 
 def record_figures(claim, result: TwoLayerResult) -> None:
@@ -196,5 +240,6 @@ def test_two_layer_rope_head_equivariant_ape_head_pins(scale, model_cache, claim
 @pytest.mark.control("C13")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
 def test_two_layer_heads_control(scale, model_cache, control, width):
-    refute(control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check,
-           swapped(measure(scale, model_cache, width)))
+    refute(
+        control, run_scale(scale).describe(PAPER_SEEDS), SWAP_WHY, check, swapped(measure(scale, model_cache, width))
+    )

@@ -41,7 +41,8 @@ PAPER_OOD = {1e3: "1.00", 1e4: "1.00", 1e5: "0.97"}
 def measure(scale, cache) -> BasesResult:
     """The base sweep at ``scale``'s seeds (memoised)."""
     return memo(
-        ("bases",), scale,
+        ("bases",),
+        scale,
         lambda: run_bases(
             scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], PAPER_BASES, scale.evaluation(), cache
         ),
@@ -109,7 +110,8 @@ def test_mechanism_is_robust_to_the_rotary_base(scale, model_cache, claim):
 @pytest.mark.control("C14")
 def test_mechanism_is_robust_to_the_rotary_base_control(scale, model_cache, control):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         "the base sweep with every base's RoPE runs replaced by the C1 grid's APE runs (same K, seeds and "
         "evaluation): an APE head is at chance beyond the training range and does not select -K there, so "
         "both checks must fail for every base",

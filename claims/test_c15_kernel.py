@@ -34,8 +34,13 @@ CONTROL_PERIOD = 16  # the control's common frequency 2 pi / 16: g repeats every
 
 def scale_block(scale) -> dict:
     """The record's scale block: no seeds, no training."""
-    return {"name": scale.name, "seeds": 0, "paper_seeds": PAPER_SEEDS, "steps": 0,
-            "note": f"exact computation, |s| <= {S_MAX}"}
+    return {
+        "name": scale.name,
+        "seeds": 0,
+        "paper_seeds": PAPER_SEEDS,
+        "steps": 0,
+        "note": f"exact computation, |s| <= {S_MAX}",
+    }
 
 
 def measure(scale, cache=None) -> KernelResult:
@@ -47,14 +52,26 @@ def check(claim, result: KernelResult) -> None:
     """Per base: argmax 0, a unique maximum, and the ratio within 0.01 of the paper's (all exact)."""
     for row in result.rows:
         base = row.base
-        claim.check(f"base {base:.0e}: argmax of g over integers", float(row.argmax), "==", 0.0, paper="0",
-                    source="paper-number",
-                    source_note="the integer maximum is at s = 0",
-                    exact=True)
-        claim.check(f"base {base:.0e}: the maximum is unique", float(row.unique), "==", 1.0, paper="unique",
-                    source="paper-number",
-                    source_note="the maximum is unique",
-                    exact=True)
+        claim.check(
+            f"base {base:.0e}: argmax of g over integers",
+            float(row.argmax),
+            "==",
+            0.0,
+            paper="0",
+            source="paper-number",
+            source_note="the integer maximum is at s = 0",
+            exact=True,
+        )
+        claim.check(
+            f"base {base:.0e}: the maximum is unique",
+            float(row.unique),
+            "==",
+            1.0,
+            paper="unique",
+            source="paper-number",
+            source_note="the maximum is unique",
+            exact=True,
+        )
         paper = PAPER_RATIOS[base]
         claim.check(
             f"base {base:.0e}: max_(s>=4) g(s)/g(0)",
@@ -89,7 +106,8 @@ def test_rotary_kernel_peaks_uniquely_at_zero(scale, claim):
 @pytest.mark.control("C15")
 def test_rotary_kernel_peaks_uniquely_at_zero_control(scale, control):
     refute(
-        control, scale_block(scale),
+        control,
+        scale_block(scale),
         f"equal rotary frequencies, every theta_j = 2 pi / {CONTROL_PERIOD} (per base, d = {D}): g is periodic on "
         f"the integers, g({CONTROL_PERIOD}k) = g(0), so the maximum at 0 is not unique and the ratio is 1",
         check,

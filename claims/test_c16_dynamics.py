@@ -44,8 +44,14 @@ from claims.run import run_claim
 from claims.spec import ClaimSpec
 from claims.support import refute
 from lengthgen.report import figure_specs as figures
-from lengthgen.experiments.dynamics import (EMERGENCE_FRACTION, PAPER_EMERGE_BY, QUANTITIES, DynamicsResult,
-                                            flat_counterfactual, run_dynamics)
+from lengthgen.experiments.dynamics import (
+    EMERGENCE_FRACTION,
+    PAPER_EMERGE_BY,
+    QUANTITIES,
+    DynamicsResult,
+    flat_counterfactual,
+    run_dynamics,
+)
 
 PAPER_SEEDS = 5  # seeds 0-4, as the carrier claims (C4)
 OFFSETS = (2, 3)  # the mechanism's offsets
@@ -54,8 +60,11 @@ INITIAL_FRACTION = 0.5  # "emerges": the step-0 value is at most half the final 
 CO_EMERGENCE_STEPS = 500  # "co-emerge": carrier and rank t90 within 500 steps of each other (issue 11), paper scale
 CARRIERS = ("key_carrier", "query_carrier")
 RANK = "rank_energy"
-LABELS = {"key_carrier": "key carrier fraction", "query_carrier": "query carrier fraction",
-          "rank_energy": "top singular-value energy of W"}
+LABELS = {
+    "key_carrier": "key carrier fraction",
+    "query_carrier": "query carrier fraction",
+    "rank_energy": "top singular-value energy of W",
+}
 
 
 def co_emergence_window(result: DynamicsResult) -> float:
@@ -73,31 +82,59 @@ def check(claim, result: DynamicsResult) -> None:
         for quantity in QUANTITIES:
             label = f"K={offset} {LABELS[quantity]}"
             t90 = result.stat(offset, quantity, "emergence_step")
-            claim.check(f"{label}: step reaching {EMERGENCE_FRACTION:.0%} of final, every seed",
-                        t90, "<", float(result.emerge_by), reduce="all", paper="within a few hundred steps",
-                        source="suite-reading",
-                        source_note='"within a few hundred steps" read as 90% of the final value before step 1000')
-            claim.check(f"{label}: first record reaching {EMERGENCE_FRACTION:.0%} of final is after step 0, every seed",
-                        t90, ">", 0.0, reduce="all", paper="emerges in training",
-                        source="suite-reading",
-                        source_note='"co-emerge" in training read as reaching 90% after step 0')
-            claim.check(f"{label}: initial value / final value, every seed", result.initial_fraction(offset, quantity),
-                        "<=", INITIAL_FRACTION, reduce="all", paper="emerges in training",
-                        source="suite-reading",
-                        source_note='"emerge" read as a step-0 value at most half the final one')
-            claim.check(f"{label}: max relative change after step {result.emerge_by}, every seed",
-                        result.stat(offset, quantity, "plateau_deviation"), "<=", PLATEAU_TOLERANCE,
-                        reduce="all", paper="plateau",
-                        source="suite-reading",
-                        source_note='"then plateau" read as within 10% of the final value after step 1000')
+            claim.check(
+                f"{label}: step reaching {EMERGENCE_FRACTION:.0%} of final, every seed",
+                t90,
+                "<",
+                float(result.emerge_by),
+                reduce="all",
+                paper="within a few hundred steps",
+                source="suite-reading",
+                source_note='"within a few hundred steps" read as 90% of the final value before step 1000',
+            )
+            claim.check(
+                f"{label}: first record reaching {EMERGENCE_FRACTION:.0%} of final is after step 0, every seed",
+                t90,
+                ">",
+                0.0,
+                reduce="all",
+                paper="emerges in training",
+                source="suite-reading",
+                source_note='"co-emerge" in training read as reaching 90% after step 0',
+            )
+            claim.check(
+                f"{label}: initial value / final value, every seed",
+                result.initial_fraction(offset, quantity),
+                "<=",
+                INITIAL_FRACTION,
+                reduce="all",
+                paper="emerges in training",
+                source="suite-reading",
+                source_note='"emerge" read as a step-0 value at most half the final one',
+            )
+            claim.check(
+                f"{label}: max relative change after step {result.emerge_by}, every seed",
+                result.stat(offset, quantity, "plateau_deviation"),
+                "<=",
+                PLATEAU_TOLERANCE,
+                reduce="all",
+                paper="plateau",
+                source="suite-reading",
+                source_note='"then plateau" read as within 10% of the final value after step 1000',
+            )
             claim.measure(f"{label}: final value", result.stat(offset, quantity, "final"))
             claim.measure(f"{label}: initial value", result.stat(offset, quantity, "initial"))
         for carrier in CARRIERS:
-            claim.check(f"K={offset}: |t90({LABELS[carrier]}) - t90({LABELS[RANK]})| in steps, every seed",
-                        result.emergence_gap(offset, carrier, RANK), "<=", window, reduce="all",
-                        paper="co-emerge",
-                        source="suite-reading",
-                        source_note='"co-emerge" read as 90% times within 500 steps of each other')
+            claim.check(
+                f"K={offset}: |t90({LABELS[carrier]}) - t90({LABELS[RANK]})| in steps, every seed",
+                result.emergence_gap(offset, carrier, RANK),
+                "<=",
+                window,
+                reduce="all",
+                paper="co-emerge",
+                source="suite-reading",
+                source_note='"co-emerge" read as 90% times within 500 steps of each other',
+            )
 
 
 CLAIM = ClaimSpec("C16", PAPER_SEEDS, measure, (check,), families=("one-layer",))
@@ -107,15 +144,22 @@ CLAIM = ClaimSpec("C16", PAPER_SEEDS, measure, (check,), families=("one-layer",)
 def test_carrier_and_rank_coemerge_then_plateau(scale, model_cache, claim):
     result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("trajectory recorded every 50 steps of the same run (no retraining); C1 grid RoPE models")
-    claim.choice(f"final value = the last record (step {result.steps}); t90 = first record >= 90% of it "
-                 "(step 0 included)")
-    claim.choice(f"'change little after' = every record from step {result.emerge_by} on within "
-                 f"{PLATEAU_TOLERANCE:.0%} of the final value")
-    claim.choice(f"'emerges' = initial value <= {INITIAL_FRACTION:g} x final and t90 > 0; 'co-emerge' = each "
-                 f"carrier's t90 within {co_emergence_window(result):g} steps of the rank concentration's")
+    claim.choice(
+        f"final value = the last record (step {result.steps}); t90 = first record >= 90% of it (step 0 included)"
+    )
+    claim.choice(
+        f"'change little after' = every record from step {result.emerge_by} on within "
+        f"{PLATEAU_TOLERANCE:.0%} of the final value"
+    )
+    claim.choice(
+        f"'emerges' = initial value <= {INITIAL_FRACTION:g} x final and t90 > 0; 'co-emerge' = each "
+        f"carrier's t90 within {co_emergence_window(result):g} steps of the rank concentration's"
+    )
     if result.emerge_by != PAPER_EMERGE_BY:
-        claim.choice(f"quick: {result.steps}-step runs, so step {result.emerge_by} (half the run) replaces 1000, "
-                     f"and the co-emergence window is scaled with it to {co_emergence_window(result):g} steps")
+        claim.choice(
+            f"quick: {result.steps}-step runs, so step {result.emerge_by} (half the run) replaces 1000, "
+            f"and the co-emergence window is scaled with it to {co_emergence_window(result):g} steps"
+        )
     for offset in result.offsets:
         rows = result.of(offset)
         claim.figure(
@@ -134,8 +178,12 @@ def test_carrier_and_rank_coemerge_then_plateau(scale, model_cache, claim):
 
 @pytest.mark.control("C16")
 def test_carrier_and_rank_coemerge_then_plateau_control(scale, model_cache, control):
-    refute(control, scale.describe(PAPER_SEEDS),
-           "the same runs' trajectories with every series flat at its final value from step 0 (a carrier "
-           "and rank concentration present from the start): nothing emerges, so 'initial <= half the final' "
-           "and 't90 after step 0' must fail",
-           check, flat_counterfactual(measure(scale, model_cache)))
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "the same runs' trajectories with every series flat at its final value from step 0 (a carrier "
+        "and rank concentration present from the start): nothing emerges, so 'initial <= half the final' "
+        "and 't90 after step 0' must fail",
+        check,
+        flat_counterfactual(measure(scale, model_cache)),
+    )

@@ -33,37 +33,65 @@ from claims.run import run_claim
 from claims.spec import ClaimSpec
 from claims.support import refute
 from lengthgen.report import figure_specs as figures
-from lengthgen.experiments.sweeps import (PAPER_POINT, SWEEP, CarrierSweepResult, point_label, run_carrier_sweep,
-                                          untrained_counterfactual)
+from lengthgen.experiments.sweeps import (
+    PAPER_POINT,
+    SWEEP,
+    CarrierSweepResult,
+    point_label,
+    run_carrier_sweep,
+    untrained_counterfactual,
+)
 
 PAPER_SEEDS = 5  # seeds 0-4 (the paper gives no count; catalogue: at least 5), at both scales
 OFFSETS = {"paper": (2, 3), "quick": (2,)}
-QUICK_SWEEP = {factor: (values if factor == "width" else (PAPER_POINT[factor], values[-1]))
-               for factor, values in SWEEP.items()}  # the paper's point, each factor's largest value, d = 32
+QUICK_SWEEP = {
+    factor: (values if factor == "width" else (PAPER_POINT[factor], values[-1])) for factor, values in SWEEP.items()
+}  # the paper's point, each factor's largest value, d = 32
 CARRIER_RANGE = (0.6, 0.95)  # catalogue
 
 
 def measure(scale, cache) -> CarrierSweepResult:
     sweep = SWEEP if scale.name == "paper" else QUICK_SWEEP
-    return memo(("carrier-sweep",), scale,
-                lambda: run_carrier_sweep(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], sweep, cache))
+    return memo(
+        ("carrier-sweep",),
+        scale,
+        lambda: run_carrier_sweep(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], sweep, cache),
+    )
 
 
 def check(claim, result: CarrierSweepResult) -> None:
     for factor, value in result.points():
         for offset in result.offsets:
             for which in ("key", "query"):
-                claim.check(f"{point_label(factor, value)} K={offset}: {which} carrier fraction",
-                            result.fraction(factor, value, offset, which), "in", CARRIER_RANGE, paper="0.72-0.86",
-                            source="suite-reading",
-                            source_note="the paper's 0.72-0.86, widened to [0.6, 0.95]")
+                claim.check(
+                    f"{point_label(factor, value)} K={offset}: {which} carrier fraction",
+                    result.fraction(factor, value, offset, which),
+                    "in",
+                    CARRIER_RANGE,
+                    paper="0.72-0.86",
+                    source="suite-reading",
+                    source_note="the paper's 0.72-0.86, widened to [0.6, 0.95]",
+                )
     for which in ("key", "query"):
-        claim.measure(f"trained {which} carrier fraction over all points (mean over seeds per point and K)",
-                      [sum(vals) / len(vals) for f, val in result.points() for K in result.offsets
-                       for vals in [result.fraction(f, val, K, which)]], headline=which == "key")
-        claim.measure(f"untrained {which} carrier fraction over all points (baseline)",
-                      [v for f, val in result.points() for K in result.offsets
-                       for v in result.fraction(f, val, K, which, baseline=True)])
+        claim.measure(
+            f"trained {which} carrier fraction over all points (mean over seeds per point and K)",
+            [
+                sum(vals) / len(vals)
+                for f, val in result.points()
+                for K in result.offsets
+                for vals in [result.fraction(f, val, K, which)]
+            ],
+            headline=which == "key",
+        )
+        claim.measure(
+            f"untrained {which} carrier fraction over all points (baseline)",
+            [
+                v
+                for f, val in result.points()
+                for K in result.offsets
+                for v in result.fraction(f, val, K, which, baseline=True)
+            ],
+        )
 
 
 CLAIM = ClaimSpec("C17", PAPER_SEEDS, measure, (check,), families=("one-layer",))
@@ -73,8 +101,13 @@ CLAIM = ClaimSpec("C17", PAPER_SEEDS, measure, (check,), families=("one-layer",)
 def test_carrier_fraction_holds_across_settings(scale, model_cache, claim):
     result = run_claim(CLAIM, claim, scale, model_cache)
     claim.choice("one factor at a time around d=64, m=20, [8,16], tau=1 (the paper's point is the C1 grid model)")
-    claim.choice("sweep: " + "; ".join(f"{factor} in {{{', '.join(point_label(factor, v) for v in values)}}}"
-                                      for factor, values in result.sweep.items()))
+    claim.choice(
+        "sweep: "
+        + "; ".join(
+            f"{factor} in {{{', '.join(point_label(factor, v) for v in values)}}}"
+            for factor, values in result.sweep.items()
+        )
+    )
     claim.choice(f"K in {result.offsets}, seeds {list(result.seeds)}; key and query fractions both checked")
     groups = [point_label(f, v) for f, v in result.points()]
     claim.figure(
@@ -84,8 +117,7 @@ def test_carrier_fraction_holds_across_settings(scale, model_cache, claim):
             "carrier fraction",
             groups,
             [
-                {"label": f"{which} K={K}",
-                 "per_seed": [result.fraction(f, v, K, which) for f, v in result.points()]}
+                {"label": f"{which} K={K}", "per_seed": [result.fraction(f, v, K, which) for f, v in result.points()]}
                 for K in result.offsets
                 for which in ("key", "query")
             ],
@@ -97,7 +129,11 @@ def test_carrier_fraction_holds_across_settings(scale, model_cache, claim):
 
 @pytest.mark.control("C17")
 def test_carrier_fraction_holds_across_settings_control(scale, model_cache, control):
-    refute(control, scale.describe(PAPER_SEEDS),
-           "each sweep model's untrained initialisation (the same seeds) in place of the trained head: its "
-           "carrier fraction is the i.i.d. baseline (about 1/m), outside [0.6, 0.95]",
-           check, untrained_counterfactual(measure(scale, model_cache)))
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "each sweep model's untrained initialisation (the same seeds) in place of the trained head: its "
+        "carrier fraction is the i.i.d. baseline (about 1/m), outside [0.6, 0.95]",
+        check,
+        untrained_counterfactual(measure(scale, model_cache)),
+    )

@@ -41,9 +41,13 @@ from lengthgen.experiments.sweeps import WIDTHS, WidthDilutionResult, reversed_w
 
 def measure(scale, cache) -> WidthDilutionResult:
     evaluation = scale.evaluation(PAPER_EVAL_LENGTHS)
-    return memo(("width-dilution",), scale,
-                lambda: run_width_dilution(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], WIDTHS,
-                                           evaluation, cache))
+    return memo(
+        ("width-dilution",),
+        scale,
+        lambda: run_width_dilution(
+            scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], WIDTHS, evaluation, cache
+        ),
+    )
 
 
 def difference_of_means(pairs) -> float:
@@ -55,13 +59,19 @@ def check(claim, result: WidthDilutionResult) -> None:
     for offset in result.offsets:
         for wide, narrow in zip(result.widths[1:], result.widths):
             pairs = list(zip(result.slopes(narrow, offset), result.slopes(wide, offset)))  # per seed
-            claim.check(f"K={offset}: c(d={narrow}) - c(d={wide}), mean over seeds", difference_of_means(pairs),
-                        ">", 0.0, paper="c falls with width",
-                        source="paper-number",
-                        source_note='"c falls with width": c(narrow) - c(wide) > 0',
-                        bootstrap=(pairs, difference_of_means))
-            claim.note(f"K={offset}: c(d={narrow}) > c(d={wide}) in {sum(a > b for a, b in pairs)} of "
-                       f"{len(pairs)} seeds")
+            claim.check(
+                f"K={offset}: c(d={narrow}) - c(d={wide}), mean over seeds",
+                difference_of_means(pairs),
+                ">",
+                0.0,
+                paper="c falls with width",
+                source="paper-number",
+                source_note='"c falls with width": c(narrow) - c(wide) > 0',
+                bootstrap=(pairs, difference_of_means),
+            )
+            claim.note(
+                f"K={offset}: c(d={narrow}) > c(d={wide}) in {sum(a > b for a, b in pairs)} of {len(pairs)} seeds"
+            )
         for width in result.widths:
             claim.measure(f"K={offset} d={width}: dilution rate c", result.slopes(width, offset))
             claim.measure(f"K={offset} d={width}: R^2 of the fit", result.r2(width, offset))
@@ -85,24 +95,36 @@ def test_dilution_rate_falls_with_width(scale, model_cache, claim):
                 f"1/a* against L - 1 per width, K = {offset}",
                 "L - 1",
                 "1 / a*",
-                [figures.series(f"d = {width}", x,
-                                per_seed=[[1.0 / a for a in row] for row in result.target_weights(width, offset)])
-                 for width in result.widths],
+                [
+                    figures.series(
+                        f"d = {width}",
+                        x,
+                        per_seed=[[1.0 / a for a in row] for row in result.target_weights(width, offset)],
+                    )
+                    for width in result.widths
+                ],
                 note="slope = dilution rate c; band: min to max over seeds",
             ),
         )
     claim.figure(
         "dilution_rate_by_width",
-        figures.bars("Dilution rate c by width", "c", [f"d = {d}" for d in result.widths],
-                     [{"label": f"K={K}", "per_seed": [result.slopes(d, K) for d in result.widths]}
-                      for K in result.offsets]),
+        figures.bars(
+            "Dilution rate c by width",
+            "c",
+            [f"d = {d}" for d in result.widths],
+            [{"label": f"K={K}", "per_seed": [result.slopes(d, K) for d in result.widths]} for K in result.offsets],
+        ),
     )
     claim.verify()
 
 
 @pytest.mark.control("C18")
 def test_dilution_rate_falls_with_width_control(scale, model_cache, control):
-    refute(control, {**scale.describe(PAPER_SEEDS), "lengths": list(PAPER_EVAL_LENGTHS)},
-           "the same per-seed fits with the widths in reverse order (128, 64, 32): the checks then ask for "
-           "c(128) > c(64) > c(32), the opposite of the measured ordering, and must fail",
-           check, reversed_widths(measure(scale, model_cache)))
+    refute(
+        control,
+        {**scale.describe(PAPER_SEEDS), "lengths": list(PAPER_EVAL_LENGTHS)},
+        "the same per-seed fits with the widths in reverse order (128, 64, 32): the checks then ask for "
+        "c(128) > c(64) > c(32), the opposite of the measured ordering, and must fail",
+        check,
+        reversed_widths(measure(scale, model_cache)),
+    )

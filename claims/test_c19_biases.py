@@ -66,20 +66,28 @@ OFFSETS = (1, 2, 3)
 BIAS_SCHEMES = ("t5", "alibi")
 SOLVED_IN_RANGE = 0.95  # a cell is length-invariant only where the scheme solves the range (C1's threshold)
 
-ALIBI_WHY = ("ALiBi's fixed monotone penalty favours the nearest token: a one-layer ALiBi head cannot prefer "
-             "offset -K for K >= 2 and selects -1")
+ALIBI_WHY = (
+    "ALiBi's fixed monotone penalty favours the nearest token: a one-layer ALiBi head cannot prefer "
+    "offset -K for K >= 2 and selects -1"
+)
 # the selects-the-target test's K = 2, 3 cells (K = 1 is solved and selects -1); not the invariance checks of those
 # K, which hold
-ALIBI_NOT_TARGET = Declared(("ALiBi K=2 L=*: selected offset of every seed",
-                             "ALiBi K=3 L=*: selected offset of every seed"), ALIBI_WHY, scales=("paper", "quick"))
+ALIBI_NOT_TARGET = Declared(
+    ("ALiBi K=2 L=*: selected offset of every seed", "ALiBi K=3 L=*: selected offset of every seed"),
+    ALIBI_WHY,
+    scales=("paper", "quick"),
+)
 ALIBI_NOT_SOLVED = Declared(  # the invariance test's in-range teeth
     ("ALiBi K=2: accuracy in range*", "ALiBi K=3: accuracy in range*"),
     ALIBI_WHY + ", so for K = 2, 3 it does not solve the task even in range: those cells are 'not solved in range', "
-    "and their unchanged selection (-1) is not length invariance of a solution", scales=("paper", "quick"))
+    "and their unchanged selection (-1) is not length invariance of a solution",
+    scales=("paper", "quick"),
+)
 # the claim's cell (the robustness map, the multiverse) records both tests' checks under one declaration; ALiBi's
 # penalty is structural, so it is carried to fresh seeds
-ALIBI_CELL = Declared(ALIBI_NOT_TARGET.checks + ALIBI_NOT_SOLVED.checks, ALIBI_WHY, scales=("paper", "quick"),
-                      carried=True)
+ALIBI_CELL = Declared(
+    ALIBI_NOT_TARGET.checks + ALIBI_NOT_SOLVED.checks, ALIBI_WHY, scales=("paper", "quick"), carried=True
+)
 TESTS = ("invariance", "target")  # the two tests per scheme, as variants "<test>-<scheme>"
 
 CHOICES = [
@@ -105,7 +113,8 @@ def measure(scale, cache, encodings=ENCODINGS) -> BiasesResult:
     """The (encoding, K) x seeds grid at the scale's seeds (``scale.seed_list``), steps and evaluation."""
     scale = run_scale(scale)
     return memo(
-        ("biases", tuple(encodings)), scale,
+        ("biases", tuple(encodings)),
+        scale,
         lambda: run_biases(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, encodings, scale.evaluation(), cache),
     )
 
@@ -121,14 +130,21 @@ def record_accuracies(claim, result: BiasesResult, encoding: str, checked: bool)
         for offset in result.offsets:
             inside = result.range_accuracy(scheme, offset, result.in_range)
             if checked and scheme == encoding:
-                claim.check(in_range_name(result, scheme, offset), inside, ">=", SOLVED_IN_RANGE,
-                            paper="solves the task (as RoPE)",
-                            source="suite-reading",
-                            source_note="a cell counts only where the scheme solves the range, read as C1's >= 0.95")
+                claim.check(
+                    in_range_name(result, scheme, offset),
+                    inside,
+                    ">=",
+                    SOLVED_IN_RANGE,
+                    paper="solves the task (as RoPE)",
+                    source="suite-reading",
+                    source_note="a cell counts only where the scheme solves the range, read as C1's >= 0.95",
+                )
             else:
                 claim.measure(in_range_name(result, scheme, offset), inside)
-            claim.measure(f"{NAMES[scheme]} K={offset}: accuracy beyond (mean over L > {result.max_len})",
-                          result.range_accuracy(scheme, offset, result.beyond))
+            claim.measure(
+                f"{NAMES[scheme]} K={offset}: accuracy beyond (mean over L > {result.max_len})",
+                result.range_accuracy(scheme, offset, result.beyond),
+            )
 
 
 def check_invariance(claim, result: BiasesResult, encoding: str) -> None:
@@ -170,14 +186,24 @@ def variant(test: str, encoding: str) -> Variant:
     """One test of one scheme: its check, and ALiBi's declaration for that test."""
     check = {"invariance": check_invariance, "target": check_target}[test]
     declared = {"invariance": ALIBI_NOT_SOLVED, "target": ALIBI_NOT_TARGET}[test]
-    return Variant(f"{test}-{encoding}", checks=(functools.partial(check, encoding=encoding),),
-                   declared=(declared,) if encoding == "alibi" else ())
+    return Variant(
+        f"{test}-{encoding}",
+        checks=(functools.partial(check, encoding=encoding),),
+        declared=(declared,) if encoding == "alibi" else (),
+    )
 
 
 CELL_CHECKS = tuple(functools.partial(f, encoding=e) for e in BIAS_SCHEMES for f in (check_invariance, check_target))
-CLAIM = ClaimSpec("C19", PAPER_SEEDS, measure, CELL_CHECKS, declared=(ALIBI_CELL,), run_scale=run_scale,
-                  families=("one-layer",),
-                  variants=tuple(variant(test, e) for test in TESTS for e in BIAS_SCHEMES))
+CLAIM = ClaimSpec(
+    "C19",
+    PAPER_SEEDS,
+    measure,
+    CELL_CHECKS,
+    declared=(ALIBI_CELL,),
+    run_scale=run_scale,
+    families=("one-layer",),
+    variants=tuple(variant(test, e) for test in TESTS for e in BIAS_SCHEMES),
+)
 
 
 def record_common(claim, result: BiasesResult, encoding: str, with_figures: bool = True) -> None:
@@ -186,8 +212,10 @@ def record_common(claim, result: BiasesResult, encoding: str, with_figures: bool
         claim.choice(text)
     for offset in result.offsets:
         chosen = {L: sorted(set(result.selected_offsets(encoding, offset, L))) for L in result.lengths}
-        claim.note(f"{NAMES[encoding]} K={offset}: selected offsets per length (over seeds): "
-                   + ", ".join(f"L={L}: {v}" for L, v in chosen.items()))
+        claim.note(
+            f"{NAMES[encoding]} K={offset}: selected offsets per length (over seeds): "
+            + ", ".join(f"L={L}: {v}" for L, v in chosen.items())
+        )
         if with_figures:
             claim.figure(f"{encoding}_accuracy_K{offset}", accuracy_figure(result, encoding, offset))
     if with_figures:
@@ -233,9 +261,14 @@ def selection_figure(result: BiasesResult, encoding: str) -> dict:
         "evaluation length L",
         "selected offset t - n",
         [
-            figures.series(f"K={offset}", result.lengths,
-                           per_seed=[[run.at(L).selected_offset() for L in result.lengths]
-                                     for run in result.grid.runs[encoding, offset]], style="points")
+            figures.series(
+                f"K={offset}",
+                result.lengths,
+                per_seed=[
+                    [run.at(L).selected_offset() for L in result.lengths] for run in result.grid.runs[encoding, offset]
+                ],
+                style="points",
+            )
             for offset in result.offsets
         ],
         hlines=[(-k, f"-{k}") for k in result.offsets],
@@ -264,7 +297,13 @@ def test_selects_the_target_like_rope(scale, model_cache, claim, encoding):
 @pytest.mark.control("C19")
 def test_length_invariance_control(scale, model_cache, control):
     grid = measure(scale, model_cache, encodings=("rope", "ape"))  # the C1 grid's models at C19's seeds: cached
-    refute(control, run_scale(scale).describe(PAPER_SEEDS),
-           "the C1 grid's APE heads (same seeds, K, steps, evaluation) in place of a bias scheme: APE solves "
-           "the range but pins to absolute positions inside it, so its selected offset changes with length "
-           "beyond the range and the invariance checks must fail", check_invariance, grid, encoding="ape")
+    refute(
+        control,
+        run_scale(scale).describe(PAPER_SEEDS),
+        "the C1 grid's APE heads (same seeds, K, steps, evaluation) in place of a bias scheme: APE solves "
+        "the range but pins to absolute positions inside it, so its selected offset changes with length "
+        "beyond the range and the invariance checks must fail",
+        check_invariance,
+        grid,
+        encoding="ape",
+    )

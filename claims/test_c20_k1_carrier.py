@@ -58,11 +58,17 @@ FIRST_READING = "first-reading"  # the suite's first reading: >= 0.95 at every l
 READINGS = (CATALOGUE_READING, FIRST_READING)  # the variants (test ids)
 # the catalogue's reading's declared accuracy check (paper scale; nothing at quick): the claim's own declaration,
 # carried to the robustness map's fresh seeds (dilution at the far end is structural) and to the multiverse
-FAR_END = Declared(("K=1 L=48: accuracy*",), "dilution erodes the far end, as in C1: over the catalogue's 5 seeds the "
-                   "mean at L = 48 falls below C1's 0.85 (C1's 8 seeds of the same models reach it)", carried=True)
+FAR_END = Declared(
+    ("K=1 L=48: accuracy*",),
+    "dilution erodes the far end, as in C1: over the catalogue's 5 seeds the "
+    "mean at L = 48 falls below C1's 0.85 (C1's 8 seeds of the same models reach it)",
+    carried=True,
+)
 FIRST_WHY = "dilution erodes the far end, as in C1 (whose threshold there is 0.85)"
-FIRST_FAR_END = (Declared(("K=1 L=40: accuracy*", "K=1 L=48: accuracy*"), FIRST_WHY, scales=("paper",)),
-                 Declared(("K=1 L=40: accuracy*",), FIRST_WHY, scales=("quick",)))  # the first reading's, per scale
+FIRST_FAR_END = (
+    Declared(("K=1 L=40: accuracy*", "K=1 L=48: accuracy*"), FIRST_WHY, scales=("paper",)),
+    Declared(("K=1 L=40: accuracy*",), FIRST_WHY, scales=("quick",)),
+)  # the first reading's, per scale
 
 
 def min_accuracy(length: int, reading: str = CATALOGUE_READING) -> float:
@@ -101,9 +107,11 @@ def check(claim, result: CarrierResult, reading: str = CATALOGUE_READING) -> Non
             min_accuracy(length, reading),
             paper="high",
             source="suite-reading",
-            source_note=("the paragraph states no accuracy; read as C1 reads the same models" if
-                         reading == CATALOGUE_READING else "the paragraph states no accuracy; first read as >= 0.95 "
-                         "at every length"),
+            source_note=(
+                "the paragraph states no accuracy; read as C1 reads the same models"
+                if reading == CATALOGUE_READING
+                else "the paragraph states no accuracy; first read as >= 0.95 at every length"
+            ),
         )
     claim.measure(
         f"K={offset}: cos(m_Q, m_K) (1 for parallel carriers)", result.values(offset, "trained", "parallel_cosine")
@@ -120,10 +128,18 @@ def check(claim, result: CarrierResult, reading: str = CATALOGUE_READING) -> Non
     )
 
 
-CLAIM = ClaimSpec("C20", PAPER_SEEDS, measure, (check,), declared=(FAR_END,), families=("one-layer",),
-                  variants=(Variant(CATALOGUE_READING),  # the claim's own check and declaration
-                            Variant(FIRST_READING, checks=(functools.partial(check, reading=FIRST_READING),),
-                                    declared=FIRST_FAR_END)))
+CLAIM = ClaimSpec(
+    "C20",
+    PAPER_SEEDS,
+    measure,
+    (check,),
+    declared=(FAR_END,),
+    families=("one-layer",),
+    variants=(
+        Variant(CATALOGUE_READING),  # the claim's own check and declaration
+        Variant(FIRST_READING, checks=(functools.partial(check, reading=FIRST_READING),), declared=FIRST_FAR_END),
+    ),
+)
 
 
 @pytest.mark.claim("C20")
@@ -157,18 +173,23 @@ def test_k1_carrier_centred_at_zero_and_accurate(scale, model_cache, claim, read
 def reading_choice(reading: str) -> str:
     """The reading of this record, and which came first."""
     if reading == CATALOGUE_READING:
-        return ("variant c1-reading (the catalogue's, since issue 20): the paragraph states no accuracy; accuracy "
-                "is read as C1 reads the same K = 1 models (>= 0.95 at L <= 32, >= 0.85 at L = 40, 48). The first "
-                "reading (>= 0.95 at every length) is reported beside it (test id first-reading)")
-    return ("variant first-reading (the suite's first reading): >= 0.95 at every length, stricter than C1's reading "
-            "of the same models at L = 40, 48; kept with its own verdict beside the catalogue's c1-reading")
+        return (
+            "variant c1-reading (the catalogue's, since issue 20): the paragraph states no accuracy; accuracy "
+            "is read as C1 reads the same K = 1 models (>= 0.95 at L <= 32, >= 0.85 at L = 40, 48). The first "
+            "reading (>= 0.95 at every length) is reported beside it (test id first-reading)"
+        )
+    return (
+        "variant first-reading (the suite's first reading): >= 0.95 at every length, stricter than C1's reading "
+        "of the same models at L = 40, 48; kept with its own verdict beside the catalogue's c1-reading"
+    )
 
 
 @pytest.mark.control("C20")
 @pytest.mark.parametrize("reading", READINGS)
 def test_k2_carriers_are_not_centred_at_zero(scale, model_cache, control, reading):
     refute(
-        control, scale.describe(PAPER_SEEDS),
+        control,
+        scale.describe(PAPER_SEEDS),
         f"the grid's K = {CONTROL_OFFSET} heads in place of the K = 1 heads: their carriers are pre-rotated to "
         f"the target (phi_c peaks at -{CONTROL_OFFSET} in every seed, C5), not centred at 0, so the phi_c check "
         "must fail",

@@ -48,25 +48,37 @@ def check(claim, result: ContentResult) -> None:
     in_range = [L for L in result.lengths if L <= result.max_len]
     for heads in SOLVING_HEADS:
         for length in in_range:
-            claim.check(f"H={heads} L={length}: accuracy", result.accuracy(heads, length), ">=", MIN_ACCURACY,
-                        paper="1.00 with two heads",
-                        source="suite-reading",
-                        source_note="the paper's 1.00 (two heads); \"solved\" read as >= 0.95")
+            claim.check(
+                f"H={heads} L={length}: accuracy",
+                result.accuracy(heads, length),
+                ">=",
+                MIN_ACCURACY,
+                paper="1.00 with two heads",
+                source="suite-reading",
+                source_note='the paper\'s 1.00 (two heads); "solved" read as >= 0.95',
+            )
     for heads in result.heads:
         for h in range(heads):
-            claim.measure(f"H={heads} head {h}: top singular-value energy of W_h (paper 0.39-0.57)",
-                          [seed[h] for seed in result.energies[heads]])
-        claim.measure(f"H={heads}: top singular-value energy of W_h at initialisation (mean over heads)",
-                      [mean(seed) for seed in result.baseline_energies[heads]])
-        claim.measure(f"H={heads}: accuracy beyond the training range (mean over L > {result.max_len})",
-                      column_means([result.accuracy(heads, L) for L in result.lengths if L > result.max_len]))
+            claim.measure(
+                f"H={heads} head {h}: top singular-value energy of W_h (paper 0.39-0.57)",
+                [seed[h] for seed in result.energies[heads]],
+            )
+        claim.measure(
+            f"H={heads}: top singular-value energy of W_h at initialisation (mean over heads)",
+            [mean(seed) for seed in result.baseline_energies[heads]],
+        )
+        claim.measure(
+            f"H={heads}: accuracy beyond the training range (mean over L > {result.max_len})",
+            column_means([result.accuracy(heads, L) for L in result.lengths if L > result.max_len]),
+        )
     k1, k2 = result.offsets
     rotation = [
         float(all(result.selected_offsets(1, L)[i][0] == [-k1, -k2] for L in in_range))
         for i in range(len(result.seeds))
     ]
-    claim.measure(f"H=1: seeds whose head selects -K1 for mode-0 and -K2 for mode-1 queries at L <= {result.max_len}",
-                  rotation)
+    claim.measure(
+        f"H=1: seeds whose head selects -K1 for mode-0 and -K2 for mode-1 queries at L <= {result.max_len}", rotation
+    )
 
 
 CLAIM = ClaimSpec("C21", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",))
@@ -95,9 +107,14 @@ def test_content_task_solved_with_one_and_two_heads(scale, model_cache, claim):
             "Content-conditioned task: accuracy against length",
             "evaluation length L",
             "accuracy",
-            [figures.series(f"H={heads}", result.lengths,
-                            per_seed=[[run.at(L).accuracy for L in result.lengths] for run in result.runs[heads]])
-             for heads in result.heads],
+            [
+                figures.series(
+                    f"H={heads}",
+                    result.lengths,
+                    per_seed=[[run.at(L).accuracy for L in result.lengths] for run in result.runs[heads]],
+                )
+                for heads in result.heads
+            ],
             hlines=[(0.05, "chance"), (MIN_ACCURACY, "0.95")],
             vlines=[(result.max_len, "longest training length")],
         ),
@@ -109,10 +126,20 @@ def test_content_task_solved_with_one_and_two_heads(scale, model_cache, claim):
             "sigma_1^2 / sum sigma_i^2",
             [f"H={heads} head {h}" for heads in result.heads for h in range(heads)],
             [
-                {"label": "trained", "per_seed": [[seed[h] for seed in result.energies[heads]]
-                                                  for heads in result.heads for h in range(heads)]},
-                {"label": "initialisation", "per_seed": [[seed[h] for seed in result.baseline_energies[heads]]
-                                                         for heads in result.heads for h in range(heads)]},
+                {
+                    "label": "trained",
+                    "per_seed": [
+                        [seed[h] for seed in result.energies[heads]] for heads in result.heads for h in range(heads)
+                    ],
+                },
+                {
+                    "label": "initialisation",
+                    "per_seed": [
+                        [seed[h] for seed in result.baseline_energies[heads]]
+                        for heads in result.heads
+                        for h in range(heads)
+                    ],
+                },
             ],
             hlines=[(0.39, "paper 0.39"), (0.57, "paper 0.57")],
         ),
@@ -122,7 +149,12 @@ def test_content_task_solved_with_one_and_two_heads(scale, model_cache, claim):
 
 @pytest.mark.control("C21")
 def test_content_control(scale, model_cache, control):
-    refute(control, run_scale(scale).describe(PAPER_SEEDS),
-           "the same heads, seeds and evaluation sequences with every model's weights replaced by its seed's "
-           "untrained initialisation: an untrained head predicts near chance (0.05), so the in-distribution "
-           "accuracy checks must fail", check, untrained_content(measure(scale, model_cache)))
+    refute(
+        control,
+        run_scale(scale).describe(PAPER_SEEDS),
+        "the same heads, seeds and evaluation sequences with every model's weights replaced by its seed's "
+        "untrained initialisation: an untrained head predicts near chance (0.05), so the in-distribution "
+        "accuracy checks must fail",
+        check,
+        untrained_content(measure(scale, model_cache)),
+    )

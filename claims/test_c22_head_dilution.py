@@ -53,13 +53,15 @@ PAPER_PEAK = {1: "0.69", 2: "not given", 4: "0.30"}
 
 def ordering(index_few: int, index_many: int):
     """The statistic of a "falls" check from per-seed rows (one value per H): seed mean at H_few minus at H_many."""
+
     def statistic(items) -> float:
         return mean([row[index_few] for row in items]) - mean([row[index_many] for row in items])
+
     return statistic
 
 
 def check_falls(claim, result: ContentResult, what: str, per_heads: dict[int, list[float]], paper) -> None:
-    """"``what`` falls as H grows": one check per consecutive pair of ``result.heads``, with a seed bootstrap."""
+    """ "``what`` falls as H grows": one check per consecutive pair of ``result.heads``, with a seed bootstrap."""
     rows = [list(seed) for seed in zip(*(per_heads[h] for h in result.heads))]  # (seeds, H)
     for i, (few, many) in enumerate(zip(result.heads, result.heads[1:])):
         claim.check(
@@ -78,20 +80,30 @@ def check(claim, result: ContentResult) -> None:
     """Every check and measure of C22 on a content-task result (a pure function of it)."""
     peaks = {heads: result.peak(heads, PEAK_LENGTH) for heads in result.heads}
     retrieving = {heads: result.retrieving_target_weight(heads, PEAK_LENGTH) for heads in result.heads}
-    check_falls(claim, result, "peak attention", peaks,
-                lambda few, many: f"{PAPER_PEAK[few]} at H={few}, {PAPER_PEAK[many]} at H={many}")
-    check_falls(claim, result, "retrieving head's a*", retrieving,
-                lambda few, many: "falls (dilution of the target)")
+    check_falls(
+        claim,
+        result,
+        "peak attention",
+        peaks,
+        lambda few, many: f"{PAPER_PEAK[few]} at H={few}, {PAPER_PEAK[many]} at H={many}",
+    )
+    check_falls(claim, result, "retrieving head's a*", retrieving, lambda few, many: "falls (dilution of the target)")
     for heads in result.heads:
-        claim.measure(f"H={heads} L={PEAK_LENGTH}: peak attention (paper {PAPER_PEAK[heads]})", peaks[heads],
-                      headline=True)
+        claim.measure(
+            f"H={heads} L={PEAK_LENGTH}: peak attention (paper {PAPER_PEAK[heads]})", peaks[heads], headline=True
+        )
         claim.measure(f"H={heads} L={PEAK_LENGTH}: retrieving head's a* (attention on the target)", retrieving[heads])
-        claim.measure(f"H={heads} L={PEAK_LENGTH}: fraction of heads x modes whose peak is at the target",
-                      result.peaks_at_target(heads, PEAK_LENGTH))
-        claim.measure(f"H={heads} L={PEAK_LENGTH}: retrieving head's peak attention",
-                      result.retrieving_peak(heads, PEAK_LENGTH))
-        claim.measure(f"H={heads} L={PEAK_LENGTH}: mean attention on the target (over modes and heads)",
-                      result.head_target_weights(heads, PEAK_LENGTH).mean((1, 2)).tolist())
+        claim.measure(
+            f"H={heads} L={PEAK_LENGTH}: fraction of heads x modes whose peak is at the target",
+            result.peaks_at_target(heads, PEAK_LENGTH),
+        )
+        claim.measure(
+            f"H={heads} L={PEAK_LENGTH}: retrieving head's peak attention", result.retrieving_peak(heads, PEAK_LENGTH)
+        )
+        claim.measure(
+            f"H={heads} L={PEAK_LENGTH}: mean attention on the target (over modes and heads)",
+            result.head_target_weights(heads, PEAK_LENGTH).mean((1, 2)).tolist(),
+        )
         claim.measure(f"H={heads} L={PEAK_LENGTH}: accuracy", result.accuracy(heads, PEAK_LENGTH))
 
 
@@ -115,8 +127,11 @@ def record_figures(claim, result: ContentResult) -> None:
             "evaluation length L",
             "peak attention",
             [
-                figures.series(f"H={heads}", result.lengths,
-                               per_seed=[list(seed) for seed in zip(*(result.peak(heads, L) for L in result.lengths))])
+                figures.series(
+                    f"H={heads}",
+                    result.lengths,
+                    per_seed=[list(seed) for seed in zip(*(result.peak(heads, L) for L in result.lengths))],
+                )
                 for heads in result.heads
             ],
             vlines=[(result.max_len, "longest training length"), (PEAK_LENGTH, f"L = {PEAK_LENGTH}")],
@@ -130,8 +145,10 @@ def record_figures(claim, result: ContentResult) -> None:
             [f"H={heads}" for heads in result.heads],
             [
                 {"label": "peak attention", "per_seed": [peaks[heads] for heads in result.heads]},
-                {"label": "retrieving head's a*",
-                 "per_seed": [result.retrieving_target_weight(heads, PEAK_LENGTH) for heads in result.heads]},
+                {
+                    "label": "retrieving head's a*",
+                    "per_seed": [result.retrieving_target_weight(heads, PEAK_LENGTH) for heads in result.heads],
+                },
             ],
             hlines=[(0.69, "paper, H=1"), (0.30, "paper, H=4")],
         ),
@@ -146,10 +163,14 @@ def test_peak_attention_falls_as_heads_split_the_width(scale, model_cache, claim
     result = run_claim(CLAIM, claim, scale, model_cache)
     for text in CHOICES:
         claim.choice(text)
-    claim.choice("peak attention = mean over the two modes and the H heads of each head's mode-conditioned peak "
-                 "(max over positions of its mean attention over the sequences of one mode)")
-    claim.choice("'falls as H grows from 1 to 4' = strictly decreasing over H = 1, 2, 4 on the seed means; also "
-                 "checked on a*(48) of the retrieving head (per mode the most attention on that mode's target)")
+    claim.choice(
+        "peak attention = mean over the two modes and the H heads of each head's mode-conditioned peak "
+        "(max over positions of its mean attention over the sequences of one mode)"
+    )
+    claim.choice(
+        "'falls as H grows from 1 to 4' = strictly decreasing over H = 1, 2, 4 on the seed means; also "
+        "checked on a*(48) of the retrieving head (per mode the most attention on that mode's target)"
+    )
     claim.note(peaks_note(result))
     record_figures(claim, result)
     claim.verify()
@@ -158,7 +179,11 @@ def test_peak_attention_falls_as_heads_split_the_width(scale, model_cache, claim
 @pytest.mark.control("C22")
 def test_head_dilution_control(scale, model_cache, control):
     result = measure(scale, model_cache)
-    refute(control, run_scale(scale).describe(PAPER_SEEDS),
-           "the same models with the order of H reversed (4, 2, 1): read in that order the peaks rise with H, "
-           "so the 'falls as H grows' checks must fail", check,
-           dataclasses.replace(result, heads=tuple(reversed(result.heads))))
+    refute(
+        control,
+        run_scale(scale).describe(PAPER_SEEDS),
+        "the same models with the order of H reversed (4, 2, 1): read in that order the peaks rise with H, "
+        "so the 'falls as H grows' checks must fail",
+        check,
+        dataclasses.replace(result, heads=tuple(reversed(result.heads))),
+    )

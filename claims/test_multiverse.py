@@ -43,6 +43,14 @@ CELLS = [
 def test_multiverse(reading, column, model_cache, claim):
     universe = lookup(reading)
     declared, strict = declaration(reading, column)
-    run_claim(spec(column), claim, PAPER, model_cache, reading=universe, declared=declared, strict=strict,
-              choices=[f"multiverse universe {universe.name}: {universe.describe()}"])
+    run_claim(
+        spec(column),
+        claim,
+        PAPER,
+        model_cache,
+        reading=universe,
+        declared=declared,
+        strict=strict,
+        choices=[f"multiverse universe {universe.name}: {universe.describe()}"],
+    )
     claim.verify()

@@ -36,9 +36,12 @@ from claims.support import refute
 
 PAPER_SEEDS = GRID_SEEDS
 # K = 1 far out: the kernel revivals at -76 and -101 outdo the target (both scales)
-FAR_REVIVAL = Declared(("K=1 L=96: *", "K=1 L=128: *", "fraction of seed x length cells selecting -K"),
-                       "a K = 1 head (carriers centred at 0) selects a far revival of the rotary kernel (-76, -101) "
-                       "instead of -1 at L >= 96; every K = 2, 3 cell selects -K", scales=("paper", "quick"))
+FAR_REVIVAL = Declared(
+    ("K=1 L=96: *", "K=1 L=128: *", "fraction of seed x length cells selecting -K"),
+    "a K = 1 head (carriers centred at 0) selects a far revival of the rotary kernel (-76, -101) "
+    "instead of -1 at L >= 96; every K = 2, 3 cell selects -K",
+    scales=("paper", "quick"),
+)
 
 
 def measure(scale, cache, encoding: str = "rope") -> FarResult:
@@ -51,26 +54,49 @@ def check(claim, result: FarResult) -> None:
         for length in result.lengths:
             selected = result.selected_offsets(offset, length)
             hits += [float(s == -offset) for s in selected]
-            claim.check(f"K={offset} L={length}: selected offset of every seed", [float(s) for s in selected], "==",
-                        float(-offset), reduce="all", paper=f"-{offset} (predicted)",
-                        source="catalogue-prediction",
-                        source_note="selected offset -K at L = 64, 96, 128")
-    claim.check("fraction of seed x length cells selecting -K", sum(hits) / len(hits), "==", 1.0,
-                paper="100% (predicted)",
+            claim.check(
+                f"K={offset} L={length}: selected offset of every seed",
+                [float(s) for s in selected],
+                "==",
+                float(-offset),
+                reduce="all",
+                paper=f"-{offset} (predicted)",
                 source="catalogue-prediction",
-                source_note="100% of cells")
+                source_note="selected offset -K at L = 64, 96, 128",
+            )
+    claim.check(
+        "fraction of seed x length cells selecting -K",
+        sum(hits) / len(hits),
+        "==",
+        1.0,
+        paper="100% (predicted)",
+        source="catalogue-prediction",
+        source_note="100% of cells",
+    )
     for offset in result.offsets:
-        claim.measure(f"K={offset}: accuracy at L = {', '.join(map(str, result.lengths))} (mean over L, per seed)",
-                      [mean(v) for v in zip(*[result.accuracy(offset, L) for L in result.lengths])], headline=True)
+        claim.measure(
+            f"K={offset}: accuracy at L = {', '.join(map(str, result.lengths))} (mean over L, per seed)",
+            [mean(v) for v in zip(*[result.accuracy(offset, L) for L in result.lengths])],
+            headline=True,
+        )
 
 
 def selection_figure(result: FarResult) -> dict:
     return figures.lines(
-        "Selected offset far beyond the training range (RoPE)", "evaluation length L", "selected offset t - n",
-        [figures.series(f"K={K}", result.lengths,
-                        per_seed=[[result.selected_offsets(K, L)[i] for L in result.lengths]
-                                  for i in range(len(result.seeds))]) for K in result.offsets],
-        hlines=[(-K, f"-{K}") for K in result.offsets], note="band: min to max over seeds")
+        "Selected offset far beyond the training range (RoPE)",
+        "evaluation length L",
+        "selected offset t - n",
+        [
+            figures.series(
+                f"K={K}",
+                result.lengths,
+                per_seed=[[result.selected_offsets(K, L)[i] for L in result.lengths] for i in range(len(result.seeds))],
+            )
+            for K in result.offsets
+        ],
+        hlines=[(-K, f"-{K}") for K in result.offsets],
+        note="band: min to max over seeds",
+    )
 
 
 CLAIM = ClaimSpec("P1", PAPER_SEEDS, measure, (check,), declared=(FAR_REVIVAL,), families=("one-layer",))
@@ -87,7 +113,12 @@ def test_selected_offset_stays_at_target_far_out(scale, model_cache, claim):
 
 @pytest.mark.control("P1")
 def test_selected_offset_stays_at_target_far_out_control(scale, model_cache, control):
-    refute(control, scale.describe(PAPER_SEEDS),
-           "the grid's APE heads (table extended with the seed's initial rows) in place of the RoPE heads: "
-           "an APE head peaks at an absolute position inside the training range, never at -K, so every cell "
-           "must fail", check, measure(scale, model_cache).replaced(measure(scale, model_cache, "ape")))
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "the grid's APE heads (table extended with the seed's initial rows) in place of the RoPE heads: "
+        "an APE head peaks at an absolute position inside the training range, never at -K, so every cell "
+        "must fail",
+        check,
+        measure(scale, model_cache).replaced(measure(scale, model_cache, "ape")),
+    )

@@ -43,16 +43,28 @@ PAPER_SEEDS = VALIDATION_SEEDS
 OFFSETS = (2, 3)  # as C6
 TOLERANCE = 0.05  # catalogue: measured seed-mean a* within 0.05 of the prediction
 # the far end, both scales: a* falls below the in-range law (kernel revivals at far offsets)
-FAR_DECLINE = Declared(("K=2 L=96: *", "K=2 L=128: *", "K=3 L=128: *"),
-                       "beyond L = 64 the measured a* falls below the law fitted in range (the carrier-only profile "
-                       "revives at far offsets, so 1/a* grows faster than linearly); L = 64 and K = 3 at L = 96 hold",
-                       scales=("paper", "quick"))
+FAR_DECLINE = Declared(
+    ("K=2 L=96: *", "K=2 L=128: *", "K=3 L=128: *"),
+    "beyond L = 64 the measured a* falls below the law fitted in range (the carrier-only profile "
+    "revives at far offsets, so 1/a* grows faster than linearly); L = 64 and K = 3 at L = 96 hold",
+    scales=("paper", "quick"),
+)
 
 
 def measure(scale, cache) -> P.OutOfSampleResult:
-    return memo(("predictions-out-of-sample",), scale,
-                lambda: P.run_out_of_sample(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, scale.evaluation(),
-                                            P.FAR_LENGTHS, scale.sequences, cache=cache))
+    return memo(
+        ("predictions-out-of-sample",),
+        scale,
+        lambda: P.run_out_of_sample(
+            scale.seed_list(PAPER_SEEDS),
+            scale.steps,
+            OFFSETS,
+            scale.evaluation(),
+            P.FAR_LENGTHS,
+            scale.sequences,
+            cache=cache,
+        ),
+    )
 
 
 def check(claim, result: P.OutOfSampleResult) -> None:
@@ -60,15 +72,22 @@ def check(claim, result: P.OutOfSampleResult) -> None:
         items = result.items(offset)
         errors = result.errors(items)
         for j, length in enumerate(result.far_lengths):
-            claim.check(f"K={offset} L={length}: |measured - predicted| seed-mean a*", abs(errors[j]), "<=", TOLERANCE,
-                        paper="within 0.05 (predicted)",
-                        source="catalogue-prediction",
-                        source_note="within 0.05 of the in-range law",
-                        bootstrap=(items, lambda chosen, j=j: abs(result.errors(chosen)[j])))
-            claim.measure(f"K={offset} L={length}: signed error measured - predicted (seed-mean)", errors[j],
-                          headline=True)
-            claim.measure(f"K={offset} L={length}: per-seed error, each seed's own fit",
-                          result.seed_errors(offset, length))
+            claim.check(
+                f"K={offset} L={length}: |measured - predicted| seed-mean a*",
+                abs(errors[j]),
+                "<=",
+                TOLERANCE,
+                paper="within 0.05 (predicted)",
+                source="catalogue-prediction",
+                source_note="within 0.05 of the in-range law",
+                bootstrap=(items, lambda chosen, j=j: abs(result.errors(chosen)[j])),
+            )
+            claim.measure(
+                f"K={offset} L={length}: signed error measured - predicted (seed-mean)", errors[j], headline=True
+            )
+            claim.measure(
+                f"K={offset} L={length}: per-seed error, each seed's own fit", result.seed_errors(offset, length)
+            )
         fit = result.fit(offset)
         claim.measure(f"K={offset}: fit intercept a, slope c (seed-mean a*)", [fit.intercept, fit.slope])
 
@@ -78,14 +97,25 @@ def prediction_figure(result: P.OutOfSampleResult) -> dict:
     curve = list(range(min(lengths), max(lengths) + 1, 4))
     series = []
     for K in result.offsets:
-        series.append(figures.series(f"K={K} measured", lengths,
-                                     per_seed=[a + b for a, b in result.items(K)], style="points"))
-        series.append(figures.series(f"K={K} prediction (fit on L <= {max(result.fit_lengths)})", curve,
-                                     y=result.predicted(K, curve), style="dashed"))
-    return figures.lines("a* measured against the dilution law fitted in range", "evaluation length L",
-                         "a* (mean attention on the target)", series,
-                         vlines=[(max(result.fit_lengths), "last fitted length")],
-                         note="points: seed mean, band: min to max over seeds; dashed: 1/(a + c (L-1)) from the fit")
+        series.append(
+            figures.series(f"K={K} measured", lengths, per_seed=[a + b for a, b in result.items(K)], style="points")
+        )
+        series.append(
+            figures.series(
+                f"K={K} prediction (fit on L <= {max(result.fit_lengths)})",
+                curve,
+                y=result.predicted(K, curve),
+                style="dashed",
+            )
+        )
+    return figures.lines(
+        "a* measured against the dilution law fitted in range",
+        "evaluation length L",
+        "a* (mean attention on the target)",
+        series,
+        vlines=[(max(result.fit_lengths), "last fitted length")],
+        note="points: seed mean, band: min to max over seeds; dashed: 1/(a + c (L-1)) from the fit",
+    )
 
 
 CLAIM = ClaimSpec("P2", PAPER_SEEDS, measure, (check,), declared=(FAR_DECLINE,), families=("one-layer",))
@@ -105,7 +135,11 @@ def test_dilution_law_predicts_far_target_weight(scale, model_cache, claim):
 def test_dilution_law_predicts_far_target_weight_control(scale, model_cache, control):
     result = measure(scale, model_cache)
     scaled = variant(scale, model_cache, "log-scale", OFFSETS, PAPER_SEEDS)
-    refute(control, scale.describe(PAPER_SEEDS),
-           "the far a* of the same heads under log-length logit scaling (P6's variant) against the law fitted "
-           "on their unscaled in-range a*: the scaled heads dilute more slowly, so the prediction must miss",
-           check, dataclasses.replace(result, far_cells=scaled.varied))
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "the far a* of the same heads under log-length logit scaling (P6's variant) against the law fitted "
+        "on their unscaled in-range a*: the scaled heads dilute more slowly, so the prediction must miss",
+        check,
+        dataclasses.replace(result, far_cells=scaled.varied),
+    )

@@ -41,27 +41,48 @@ def check(claim, result: FarResult) -> None:
     pinned = []
     for offset in result.offsets:
         for length in result.lengths:
-            claim.check(f"K={offset} L={length}: accuracy", result.accuracy(offset, length), "<=", APE_OUT,
-                        paper="chance (predicted)",
-                        source="catalogue-prediction",
-                        source_note="seed-mean accuracy <= 0.15")
-            pinned += [float(p < result.max_len) for p in result.peak_positions(offset, length)]
-    claim.check(f"share of seed x K x L cells peaking at an absolute position < {result.max_len}", pinned, ">=",
-                PINNED_SHARE, paper=">= 90% (predicted)",
+            claim.check(
+                f"K={offset} L={length}: accuracy",
+                result.accuracy(offset, length),
+                "<=",
+                APE_OUT,
+                paper="chance (predicted)",
                 source="catalogue-prediction",
-                source_note=">= 90% of cells pinned")
+                source_note="seed-mean accuracy <= 0.15",
+            )
+            pinned += [float(p < result.max_len) for p in result.peak_positions(offset, length)]
+    claim.check(
+        f"share of seed x K x L cells peaking at an absolute position < {result.max_len}",
+        pinned,
+        ">=",
+        PINNED_SHARE,
+        paper=">= 90% (predicted)",
+        source="catalogue-prediction",
+        source_note=">= 90% of cells pinned",
+    )
     for offset in result.offsets:
-        claim.measure(f"K={offset}: peak positions at L = {', '.join(map(str, result.lengths))} (every seed)",
-                      [p for L in result.lengths for p in result.peak_positions(offset, L)])
+        claim.measure(
+            f"K={offset}: peak positions at L = {', '.join(map(str, result.lengths))} (every seed)",
+            [p for L in result.lengths for p in result.peak_positions(offset, L)],
+        )
 
 
 def peak_figure(result: FarResult) -> dict:
     return figures.lines(
-        "APE: absolute position of the attention peak far beyond the table's trained rows", "evaluation length L",
-        "peak position", [figures.series(f"K={K}", result.lengths,
-                                         per_seed=[[result.peak_positions(K, L)[i] for L in result.lengths]
-                                                   for i in range(len(result.seeds))]) for K in result.offsets],
-        hlines=[(result.max_len, "Lmax")], note="band: min to max over seeds")
+        "APE: absolute position of the attention peak far beyond the table's trained rows",
+        "evaluation length L",
+        "peak position",
+        [
+            figures.series(
+                f"K={K}",
+                result.lengths,
+                per_seed=[[result.peak_positions(K, L)[i] for L in result.lengths] for i in range(len(result.seeds))],
+            )
+            for K in result.offsets
+        ],
+        hlines=[(result.max_len, "Lmax")],
+        note="band: min to max over seeds",
+    )
 
 
 CLAIM = ClaimSpec("P3", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True)
@@ -70,8 +91,10 @@ CLAIM = ClaimSpec("P3", PAPER_SEEDS, measure, (check,), families=("one-layer",),
 @pytest.mark.claim("P3")
 def test_ape_stays_pinned_and_at_chance_far_out(scale, model_cache, claim):
     result = run_claim(CLAIM, claim, scale, model_cache)
-    claim.choice("APE table extended to 128 rows: trained rows unchanged, rows 48..127 = the seed's own initial rows "
-                 "(the init generator continued)")
+    claim.choice(
+        "APE table extended to 128 rows: trained rows unchanged, rows 48..127 = the seed's own initial rows "
+        "(the init generator continued)"
+    )
     claim.choice("peak = argmax of the mean attention over absolute positions (as C8)")
     claim.figure("ape_peak_far", peak_figure(result))
     claim.verify()
@@ -79,7 +102,11 @@ def test_ape_stays_pinned_and_at_chance_far_out(scale, model_cache, claim):
 
 @pytest.mark.control("P3")
 def test_ape_stays_pinned_and_at_chance_far_out_control(scale, model_cache, control):
-    refute(control, scale.describe(PAPER_SEEDS),
-           "the grid's RoPE heads in place of the APE heads: they retrieve far out and peak at L-1-K, so the "
-           "accuracy and pinning checks must fail", check,
-           measure(scale, model_cache).replaced(measure(scale, model_cache, "rope")))
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "the grid's RoPE heads in place of the APE heads: they retrieve far out and peak at L-1-K, so the "
+        "accuracy and pinning checks must fail",
+        check,
+        measure(scale, model_cache).replaced(measure(scale, model_cache, "rope")),
+    )

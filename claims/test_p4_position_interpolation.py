@@ -55,35 +55,60 @@ def check(claim, result: VariantResult) -> None:
         for length in INTERPOLATION_LENGTHS:
             target = predicted_offset(offset, length, result.max_len)
             moved += [float(s == target) for s in result.values("selected_offset", offset, length)]
-            claim.check(f"K={offset} L={length}: accuracy under interpolation",
-                        result.values("accuracy", offset, length), "<=", BROKEN, paper="broken (predicted)",
-                        source="catalogue-prediction",
-                        source_note="seed-mean accuracy <= 0.15")
-    claim.check("share of seed x K x L cells (K = 2, 3; L = 32, 48) selecting -K L/16", moved, ">=", MOVED_SHARE,
-                paper=">= 90% (predicted)",
+            claim.check(
+                f"K={offset} L={length}: accuracy under interpolation",
+                result.values("accuracy", offset, length),
+                "<=",
+                BROKEN,
+                paper="broken (predicted)",
                 source="catalogue-prediction",
-                source_note=">= 90% of cells at -K L/16")
+                source_note="seed-mean accuracy <= 0.15",
+            )
+    claim.check(
+        "share of seed x K x L cells (K = 2, 3; L = 32, 48) selecting -K L/16",
+        moved,
+        ">=",
+        MOVED_SHARE,
+        paper=">= 90% (predicted)",
+        source="catalogue-prediction",
+        source_note=">= 90% of cells at -K L/16",
+    )
     for offset in result.offsets:
         for length in INTERPOLATION_LENGTHS:
-            claim.measure(f"K={offset} L={length}: selected offset under interpolation (every seed; -K L/16 = "
-                          f"{predicted_offset(offset, length, result.max_len):g})",
-                          result.values("selected_offset", offset, length), headline=offset == 2 and length == 48)
+            claim.measure(
+                f"K={offset} L={length}: selected offset under interpolation (every seed; -K L/16 = "
+                f"{predicted_offset(offset, length, result.max_len):g})",
+                result.values("selected_offset", offset, length),
+                headline=offset == 2 and length == 48,
+            )
     for length in INTERPOLATION_LENGTHS:
-        claim.measure(f"K=1 L={length}: accuracy under interpolation (reported, no verdict)",
-                      result.values("accuracy", 1, length))
+        claim.measure(
+            f"K=1 L={length}: accuracy under interpolation (reported, no verdict)", result.values("accuracy", 1, length)
+        )
 
 
 def offset_figure(result: VariantResult) -> dict:
     lengths = [L for L in result.lengths if L > result.max_len]
     series = []
     for K in result.offsets:
-        series.append(figures.series(f"K={K} interpolated", lengths,
-                                     per_seed=[[result.values("selected_offset", K, L)[i] for L in lengths]
-                                               for i in range(len(result.seeds))]))
+        series.append(
+            figures.series(
+                f"K={K} interpolated",
+                lengths,
+                per_seed=[
+                    [result.values("selected_offset", K, L)[i] for L in lengths] for i in range(len(result.seeds))
+                ],
+            )
+        )
         predicted = [predicted_offset(K, L, result.max_len) for L in lengths]
         series.append(figures.series(f"K={K}: -K L/16", lengths, y=predicted, style="dashed"))
-    return figures.lines("Selected offset under position interpolation (positions x 16/L)", "evaluation length L",
-                         "selected offset t - n", series, note="band: min to max over seeds; dashed: the prediction")
+    return figures.lines(
+        "Selected offset under position interpolation (positions x 16/L)",
+        "evaluation length L",
+        "selected offset t - n",
+        series,
+        note="band: min to max over seeds; dashed: the prediction",
+    )
 
 
 CLAIM = ClaimSpec("P4", PAPER_SEEDS, measure, (check,), families=("one-layer",))
@@ -95,15 +120,24 @@ def test_position_interpolation_moves_the_selected_offset(scale, model_cache, cl
     claim.choice("interpolation: query and key positions multiplied by 16/L at L > 16, fractional rotation angles")
     claim.choice("a cell selects -K L/16 when its argmax offset equals it exactly")
     claim.figure("selected_offset_interpolated", offset_figure(result))
-    claim.note("accuracy without interpolation at the same cells: " + ", ".join(
-        f"K={K} L={L}: {mean(result.values('accuracy', K, L, varied=False)):.3f}"
-        for K in result.offsets for L in INTERPOLATION_LENGTHS))
+    claim.note(
+        "accuracy without interpolation at the same cells: "
+        + ", ".join(
+            f"K={K} L={L}: {mean(result.values('accuracy', K, L, varied=False)):.3f}"
+            for K in result.offsets
+            for L in INTERPOLATION_LENGTHS
+        )
+    )
     claim.verify()
 
 
 @pytest.mark.control("P4")
 def test_position_interpolation_moves_the_selected_offset_control(scale, model_cache, control):
-    refute(control, scale.describe(PAPER_SEEDS),
-           "interpolation factor 1 (no interpolation: the plain evaluation of the same heads and cells): the "
-           "head selects -K and retrieves, so 'selected offset = -K L/16' and 'accuracy <= 0.15' must fail",
-           check, measure(scale, model_cache, "plain"))
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "interpolation factor 1 (no interpolation: the plain evaluation of the same heads and cells): the "
+        "head selects -K and retrieves, so 'selected offset = -K L/16' and 'accuracy <= 0.15' must fail",
+        check,
+        measure(scale, model_cache, "plain"),
+    )

@@ -34,33 +34,51 @@ CANNOT_SELECT = 0.35  # catalogue: seed-mean accuracy at every L (chance 0.05)
 
 
 def measure(scale, cache, encoding: str = "nope") -> PhenomenonResult:
-    return memo(("predictions-nope", encoding), scale,
-                lambda: run_nope(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, scale.evaluation(), cache,
-                                 encoding))
+    return memo(
+        ("predictions-nope", encoding),
+        scale,
+        lambda: run_nope(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, scale.evaluation(), cache, encoding),
+    )
 
 
 def check(claim, result: PhenomenonResult) -> None:
     encoding = result.encodings[0]
     for offset in result.offsets:
         for length in result.lengths:
-            claim.check(f"K={offset} L={length}: accuracy", result.accuracy(encoding, offset, length), "<=",
-                        CANNOT_SELECT, paper="cannot select (predicted)",
-                        source="catalogue-prediction",
-                        source_note="seed-mean accuracy <= 0.35 at every L")
+            claim.check(
+                f"K={offset} L={length}: accuracy",
+                result.accuracy(encoding, offset, length),
+                "<=",
+                CANNOT_SELECT,
+                paper="cannot select (predicted)",
+                source="catalogue-prediction",
+                source_note="seed-mean accuracy <= 0.35 at every L",
+            )
     in_range = [L for L in result.lengths if L <= result.max_len]
-    claim.measure(f"accuracy in range (L = {', '.join(map(str, in_range))}; mean over K and L, per seed)",
-                  column_means([result.accuracy(encoding, K, L) for K in result.offsets for L in in_range]),
-                  headline=True)
+    claim.measure(
+        f"accuracy in range (L = {', '.join(map(str, in_range))}; mean over K and L, per seed)",
+        column_means([result.accuracy(encoding, K, L) for K in result.offsets for L in in_range]),
+        headline=True,
+    )
 
 
 def accuracy_figure(result: PhenomenonResult) -> dict:
     encoding = result.encodings[0]
-    return figures.lines("NoPE accuracy against length", "evaluation length L", "accuracy",
-                         [figures.series(f"K={K}", result.lengths,
-                                         per_seed=[[run.at(L).accuracy for L in result.lengths]
-                                                   for run in result.runs[encoding, K]]) for K in result.offsets],
-                         hlines=[(0.05, "chance"), (CANNOT_SELECT, "threshold")],
-                         vlines=[(result.max_len, "longest training length")])
+    return figures.lines(
+        "NoPE accuracy against length",
+        "evaluation length L",
+        "accuracy",
+        [
+            figures.series(
+                f"K={K}",
+                result.lengths,
+                per_seed=[[run.at(L).accuracy for L in result.lengths] for run in result.runs[encoding, K]],
+            )
+            for K in result.offsets
+        ],
+        hlines=[(0.05, "chance"), (CANNOT_SELECT, "threshold")],
+        vlines=[(result.max_len, "longest training length")],
+    )
 
 
 CLAIM = ClaimSpec("P5", PAPER_SEEDS, measure, (check,), families=("one-layer",))
@@ -69,14 +87,20 @@ CLAIM = ClaimSpec("P5", PAPER_SEEDS, measure, (check,), families=("one-layer",))
 @pytest.mark.claim("P5")
 def test_nope_cannot_select_an_offset(scale, model_cache, claim):
     result = run_claim(CLAIM, claim, scale, model_cache)
-    claim.choice("NoPE = the paper's one-layer head with no positional encoding, trained as C1 "
-                 "(same data, steps, init)")
+    claim.choice(
+        "NoPE = the paper's one-layer head with no positional encoding, trained as C1 (same data, steps, init)"
+    )
     claim.figure("nope_accuracy", accuracy_figure(result))
     claim.verify()
 
 
 @pytest.mark.control("P5")
 def test_nope_cannot_select_an_offset_control(scale, model_cache, control):
-    refute(control, scale.describe(PAPER_SEEDS),
-           "the grid's RoPE heads (same K and seeds, trained the same way) in place of the NoPE heads: they "
-           "retrieve, so every accuracy check must fail", check, measure(scale, model_cache, "rope"))
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "the grid's RoPE heads (same K and seeds, trained the same way) in place of the NoPE heads: they "
+        "retrieve, so every accuracy check must fail",
+        check,
+        measure(scale, model_cache, "rope"),
+    )

@@ -45,8 +45,12 @@ def measure(scale, cache, kind: str = "log-scale") -> VariantResult:
 
 def selecting_cells(result: VariantResult) -> list[tuple[int, int]]:
     """(K, L) cells where every seed's unscaled head selects -K."""
-    return [(K, L) for K in result.offsets for L in result.lengths
-            if all(s == -K for s in result.values("selected_offset", K, L, varied=False))]
+    return [
+        (K, L)
+        for K in result.offsets
+        for L in result.lengths
+        if all(s == -K for s in result.values("selected_offset", K, L, varied=False))
+    ]
 
 
 def differences(result: VariantResult, key: str, offset: int, length: int) -> list[float]:
@@ -57,40 +61,67 @@ def differences(result: VariantResult, key: str, offset: int, length: int) -> li
 def check(claim, result: VariantResult) -> None:
     cells = selecting_cells(result)
     for offset, length in cells:
-        claim.check(f"K={offset} L={length}: scaled selected offset of every seed",
-                    [float(s) for s in result.values("selected_offset", offset, length)], "==", float(-offset),
-                    reduce="all", paper=f"-{offset} (predicted)",
-                    source="catalogue-prediction",
-                    source_note="-K kept in every selecting cell")
-        claim.check(f"K={offset} L={length}: seed-mean a* scaled - unscaled",
-                    differences(result, "target_weight", offset, length), ">", 0.0, paper="> 0 (predicted)",
-                    source="catalogue-prediction",
-                    source_note="a* scaled > unscaled")
+        claim.check(
+            f"K={offset} L={length}: scaled selected offset of every seed",
+            [float(s) for s in result.values("selected_offset", offset, length)],
+            "==",
+            float(-offset),
+            reduce="all",
+            paper=f"-{offset} (predicted)",
+            source="catalogue-prediction",
+            source_note="-K kept in every selecting cell",
+        )
+        claim.check(
+            f"K={offset} L={length}: seed-mean a* scaled - unscaled",
+            differences(result, "target_weight", offset, length),
+            ">",
+            0.0,
+            paper="> 0 (predicted)",
+            source="catalogue-prediction",
+            source_note="a* scaled > unscaled",
+        )
     for offset in result.offsets:
         lengths = [L for K, L in cells if K == offset]
         if lengths:
-            claim.check(f"K={offset} L={max(lengths)} (longest selecting -K): seed-mean accuracy scaled - unscaled",
-                        differences(result, "accuracy", offset, max(lengths)), ">=", 0.0, paper=">= 0 (predicted)",
-                        source="catalogue-prediction",
-                        source_note="accuracy scaled >= unscaled at the longest selecting L")
+            claim.check(
+                f"K={offset} L={max(lengths)} (longest selecting -K): seed-mean accuracy scaled - unscaled",
+                differences(result, "accuracy", offset, max(lengths)),
+                ">=",
+                0.0,
+                paper=">= 0 (predicted)",
+                source="catalogue-prediction",
+                source_note="accuracy scaled >= unscaled at the longest selecting L",
+            )
     claim.measure("K x L cells where every seed's unscaled head selects -K", float(len(cells)))
     longest = max(result.lengths)
     for offset in result.offsets:
-        claim.measure(f"K={offset} L={longest}: a* scaled - unscaled (per seed)",
-                      differences(result, "target_weight", offset, longest), headline=True)
+        claim.measure(
+            f"K={offset} L={longest}: a* scaled - unscaled (per seed)",
+            differences(result, "target_weight", offset, longest),
+            headline=True,
+        )
 
 
 def weight_figure(result: VariantResult) -> dict:
     series = []
     for K in result.offsets:
         for varied, style in ((False, "dashed"), (True, None)):
-            per_seed = [[result.values("target_weight", K, L, varied)[i] for L in result.lengths]
-                        for i in range(len(result.seeds))]
-            series.append(figures.series(f"K={K} {'scaled' if varied else 'unscaled'}", result.lengths,
-                                         per_seed=per_seed, style=style))
-    return figures.lines("a* with and without log-length logit scaling (logits x log L / log 16)",
-                         "evaluation length L", "a* (mean attention on the target)", series,
-                         note="band: min to max over seeds")
+            per_seed = [
+                [result.values("target_weight", K, L, varied)[i] for L in result.lengths]
+                for i in range(len(result.seeds))
+            ]
+            series.append(
+                figures.series(
+                    f"K={K} {'scaled' if varied else 'unscaled'}", result.lengths, per_seed=per_seed, style=style
+                )
+            )
+    return figures.lines(
+        "a* with and without log-length logit scaling (logits x log L / log 16)",
+        "evaluation length L",
+        "a* (mean attention on the target)",
+        series,
+        note="band: min to max over seeds",
+    )
 
 
 CLAIM = ClaimSpec("P6", PAPER_SEEDS, measure, (check,), families=("one-layer",))
@@ -107,7 +138,11 @@ def test_log_length_scaling_raises_target_weight(scale, model_cache, claim):
 
 @pytest.mark.control("P6")
 def test_log_length_scaling_raises_target_weight_control(scale, model_cache, control):
-    refute(control, scale.describe(PAPER_SEEDS),
-           "the inverse scaling (logits divided by log(L)/log(16): flatter attention, more dilution) in place "
-           "of the scaling: the scaled a* falls below the unscaled, so the a* checks must fail",
-           check, measure(scale, model_cache, "inverse-log-scale"))
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "the inverse scaling (logits divided by log(L)/log(16): flatter attention, more dilution) in place "
+        "of the scaling: the scaled a* falls below the unscaled, so the a* checks must fail",
+        check,
+        measure(scale, model_cache, "inverse-log-scale"),
+    )

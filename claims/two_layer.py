@@ -42,17 +42,23 @@ def measure(scale: Scale, cache, width: int = WIDTH) -> TwoLayerResult:
     evaluation."""
     scale = run_scale(scale)
     return memo(
-        ("two-layer", width), scale,
-        lambda: run_two_layer(scale.seed_list(PAPER_SEEDS), scale.steps, evaluation=scale.evaluation(),
-                              cache=cache, d=width),
+        ("two-layer", width),
+        scale,
+        lambda: run_two_layer(
+            scale.seed_list(PAPER_SEEDS), scale.steps, evaluation=scale.evaluation(), cache=cache, d=width
+        ),
     )
 
 
 def width_variants(first_width: tuple[Declared, ...]) -> tuple[Variant, ...]:
     """C12's and C13's variants, one per width (test ids ``d64``, ``d96``); the first width declares
     ``first_width`` (the claim's own non-reproductions there), the chosen width inherits the claim's (none)."""
-    return tuple(Variant(f"d{width}", functools.partial(measure, width=width),
-                         declared=first_width if width == FIRST_WIDTH else None) for width in WIDTHS)
+    return tuple(
+        Variant(
+            f"d{width}", functools.partial(measure, width=width), declared=first_width if width == FIRST_WIDTH else None
+        )
+        for width in WIDTHS
+    )
 
 
 def swapped(result: TwoLayerResult) -> TwoLayerResult:
@@ -66,23 +72,29 @@ def swapped(result: TwoLayerResult) -> TwoLayerResult:
     )
 
 
-SWAP_WHY = ("APE's trained transformers in RoPE's place and RoPE's in APE's (same seeds, same evaluation): "
-            "the APE model collapses beyond the training range and pins its head, the RoPE model does not, so "
-            "the claim's checks must fail with the roles swapped")
+SWAP_WHY = (
+    "APE's trained transformers in RoPE's place and RoPE's in APE's (same seeds, same evaluation): "
+    "the APE model collapses beyond the training range and pins its head, the RoPE model does not, so "
+    "the claim's checks must fail with the roles swapped"
+)
 
 
 def variant_choice(width: int) -> str:
     """The width of this record, and which was chosen after seeing which."""
     if width == FIRST_WIDTH:
-        return (f"variant d = {FIRST_WIDTH} (8 rotary frequencies per head): the first width tried. d = {WIDTH} was "
-                f"chosen after seeing this width fail C13 in the development run (2 of 5 RoPE seeds' retrieving "
-                f"heads jumped to offset -21 at L >= 24); this variant is kept with its own verdict, measured afresh, "
-                f"not replaced")
+        return (
+            f"variant d = {FIRST_WIDTH} (8 rotary frequencies per head): the first width tried. d = {WIDTH} was "
+            f"chosen after seeing this width fail C13 in the development run (2 of 5 RoPE seeds' retrieving "
+            f"heads jumped to offset -21 at L >= 24); this variant is kept with its own verdict, measured afresh, "
+            f"not replaced"
+        )
     if width == WIDTH:
-        return (f"variant d = {WIDTH} (12 rotary frequencies per head): chosen after seeing d = {FIRST_WIDTH}, the "
-                f"first width tried, fail C13 in the development run (2 of 5 RoPE seeds' retrieving heads jumped to "
-                f"offset -21 at L >= 24); d = {FIRST_WIDTH} is reported beside it as its own variant "
-                f"(test id d{FIRST_WIDTH})")
+        return (
+            f"variant d = {WIDTH} (12 rotary frequencies per head): chosen after seeing d = {FIRST_WIDTH}, the "
+            f"first width tried, fail C13 in the development run (2 of 5 RoPE seeds' retrieving heads jumped to "
+            f"offset -21 at L >= 24); d = {FIRST_WIDTH} is reported beside it as its own variant "
+            f"(test id d{FIRST_WIDTH})"
+        )
     return f"variant d = {width} (not one of the suite's widths {WIDTHS})"
 
 

@@ -50,10 +50,14 @@ def check_readings(cfg: Any) -> None:
     _require(cfg.ape_unseen in APE_UNSEEN, f"unknown ape_unseen {cfg.ape_unseen!r} (known: {', '.join(APE_UNSEEN)})")
     _require(ape_value in APE_VALUES, f"unknown ape_value {ape_value!r} (known: {', '.join(APE_VALUES)})")
     if cfg.encoding != "ape":
-        _require(cfg.ape_unseen == APE_UNSEEN[0],
-                 f"ape_unseen={cfg.ape_unseen!r} is only valid for encoding 'ape', not {cfg.encoding!r}")
-        _require(ape_value == APE_VALUES[0],
-                 f"ape_value={ape_value!r} is only valid for encoding 'ape', not {cfg.encoding!r}")
+        _require(
+            cfg.ape_unseen == APE_UNSEEN[0],
+            f"ape_unseen={cfg.ape_unseen!r} is only valid for encoding 'ape', not {cfg.encoding!r}",
+        )
+        _require(
+            ape_value == APE_VALUES[0],
+            f"ape_value={ape_value!r} is only valid for encoding 'ape', not {cfg.encoding!r}",
+        )
 
 
 @dataclass(frozen=True)
@@ -155,8 +159,10 @@ class TrainConfig:
     length_mix: str = "per-sequence"
 
     def __post_init__(self) -> None:
-        _require(self.length_mix in LENGTH_MIXES,
-                 f"unknown length_mix {self.length_mix!r} (known: {', '.join(LENGTH_MIXES)})")
+        _require(
+            self.length_mix in LENGTH_MIXES,
+            f"unknown length_mix {self.length_mix!r} (known: {', '.join(LENGTH_MIXES)})",
+        )
         require_integers(self, ("steps", "batch", "record_every"))
         _require(self.steps >= 1, f"steps={self.steps} must be at least 1")
         _require(self.batch >= 1, f"batch={self.batch} must be at least 1")
@@ -245,7 +251,9 @@ def parse_seeds(spec: str | Sequence[int]) -> tuple[int, ...]:
             low, high = int(low_text), int(high_text)
             _require(low >= 0, f"seed spec {spec!r}: seeds must be non-negative")
             _require(high >= low, f"seed spec {spec!r} is a reversed range")
-            _require(high - low + 1 <= MAX_SEEDS, f"seed spec {spec!r} names {high - low + 1} seeds; at most {MAX_SEEDS}")
+            _require(
+                high - low + 1 <= MAX_SEEDS, f"seed spec {spec!r} names {high - low + 1} seeds; at most {MAX_SEEDS}"
+            )
             return tuple(range(low, high + 1))
         seeds = tuple(int(part) for part in text.split(","))
     except ValueError as error:

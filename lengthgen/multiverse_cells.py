@@ -22,14 +22,22 @@ OWN_MODELS = ("C9", "C11", "C14", "C21", "C22", "P5")  # claims that reproduce a
 # their own (weight decays, linear heads, other bases, content heads, NoPE heads): 30 + 10 + 20 + 15 + 15 models
 _SINGLE = ("lengths=per-batch", "init=gpt2")  # the one-layer readings that retrain every one-layer claim
 LEFT_OUT: dict[tuple[str, str], str] = {
-    **{(u, c): "the C17/C18 sweep (80 models per universe, a third of a universe's cost): extended"
-       for u in _SINGLE + ("all-alternatives",) for c in SWEEPS},
-    **{(u, c): "a reproduction on models of its own under a one-layer reading (its own models are 1-2 minutes "
-       "per reading): extended; the C1 grid's claims and the non-reproductions keep every reading"
-       for u in _SINGLE for c in OWN_MODELS},
-    **{("all-alternatives", c): "the first width (d = 64) at 900 steps under every alternative (3 min of the "
-       "budget): extended; two-layer-steps=900 runs d = 64 at 900 steps, the other readings at 300"
-       for c in ("C12-d64", "C13-d64")},
+    **{
+        (u, c): "the C17/C18 sweep (80 models per universe, a third of a universe's cost): extended"
+        for u in _SINGLE + ("all-alternatives",)
+        for c in SWEEPS
+    },
+    **{
+        (u, c): "a reproduction on models of its own under a one-layer reading (its own models are 1-2 minutes "
+        "per reading): extended; the C1 grid's claims and the non-reproductions keep every reading"
+        for u in _SINGLE
+        for c in OWN_MODELS
+    },
+    **{
+        ("all-alternatives", c): "the first width (d = 64) at 900 steps under every alternative (3 min of the "
+        "budget): extended; two-layer-steps=900 runs d = 64 at 900 steps, the other readings at 300"
+        for c in ("C12-d64", "C13-d64")
+    },
 }
 WIDTH_VARIANTS = {"C12": ("", "-d64"), "C13": ("", "-d64")}  # "" is d = 96 (the suite's), "-d64" the first width
 
@@ -75,6 +83,9 @@ def left_out() -> list[tuple[str, str, str]]:
     columns by number: read off :data:`LEFT_OUT` alone (a claim's entry covers each of its columns), so it needs
     no plan of cells (``tests/test_multiverse_registry.py`` checks that each is a cell of the registry)."""
     order = {u.name: i for i, u in enumerate(UNIVERSES)}
-    found = [(universe, column, why) for (universe, key), why in LEFT_OUT.items()
-             for column in (columns(key) if key in WIDTH_VARIANTS else (key,))]
+    found = [
+        (universe, column, why)
+        for (universe, key), why in LEFT_OUT.items()
+        for column in (columns(key) if key in WIDTH_VARIANTS else (key,))
+    ]
     return sorted(found, key=lambda cell: (order[cell[0]], sort_key(cell[1])))

@@ -72,50 +72,93 @@ class Reading:
     changes: tuple[Change, ...]  # the spec fields it replaces
 
     def __post_init__(self) -> None:
-        _require(self.name.startswith(f"{self.choice}=") and self.name == self.name.strip(),
-                 f"reading name {self.name!r} must start with its choice {self.choice!r} and '='")
+        _require(
+            self.name.startswith(f"{self.choice}=") and self.name == self.name.strip(),
+            f"reading name {self.name!r} must start with its choice {self.choice!r} and '='",
+        )
         _require(bool(self.who.strip()) and bool(self.changes), f"reading {self.name!r} is incomplete")
 
 
 CHOICES: tuple[Choice, ...] = (
-    Choice("lengths", "a length per sequence, uniform in [Lmin, Lmax], in right-aligned padded batches",
-           "the paper trains on lengths in [8, 16] and does not say how mixed lengths are batched"),
-    Choice("init", "PyTorch's defaults for the one-layer head (embeddings N(0, 1), projections U(+-1/sqrt(d))); "
-           "nanoGPT's N(0, 0.02) for the two-layer transformer",
-           "the paper gives no initialisation; the implicit-bias account is about which solution training selects, "
-           "and the scale it starts from could change that"),
-    Choice("ape-rows", "the APE rows never trained (positions >= Lmax) keep their initial draw",
-           "the paper says the untrained rows are what APE reads beyond the range, not what they hold"),
-    Choice("ape-value", "v_t = W_V (x_t + p_t): the position enters the values too",
-           "the paper adds a learned position embedding without saying whether the values see it"),
-    Choice("two-layer-steps", "300 steps (Adam lr 1e-3, batch 32)",
-           "the paper gives no training recipe for its two-layer transformer"),
+    Choice(
+        "lengths",
+        "a length per sequence, uniform in [Lmin, Lmax], in right-aligned padded batches",
+        "the paper trains on lengths in [8, 16] and does not say how mixed lengths are batched",
+    ),
+    Choice(
+        "init",
+        "PyTorch's defaults for the one-layer head (embeddings N(0, 1), projections U(+-1/sqrt(d))); "
+        "nanoGPT's N(0, 0.02) for the two-layer transformer",
+        "the paper gives no initialisation; the implicit-bias account is about which solution training selects, "
+        "and the scale it starts from could change that",
+    ),
+    Choice(
+        "ape-rows",
+        "the APE rows never trained (positions >= Lmax) keep their initial draw",
+        "the paper says the untrained rows are what APE reads beyond the range, not what they hold",
+    ),
+    Choice(
+        "ape-value",
+        "v_t = W_V (x_t + p_t): the position enters the values too",
+        "the paper adds a learned position embedding without saying whether the values see it",
+    ),
+    Choice(
+        "two-layer-steps",
+        "300 steps (Adam lr 1e-3, batch 32)",
+        "the paper gives no training recipe for its two-layer transformer",
+    ),
 )
 
 _APE_ROWS_WHO = "implementations that zero-initialise or mask the position table beyond the training length"
 READINGS: tuple[Reading, ...] = (
-    Reading("lengths", "lengths=per-batch", "one length per batch, drawn per step, no padding",
-            "a plain training script (and most length-generalisation code) draws one length per batch and "
-            "never pads",
-            (Change("one-layer", "train", "length_mix", "per-batch"),
-             Change("two-layer", "train", "length_mix", "per-batch"))),
-    Reading("init", "init=gpt2", "every weight of the one-layer head N(0, 0.02) (GPT-2, nanoGPT)",
-            "anyone who builds the head from GPT-2/nanoGPT code, where every weight is drawn N(0, 0.02)",
-            (Change("one-layer", "model", "init", "gpt2"),)),
-    Reading("init", "init=torch", "the two-layer transformer with PyTorch's layer defaults instead of nanoGPT's",
-            "anyone who builds the transformer from torch.nn layers and keeps their default initialisation",
-            (Change("two-layer", "model", "init", "torch"),)),
-    Reading("ape-rows", "ape-rows=zero", "APE rows at positions >= Lmax are zeros (one- and two-layer APE models)",
-            _APE_ROWS_WHO,
-            (Change("one-layer", "model", "ape_unseen", "zero", ape_only=True),
-             Change("two-layer", "model", "ape_unseen", "zero", ape_only=True))),
-    Reading("ape-value", "ape-value=token", "v_t = W_V x_t: the position enters queries and keys only (one-layer APE)",
-            "several APE implementations that add the position to queries and keys only (as relative schemes do)",
-            (Change("one-layer", "model", "ape_value", "token", ape_only=True),)),
-    Reading("two-layer-steps", "two-layer-steps=900", "the two-layer transformers trained 3x longer (900 steps at "
-            "paper scale), at both widths (d = 96 and d = 64)",
-            "a reader who suspects 300 steps undertrains the transformer, as a longer standard recipe would",
-            (Change("two-layer", "train", "steps", Times(3)),)),
+    Reading(
+        "lengths",
+        "lengths=per-batch",
+        "one length per batch, drawn per step, no padding",
+        "a plain training script (and most length-generalisation code) draws one length per batch and never pads",
+        (
+            Change("one-layer", "train", "length_mix", "per-batch"),
+            Change("two-layer", "train", "length_mix", "per-batch"),
+        ),
+    ),
+    Reading(
+        "init",
+        "init=gpt2",
+        "every weight of the one-layer head N(0, 0.02) (GPT-2, nanoGPT)",
+        "anyone who builds the head from GPT-2/nanoGPT code, where every weight is drawn N(0, 0.02)",
+        (Change("one-layer", "model", "init", "gpt2"),),
+    ),
+    Reading(
+        "init",
+        "init=torch",
+        "the two-layer transformer with PyTorch's layer defaults instead of nanoGPT's",
+        "anyone who builds the transformer from torch.nn layers and keeps their default initialisation",
+        (Change("two-layer", "model", "init", "torch"),),
+    ),
+    Reading(
+        "ape-rows",
+        "ape-rows=zero",
+        "APE rows at positions >= Lmax are zeros (one- and two-layer APE models)",
+        _APE_ROWS_WHO,
+        (
+            Change("one-layer", "model", "ape_unseen", "zero", ape_only=True),
+            Change("two-layer", "model", "ape_unseen", "zero", ape_only=True),
+        ),
+    ),
+    Reading(
+        "ape-value",
+        "ape-value=token",
+        "v_t = W_V x_t: the position enters queries and keys only (one-layer APE)",
+        "several APE implementations that add the position to queries and keys only (as relative schemes do)",
+        (Change("one-layer", "model", "ape_value", "token", ape_only=True),),
+    ),
+    Reading(
+        "two-layer-steps",
+        "two-layer-steps=900",
+        "the two-layer transformers trained 3x longer (900 steps at paper scale), at both widths (d = 96 and d = 64)",
+        "a reader who suspects 300 steps undertrains the transformer, as a longer standard recipe would",
+        (Change("two-layer", "train", "steps", Times(3)),),
+    ),
 )
 BY_NAME = {r.name: r for r in READINGS}
 assert len(BY_NAME) == len(READINGS), "reading names must be unique"
@@ -123,24 +166,42 @@ assert {r.choice for r in READINGS} == {c.name for c in CHOICES}, "every choice 
 
 # Choices of the README's "Protocol, and every choice the paper leaves open" left at one reading, and why.
 LEFT_AT_ONE_READING: tuple[tuple[str, str], ...] = (
-    ("seeds and data streams", "another draw of the same distributions: the robustness map's fresh-seeds setting "
-     "and --lengthgen-seeds/--lengthgen-until-decided already ask it"),
-    ("selected offset, peak, a*, carrier fraction, phi_c, margins, the dilution fit, dynamics' 'emerges'/'plateaus'",
-     "definitions of what is measured on the same models, not of the models: each check names where its "
-     "threshold comes from (a number the paper states, or the suite's reading)"),
+    (
+        "seeds and data streams",
+        "another draw of the same distributions: the robustness map's fresh-seeds setting "
+        "and --lengthgen-seeds/--lengthgen-until-decided already ask it",
+    ),
+    (
+        "selected offset, peak, a*, carrier fraction, phi_c, margins, the dilution fit, dynamics' 'emerges'/'plateaus'",
+        "definitions of what is measured on the same models, not of the models: each check names where its "
+        "threshold comes from (a number the paper states, or the suite's reading)",
+    ),
     ("APE table size (48 rows; 128 for the predictions)", "rows beyond the longest evaluation length are never read"),
-    ("linear attention (C11: o = sum_t l_t v_t, unnormalised)", "the literal reading of 'linear attention'; a "
-     "normalised or feature-map variant is another architecture, not another reading of this one"),
-    ("weight decay (C9: Adam's coupled L2)", "decoupled AdamW could move C9's numbers; it is not a config field "
-     "this round: the next axis to add"),
-    ("APE fixes (C10: interpolate with aligned ends, clamp, rescale)", "inference-time maps of the trained rows "
-     "that the paper names; they change no trained model"),
-    ("ALiBi slopes (2^-h; the literal 2^-8h/H gives 1/256 for one head)", "the literal slope behaved like no "
-     "positional encoding in development (README), so it cannot rescue C19's ALiBi cells; not a config field"),
+    (
+        "linear attention (C11: o = sum_t l_t v_t, unnormalised)",
+        "the literal reading of 'linear attention'; a "
+        "normalised or feature-map variant is another architecture, not another reading of this one",
+    ),
+    (
+        "weight decay (C9: Adam's coupled L2)",
+        "decoupled AdamW could move C9's numbers; it is not a config field this round: the next axis to add",
+    ),
+    (
+        "APE fixes (C10: interpolate with aligned ends, clamp, rescale)",
+        "inference-time maps of the trained rows that the paper names; they change no trained model",
+    ),
+    (
+        "ALiBi slopes (2^-h; the literal 2^-8h/H gives 1/256 for one head)",
+        "the literal slope behaved like no "
+        "positional encoding in development (README), so it cannot rescue C19's ALiBi cells; not a config field",
+    ),
     ("T5 buckets (32, max distance 128)", "T5's published bucketing"),
-    ("the two-layer model (pre-LayerNorm, MLP 4d, GELU, 4 heads) and its batch and lr", "one standard "
-     "transformer; its recipe's open part is its length (two-layer-steps) and its initialisation (init=torch); "
-     "batch and lr stay the paper's by the multiverse's rule"),
+    (
+        "the two-layer model (pre-LayerNorm, MLP 4d, GELU, 4 heads) and its batch and lr",
+        "one standard "
+        "transformer; its recipe's open part is its length (two-layer-steps) and its initialisation (init=torch); "
+        "batch and lr stay the paper's by the multiverse's rule",
+    ),
     ("the sweep points, rotary bases, content rule, far lengths", "the catalogue fixes them"),
 )
 

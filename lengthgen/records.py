@@ -21,8 +21,16 @@ from scipy import stats
 
 from lengthgen.catalogue import claim as catalogue_claim
 
-VERDICTS = ("reproduced", "not reproduced", "not reproduced (undeclared)", "unexpectedly reproduced", "inconclusive",
-            "failed", "error", "skipped")
+VERDICTS = (
+    "reproduced",
+    "not reproduced",
+    "not reproduced (undeclared)",
+    "unexpectedly reproduced",
+    "inconclusive",
+    "failed",
+    "error",
+    "skipped",
+)
 CONTROL_VERDICTS = ("discriminates", "failed", "error", "skipped")
 # The verdict of a negative control (a test marked ``@pytest.mark.control("Cn")``): discriminates: the
 # claim's checks, fed the control's counterfactual, failed as they must; failed: they all passed (the
@@ -138,7 +146,9 @@ class Check:
     paper: str | None = None  # the paper's value for this quantity, as the paper states it
     reduce: str | None = None  # how ``values`` became ``value``: mean, min, max, all (None: a single number)
     expected_to_fail: bool = False  # named by the test's declared non-reproduction (its pattern matches)
-    interval: str | None = None  # how ``ci95`` was computed: "t" (mean over seeds), "bootstrap" (seeds resampled), "exact"
+    interval: str | None = (
+        None  # how ``ci95`` was computed: "t" (mean over seeds), "bootstrap" (seeds resampled), "exact"
+    )
     decision_ci: tuple[float, float] | None = None  # the same interval at the run's decision level (--until-decided:
     # 1 - 0.05/looks, lengthgen.sequential); None: ci95 decides whether the check is close
     threshold_source: str | None = None  # where the threshold comes from: one of THRESHOLD_SOURCES (None: not stated)
@@ -177,8 +187,10 @@ def suite_reading_note(checks: Sequence[Check]) -> str:
     else ""."""
     if not checks or any(c.threshold_source != "suite-reading" for c in checks):
         return ""
-    return ("; every failing check's threshold is the suite's reading of the paper, not a number the paper "
-            "states (threshold_basis: suite reading)")
+    return (
+        "; every failing check's threshold is the suite's reading of the paper, not a number the paper "
+        "states (threshold_basis: suite reading)"
+    )
 
 
 @dataclass
@@ -244,8 +256,14 @@ class LookStart:
 
     @classmethod
     def of(cls, record: "ClaimRecord") -> "LookStart":
-        return cls(tuple(record.checks), tuple(record.measured.items()), tuple(record.headlines), tuple(record.notes),
-                   tuple(record.choices), tuple(record.figures.items()))
+        return cls(
+            tuple(record.checks),
+            tuple(record.measured.items()),
+            tuple(record.headlines),
+            tuple(record.notes),
+            tuple(record.choices),
+            tuple(record.figures.items()),
+        )
 
     def restore(self, record: "ClaimRecord") -> None:
         """Put ``record``'s six looked-at fields back to what they held at the start (fresh containers)."""
@@ -328,8 +346,9 @@ class ClaimRecorder:
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
         if source is not None and source not in THRESHOLD_SOURCES:
-            raise ValueError(f"check {name!r}: unknown threshold source {source!r}; "
-                             f"expected one of {', '.join(THRESHOLD_SOURCES)}")
+            raise ValueError(
+                f"check {name!r}: unknown threshold source {source!r}; expected one of {', '.join(THRESHOLD_SOURCES)}"
+            )
         if bootstrap is not None and not isinstance(value, (int, float)):
             raise ValueError(f"check {name!r}: a bootstrap check takes the statistic itself as its value")
         values = None
@@ -367,8 +386,21 @@ class ClaimRecorder:
             from lengthgen.sequential import t_interval
 
             decision = t_interval(values, self.decision_level)
-        check = Check(name, statistic, op, threshold, passed, values, ci, paper, reduce if values is not None else None,
-                      interval=kind, decision_ci=decision, threshold_source=source, threshold_note=source_note)
+        check = Check(
+            name,
+            statistic,
+            op,
+            threshold,
+            passed,
+            values,
+            ci,
+            paper,
+            reduce if values is not None else None,
+            interval=kind,
+            decision_ci=decision,
+            threshold_source=source,
+            threshold_note=source_note,
+        )
         self.record.checks.append(check)
         return check
 
@@ -397,8 +429,14 @@ class ClaimRecorder:
         """Mark the record undecided (verdict "inconclusive" if the test passes), with the reason."""
         self.record.inconclusive_reason = reason
 
-    def expect_not_reproduced(self, scale: Any, checks: str | Sequence[str], why: str,
-                              scales: Sequence[str] = ("paper",), strict: bool | None = None) -> None:
+    def expect_not_reproduced(
+        self,
+        scale: Any,
+        checks: str | Sequence[str],
+        why: str,
+        scales: Sequence[str] = ("paper",),
+        strict: bool | None = None,
+    ) -> None:
         """Declare a known non-reproduction at ``scales``: the checks whose names match ``checks``
         (``fnmatch`` patterns, e.g. ``"K=1 L=4[08]: accuracy*"``) are expected to fail, for the reason
         ``why`` (what the finding is, without numbers: the verdict's reason adds this run's measured values).
@@ -437,17 +475,28 @@ class ClaimRecorder:
                 raise AssertionError(f"{self.record.claim}: expected-failure pattern(s) {unmatched} match no check")
         failed = self.failed
         unexpected = [c for c in failed if not c.expected_to_fail]
-        self.record.verified = ("undeclared failures" if unexpected else "not reproduced" if failed else
-                                "unexpected pass" if expected is not None and expected["strict"] else "held")
+        self.record.verified = (
+            "undeclared failures"
+            if unexpected
+            else "not reproduced"
+            if failed
+            else "unexpected pass"
+            if expected is not None and expected["strict"]
+            else "held"
+        )
         if unexpected:
-            lines = [f"{self.record.claim} failed: {len(unexpected)} of {len(self.record.checks)} checks failed"
-                     + (" that are not among the expected failures" if expected else "")]
+            lines = [
+                f"{self.record.claim} failed: {len(unexpected)} of {len(self.record.checks)} checks failed"
+                + (" that are not among the expected failures" if expected else "")
+            ]
             lines += [f"  - {c.describe()}" for c in unexpected]
             raise AssertionError("\n".join(lines))
         if expected is None:
             return
         if failed:
-            raise NotReproduced(not_reproduced_reason(self.record.claim, failed, len(self.record.checks), expected["why"]))
+            raise NotReproduced(
+                not_reproduced_reason(self.record.claim, failed, len(self.record.checks), expected["why"])
+            )
         if expected["strict"]:
             raise AssertionError(
                 f"{self.record.claim}: unexpected pass: declared not reproduced ({expected['why']}; checks "
@@ -460,8 +509,9 @@ BOOTSTRAP_SEED = 20240601  # the bootstrap's own generator: the same interval on
 DECISION_LEVEL = 0.95  # the level of ci95; --until-decided raises a run's decision level (lengthgen.sequential)
 
 
-def seed_bootstrap(items: Sequence[Any], statistic: Callable[[Sequence[Any]], float],
-                   level: float = DECISION_LEVEL) -> tuple[float, float] | None:
+def seed_bootstrap(
+    items: Sequence[Any], statistic: Callable[[Sequence[Any]], float], level: float = DECISION_LEVEL
+) -> tuple[float, float] | None:
     """Percentile interval (95% unless ``level``) of ``statistic`` over seeds resampled with replacement
     (None below 2 seeds).
 
@@ -476,8 +526,15 @@ def seed_bootstrap(items: Sequence[Any], statistic: Callable[[Sequence[Any]], fl
     def over(indices) -> float:
         return float(statistic([items[int(i)] for i in indices]))
 
-    result = stats.bootstrap((np.arange(len(items)),), over, vectorized=False, n_resamples=BOOTSTRAP_RESAMPLES,
-                             confidence_level=level, method="percentile", rng=np.random.default_rng(BOOTSTRAP_SEED))
+    result = stats.bootstrap(
+        (np.arange(len(items)),),
+        over,
+        vectorized=False,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        confidence_level=level,
+        method="percentile",
+        rng=np.random.default_rng(BOOTSTRAP_SEED),
+    )
     low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
     return (low, high) if math.isfinite(low) and math.isfinite(high) else None
 
@@ -493,8 +550,10 @@ def not_reproduced_reason(claim: str, failed: Sequence[Check], total: int, why: 
     """The verdict's reason, from this run's measured values of the failing checks."""
     shown = "; ".join(c.describe() for c in failed[:REASON_CHECKS])
     more = f"; and {len(failed) - REASON_CHECKS} more" if len(failed) > REASON_CHECKS else ""
-    return (f"{claim}: {len(failed)} of {total} checks fail as expected ({why}): {shown}{more}; "
-            f"the other {total - len(failed)} checks hold{suite_reading_note(failed)}")
+    return (
+        f"{claim}: {len(failed)} of {total} checks fail as expected ({why}): {shown}{more}; "
+        f"the other {total - len(failed)} checks hold{suite_reading_note(failed)}"
+    )
 
 
 class NotReproduced(Exception):

@@ -76,8 +76,15 @@ class Plan:
 
     def describe(self, first: int) -> dict:
         looks = self.schedule(first)
-        return {"rule": "Bonferroni", "max_seeds": self.max_seeds, "batch": self.batch, "alpha": self.alpha,
-                "looks_planned": len(looks), "schedule": list(looks), "level": self.level(first)}
+        return {
+            "rule": "Bonferroni",
+            "max_seeds": self.max_seeds,
+            "batch": self.batch,
+            "alpha": self.alpha,
+            "looks_planned": len(looks),
+            "schedule": list(looks),
+            "level": self.level(first),
+        }
 
 
 def parse_max(text: str | int, option: str = "--until-decided") -> int:
@@ -105,8 +112,14 @@ def current_plan() -> Plan | None:
     return _PLAN
 
 
-def until_decided(recorder: Any, plan: Plan, first: tuple[int, ...], look: Callable[[tuple[int, ...] | None], Any],
-                  close_checks: Callable[[dict], Sequence[dict]], deciding_check: Callable[[dict], dict | None]) -> Any:
+def until_decided(
+    recorder: Any,
+    plan: Plan,
+    first: tuple[int, ...],
+    look: Callable[[tuple[int, ...] | None], Any],
+    close_checks: Callable[[dict], Sequence[dict]],
+    deciding_check: Callable[[dict], dict | None],
+) -> Any:
     """The stopping rule's loop for one claim; returns the last look's result.
 
     ``first``: the claim's own seeds (the first look's). ``look(seeds)`` measures the claim at ``seeds`` (None at
@@ -129,22 +142,40 @@ def until_decided(recorder: Any, plan: Plan, first: tuple[int, ...], look: Calla
         data = recorder.record.to_dict()
         close = close_checks(data)
         decider = deciding_check(data)
-        path.append({"seeds": n, "close": bool(close),
-                     "close_checks": [interval_of(c) for c in close],
-                     "deciding": interval_of(decider) if decider is not None else None})
+        path.append(
+            {
+                "seeds": n,
+                "close": bool(close),
+                "close_checks": [interval_of(c) for c in close],
+                "deciding": interval_of(decider) if decider is not None else None,
+            }
+        )
         if not close:
             break
-    end = ("decided" if not path[-1]["close"] else
-           "at the maximum" if path[-1]["seeds"] >= plan.max_seeds else "no further look")
-    recorder.end_looks({**plan.describe(len(first)), "path": path, "seeds_final": path[-1]["seeds"], "stopped": end},
-                       added_seeds=len(path) > 1)
+    end = (
+        "decided"
+        if not path[-1]["close"]
+        else "at the maximum"
+        if path[-1]["seeds"] >= plan.max_seeds
+        else "no further look"
+    )
+    recorder.end_looks(
+        {**plan.describe(len(first)), "path": path, "seeds_final": path[-1]["seeds"], "stopped": end},
+        added_seeds=len(path) > 1,
+    )
     return result
 
 
 def interval_of(check: dict) -> dict[str, Any]:
     """A check at one look: its statistic and the interval that decides whether it is close."""
-    return {"name": check["name"], "value": check["value"], "op": check["op"], "threshold": check["threshold"],
-            "interval": check.get("decision_ci") or check.get("ci95"), "ci95": check.get("ci95")}
+    return {
+        "name": check["name"],
+        "value": check["value"],
+        "op": check["op"],
+        "threshold": check["threshold"],
+        "interval": check.get("decision_ci") or check.get("ci95"),
+        "ci95": check.get("ci95"),
+    }
 
 
 def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float] | None:
@@ -202,8 +233,9 @@ def seeds_to_decide(distance: float, se: float, seeds: int, level: float = 0.95)
     return None
 
 
-def simulate_wrong_decisions(plan: Plan, first: int, streams: int, rng: np.random.Generator,
-                             offset: float = 0.0) -> tuple[float, float]:
+def simulate_wrong_decisions(
+    plan: Plan, first: int, streams: int, rng: np.random.Generator, offset: float = 0.0
+) -> tuple[float, float]:
     """Run the rule on ``streams`` synthetic seed streams (per-seed values normal, sd 1, true mean
     ``offset`` above the threshold 0); returns ``(decided_rate, mean_seeds_used)``.
 

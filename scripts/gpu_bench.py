@@ -85,15 +85,25 @@ def ensemble_step(sizes: list[int], steps: int) -> list[dict]:
 
         run(WARMUP_STEPS, 0)
         _, seconds = timed(lambda: run(steps, WARMUP_STEPS))
-        rows.append({"members": size, "steps": steps, "ms_per_step": round(1e3 * seconds / steps, 3),
-                     "us_per_model_step": round(1e6 * seconds / steps / size, 2)})
+        rows.append(
+            {
+                "members": size,
+                "steps": steps,
+                "ms_per_step": round(1e3 * seconds / steps, 3),
+                "us_per_model_step": round(1e6 * seconds / steps / size, 2),
+            }
+        )
         print(f"ensemble_step S={size}: {rows[-1]['ms_per_step']} ms/step", flush=True)
     return rows
 
 
 def c1_members(steps: int) -> list[Member]:
-    return [Member(paper_spec(steps, model={"encoding": e}, task={"offset": k}), s)
-            for e in ("rope", "ape") for k in (1, 2, 3) for s in range(8)]
+    return [
+        Member(paper_spec(steps, model={"encoding": e}, task={"offset": k}), s)
+        for e in ("rope", "ape")
+        for k in (1, 2, 3)
+        for s in range(8)
+    ]
 
 
 def evaluate_grouped(passes: list[list[Member]], models: dict, evaluation: EvalConfig) -> dict:
@@ -125,9 +135,15 @@ def c1_grid(steps: int, sequences: int, cpu_reference: bool, cpu_workers: int) -
     models = [by_member[(m.spec, m.seed)] for m in members]
     evals, eval_s = timed(lambda: evaluate_grouped(passes, by_member, evaluation))
     rows = [evals[(m.spec, m.seed)] for m in members]
-    result = {"models": len(members), "steps": steps, "passes": [len(p) for p in passes],
-              "train_s": round(train_s, 2), "eval_s": round(eval_s, 2), "eval_sequences": sequences,
-              "accuracy": cell_accuracy(members, rows)}
+    result = {
+        "models": len(members),
+        "steps": steps,
+        "passes": [len(p) for p in passes],
+        "train_s": round(train_s, 2),
+        "eval_s": round(eval_s, 2),
+        "eval_sequences": sequences,
+        "accuracy": cell_accuracy(members, rows),
+    }
     print(f"c1_grid: trained {len(members)} models in {train_s:.1f} s, evaluated in {eval_s:.1f} s", flush=True)
     if cpu_reference:
         device = str(get_device())
@@ -144,22 +160,32 @@ def c1_grid(steps: int, sequences: int, cpu_reference: bool, cpu_workers: int) -
         finally:
             torch.set_num_threads(1)
             set_device(device)
-        weight_diff = max((a.state[n] - b.state[n]).abs().max().item() for a, b in zip(cpu_list, models)
-                          for n in a.state)
+        weight_diff = max(
+            (a.state[n] - b.state[n]).abs().max().item() for a, b in zip(cpu_list, models) for n in a.state
+        )
         cpu_cells = cell_accuracy(members, cpu_rows)
         acc_diff = max(abs(cpu_cells[k] - result["accuracy"][k]) for k in cpu_cells)
         per_model = max(abs(ra.accuracy - rb.accuracy) for a, b in zip(cpu_rows, rows) for ra, rb in zip(a, b))
-        result["cpu_reference"] = {"workers": cpu_workers, "train_s": round(cpu_train_s, 2),
-                                   "max_weight_diff": weight_diff, "max_cell_accuracy_diff": round(acc_diff, 4),
-                                   "max_model_accuracy_diff": round(per_model, 4), "accuracy": cpu_cells}
-        print(f"c1_grid CPU reference: {cpu_train_s:.1f} s on {cpu_workers} processes; largest weight difference "
-              f"{weight_diff:.2e}, cell accuracy difference {acc_diff:.4f}", flush=True)
+        result["cpu_reference"] = {
+            "workers": cpu_workers,
+            "train_s": round(cpu_train_s, 2),
+            "max_weight_diff": weight_diff,
+            "max_cell_accuracy_diff": round(acc_diff, 4),
+            "max_model_accuracy_diff": round(per_model, 4),
+            "accuracy": cpu_cells,
+        }
+        print(
+            f"c1_grid CPU reference: {cpu_train_s:.1f} s on {cpu_workers} processes; largest weight difference "
+            f"{weight_diff:.2e}, cell accuracy difference {acc_diff:.4f}",
+            flush=True,
+        )
     return result
 
 
 def sweep(steps: int) -> dict:
-    specs = {sweep_spec(steps, k, factor, value) for factor, values in SWEEP.items() for value in values
-             for k in (2, 3)}
+    specs = {
+        sweep_spec(steps, k, factor, value) for factor, values in SWEEP.items() for value in values for k in (2, 3)
+    }
     members = [Member(spec, seed) for spec in sorted(specs, key=repr) for seed in range(3)]
     passes = group_members(members, max_members=UNLIMITED)
     _, seconds = timed(lambda: [train_members(p) for p in passes])
@@ -173,8 +199,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default="cuda", help="cuda (default), or cpu for a dry run")
     parser.add_argument("--steps", type=int, default=4000, help="training steps of the grid and sweep (paper: 4000)")
     parser.add_argument("--step-steps", type=int, default=200, help="timed steps per ensemble size (default 200)")
-    parser.add_argument("--sizes", default="16,64,256", help="ensemble sizes of the step timing (default "
-                        "16,64,256; the data of 50 steps is drawn at once: 420 MB of tokens at 256)")
+    parser.add_argument(
+        "--sizes",
+        default="16,64,256",
+        help="ensemble sizes of the step timing (default "
+        "16,64,256; the data of 50 steps is drawn at once: 420 MB of tokens at 256)",
+    )
     parser.add_argument("--sequences", type=int, default=4096, help="evaluation sequences per length (paper: 4096)")
     parser.add_argument("--cpu-reference", action="store_true", help="also train the C1 grid on the CPU and compare")
     parser.add_argument("--cpu-workers", type=int, default=12, help="processes of the CPU reference (default 12)")

@@ -17,8 +17,15 @@ from claims.multiverse import plan
 use_plan(plan())  # the report's multiverse grid: which cells the registry runs
 
 LENGTHS = [12, 16, 20, 24, 32, 40, 48]
-PAPER8 = {"name": "paper", "seeds": 8, "seed_list": list(range(8)), "paper_seeds": 8, "steps": 4000,
-          "sequences": 4096, "lengths": LENGTHS}
+PAPER8 = {
+    "name": "paper",
+    "seeds": 8,
+    "seed_list": list(range(8)),
+    "paper_seeds": 8,
+    "steps": 4000,
+    "sequences": 4096,
+    "lengths": LENGTHS,
+}
 QUICK8 = dict(PAPER8, name="quick", steps=1000, sequences=1024)
 
 
@@ -43,10 +50,20 @@ def reproduced() -> dict:
     c.check("RoPE K=1 L=48: accuracy", [row[-1] for row in rope], ">=", 0.85, paper="near 1.00")
     c.check("APE K=1 L=20: accuracy", [row[2] for row in ape], "<=", 0.15, paper="near 0.05")
     c.measure("rope accuracy beyond the training range", [sum(r[2:]) / 5 for r in rope])
-    c.figure("accuracy_vs_length_K1", figures.lines(
-        "Accuracy against length, K = 1", "evaluation length L", "accuracy",
-        [figures.series("RoPE", LENGTHS, per_seed=rope), figures.series("APE", LENGTHS, per_seed=ape, style="dashed")],
-        hlines=[(0.05, "chance")], vlines=[(16, "longest training length")]))
+    c.figure(
+        "accuracy_vs_length_K1",
+        figures.lines(
+            "Accuracy against length, K = 1",
+            "evaluation length L",
+            "accuracy",
+            [
+                figures.series("RoPE", LENGTHS, per_seed=rope),
+                figures.series("APE", LENGTHS, per_seed=ape, style="dashed"),
+            ],
+            hlines=[(0.05, "chance")],
+            vlines=[(16, "longest training length")],
+        ),
+    )
     return _finish(c, "passed", runtime=130.0)
 
 
@@ -56,10 +73,19 @@ def failed() -> dict:
     c.set_scale(**dict(PAPER8, seeds=5, seed_list=list(range(5)), paper_seeds=5))
     c.check("key carrier fraction K=2", [0.41, 0.44, 0.39, 0.42, 0.40], "in", (0.65, 0.95), paper="0.80")
     c.check("cos(m_Q, R_-K m_K) K=2", [0.8, 0.82, 0.85, 0.79, 0.81], ">=", 0.6, paper="0.83")
-    c.figure("carrier_fraction", figures.bars(
-        "Carrier fractions", "fraction", ["K=2", "K=3"],
-        [{"label": "keys", "per_seed": [[0.41, 0.44, 0.39], [0.5, 0.52, 0.49]]},
-         {"label": "queries", "values": [0.7, 0.72]}], hlines=[(0.65, "threshold")]))
+    c.figure(
+        "carrier_fraction",
+        figures.bars(
+            "Carrier fractions",
+            "fraction",
+            ["K=2", "K=3"],
+            [
+                {"label": "keys", "per_seed": [[0.41, 0.44, 0.39], [0.5, 0.52, 0.49]]},
+                {"label": "queries", "values": [0.7, 0.72]},
+            ],
+            hlines=[(0.65, "threshold")],
+        ),
+    )
     return _finish(c, "failed", "AssertionError: C4 failed: 1 of 2 checks failed")
 
 
@@ -67,13 +93,27 @@ def not_reproduced() -> dict:
     """C8 at paper scale: a strict xfail with the measured value in its reason."""
     c = ClaimRecorder("C8", "claims/test_c08_pinning.py::test_ape_head_pins_inside_training_range[paper]")
     c.set_scale(**PAPER8)
-    c.check("APE K=3 L=48: peak absolute position of every seed", [10, 12, 8, 12, 44, 12, 10, 12], "<", 16.0,
-            reduce="all", paper="inside the training range")
+    c.check(
+        "APE K=3 L=48: peak absolute position of every seed",
+        [10, 12, 8, 12, 44, 12, 10, 12],
+        "<",
+        16.0,
+        reduce="all",
+        paper="inside the training range",
+    )
     c.record.expected_failures = {"patterns": ["APE K=3 L=48: *"], "why": "a flat profile", "strict": True}
     c.record.checks[-1].expected_to_fail = True
-    c.figure("peak_positions", figures.heatmap(
-        "Peak absolute position", "L", "seed", [20, 24, 32, 40, 48], list(range(3)),
-        [[10, 12, 8, 12, 44], [12, 12, 4, 12, 12], [5, 6, 8, 9, 12]]))
+    c.figure(
+        "peak_positions",
+        figures.heatmap(
+            "Peak absolute position",
+            "L",
+            "seed",
+            [20, 24, 32, 40, 48],
+            list(range(3)),
+            [[10, 12, 8, 12, 44], [12, 12, 4, 12, 12], [5, 6, 8, 9, 12]],
+        ),
+    )
     return _finish(c, "xfailed", "1 of 120 cells: K=3 seed 4 at L=48 peaks at absolute position 44")
 
 
@@ -83,11 +123,21 @@ def inconclusive_seeds() -> dict:
     c.set_scale(**dict(PAPER8, seeds=2, seed_list=[0, 1]))
     c.check("K=2: R^2 of the fit of 1/a* on L-1", [0.80, 0.95], ">=", 0.85, paper="linear")
     c.measure("slope c", [0.1, float("nan")])  # a NaN must survive into strict JSON as null
-    c.figure("inverse_peak", figures.lines(
-        "1/a* against L-1", "L-1", "1/a*",
-        [figures.series("seed 0", [11, 15, 19], y=[1.2, 1.6, 2.0], style="points"),
-         figures.series("fit", [11, 15, 19], y=[1.2, 1.6, 2.0], style="dotted")], xscale="log", yscale="log",
-        note="fitted lines dotted"))
+    c.figure(
+        "inverse_peak",
+        figures.lines(
+            "1/a* against L-1",
+            "L-1",
+            "1/a*",
+            [
+                figures.series("seed 0", [11, 15, 19], y=[1.2, 1.6, 2.0], style="points"),
+                figures.series("fit", [11, 15, 19], y=[1.2, 1.6, 2.0], style="dotted"),
+            ],
+            xscale="log",
+            yscale="log",
+            note="fitted lines dotted",
+        ),
+    )
     return _finish(c, "passed")
 
 
@@ -103,8 +153,12 @@ def broken_figure() -> dict:
     c = ClaimRecorder("C15", "claims/test_c15_kernel.py::test_rotary_kernel_peaks_uniquely_at_zero[quick]")
     c.set_scale(name="quick", seeds=0, steps=0)
     c.check("base 1e+04: max_(s>=4) g(s)/g(0)", 0.7479, "in", (0.74, 0.76), paper="0.75", exact=True)
-    c.figure("kernel", figures.lines("g(s)/g(0)", "s", "ratio",
-                                     [figures.series("base 1e4", range(50), y=[math.cos(s / 7) for s in range(50)])]))
+    c.figure(
+        "kernel",
+        figures.lines(
+            "g(s)/g(0)", "s", "ratio", [figures.series("base 1e4", range(50), y=[math.cos(s / 7) for s in range(50)])]
+        ),
+    )
     c.figure("malformed", {"kind": "lines", "title": "broken", "series": [{"label": "no data", "x": [1, 2]}]})
     return _finish(c, "passed", runtime=0.01)
 
@@ -141,8 +195,9 @@ def until_decided() -> dict:
         return sum(r[0] for r in rows) / len(rows) - sum(r[1] for r in rows) / len(rows)
 
     def check(claim, rows):
-        claim.check("K=2: c(d=32) - c(d=64) of the seed means", lead(rows), ">", 0.0, paper="falls",
-                    bootstrap=(rows, lead))
+        claim.check(
+            "K=2: c(d=32) - c(d=64) of the seed means", lead(rows), ">", 0.0, paper="falls", bootstrap=(rows, lead)
+        )
 
     c = ClaimRecorder("C18", "claims/test_c18_width_dilution.py::test_dilution_rate_falls_with_width[paper]")
     before = current_plan()
@@ -156,14 +211,32 @@ def until_decided() -> dict:
 
 
 def all_records() -> list[dict]:
-    return [broken_figure(), skipped(), inconclusive_seeds(), not_reproduced(), failed(), reproduced(), close_call(),
-            until_decided()]
+    return [
+        broken_figure(),
+        skipped(),
+        inconclusive_seeds(),
+        not_reproduced(),
+        failed(),
+        reproduced(),
+        close_call(),
+        until_decided(),
+    ]
 
 
-ENVIRONMENT = {"lengthgen": "0.1.0", "code_fingerprint": "0123456789abcdef", "suite_fingerprint": "fedcba9876543210",
-               "torch": "2.13.0+cpu", "python": "3.11.7", "threads_per_process": 1, "workers": 2,
-               "wall_time_s": 151.2, "models_trained": 48, "models_from_cache": 72, "command": "pytest claims -n 2",
-               "cache": {"train:computed": 48, "train:hit": 72}}
+ENVIRONMENT = {
+    "lengthgen": "0.1.0",
+    "code_fingerprint": "0123456789abcdef",
+    "suite_fingerprint": "fedcba9876543210",
+    "torch": "2.13.0+cpu",
+    "python": "3.11.7",
+    "threads_per_process": 1,
+    "workers": 2,
+    "wall_time_s": 151.2,
+    "models_trained": 48,
+    "models_from_cache": 72,
+    "command": "pytest claims -n 2",
+    "cache": {"train:computed": 48, "train:hit": 72},
+}
 
 
 # ----------------------------------------------------------------------------------------------- multiverse
@@ -171,8 +244,9 @@ ENVIRONMENT = {"lengthgen": "0.1.0", "code_fingerprint": "0123456789abcdef", "su
 MULTIVERSE_TEST = "claims/test_multiverse.py::test_multiverse[{reading}-{column}]"  # claims/test_multiverse.py's ids
 
 
-def multiverse_cell(reading: str, column: str, checks: list[tuple], declared: tuple[list[str], str] | None = None,
-                    strict: bool = True) -> dict:
+def multiverse_cell(
+    reading: str, column: str, checks: list[tuple], declared: tuple[list[str], str] | None = None, strict: bool = True
+) -> dict:
     """A multiverse cell's record as ``claims/test_multiverse.py`` makes it (``reading`` set on the record and
     the scale, the claim's own checks, a declaration carried or non-strict) and the plugin finishes it:
     ``verify()`` decides the outcome (AssertionError: failed, NotReproduced: xfailed), then the verdict rule.
@@ -211,9 +285,10 @@ def multiverse_records() -> list[dict]:
     ape_off = ("APE K=1 L=20: accuracy", [0.31, 0.29, 0.33, 0.30, 0.32, 0.31, 0.30, 0.32], "<=", 0.15)
     ape_ok = ("APE K=1 L=20: accuracy", [0.05, 0.06, 0.05, 0.04, 0.06, 0.05, 0.05, 0.06], "<=", 0.15)
     inside = ("APE K=3 L=48: peak absolute position of every seed", [10, 12, 8, 12, 11, 12, 10, 12], "<", 16.0, "all")
-    return [multiverse_cell("init=gpt2", "C1", [C1_ROPE, ape_off]),
-            multiverse_cell("ape-value=token", "C1", [C1_ROPE, ape_ok]),
-            multiverse_cell("ape-rows=zero", "C8", [C8_PEAK], (["APE K=3 L=48: *"], C8_WHY)),
-            multiverse_cell("init=gpt2", "C8", [inside], (["APE K=3 L=48: *"], C8_WHY), strict=False),
-            multiverse_cell("ape-value=token", "C10",
-                            [("clamp K=1 L=20: APE accuracy", [0.10, 0.11, 0.12], "<=", 0.15)])]
+    return [
+        multiverse_cell("init=gpt2", "C1", [C1_ROPE, ape_off]),
+        multiverse_cell("ape-value=token", "C1", [C1_ROPE, ape_ok]),
+        multiverse_cell("ape-rows=zero", "C8", [C8_PEAK], (["APE K=3 L=48: *"], C8_WHY)),
+        multiverse_cell("init=gpt2", "C8", [inside], (["APE K=3 L=48: *"], C8_WHY), strict=False),
+        multiverse_cell("ape-value=token", "C10", [("clamp K=1 L=20: APE accuracy", [0.10, 0.11, 0.12], "<=", 0.15)]),
+    ]

@@ -54,8 +54,10 @@ def test_untrained_counterfactual_and_target_readings(tmp_path):
             weights = result.head_target_weights(heads, length)  # (S, H, 2)
             best = result.retrieving_target_weight(heads, length)
             assert all(b >= w - 1e-12 for b, w in zip(best, weights.mean((1, 2)).tolist()))
-            at_target = [[[o == -k for o, k in zip(modes, result.offsets)] for modes in seed]
-                         for seed in result.selected_offsets(heads, length)]
+            at_target = [
+                [[o == -k for o, k in zip(modes, result.offsets)] for modes in seed]
+                for seed in result.selected_offsets(heads, length)
+            ]
             expected = [sum(sum(modes) for modes in seed) / (2 * heads) for seed in at_target]
             assert result.peaks_at_target(heads, length) == pytest.approx(expected)
     one_head = result.head_target_weights(1, 12).mean((1, 2)).tolist()  # H = 1: the retrieving head is the head
@@ -69,19 +71,36 @@ def test_biases_result_reads_the_grid(tmp_path):
     for encoding in ("t5", "alibi"):
         shift = result.selection_shift(encoding, 2, 20)
         assert shift == [result.selected_offsets(encoding, 2, 20)[0] - result.selected_offsets(encoding, 2, 12)[0]]
-        assert result.range_accuracy(encoding, 2, (12, 20)) == [sum(result.accuracy(encoding, 2, L)[0] for L in (12, 20)) / 2]
+        assert result.range_accuracy(encoding, 2, (12, 20)) == [
+            sum(result.accuracy(encoding, 2, L)[0] for L in (12, 20)) / 2
+        ]
     json.dumps(result.to_json())
     with pytest.raises(ValueError, match="'nonsense'"):
         run_biases([0], steps=1, encodings=("nonsense",), evaluation=TOY, cache=Cache(tmp_path))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command, extra", [("biases", ["--offsets", "2", "--encodings", "alibi"]),
-                                            ("content", ["--heads", "1,2"])])
+@pytest.mark.parametrize(
+    "command, extra", [("biases", ["--offsets", "2", "--encodings", "alibi"]), ("content", ["--heads", "1,2"])]
+)
 def test_cli_json(tmp_path, capsys, command, extra):
     out = tmp_path / "r.json"
-    code = main([command, "--seeds", "0", "--steps", "5", "--sequences", "32", "--json", str(out),
-                 "--cache-dir", str(tmp_path / "c"), *extra])
+    code = main(
+        [
+            command,
+            "--seeds",
+            "0",
+            "--steps",
+            "5",
+            "--sequences",
+            "32",
+            "--json",
+            str(out),
+            "--cache-dir",
+            str(tmp_path / "c"),
+            *extra,
+        ]
+    )
     assert code == 0
     assert f"wrote {out}" in capsys.readouterr().out
     data = json.loads(out.read_text())

@@ -82,7 +82,13 @@ def _corrupt_wrong_key(manifest: Path, blob: Path) -> None:
 
 @pytest.mark.parametrize(
     "corrupt",
-    [_corrupt_truncate_blob, _corrupt_flip_blob_byte, _corrupt_garbage_manifest, _corrupt_remove_blob, _corrupt_wrong_key],
+    [
+        _corrupt_truncate_blob,
+        _corrupt_flip_blob_byte,
+        _corrupt_garbage_manifest,
+        _corrupt_remove_blob,
+        _corrupt_wrong_key,
+    ],
 )
 def test_damaged_entry_is_detected_and_retrained(tmp_path, corrupt):
     reference = trained([MEMBER], Cache(tmp_path))[0]

@@ -56,29 +56,35 @@ def test_the_spec_describes_its_scale_block():
     assert CLAIMS["C12"].run_scale(PAPER).steps == 300 and CLAIMS["C1"].run_scale(PAPER) is PAPER
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"id": "C99"}, "'C99'"),
-    ({"paper_seeds": -1}, "-1"),
-    ({"paper_seeds": True}, "True"),
-    ({"checks": ()}, r"\(\)"),
-    ({"families": ("three-layer",)}, "three-layer"),
-    ({"reads_ape": True}, "reads_ape=True"),
-    ({"variants": (Variant("a"), Variant("a"))}, "'a'"),
-    ({"declared": (Declared(("x",), "y"), Declared(("z",), "w"))}, "'paper'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"id": "C99"}, "'C99'"),
+        ({"paper_seeds": -1}, "-1"),
+        ({"paper_seeds": True}, "True"),
+        ({"checks": ()}, r"\(\)"),
+        ({"families": ("three-layer",)}, "three-layer"),
+        ({"reads_ape": True}, "reads_ape=True"),
+        ({"variants": (Variant("a"), Variant("a"))}, "'a'"),
+        ({"declared": (Declared(("x",), "y"), Declared(("z",), "w"))}, "'paper'"),
+    ],
+)
 def test_an_invalid_spec_raises_naming_the_value(kwargs, fragment):
     fields = {"id": "C1", "paper_seeds": 8, "measure": _measure, "checks": (_check,), **kwargs}
     with pytest.raises(ValueError, match=fragment):
         ClaimSpec(**fields)
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"checks": "K=1*"}, "'K=1\\*'"),
-    ({"checks": ()}, r"\(\)"),
-    ({"why": " "}, "' '"),
-    ({"scales": ("huge",)}, "huge"),
-    ({"carried": "yes"}, "'yes'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"checks": "K=1*"}, "'K=1\\*'"),
+        ({"checks": ()}, r"\(\)"),
+        ({"why": " "}, "' '"),
+        ({"scales": ("huge",)}, "huge"),
+        ({"carried": "yes"}, "'yes'"),
+    ],
+)
 def test_an_invalid_declaration_raises_naming_the_value(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment):
         Declared(**{"checks": ("K=1*",), "why": "a reason", **kwargs})

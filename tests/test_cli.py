@@ -13,8 +13,27 @@ from lengthgen.cli import main
 
 def test_train_json_contract(tmp_path, capsys):
     out = tmp_path / "out" / "r.json"
-    code = main(["train", "--encoding", "rope", "--offset", "2", "--seeds", "0,2", "--steps", "20",
-                 "--lengths", "12,20", "--sequences", "64", "--json", str(out), "--cache-dir", str(tmp_path / "c")])
+    code = main(
+        [
+            "train",
+            "--encoding",
+            "rope",
+            "--offset",
+            "2",
+            "--seeds",
+            "0,2",
+            "--steps",
+            "20",
+            "--lengths",
+            "12,20",
+            "--sequences",
+            "64",
+            "--json",
+            str(out),
+            "--cache-dir",
+            str(tmp_path / "c"),
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "accuracy" in printed and f"wrote {out}" in printed
@@ -30,8 +49,29 @@ def test_train_json_contract(tmp_path, capsys):
 
 
 def test_no_cache_leaves_no_files(tmp_path, capsys):
-    assert main(["train", "--encoding", "ape", "--offset", "1", "--seeds", "0", "--steps", "5", "--lengths", "12",
-                 "--sequences", "16", "--no-cache", "--cache-dir", str(tmp_path / "c")]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "--encoding",
+                "ape",
+                "--offset",
+                "1",
+                "--seeds",
+                "0",
+                "--steps",
+                "5",
+                "--lengths",
+                "12",
+                "--sequences",
+                "16",
+                "--no-cache",
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 0
+    )
     assert not (tmp_path / "c").exists()
 
 
@@ -63,8 +103,25 @@ def test_bad_input_exits_2_with_one_line(args, fragment, capsys):
 
 
 def test_module_entry_point_reports_errors_without_traceback():
-    run = subprocess.run([sys.executable, "-m", "lengthgen", "train", "--encoding", "rope", "--offset", "0",
-                          "--seeds", "0", "--steps", "1", "--no-cache"], capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "lengthgen",
+            "train",
+            "--encoding",
+            "rope",
+            "--offset",
+            "0",
+            "--seeds",
+            "0",
+            "--steps",
+            "1",
+            "--no-cache",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == ["lengthgen train: error: offset K=0 must satisfy 1 <= K < min_len=8"]
 

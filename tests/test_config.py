@@ -1,4 +1,5 @@
 """Invalid configuration raises ValueError naming the bad value."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -59,8 +60,17 @@ def test_seed_specs(text, seeds):
     assert parse_seeds(text) == seeds
 
 
-@pytest.mark.parametrize("text, fragment", [("7-0", "reversed"), ("a", "neither"), ("1-2-3", "neither"),
-                                            ("0,0", "repeats"), ("", "neither"), ("-1", "neither")])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("7-0", "reversed"),
+        ("a", "neither"),
+        ("1-2-3", "neither"),
+        ("0,0", "repeats"),
+        ("", "neither"),
+        ("-1", "neither"),
+    ],
+)
 def test_bad_seed_specs(text, fragment):
     with pytest.raises(ValueError, match=fragment):
         parse_seeds(text)

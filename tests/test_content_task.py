@@ -25,10 +25,14 @@ def test_registered_and_kind_checked():
 def test_query_token_picks_the_offset():
     task = make_task(CFG)
     #                 positions:  0   1   2   3   4   5   6   7 (query)
-    tokens = torch.tensor([[11, 12, 13, 14, 15, 16, 17, 3],  # query 3 < 10: K1 = 2 -> s[5] = 16
-                           [11, 12, 13, 14, 15, 16, 17, 19],  # query 19 >= 10: K2 = 3 -> s[4] = 15
-                           [1, 2, 3, 4, 5, 6, 7, 9],  # query 9 (last of the lower half): K1 -> s[5] = 6
-                           [1, 2, 3, 4, 5, 6, 7, 10]])  # query 10 (first of the upper half): K2 -> s[4] = 5
+    tokens = torch.tensor(
+        [
+            [11, 12, 13, 14, 15, 16, 17, 3],  # query 3 < 10: K1 = 2 -> s[5] = 16
+            [11, 12, 13, 14, 15, 16, 17, 19],  # query 19 >= 10: K2 = 3 -> s[4] = 15
+            [1, 2, 3, 4, 5, 6, 7, 9],  # query 9 (last of the lower half): K1 -> s[5] = 6
+            [1, 2, 3, 4, 5, 6, 7, 10],
+        ]
+    )  # query 10 (first of the upper half): K2 -> s[4] = 5
     batch = task.label(tokens, torch.full((4,), 8))
     assert batch.targets.tolist() == [16, 15, 6, 5]
     assert batch.target_cols.tolist() == [5, 4, 5, 4]
@@ -70,10 +74,12 @@ def test_seeds_share_an_ensemble_pass():
 
 def test_mode_profiles_by_hand():
     attention = torch.tensor(
-        [[0.0, 0.0, 1.0, 0.0],  # mode 0
-         [0.0, 0.5, 0.5, 0.0],  # mode 0
-         [0.0, 1.0, 0.0, 0.0],  # mode 1
-         [0.25, 0.25, 0.25, 0.25]]  # mode 2
+        [
+            [0.0, 0.0, 1.0, 0.0],  # mode 0
+            [0.0, 0.5, 0.5, 0.0],  # mode 0
+            [0.0, 1.0, 0.0, 0.0],  # mode 1
+            [0.25, 0.25, 0.25, 0.25],
+        ]  # mode 2
     )  # (B=4, L=4)
     modes = torch.tensor([0, 0, 1, 2])
     profiles = mode_profiles(attention[None], modes, 3)  # (1, 3, 4)

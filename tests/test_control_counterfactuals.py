@@ -9,16 +9,26 @@ from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.experiments.ape_controls import NO_FIX, rope_in_place_of_fixes, run_weight_decay
 from lengthgen.experiments.dynamics import QUANTITIES, DynamicsResult, flat_counterfactual, trajectory_row
-from lengthgen.experiments.sweeps import (CarrierFractions, CarrierSweepResult, CarrierSweepRow, WidthDilutionResult,
-                                          WidthDilutionRow, reversed_widths, untrained_counterfactual)
+from lengthgen.experiments.sweeps import (
+    CarrierFractions,
+    CarrierSweepResult,
+    CarrierSweepRow,
+    WidthDilutionResult,
+    WidthDilutionRow,
+    reversed_widths,
+    untrained_counterfactual,
+)
 from lengthgen.probes.dilution import DilutionFit
 
 STEPS = [0, 50, 100, 150, 200]
 
 
 def dynamics_result() -> DynamicsResult:
-    series = {"key_carrier": [0.05, 0.5, 0.75, 0.8, 0.8], "query_carrier": [0.04, 0.2, 0.6, 0.85, 0.9],
-              "rank_energy": [0.1, 0.45, 0.5, 0.5, 0.5]}
+    series = {
+        "key_carrier": [0.05, 0.5, 0.75, 0.8, 0.8],
+        "query_carrier": [0.04, 0.2, 0.6, 0.85, 0.9],
+        "rank_energy": [0.1, 0.45, 0.5, 0.5, 0.5],
+    }
     trajectory = {"step": STEPS, "loss": [0.0] * 5, **{q: [[v] for v in values] for q, values in series.items()}}
     return DynamicsResult((2,), (0,), 200, 100, [trajectory_row(2, 0, trajectory, 100)])
 
@@ -46,8 +56,17 @@ def test_flat_counterfactual_starts_at_the_final_value():
 
 
 def test_untrained_counterfactual_reads_the_baseline():
-    rows = [CarrierSweepRow("width", 32, 2, s, trained=CarrierFractions(query=0.85, key=0.8),
-                            baseline=CarrierFractions(query=0.04, key=0.05 + s)) for s in (0, 1)]
+    rows = [
+        CarrierSweepRow(
+            "width",
+            32,
+            2,
+            s,
+            trained=CarrierFractions(query=0.85, key=0.8),
+            baseline=CarrierFractions(query=0.04, key=0.05 + s),
+        )
+        for s in (0, 1)
+    ]
     result = CarrierSweepResult({"width": (32,)}, (2,), (0, 1), 100, rows)
     flat = untrained_counterfactual(result)
     assert flat.fraction("width", 32, 2) == [0.05, 1.05] and flat.fraction("width", 32, 2, "query") == [0.04, 0.04]
@@ -56,8 +75,10 @@ def test_untrained_counterfactual_reads_the_baseline():
 
 
 def test_reversed_widths_keeps_every_fit():
-    rows = [WidthDilutionRow(d, 2, 0, (0.5,), DilutionFit(slope=c, intercept=1.0, r2=0.9))
-            for d, c in ((32, 0.02), (64, 0.01), (128, 0.001))]
+    rows = [
+        WidthDilutionRow(d, 2, 0, (0.5,), DilutionFit(slope=c, intercept=1.0, r2=0.9))
+        for d, c in ((32, 0.02), (64, 0.01), (128, 0.001))
+    ]
     result = WidthDilutionResult((32, 64, 128), (2,), (0,), 100, EvalConfig(lengths=(12,)), rows)
     flipped = reversed_widths(result)
     assert flipped.widths == (128, 64, 32)
@@ -78,8 +99,11 @@ def test_weight_decay_takes_the_grid_seeds_at_lambda_zero(tmp_path):
     assert "ROPE accuracy" in rope.table()
     fixes = rope_in_place_of_fixes((0, 1), 20, (2,), ("clamp", "rescale"), evaluation, cache)
     assert fixes.fixes == (NO_FIX, "clamp", "rescale") and fixes.lengths == (20,)
-    assert fixes.accuracy("clamp", 2, 20) == fixes.accuracy(NO_FIX, 2, 20) == [r.at(20).accuracy
-                                                                              for r in rope.runs[0.0, 2]]
+    assert (
+        fixes.accuracy("clamp", 2, 20)
+        == fixes.accuracy(NO_FIX, 2, 20)
+        == [r.at(20).accuracy for r in rope.runs[0.0, 2]]
+    )
     with pytest.raises(ValueError, match="'stretch'"):
         rope_in_place_of_fixes((0,), 20, (2,), ("stretch",), evaluation, cache)
 

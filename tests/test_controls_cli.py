@@ -33,8 +33,28 @@ def test_bad_input_exits_2_with_one_line(argv, fragment, capsys):
 @pytest.mark.slow
 def test_ape_controls_json(tmp_path, capsys):
     out = tmp_path / "ape.json"
-    assert main(["ape-controls", "--steps", "20", "--seeds", "0", "--offsets", "2", "--sequences", "32",
-                 "--workers", "1", "--json", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    assert (
+        main(
+            [
+                "ape-controls",
+                "--steps",
+                "20",
+                "--seeds",
+                "0",
+                "--offsets",
+                "2",
+                "--sequences",
+                "32",
+                "--workers",
+                "1",
+                "--json",
+                str(out),
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     assert {c["weight_decay"] for c in data["weight-decay"]["cells"]} == {0.0, 1e-4, 1e-2}
     rows = data["fixes"]["rows"]
@@ -51,8 +71,33 @@ def test_dynamics_and_sweeps_json(tmp_path):
     row = json.loads(out.read_text())["rows"][0]
     assert row["step"] == [0, 20] and set(row["stats"]) == {"key_carrier", "query_carrier", "rank_energy"}
     out = tmp_path / "sweeps.json"
-    assert main(["sweeps", "--steps", "10", "--seeds", "0", "--offsets", "2", "--sequences", "32", "--widths", "16,64",
-                 "--vocabs", "20", "--length-ranges", "8-16", "--temperatures", "1", "--json", str(out), *cache]) == 0
+    assert (
+        main(
+            [
+                "sweeps",
+                "--steps",
+                "10",
+                "--seeds",
+                "0",
+                "--offsets",
+                "2",
+                "--sequences",
+                "32",
+                "--widths",
+                "16,64",
+                "--vocabs",
+                "20",
+                "--length-ranges",
+                "8-16",
+                "--temperatures",
+                "1",
+                "--json",
+                str(out),
+                *cache,
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     points = {(r["factor"], json.dumps(r["value"])) for r in data["carrier"]["rows"]}
     assert points == {("width", "16"), ("width", "64"), ("vocab", "20"), ("lengths", "[8, 16]"), ("temperature", "1.0")}

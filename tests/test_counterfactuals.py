@@ -55,13 +55,15 @@ def test_grid_counterfactuals_reuse_the_grid_models(tmp_path):
     ape = bases.replaced({2: grid.runs["ape", 2]})
     assert len(ape.rows) == len(bases.rows) == 4 and ape.seeds == (0, 1)
     for base in ape.bases:
-        assert [r.accuracy for r in ape.of(base, 2)] == [tuple(row.accuracy for row in run.evals)
-                                                         for run in grid.runs["ape", 2]]
+        assert [r.accuracy for r in ape.of(base, 2)] == [
+            tuple(row.accuracy for row in run.evals) for run in grid.runs["ape", 2]
+        ]
     assert json.dumps(bases.to_json()) == before  # the original is unchanged
     with pytest.raises(ValueError, match=r"offsets \[2\]"):
         bases.replaced({3: grid.runs["ape", 2]})
-    other = run_phenomenon((0,), STEPS, (2,), ("ape",), EvalConfig(lengths=(12, 20), sequences=64), cache,
-                           progress=False)
+    other = run_phenomenon(
+        (0,), STEPS, (2,), ("ape",), EvalConfig(lengths=(12, 20), sequences=64), cache, progress=False
+    )
     with pytest.raises(ValueError, match="evaluated at"):
         bases.replaced({2: other.runs["ape", 2]})
 

@@ -43,8 +43,16 @@ def test_label_of_a_record_with_and_without_the_facts():
 
 
 def test_every_run_records_its_cpu_and_the_page_shows_it():
-    block = environment.collect(threads=1, workers=0, wall_time_s=1.0, started=0.0, cache_dir=None, cache_stats={},
-                                command="pytest", peak_rss={"gw0": 512.4, "gw1": 600.0})
+    block = environment.collect(
+        threads=1,
+        workers=0,
+        wall_time_s=1.0,
+        started=0.0,
+        cache_dir=None,
+        cache_stats={},
+        command="pytest",
+        peak_rss={"gw0": 512.4, "gw1": 600.0},
+    )
     assert block["cpu_model"] == cpu_model() and block["cpu_capability"] == cpu_capability()
     rows = dict(environment_rows(block))
     assert rows["CPU model"] == cpu_model()

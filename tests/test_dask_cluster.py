@@ -28,7 +28,6 @@ import torch
 from lengthgen.engine import cluster
 from lengthgen.store.cache import Cache
 from lengthgen.cli import main
-from lengthgen.engine.parallel import train_passes
 from lengthgen.store.one_layer import train_key, trained
 from lengthgen.engine.train import Member
 
@@ -45,16 +44,33 @@ SUBPROCESS_TIMEOUT_S = 300
 # ---- the address: validated, and unreachable is a usage error (no cluster needed) -------------------
 
 
-@pytest.mark.parametrize("text", ["localhost:8786", "tcp://", "tcp://host", "tcp://host:0", "tcp://host:99999",
-                                  "tcp://host:port", "http://host:8786", "tcp://host:8786/path", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "localhost:8786",
+        "tcp://",
+        "tcp://host",
+        "tcp://host:0",
+        "tcp://host:99999",
+        "tcp://host:port",
+        "http://host:8786",
+        "tcp://host:8786/path",
+        "",
+    ],
+)
 def test_bad_addresses_are_rejected_naming_the_value(text):
     with pytest.raises(ValueError, match="is not a Dask scheduler address"):
         cluster.parse_address(text)
 
 
-@pytest.mark.parametrize("text, address", [("tcp://10.0.0.5:8786", "tcp://10.0.0.5:8786"),
-                                           (" tcp://node-1:8786 ", "tcp://node-1:8786"),
-                                           ("tls://[::1]:8786", "tls://[::1]:8786")])
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        ("tcp://10.0.0.5:8786", "tcp://10.0.0.5:8786"),
+        (" tcp://node-1:8786 ", "tcp://node-1:8786"),
+        ("tls://[::1]:8786", "tls://[::1]:8786"),
+    ],
+)
 def test_good_addresses_are_normalised(text, address):
     assert cluster.parse_address(text) == address
 
@@ -86,28 +102,40 @@ def test_without_distributed_the_scheduler_is_a_usage_error(monkeypatch):
 
 
 def test_the_default_path_imports_nothing_of_dask():
-    code = ("import sys, importlib, lengthgen.cli, lengthgen.store.one_layer, lengthgen.testing.plugin, "
-            "lengthgen.engine.train_two_layer; "
-            "[importlib.import_module(m) for m in (*lengthgen.testing.plugin.pytest_plugins, "
-            "*lengthgen.testing.plugin.SUITE_MODULES)]; "  # the plugin's modules
-            "lengthgen.cli.build_parser(); print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('dask', 'distributed')))")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                            timeout=SUBPROCESS_TIMEOUT_S, check=True)
+    code = (
+        "import sys, importlib, lengthgen.cli, lengthgen.store.one_layer, lengthgen.testing.plugin, "
+        "lengthgen.engine.train_two_layer; "
+        "[importlib.import_module(m) for m in (*lengthgen.testing.plugin.pytest_plugins, "
+        "*lengthgen.testing.plugin.SUITE_MODULES)]; "  # the plugin's modules
+        "lengthgen.cli.build_parser(); print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('dask', 'distributed')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S, check=True
+    )
     assert result.stdout.strip() == "[]", result.stdout
 
 
 def run_pytest(args: list[str], cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", *args, "-p", "no:cacheprovider", "-p", "no:xdist"],
-                          check=False, cwd=cwd, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *args, "-p", "no:cacheprovider", "-p", "no:xdist"],
+        check=False,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT_S,
+    )
 
 
 @pytest.mark.slow
 def test_pytest_bad_and_unreachable_scheduler_exit_4(tmp_path):
-    for address, fragment in [("localhost:8786", "is not a Dask scheduler address"),
-                              (f"tcp://{HOST}:{closed_port()}", "cannot connect")]:
-        result = run_pytest(["tests/test_config.py", f"--lengthgen-scheduler={address}",
-                             f"--lengthgen-cache-dir={tmp_path}"])
+    for address, fragment in [
+        ("localhost:8786", "is not a Dask scheduler address"),
+        (f"tcp://{HOST}:{closed_port()}", "cannot connect"),
+    ]:
+        result = run_pytest(
+            ["tests/test_config.py", f"--lengthgen-scheduler={address}", f"--lengthgen-cache-dir={tmp_path}"]
+        )
         assert result.returncode == 4 and fragment in result.stderr, (result.returncode, result.stderr[-2000:])
 
 
@@ -126,8 +154,9 @@ class LocalCluster:
         self.processes: dict[str, subprocess.Popen] = {}
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
         info = folder / "scheduler.json"
-        self._start("scheduler", ["scheduler", "--host", HOST, "--port", "0", "--no-dashboard",
-                                  "--scheduler-file", str(info)])
+        self._start(
+            "scheduler", ["scheduler", "--host", HOST, "--port", "0", "--no-dashboard", "--scheduler-file", str(info)]
+        )
         deadline = time.monotonic() + START_TIMEOUT_S
         while not info.exists() or not info.read_text().strip():
             self._check_alive("scheduler")
@@ -136,13 +165,29 @@ class LocalCluster:
             time.sleep(0.1)
         self.address = json.loads(info.read_text())["address"]
         for i in range(workers):
-            self._start(f"w{i}", ["worker", self.address, "--host", HOST, "--nthreads", "1", "--no-nanny",
-                                  "--no-dashboard", "--name", f"w{i}", "--death-timeout", "60"])
+            self._start(
+                f"w{i}",
+                [
+                    "worker",
+                    self.address,
+                    "--host",
+                    HOST,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--no-dashboard",
+                    "--name",
+                    f"w{i}",
+                    "--death-timeout",
+                    "60",
+                ],
+            )
 
     def _start(self, name: str, args: list[str]) -> None:
         log = open(self.folder / f"{name}.log", "wb")
-        self.processes[name] = subprocess.Popen([*dask_command(), *args], cwd=ROOT, env=self.env, stdout=log,
-                                                stderr=subprocess.STDOUT)
+        self.processes[name] = subprocess.Popen(
+            [*dask_command(), *args], cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
         log.close()
 
     def _check_alive(self, name: str) -> None:
@@ -154,7 +199,9 @@ class LocalCluster:
 
         with distributed.Client(self.address, timeout=START_TIMEOUT_S) as client:
             client.wait_for_workers(count, timeout=START_TIMEOUT_S)
-            client.run(importlib.import_module, "lengthgen.engine.train")  # torch imported: a task starts training at once
+            client.run(
+                importlib.import_module, "lengthgen.engine.train"
+            )  # torch imported: a task starts training at once
 
     def kill(self, name: str) -> None:
         self.processes[name].send_signal(signal.SIGKILL)
@@ -202,8 +249,12 @@ def on_cluster(dask_cluster):
 
 def passes_of(steps: int) -> list[Member]:
     """Members in two ensemble passes (RoPE and APE, two offsets x two seeds each)."""
-    return [Member(tiny_spec(encoding, steps=steps, offset=k), seed)
-            for encoding in ("rope", "ape") for k in (1, 2) for seed in (0, 1)]
+    return [
+        Member(tiny_spec(encoding, steps=steps, offset=k), seed)
+        for encoding in ("rope", "ape")
+        for k in (1, 2)
+        for seed in (0, 1)
+    ]
 
 
 def assert_same_models(local, remote) -> None:
@@ -253,14 +304,40 @@ def test_cluster_trains_the_same_numbers_as_a_local_run(on_cluster, tmp_path):
 
 @pytest.mark.slow
 def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
-    args = ["train", "--encoding", "ape", "--offset", "3", "--seeds", "0-1", "--steps", "40", "--sequences", "64",
-            "--lengths", "12,20"]
+    args = [
+        "train",
+        "--encoding",
+        "ape",
+        "--offset",
+        "3",
+        "--seeds",
+        "0-1",
+        "--steps",
+        "40",
+        "--sequences",
+        "64",
+        "--lengths",
+        "12,20",
+    ]
     assert main([*args, "--cache-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json")]) == 0
-    assert main([*args, "--cache-dir", str(tmp_path / "remote"), "--json", str(tmp_path / "remote.json"),
-                 "--scheduler", on_cluster.address]) == 0
+    assert (
+        main(
+            [
+                *args,
+                "--cache-dir",
+                str(tmp_path / "remote"),
+                "--json",
+                str(tmp_path / "remote.json"),
+                "--scheduler",
+                on_cluster.address,
+            ]
+        )
+        == 0
+    )
     assert json.loads((tmp_path / "local.json").read_text()) == json.loads((tmp_path / "remote.json").read_text())
     test_file = tmp_path / "test_through_cluster.py"
-    test_file.write_text(textwrap.dedent(f"""
+    test_file.write_text(
+        textwrap.dedent(f"""
         from lengthgen.engine import cluster
         from lengthgen.store.one_layer import trained
         from lengthgen.engine.train import Member
@@ -270,10 +347,18 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
             assert cluster.address() == {on_cluster.address!r}
             trained([Member(tiny_spec(steps=20), 0)], model_cache)
             assert model_cache.stats["train:computed"] == 1
-    """))
-    result = run_pytest([str(test_file), f"--lengthgen-scheduler={on_cluster.address}",
-                         f"--lengthgen-cache-dir={tmp_path / 'py'}",
-                         "-o", "lengthgen_suite=true", "-q"])  # the file lies outside the suite's pytest.ini
+    """)
+    )
+    result = run_pytest(
+        [
+            str(test_file),
+            f"--lengthgen-scheduler={on_cluster.address}",
+            f"--lengthgen-cache-dir={tmp_path / 'py'}",
+            "-o",
+            "lengthgen_suite=true",
+            "-q",
+        ]
+    )  # the file lies outside the suite's pytest.ini
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
 
 
@@ -285,11 +370,12 @@ def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkey
     from lengthgen.store import two_layer as st
 
     spec = tt.TwoLayerSpec().replace(model={"d": 32}, train={"steps": 12, "batch": 8, "record_every": 5})
-    members = [tt.Member(spec, seed) for seed in (0, 1)] + [
-        tt.Member(spec.replace(model={"encoding": "ape"}), 0)]
+    members = [tt.Member(spec, seed) for seed in (0, 1)] + [tt.Member(spec.replace(model={"encoding": "ape"}), 0)]
     sent = []
     real = cluster.remote_passes
-    monkeypatch.setattr(cluster, "remote_passes", lambda passes, *a, **k: sent.append(len(passes)) or real(passes, *a, **k))
+    monkeypatch.setattr(
+        cluster, "remote_passes", lambda passes, *a, **k: sent.append(len(passes)) or real(passes, *a, **k)
+    )
     remote_cache = Cache(tmp_path / "remote")
     remote = st.trained_transformers(members, remote_cache)
     assert sent == [2] and remote_cache.stats[f"{st.CACHE_KIND}:computed"] == len(members)  # two passes, remotely
@@ -314,8 +400,11 @@ def test_a_worker_killed_mid_pass_loses_and_corrupts_nothing(on_cluster, tmp_pat
     def kill_a_busy_worker() -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
-            busy = {w: keys for w, keys in client.processing().items()
-                    if any(str(k).startswith(cluster.TASK_PREFIX) for k in keys)}
+            busy = {
+                w: keys
+                for w, keys in client.processing().items()
+                if any(str(k).startswith(cluster.TASK_PREFIX) for k in keys)
+            }
             if busy:
                 address, keys = next(iter(busy.items()))
                 time.sleep(KILL_AFTER_S)  # inside the pass

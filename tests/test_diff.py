@@ -11,8 +11,16 @@ from pathlib import Path
 import pytest
 
 from lengthgen.cli import main
-from lengthgen.report.diff import (CROSS_CPU_TOLERANCE, DRIFT_RELATIVE_TOLERANCE, DRIFT_RULE, VERDICT_RANK, diff_runs, drift_tolerance,
-                                   is_drift, verdict_change)
+from lengthgen.report.diff import (
+    CROSS_CPU_TOLERANCE,
+    DRIFT_RELATIVE_TOLERANCE,
+    DRIFT_RULE,
+    VERDICT_RANK,
+    diff_runs,
+    drift_tolerance,
+    is_drift,
+    verdict_change,
+)
 from lengthgen.report import diff_render
 from lengthgen.report.diff_render import NO_DIFFERENCES
 from lengthgen.report.run_view import RunView
@@ -72,6 +80,7 @@ def half(check: dict) -> float:
 
 # the rule itself
 
+
 def test_drift_rule_uses_the_larger_half_width_else_a_relative_tolerance():
     assert drift_tolerance([0, 2], [0, 4], 1.0, 2.0) == (2.0, "interval")
     assert drift_tolerance(None, [1, 1.5], 1.0, 2.0) == (0.25, "interval")
@@ -90,8 +99,15 @@ def test_the_command_offers_the_diffs_fail_on_choices():
 
 
 def test_verdict_ranking():
-    assert VERDICT_RANK == ("reproduced", "not reproduced", "inconclusive", "unexpectedly reproduced",
-                            "not reproduced (undeclared)", "failed", "error")
+    assert VERDICT_RANK == (
+        "reproduced",
+        "not reproduced",
+        "inconclusive",
+        "unexpectedly reproduced",
+        "not reproduced (undeclared)",
+        "failed",
+        "error",
+    )
     assert verdict_change("reproduced", "not reproduced") == "worse"
     assert verdict_change("failed", "inconclusive") == "better"
     assert verdict_change("unexpectedly reproduced", "not reproduced (undeclared)") == "worse"
@@ -102,6 +118,7 @@ def test_verdict_ranking():
 
 
 # recorded pairs
+
 
 def test_unchanged_pair_is_empty_and_exits_0(tmp_path, capsys, baseline):
     code, out = run_diff(tmp_path, capsys, baseline, baseline)
@@ -115,8 +132,10 @@ def test_worse_verdict_exits_1_by_default(tmp_path, capsys, baseline):
     new["records"][C1]["verdict"] = "failed"
     code, out = run_diff(tmp_path, capsys, baseline, new)
     assert code == 1
-    assert "worse   C1 claims/test_c01_phenomenon.py::test_rope_generalizes_ape_collapses[paper]: " \
-           "reproduced (close) -> failed" in out
+    assert (
+        "worse   C1 claims/test_c01_phenomenon.py::test_rope_generalizes_ape_collapses[paper]: "
+        "reproduced (close) -> failed" in out
+    )
     assert out.splitlines()[-1] == "exit 1 (--fail-on worse-verdict): 1 verdict worse"
     assert run_diff(tmp_path, capsys, baseline, new, "--fail-on", "never")[0] == 0
 
@@ -196,8 +215,12 @@ def test_runs_on_different_cpus_say_so_and_count_rounding_as_noise(baseline):
     diff = diff_of(old, new)
     assert diff.cross_cpu and diff.empty and diff.within_noise == 1
     code, out = rendered(old, new, "--fail-on", "drift")
-    assert code == 0 and "note: the runs ran on different CPUs (old: Intel(R) Xeon(R) Processor, torch kernels " \
-        "AVX2; new: Intel(R) Xeon(R) Processor, torch kernels AVX512)" in out
+    assert (
+        code == 0
+        and "note: the runs ran on different CPUs (old: Intel(R) Xeon(R) Processor, torch kernels "
+        "AVX2; new: Intel(R) Xeon(R) Processor, torch kernels AVX512)"
+        in out
+    )
     assert f"{CROSS_CPU_TOLERANCE:g} x max(1, |old|, |new|)" in out.splitlines()[2]
     same_cpu = on_cpu(new, AVX2)
     (record,) = diff_of(old, same_cpu).changed  # the same move on one CPU drifts
@@ -325,9 +348,25 @@ def test_json_shape_to_stdout_and_to_a_file(tmp_path, capsys, baseline):
     code, out = run_diff(tmp_path, capsys, baseline, new, "--json", "--fail-on", "drift")
     data = json.loads(out)
     assert code == 1 and data["exit"] == 1 and data["failures"] == ["1 check drifted"]
-    assert set(data) == {"old", "new", "old_scale", "new_scale", "rule", "relative_tolerance", "empty", "summary",
-                         "records", "added", "removed", "fail_on", "failures", "exit", "old_cpu", "new_cpu",
-                         "cross_cpu"}
+    assert set(data) == {
+        "old",
+        "new",
+        "old_scale",
+        "new_scale",
+        "rule",
+        "relative_tolerance",
+        "empty",
+        "summary",
+        "records",
+        "added",
+        "removed",
+        "fail_on",
+        "failures",
+        "exit",
+        "old_cpu",
+        "new_cpu",
+        "cross_cpu",
+    }
     (record,) = data["records"]
     assert record["key"]["claim"] == "C1" and record["change"] == "same"
     (drift,) = record["checks"]
@@ -348,8 +387,9 @@ def test_report_directories_and_gzip(tmp_path, capsys, baseline):
     assert NO_DIFFERENCES in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("case", ["missing", "not json", "no records", "bad gzip", "empty dir", "md and json",
-                                  "bad fail-on"])
+@pytest.mark.parametrize(
+    "case", ["missing", "not json", "no records", "bad gzip", "empty dir", "md and json", "bad fail-on"]
+)
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys, baseline, case):
     good = write(tmp_path, "good.json", baseline)
     bad = {"missing": tmp_path / "nope.json", "empty dir": tmp_path / "empty"}.get(case, tmp_path / "bad.json")

@@ -39,12 +39,16 @@ def test_seed_specs_are_capped():
         parse_seeds(list(range(MAX_SEEDS + 1)))
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["train", "--encoding", "rope", "--offset", "2", "--seeds", "0", "--steps", "5", "--cache-dir", UNUSABLE],
-     f"--cache-dir {UNUSABLE!r} cannot be written"),
-    (["train", "--encoding", "rope", "--offset", "2", "--seeds", "0-99999999", "--steps", "5"],
-     "at most 10000"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (
+            ["train", "--encoding", "rope", "--offset", "2", "--seeds", "0", "--steps", "5", "--cache-dir", UNUSABLE],
+            f"--cache-dir {UNUSABLE!r} cannot be written",
+        ),
+        (["train", "--encoding", "rope", "--offset", "2", "--seeds", "0-99999999", "--steps", "5"], "at most 10000"),
+    ],
+)
 def test_cli_environment_errors_exit_2_with_one_line(args, fragment, capsys):
     with pytest.raises(SystemExit) as exit_info:
         code = main(args)
@@ -66,9 +70,23 @@ def test_report_cli_unwritable_out_is_a_usage_error(tmp_path, capsys):
 @pytest.mark.parametrize("option", ["--lengthgen-cache-dir", "--lengthgen-report-dir"])
 def test_pytest_unusable_directory_is_a_usage_error(option):
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "claims/test_c15_kernel.py", "-p", "no:xdist", "-p", "no:cacheprovider",
-         f"{option}={UNUSABLE}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "claims/test_c15_kernel.py",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:cacheprovider",
+            f"{option}={UNUSABLE}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 4, result.stdout[-2000:] + result.stderr[-2000:]
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [f"ERROR: {option} {UNUSABLE!r} cannot be written: No such file or directory"], result.stderr

@@ -40,5 +40,10 @@ def test_ensemble_evaluation_matches_reference(encoding):
 def test_length_eval_round_trip_and_summary():
     row = LengthEval(4, 0.5, ((0.1, 0.6, 0.2, 0.1),), (0.6,))
     assert LengthEval.from_dict(row.to_dict()) == row
-    assert row.summary() == {"length": 4, "accuracy": 0.5, "selected_offset": -2, "peak_height": 0.6,
-                             "target_weight": 0.6}
+    assert row.summary() == {
+        "length": 4,
+        "accuracy": 0.5,
+        "selected_offset": -2,
+        "peak_height": 0.6,
+        "target_weight": 0.6,
+    }

@@ -12,8 +12,13 @@ import torch
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.engine.evaluate import eval_draw, evaluate_models
-from lengthgen.engine.evaluate_variants import (InferenceVariant, evaluate_variant, evaluated_variant, reference_forward,
-                                         variant_forward)
+from lengthgen.engine.evaluate_variants import (
+    InferenceVariant,
+    evaluate_variant,
+    evaluated_variant,
+    reference_forward,
+    variant_forward,
+)
 from lengthgen.store.one_layer import evaluated
 from lengthgen.tasks import make_task
 from lengthgen.engine.train import Member, train_members
@@ -57,9 +62,17 @@ def test_scaled_forward_with_factors_one_equals_the_plain_forward_bit_for_bit():
     assert torch.equal(out.logits, ref.logits) and torch.equal(out.attention, ref.attention)
 
 
-@pytest.mark.parametrize("encoding, position_scale, logit_scale",
-                         [("rope", 0.5, 1.0), ("rope", 16 / 48, 1.0), ("rope", 1.0, 1.75), ("rope", 0.4, 1.3),
-                          ("ape", 1.0, 1.5), ("nope", 1.0, 0.7)])
+@pytest.mark.parametrize(
+    "encoding, position_scale, logit_scale",
+    [
+        ("rope", 0.5, 1.0),
+        ("rope", 16 / 48, 1.0),
+        ("rope", 1.0, 1.75),
+        ("rope", 0.4, 1.3),
+        ("ape", 1.0, 1.5),
+        ("nope", 1.0, 0.7),
+    ],
+)
 def test_variant_forward_matches_the_plain_reference(encoding, position_scale, logit_scale):
     models = _models(encoding)
     cfg = models[0].spec.model

@@ -11,7 +11,6 @@ import pytest
 import torch
 
 from lengthgen.cli import main
-from lengthgen.cli import fingerprint as command
 from lengthgen.config import ENCODINGS, TASK_KINDS
 from lengthgen.store import fingerprint as store_fingerprint
 
@@ -71,11 +70,14 @@ def test_an_edited_numeric_file_changes_the_hash_and_a_presentation_file_does_no
     assert run(capsys)[1] != before
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--threads", "0"], "--threads 0 must be at least 1"),
-    (["--device", "tpu"], "unknown device 'tpu'"),
-    (["--colour"], "unrecognized arguments: --colour"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--threads", "0"], "--threads 0 must be at least 1"),
+        (["--device", "tpu"], "unknown device 'tpu'"),
+        (["--colour"], "unrecognized arguments: --colour"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(capsys, args, message):
     try:
         status = main(["fingerprint", *args])
@@ -83,4 +85,8 @@ def test_bad_input_is_one_line_exit_2(capsys, args, message):
         status = exit.code
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
-    assert len(err.splitlines()) == 1 and err.startswith(("lengthgen fingerprint: error:", "lengthgen: error:")) and message in err
+    assert (
+        len(err.splitlines()) == 1
+        and err.startswith(("lengthgen fingerprint: error:", "lengthgen: error:"))
+        and message in err
+    )

@@ -25,8 +25,9 @@ from lengthgen.engine.train_two_layer import TwoLayerSpec, train_transformers
 
 from tests.helpers import tiny_spec
 
-NO_CUDA = ("no CUDA device on this machine: the CPU-against-CUDA comparison needs one "
-           "(torch.cuda.is_available() is False)")
+NO_CUDA = (
+    "no CUDA device on this machine: the CPU-against-CUDA comparison needs one (torch.cuda.is_available() is False)"
+)
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_CUDA)
 
 STEPS = 60  # Adam steps of the one-layer comparisons (as tests/test_device.py)
@@ -93,8 +94,9 @@ def test_one_layer_variants_match_the_cpu(variant, restore_device):
 
 @pytest.mark.parametrize("encoding", ["rope", "ape"])
 def test_two_layer_transformer_trains_and_evaluates_like_the_cpu(encoding, restore_device):
-    spec = TwoLayerSpec().replace(model={"encoding": encoding, "d": 32},
-                                  train={"steps": TRANSFORMER_STEPS, "batch": 8, "record_every": 5})
+    spec = TwoLayerSpec().replace(
+        model={"encoding": encoding, "d": 32}, train={"steps": TRANSFORMER_STEPS, "batch": 8, "record_every": 5}
+    )
     members = [Member(spec, 0), Member(spec, 1)]
     evaluation = EvalConfig(lengths=(16, 32), sequences=256)
     cpu = on("cpu", train_transformers, members)
@@ -105,8 +107,9 @@ def test_two_layer_transformer_trains_and_evaluates_like_the_cpu(encoding, resto
     for a, b in zip(cpu_eval, gpu_eval):
         for t, (x, y) in enumerate(zip(a.position_accuracy, b.position_accuracy)):
             assert (x is None) == (y is None) and (x is None or abs(x - y) <= TRANSFORMER_EVAL_ATOL), (t, x, y)
-        torch.testing.assert_close(torch.tensor(b.target_attention), torch.tensor(a.target_attention),
-                                   atol=TRANSFORMER_EVAL_ATOL, rtol=0)
+        torch.testing.assert_close(
+            torch.tensor(b.target_attention), torch.tensor(a.target_attention), atol=TRANSFORMER_EVAL_ATOL, rtol=0
+        )
 
 
 def test_the_cache_on_the_gpu_keeps_cuda_models_apart_and_loads_them_back(tmp_path, restore_device):

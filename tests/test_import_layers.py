@@ -20,16 +20,20 @@ from lengthgen.cli import command_modules, command_name, requested
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "tests" / "data" / "claims-paper-1e63f06.json.gz"  # a paper-scale run's claims.json
-LINT = ("import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())",
-        "--no-cache", "--no-logo")  # `lint-imports`, through the interpreter running the tests
+LINT = (
+    "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())",
+    "--no-cache",
+    "--no-logo",
+)  # `lint-imports`, through the interpreter running the tests
 TIMEOUT_S = 300
 
 
 def lint_imports(cwd: Path) -> subprocess.CompletedProcess:
     """``lint-imports`` in ``cwd`` (its pyproject.toml's contracts, over the ``lengthgen`` found there first)."""
     env = {**os.environ, "PYTHONPATH": str(cwd)}
-    return subprocess.run([sys.executable, "-c", *LINT], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=TIMEOUT_S)
+    return subprocess.run(
+        [sys.executable, "-c", *LINT], cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT_S
+    )
 
 
 def test_the_layering_holds():
@@ -39,10 +43,18 @@ def test_the_layering_holds():
 
 
 UPWARD = [  # (file of the package, an import it must not make, the contract it breaks, what lint-imports names)
-    ("models/one_layer/head.py", "from lengthgen.experiments import common", "The package's layers",
-     "lengthgen.models.one_layer.head -> lengthgen.experiments.common"),
-    ("report/data.py", "from lengthgen.report import run_view", "Inside the report",
-     "lengthgen.report.data -> lengthgen.report.run_view"),
+    (
+        "models/one_layer/head.py",
+        "from lengthgen.experiments import common",
+        "The package's layers",
+        "lengthgen.models.one_layer.head -> lengthgen.experiments.common",
+    ),
+    (
+        "report/data.py",
+        "from lengthgen.report import run_view",
+        "Inside the report",
+        "lengthgen.report.data -> lengthgen.report.run_view",
+    ),
     ("report/text.py", "import torch", "The report renders a claims.json", "lengthgen.report.text -> torch"),
     ("records.py", "import claims.support", "never imports the claim tests", "lengthgen.records -> claims"),
 ]
@@ -65,11 +77,14 @@ def test_an_upward_import_breaks_it(tmp_path, where, line, contract, named):
 
 
 def test_no_report_module_imports_torch():
-    code = ("import importlib, json, pkgutil, sys, lengthgen.report as r\n"
-            "for m in pkgutil.iter_modules(r.__path__):\n    importlib.import_module(f'lengthgen.report.{m.name}')\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'torch')[:3]))")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                            timeout=TIMEOUT_S, check=True)
+    code = (
+        "import importlib, json, pkgutil, sys, lengthgen.report as r\n"
+        "for m in pkgutil.iter_modules(r.__path__):\n    importlib.import_module(f'lengthgen.report.{m.name}')\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'torch')[:3]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S, check=True
+    )
     assert json.loads(result.stdout) == []
 
 
@@ -79,8 +94,12 @@ def with_every_part(path: Path) -> Path:
     with gzip.open(RECORDED, "rt", encoding="utf-8") as handle:
         data = json.load(handle)
     c1 = next(r for r in data["records"] if r["claim"] == "C1")
-    data.update(robustness=[dict(c1, setting="width-32")], robustness_environment=data["environment"],
-                multiverse=[dict(c1, reading="init=gpt2")], multiverse_environment=data["environment"])
+    data.update(
+        robustness=[dict(c1, setting="width-32")],
+        robustness_environment=data["environment"],
+        multiverse=[dict(c1, reading="init=gpt2")],
+        multiverse_environment=data["environment"],
+    )
     path.write_text(json.dumps(data))
     return path
 
@@ -98,11 +117,14 @@ RENDERS = {  # a command line of each subcommand that renders a claims.json ({cl
 def test_rendering_a_claims_json_imports_no_torch(tmp_path, command):
     claims = with_every_part(tmp_path / "claims.json")
     argv = [a.format(claims=claims) for a in RENDERS[command]]
-    code = ("import json, sys\nfrom lengthgen.cli import main\nstatus = main(json.loads(sys.argv[1]))\n"
-            "print(json.dumps({'status': status, 'torch': sorted(m for m in sys.modules "
-            "if m.split('.')[0] == 'torch')[:3]}))")
-    result = subprocess.run([sys.executable, "-c", code, json.dumps(argv)], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=TIMEOUT_S)
+    code = (
+        "import json, sys\nfrom lengthgen.cli import main\nstatus = main(json.loads(sys.argv[1]))\n"
+        "print(json.dumps({'status': status, 'torch': sorted(m for m in sys.modules "
+        "if m.split('.')[0] == 'torch')[:3]}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(argv)], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     outcome = json.loads(result.stdout.strip().splitlines()[-1])
     assert outcome == {"status": 0, "torch": []}, result.stdout + result.stderr

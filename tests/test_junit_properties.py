@@ -14,8 +14,15 @@ from lengthgen.testing.verdicts import junit_properties
 
 from tests import report_samples
 
-NAMES = ["lengthgen_claim", "lengthgen_kind", "lengthgen_verdict", "lengthgen_paper", "lengthgen_measured",
-         "lengthgen_checks", "lengthgen_close"]
+NAMES = [
+    "lengthgen_claim",
+    "lengthgen_kind",
+    "lengthgen_verdict",
+    "lengthgen_paper",
+    "lengthgen_measured",
+    "lengthgen_checks",
+    "lengthgen_close",
+]
 
 
 def test_a_claims_properties_are_its_row_of_the_summary():
@@ -42,7 +49,10 @@ def test_a_control_carries_its_id_and_verdict():
     control = ControlRecorder("C15", "claims/test_c15_kernel.py::test_control[quick]").record
     control.verdict = "discriminates"
     assert junit_properties(control.to_dict()) == [
-        ("lengthgen_claim", "C15"), ("lengthgen_kind", "control"), ("lengthgen_verdict", "discriminates")]
+        ("lengthgen_claim", "C15"),
+        ("lengthgen_kind", "control"),
+        ("lengthgen_verdict", "discriminates"),
+    ]
 
 
 def test_the_transport_name_is_none_of_the_junit_names_and_the_controller_ignores_them():

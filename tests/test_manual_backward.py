@@ -53,24 +53,27 @@ READINGS = {
 APE_ONLY = ("ape_value", "ape_unseen")
 CONTENT = {"kind": "content", "offset": 2, "alt_offset": 3}
 
-CASES = [
-    pytest.param(encoding, heads, attention, {}, {}, id=f"{encoding}-H{heads}-{attention}")
-    for encoding in ENCODINGS
-    for heads in (1, 2)
-    for attention in ("softmax", "linear")
-] + [
-    pytest.param(encoding, heads, attention, reading, {}, id=f"{encoding}-H{heads}-{attention}-{name}")
-    for name, reading in READINGS.items()
-    for encoding in ENCODINGS
-    for heads, attention in ((1, "softmax"), (2, "linear"))
-    if encoding == "ape" or not set(reading) & set(APE_ONLY)
-] + [
-    pytest.param(encoding, heads, "softmax", {}, CONTENT, id=f"{encoding}-H{heads}-content")
-    for encoding in ENCODINGS
-    for heads in (1, 2, 4)
-] + [
-    pytest.param("rope", 1, "softmax", {"rope_base": base}, {}, id=f"rope-base{base:g}") for base in (1e3, 1e5)
-]
+CASES = (
+    [
+        pytest.param(encoding, heads, attention, {}, {}, id=f"{encoding}-H{heads}-{attention}")
+        for encoding in ENCODINGS
+        for heads in (1, 2)
+        for attention in ("softmax", "linear")
+    ]
+    + [
+        pytest.param(encoding, heads, attention, reading, {}, id=f"{encoding}-H{heads}-{attention}-{name}")
+        for name, reading in READINGS.items()
+        for encoding in ENCODINGS
+        for heads, attention in ((1, "softmax"), (2, "linear"))
+        if encoding == "ape" or not set(reading) & set(APE_ONLY)
+    ]
+    + [
+        pytest.param(encoding, heads, "softmax", {}, CONTENT, id=f"{encoding}-H{heads}-content")
+        for encoding in ENCODINGS
+        for heads in (1, 2, 4)
+    ]
+    + [pytest.param("rope", 1, "softmax", {"rope_base": base}, {}, id=f"rope-base{base:g}") for base in (1e3, 1e5)]
+)
 
 
 def _setup(encoding, heads, attention, reading, task, dtype=torch.float32, d=16):
@@ -87,14 +90,17 @@ def _setup(encoding, heads, attention, reading, task, dtype=torch.float32, d=16)
 
 
 def _manual(cfg, params, stacked):
-    return loss_and_grads({n: v.detach() for n, v in params.items()}, cfg, stacked.tokens, stacked.lengths,
-                          stacked.targets)
+    return loss_and_grads(
+        {n: v.detach() for n, v in params.items()}, cfg, stacked.tokens, stacked.lengths, stacked.targets
+    )
 
 
 def _fast_autograd(cfg, params, stacked):
     out = table_forward(params, cfg, stacked.tokens, stacked.lengths)
     S, B, m = out.logits.shape
-    losses = F.cross_entropy(out.logits.reshape(S * B, m), stacked.targets.view(-1), reduction="none").view(S, B).mean(1)
+    losses = (
+        F.cross_entropy(out.logits.reshape(S * B, m), stacked.targets.view(-1), reduction="none").view(S, B).mean(1)
+    )
     return losses.detach(), dict(zip(params, torch.autograd.grad(losses.sum(), list(params.values()))))
 
 
@@ -190,8 +196,9 @@ def test_cross_entropy_matches_torch():
     ours, log_probs = cross_entropy(logits.detach(), targets)
     theirs = F.cross_entropy(logits.transpose(1, 2), targets, reduction="none").mean(1)
     torch.testing.assert_close(ours, theirs.detach(), atol=1e-6, rtol=0)
-    torch.testing.assert_close(cross_entropy_grad(log_probs, targets), torch.autograd.grad(theirs.sum(), logits)[0],
-                               atol=1e-7, rtol=0)
+    torch.testing.assert_close(
+        cross_entropy_grad(log_probs, targets), torch.autograd.grad(theirs.sum(), logits)[0], atol=1e-7, rtol=0
+    )
 
 
 # 50 Adam steps (lr 1e-3) carry the float32 gradient gaps (about 1e-7 relative) into the weights. Adam divides
@@ -215,8 +222,7 @@ def _largest_gap(a, b) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("model", [{"encoding": "rope"}, {"encoding": "ape", "heads": 2}],
-                         ids=["rope", "ape-H2"])
+@pytest.mark.parametrize("model", [{"encoding": "rope"}, {"encoding": "ape", "heads": 2}], ids=["rope", "ape-H2"])
 def test_training_ends_where_the_autograd_engine_ends(model):
     members = [Member(_train_spec(TRAIN_STEPS, **model), seed) for seed in range(TRAIN_MEMBERS)]
     autograd = train_manual.train_members(members, backward="autograd")
@@ -225,9 +231,13 @@ def test_training_ends_where_the_autograd_engine_ends(model):
     for a, b in zip(autograd, manual):
         assert a.trajectory["step"] == b.trajectory["step"]
         for name in a.trajectory:
-            torch.testing.assert_close(torch.tensor(b.trajectory[name], dtype=torch.float64),
-                                       torch.tensor(a.trajectory[name], dtype=torch.float64), atol=TRAIN_LOSS_ATOL,
-                                       rtol=1e-5, msg=name)
+            torch.testing.assert_close(
+                torch.tensor(b.trajectory[name], dtype=torch.float64),
+                torch.tensor(a.trajectory[name], dtype=torch.float64),
+                atol=TRAIN_LOSS_ATOL,
+                rtol=1e-5,
+                msg=name,
+            )
     one_more = train_manual.train_members([Member(_train_spec(TRAIN_STEPS + 1, **model), m.seed) for m in members])
     assert _largest_gap(autograd, one_more) > 10 * TRAIN_ATOL  # the tolerance tells one step apart
 

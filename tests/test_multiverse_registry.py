@@ -35,8 +35,11 @@ def differences(a, b) -> set[tuple[str, str]]:
 def test_every_reading_changes_exactly_its_fields(reading):
     for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
         family = "one-layer" if isinstance(spec, RunSpec) else "two-layer"
-        expected = {(c.part, c.field) for c in reading.changes
-                    if c.family == family and (not c.ape_only or spec.model.encoding == "ape")}
+        expected = {
+            (c.part, c.field)
+            for c in reading.changes
+            if c.family == family and (not c.ape_only or spec.model.encoding == "ape")
+        }
         assert differences(spec, mv.apply_reading(reading, spec)) == expected, (reading.name, spec)
 
 
@@ -73,8 +76,12 @@ def test_under_applies_the_reading_to_built_specs_and_resets():
         assert paper_spec().train.steps == 4000
     with mv.under("all-alternatives"):
         ape = paper_spec(model={"encoding": "ape"})
-        assert (ape.model.init, ape.model.ape_unseen, ape.model.ape_value, ape.train.length_mix) == \
-            ("gpt2", "zero", "token", "per-batch")
+        assert (ape.model.init, ape.model.ape_unseen, ape.model.ape_value, ape.train.length_mix) == (
+            "gpt2",
+            "zero",
+            "token",
+            "per-batch",
+        )
     assert mv.active_universe() is mv.PAPER
 
 
@@ -156,8 +163,10 @@ def test_every_touched_claim_has_a_cell_under_every_universe_default_or_extended
     for column in ("C8", "C10", "C12-d64", "C13-d64", "C19", "C20", "P1", "P2"):
         for universe in mv.UNIVERSES:
             if mv.split_column(column)[0] in cells.touched(universe):
-                expected_extended = (universe.name, column) in {("all-alternatives", "C12-d64"),
-                                                                ("all-alternatives", "C13-d64")}
+                expected_extended = (universe.name, column) in {
+                    ("all-alternatives", "C12-d64"),
+                    ("all-alternatives", "C13-d64"),
+                }
                 assert ((universe.name, column) in extended) == expected_extended, (universe.name, column)
     assert {c for u, c in cells.cells() if c.startswith("C12")} == {"C12", "C12-d64"}
 
@@ -210,8 +219,10 @@ def test_the_plain_registry_imports_no_torch():
     import subprocess
     import sys
 
-    code = ("import sys; import lengthgen.readings, lengthgen.multiverse_cells as cells, lengthgen.cli.multiverse; "
-            "print('torch' in sys.modules, cells.left_out() == cells.left_out() and len(cells.left_out()))")
+    code = (
+        "import sys; import lengthgen.readings, lengthgen.multiverse_cells as cells, lengthgen.cli.multiverse; "
+        "print('torch' in sys.modules, cells.left_out() == cells.left_out() and len(cells.left_out()))"
+    )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["False", str(len(mv.left_out()))], out.stdout + out.stderr  # no plan needed
     from lengthgen import multiverse_cells, readings

@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
+
+from lengthgen.report import render_page
+from lengthgen.report.markdown import summary_markdown
+from lengthgen.report.multiverse import cell_id, outcome_for, outcomes, view_grid
+from lengthgen.report.page import overview_rows
+from lengthgen.report.run_view import RunView
+from lengthgen.report.summary import terminal_lines
+from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
 
 from lengthgen.report.data import assemble
 from lengthgen.report.multiverse import build_grid, claim_summary, grid_lines
@@ -11,10 +22,18 @@ from lengthgen.report.data import carry_over
 
 def record(claim, reading=None, verdict="reproduced", failed=(), test=None):
     checks = [{"name": "ok check", "value": 1.0, "op": ">=", "threshold": 0.5, "passed": True}]
-    checks += [{"name": n, "value": 0.1, "op": ">=", "threshold": 0.95, "passed": False, "values": [0.1, 0.1]}
-               for n in failed]
-    return {"claim": claim, "reading": reading, "verdict": verdict, "checks": checks, "kind": "claim",
-            "test": test or f"claims/test_multiverse.py::test_multiverse[{reading}-{claim}]", "scale": {}}
+    checks += [
+        {"name": n, "value": 0.1, "op": ">=", "threshold": 0.95, "passed": False, "values": [0.1, 0.1]} for n in failed
+    ]
+    return {
+        "claim": claim,
+        "reading": reading,
+        "verdict": verdict,
+        "checks": checks,
+        "kind": "claim",
+        "test": test or f"claims/test_multiverse.py::test_multiverse[{reading}-{claim}]",
+        "scale": {},
+    }
 
 
 def test_assemble_puts_reading_records_in_multiverse_and_carry_over_keeps_them(tmp_path):
@@ -30,8 +49,10 @@ def test_assemble_puts_reading_records_in_multiverse_and_carry_over_keeps_them(t
 
 
 def test_grid_marks_run_missing_and_failed_cells():
-    cells = [record("C1", "init=gpt2", "not reproduced (undeclared)", ["RoPE K=1 L=48: accuracy"]),
-             record("C12", "init=torch", test="x::test_multiverse[init=torch-C12-d64]")]
+    cells = [
+        record("C1", "init=gpt2", "not reproduced (undeclared)", ["RoPE K=1 L=48: accuracy"]),
+        record("C12", "init=torch", test="x::test_multiverse[init=torch-C12-d64]"),
+    ]
     grid = build_grid(cells)
     by = {(c["reading"], c["column"]): c for c in grid["cells"]}
     assert by["init=gpt2", "C1"]["failed_checks"][0]["name"] == "RoPE K=1 L=48: accuracy"
@@ -40,8 +61,9 @@ def test_grid_marks_run_missing_and_failed_cells():
     text = "\n".join(grid_lines(cells))
     assert "NEW-not-repr" in text and "FAIL RoPE K=1 L=48: accuracy" in text and "left out: C17 under init=gpt2" in text
     summary = claim_summary([record("C1", test="t1"), record("C12", test="t[paper-d64]")], cells)
-    assert summary["C1"].startswith("init=gpt2: not reproduced (undeclared) (RoPE K=1 L=48: accuracy: 0.1, "
-                                    "needs >= 0.95)")
+    assert summary["C1"].startswith(
+        "init=gpt2: not reproduced (undeclared) (RoPE K=1 L=48: accuracy: 0.1, needs >= 0.95)"
+    )
     assert summary["C12-d64"].startswith("holds under every reading (1 reading;")
 
 
@@ -62,18 +84,6 @@ def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, capsys):
 # C1 reproduced, NEW-not-repr under init=gpt2, ok under ape-value=token; C8 not reproduced, ok under
 # init=gpt2, not-repr (carried) under ape-rows=zero; C10 reproduced (close), ok under ape-value=token; C4 no cell.
 
-import re
-
-import pytest
-
-from lengthgen.report import render_page
-from lengthgen.report.markdown import summary_markdown
-from lengthgen.report.multiverse import cell_id, outcome_for, outcomes, view_grid
-from lengthgen.report.page import overview_rows
-from lengthgen.report.run_view import RunView
-from lengthgen.report.summary import terminal_lines
-from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
-
 
 @pytest.fixture(scope="module")
 def view() -> RunView:
@@ -86,8 +96,8 @@ def html(view) -> str:
 
 
 def claims_row(html: str, claim: str) -> str:
-    table = html[html.index('<table id="claims">'):]
-    table = table[:table.index("</table>")]
+    table = html[html.index('<table id="claims">') :]
+    table = table[: table.index("</table>")]
     return re.search(rf'<tr class="v-row[^"]*"[^>]*data-claim="{claim}">.*?</tr>', table, re.S).group(0)
 
 
@@ -95,10 +105,22 @@ def test_outcomes_hold_change_or_not_run(view):
     found = outcomes(view_grid(view))
     by_claim = {c.claim: outcome_for(view_grid(view), c, found) for c in view.claims}
     assert by_claim["C1"].state == "changes" and [c.reading for c in by_claim["C1"].changes] == ["init=gpt2"]
-    assert by_claim["C1"].text().startswith("init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, "
-                                            "needs <= 0.15); holds under the other 1")
-    assert by_claim["C8"].text().startswith("init=gpt2: reproduced (APE K=3 L=48: peak absolute position of every "
-                                            "seed: 12 < 16); holds under the other 1")
+    assert (
+        by_claim["C1"]
+        .text()
+        .startswith(
+            "init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, "
+            "needs <= 0.15); holds under the other 1"
+        )
+    )
+    assert (
+        by_claim["C8"]
+        .text()
+        .startswith(
+            "init=gpt2: reproduced (APE K=3 L=48: peak absolute position of every "
+            "seed: 12 < 16); holds under the other 1"
+        )
+    )
     assert by_claim["C10"].state == "holds"
     assert by_claim["C10"].text().startswith("holds under every reading (1 reading")
     assert by_claim["C4"].state == "not-run" and by_claim["C4"].text() == "not run in the multiverse"
@@ -106,9 +128,9 @@ def test_outcomes_hold_change_or_not_run(view):
 
 
 def test_the_page_grid_links_and_colours_each_cell(html, view):
-    grid = html[html.index('<table id="multiverse-grid"'):]
-    grid = grid[:grid.index("</table>")]
-    header = re.findall(r"<th[^>]*>([^<]*)</th>", grid[:grid.index("</thead>")])
+    grid = html[html.index('<table id="multiverse-grid"') :]
+    grid = grid[: grid.index("</table>")]
+    header = re.findall(r"<th[^>]*>([^<]*)</th>", grid[: grid.index("</thead>")])
     assert header[:2] == ["claim", "paper"] and "init=gpt2" in header and "all-alternatives" in header
     c1 = re.search(r'<tr><th class="claim">C1</th>(.*?)</tr>', grid).group(1)
     cells = re.findall(r'<td class="([^"]*)"[^>]*>(?:<a href="#([^"]*)">([^<]*)</a>|([^<]*))</td>', c1)
@@ -119,21 +141,21 @@ def test_the_page_grid_links_and_colours_each_cell(html, view):
     assert cells[header.index("lengths=per-batch") - 1][0] == "v-unknown"  # planned, no record
     c8 = re.search(r'<tr><th class="claim">C8</th>(.*?)</tr>', grid).group(1)
     assert '<td class="cell v-not-reproduced" title="C8: 1 of 1 checks fail as expected' in c8
-    block = html[html.index(f'id="{cell_id("init=gpt2", "C1")}"'):]
-    block = block[:block.index("</details>")]
+    block = html[html.index(f'id="{cell_id("init=gpt2", "C1")}"') :]
+    block = block[: block.index("</details>")]
     assert "C1 under init=gpt2" in block and "APE K=1 L=20: accuracy" in block and "RoPE K=1 L=48: accuracy" in block
     assert block.index("APE K=1 L=20") < block.index("RoPE K=1 L=48")  # the failed check first
     assert len(re.findall(r'<details class="grid-cell" id="multiverse-', html)) == len(view.multiverse)
 
 
 def test_the_claims_table_says_what_other_readings_do(html):
-    assert "<th title=\"the multiverse" in html and "Under other readings</th>" in html
+    assert '<th title="the multiverse' in html and "Under other readings</th>" in html
     c1 = claims_row(html, "C1")
     assert 'class="readings-cell readings-changes"' in c1 and f'href="#{cell_id("init=gpt2", "C1")}"' in c1
     assert "not reproduced (undeclared)</span>" in c1 and "APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15" in c1
     assert "holds under the other 1" in c1
     assert "holds under every reading (1 reading" in claims_row(html, "C10")
-    assert 'readings-not-run' in claims_row(html, "C4") and "not run in the multiverse" in claims_row(html, "C4")
+    assert "readings-not-run" in claims_row(html, "C4") and "not run in the multiverse" in claims_row(html, "C4")
     plain = render_page(RunView.from_records(all_records(), ENVIRONMENT))[0]
     assert "Under other readings" not in plain and 'class="readings-cell' not in plain  # no multiverse part: no column
     assert 'id="multiverse-grid"' not in plain and "No multiverse in this report" in plain
@@ -159,15 +181,18 @@ def test_the_terminal_prints_the_multiverse_as_a_grid_not_among_the_claims(view)
     start = next(i for i, line in enumerate(lines) if line.startswith("multiverse (paper scale"))
     header = lines[start + 1].split()
     assert header[:2] == ["claim", "paper"] and "init=gpt2" in header
-    rows = {line.split()[0]: line.split()[1:] for line in lines[start + 2:] if line[:1] in "CP" and "under" not in line
-            and len(line.split()) == len(header)}
+    rows = {
+        line.split()[0]: line.split()[1:]
+        for line in lines[start + 2 :]
+        if line[:1] in "CP" and "under" not in line and len(line.split()) == len(header)
+    }
     assert rows["C1"][0] == "ok" and rows["C1"][header.index("init=gpt2") - 1] == "NEW-not-repr"
     assert rows["C10"][0] == "ok~" and rows["C10"][header.index("ape-value=token") - 1] == "ok"
     details = "\n".join(lines)
     assert "C1 under init=gpt2: not reproduced (undeclared) (at the paper's point: reproduced)" in details
     assert "    FAIL APE K=1 L=20: accuracy: 0.31, needs <= 0.15" in details
     assert "C10 under" not in details  # a cell that holds is in the grid only
-    table = lines[next(i for i, line in enumerate(lines) if line.startswith("claim scale")):]
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("claim scale")) :]
     assert not any("multiverse" in line or "init=gpt2" in line for line in table)
     assert sum(1 for line in table if line.startswith("C1 ")) == 1
     alone = terminal_lines(RunView.from_records(multiverse_records(), ENVIRONMENT), 160)
@@ -178,12 +203,14 @@ def test_the_markdown_table_gains_the_column_only_with_a_multiverse(view):
     text = summary_markdown(view)
     assert "| id | variant | verdict | paper | measured | close | under other readings |" in text
     c1 = next(line for line in text.splitlines() if line.startswith("| C1 |"))
-    assert c1.endswith("| **init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15); "
-                       "holds under the other 1; 3 without a record** |")
+    assert c1.endswith(
+        "| **init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15); "
+        "holds under the other 1; 3 without a record** |"
+    )
     c4 = next(line for line in text.splitlines() if line.startswith("| C4 |"))
     assert c4.endswith("| not run in the multiverse |")
     assert "| holds under every reading (1 reading; 4 without a record) |" in text  # C10
-    grid = text[text.index("### Multiverse"):]
+    grid = text[text.index("### Multiverse") :]
     assert "| claim | paper | init=gpt2 | ape-rows=zero | ape-value=token |" in grid
     assert "| C1 | reproduced | not reproduced (undeclared) | ? | reproduced |" in grid
     assert "| C10 | reproduced (close) | ? | ? | reproduced |" in grid

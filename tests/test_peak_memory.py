@@ -20,7 +20,7 @@ TIMEOUT_S = 300  # two workers importing torch on shared cores
 TORCH_FLOOR_MIB = 100  # any process that imported torch holds more than this
 ALLOCATED_MIB = 64  # the hand-made claim test below holds this much on top
 
-CLAIMS = f'''
+CLAIMS = f"""
 import pytest
 import torch
 
@@ -36,7 +36,7 @@ def test_small(claim):
     claim.set_scale(name="paper", seeds=1, paper_seeds=1)
     claim.check("peak offset", -2.0, "==", -2.0)
     claim.verify()
-'''
+"""
 
 
 def test_peak_is_this_process_in_mib():
@@ -56,10 +56,25 @@ def run(tmp_path: Path, *extra: str) -> tuple[dict, str]:
     (tmp_path / "claims" / "test_memory.py").write_text(textwrap.dedent(CLAIMS))
     (tmp_path / "pytest.ini").write_text("[pytest]\nlengthgen_suite = true\n")  # the suite's plugin, active
     out = tmp_path / "report"
-    result = subprocess.run([sys.executable, "-m", "pytest", "claims", f"--lengthgen-report-dir={out}",
-                             f"--lengthgen-cache-dir={tmp_path / 'cache'}", "-p", "no:cacheprovider", *extra],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "claims",
+            f"--lengthgen-report-dir={out}",
+            f"--lengthgen-cache-dir={tmp_path / 'cache'}",
+            "-p",
+            "no:cacheprovider",
+            *extra,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     return json.loads((out / "claims.json").read_text())["environment"], result.stdout
 

@@ -37,8 +37,14 @@ def pyproject() -> dict:
 
 
 def run(args: list[str], cwd: Path, timeout: int = SERIAL_TIMEOUT_S) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", *args],
-                          cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def output(result: subprocess.CompletedProcess) -> str:
@@ -115,10 +121,28 @@ def test_space_form_under_xdist_without_a_path(tmp_path):
     """The options whose values are not paths take the space form under xdist, with no test path (each worker
     parses the controller's command line again); the path options take ``=``."""
     cache, report = tmp_path / "new-cache", tmp_path / "report"
-    result = run(["-m", "quick", "-n", "2", f"--lengthgen-cache-dir={cache}", f"--lengthgen-report-dir={report}",
-                  "--lengthgen-threads", "1", "--lengthgen-seeds", "0-2", "--lengthgen-device", "cpu", "-k", "C15",
-                  "-o", "testpaths=claims"],  # testpaths: no test path, claims/ alone
-                 ROOT, XDIST_TIMEOUT_S)
+    result = run(
+        [
+            "-m",
+            "quick",
+            "-n",
+            "2",
+            f"--lengthgen-cache-dir={cache}",
+            f"--lengthgen-report-dir={report}",
+            "--lengthgen-threads",
+            "1",
+            "--lengthgen-seeds",
+            "0-2",
+            "--lengthgen-device",
+            "cpu",
+            "-k",
+            "C15",
+            "-o",
+            "testpaths=claims",
+        ],  # testpaths: no test path, claims/ alone
+        ROOT,
+        XDIST_TIMEOUT_S,
+    )
     assert result.returncode == 0, output(result)
     assert "2 passed" in result.stdout and "unrecognized arguments" not in output(result), output(result)
     data = json.loads((report / "claims.json").read_text())
@@ -150,10 +174,29 @@ def test_every_option_with_existing_directories(tmp_path):
     cache, report = tmp_path / "cache", tmp_path / "report"
     cache.mkdir()
     report.mkdir()
-    result = run(["-p", "no:xdist", "--collect-only", "-m", "quick", f"--lengthgen-cache-dir={cache}",
-                  f"--lengthgen-report-dir={report}", "--lengthgen-threads", "2", "--lengthgen-seeds", "0-3",
-                  "--lengthgen-device", "cpu", "--lengthgen-until-decided", "-k", "C15", "-o", "testpaths=claims"],
-                 ROOT)
+    result = run(
+        [
+            "-p",
+            "no:xdist",
+            "--collect-only",
+            "-m",
+            "quick",
+            f"--lengthgen-cache-dir={cache}",
+            f"--lengthgen-report-dir={report}",
+            "--lengthgen-threads",
+            "2",
+            "--lengthgen-seeds",
+            "0-3",
+            "--lengthgen-device",
+            "cpu",
+            "--lengthgen-until-decided",
+            "-k",
+            "C15",
+            "-o",
+            "testpaths=claims",
+        ],
+        ROOT,
+    )
     assert result.returncode == 0, output(result)
     assert f"rootdir: {ROOT}" in result.stdout and "configfile: pytest.ini" in result.stdout, output(result)
     assert "2/" in result.stdout and "tests collected" in result.stdout, output(result)
@@ -201,9 +244,12 @@ def test_the_plugin_is_inert_in_a_foreign_session(tmp_path):
     cache.mkdir()
     (project / "pytest.ini").write_text(textwrap.dedent(FOREIGN_INI))
     (project / "test_foreign.py").write_text(
-        textwrap.dedent(FOREIGN_TESTS).replace("{SUITE_MODULES!r}", repr(lengthgen.testing.plugin.SUITE_MODULES)))
-    result = run(["-p", "no:xdist", "-s", f"--lengthgen-cache-dir={cache}", "--lengthgen-until-decided", "-p",
-                  "no:warnings"], project)
+        textwrap.dedent(FOREIGN_TESTS).replace("{SUITE_MODULES!r}", repr(lengthgen.testing.plugin.SUITE_MODULES))
+    )
+    result = run(
+        ["-p", "no:xdist", "-s", f"--lengthgen-cache-dir={cache}", "--lengthgen-until-decided", "-p", "no:warnings"],
+        project,
+    )
     assert result.returncode == 0 and "3 passed" in result.stdout, output(result)
     assert f"cache-dir {cache}" in result.stdout and f"until-decided {DEFAULT_MAX}" in result.stdout, output(result)
     assert f"inifile {project / 'pytest.ini'}" in result.stdout, output(result)  # its own ini

@@ -13,17 +13,25 @@ import importlib.metadata
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
 TIMEOUT_S = 180  # one pytest start-up on shared cores (the plugin's options import no torch)
 
 # every short name the plugin's options had before the prefix, as another project might add them
-SHORT_NAMES = ("--device", "--seeds", "--threads", "--cache-dir", "--report-dir", "--retrain", "--scheduler",
-               "--until-decided", "--summary-md")
+SHORT_NAMES = (
+    "--device",
+    "--seeds",
+    "--threads",
+    "--cache-dir",
+    "--report-dir",
+    "--retrain",
+    "--scheduler",
+    "--until-decided",
+    "--summary-md",
+)
 
-FOREIGN_CONFTEST = '''
+FOREIGN_CONFTEST = """
 def pytest_addoption(parser):
     parser.addoption("--device", default="cpu", help="this project's own device")
     parser.addoption("--seeds", type=int, default=1, help="this project's own seed count")
@@ -34,9 +42,9 @@ def pytest_addoption(parser):
     parser.addoption("--scheduler", default=None)
     parser.addoption("--until-decided", default=None)
     parser.addoption("--summary-md", default=None)
-'''
+"""
 
-FOREIGN_TEST = '''
+FOREIGN_TEST = """
 def test_its_own_options_arrive(pytestconfig):
     assert pytestconfig.getoption("--device") == "cuda:7"  # the project's value, never validated by lengthgen
     assert pytestconfig.getoption("--seeds") == 3
@@ -47,7 +55,7 @@ def test_its_own_options_arrive(pytestconfig):
     assert pytestconfig.getoption("--until-decided") == "never"
     assert pytestconfig.getoption("lengthgen_seeds") == (0, 1, 2)  # the plugin's own option, beside them
     assert pytestconfig.getoption("lengthgen_device") == "cpu"
-'''
+"""
 
 
 def test_lengthgen_is_installed_with_its_entry_point():
@@ -64,18 +72,45 @@ def test_a_foreign_project_with_the_short_option_names_runs(tmp_path):
     (project / "conftest.py").write_text(textwrap.dedent(FOREIGN_CONFTEST))
     (project / "test_foreign.py").write_text(textwrap.dedent(FOREIGN_TEST))
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--device", "cuda:7", "--seeds=3",
-         "--threads", "5", "--cache-dir", "its-cache", "--report-dir=its-reports", "--retrain",
-         "--until-decided", "never", "--lengthgen-seeds=0-2"],
-        cwd=project, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--device",
+            "cuda:7",
+            "--seeds=3",
+            "--threads",
+            "5",
+            "--cache-dir",
+            "its-cache",
+            "--report-dir=its-reports",
+            "--retrain",
+            "--until-decided",
+            "never",
+            "--lengthgen-seeds=0-2",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
     out = result.stdout[-3000:] + result.stderr[-3000:]
     assert "conflicting option string" not in out, out
     assert result.returncode == 0 and "1 passed" in result.stdout, out
     assert f"rootdir: {project}" in result.stdout, out
     assert not (project / "reports").exists() and not (project / "its-cache").exists()  # the plugin did nothing
 
-    helped = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--help"], cwd=project,
-                            capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+    helped = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--help"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
     assert helped.returncode == 0, helped.stdout[-2000:] + helped.stderr[-2000:]
     assert "this project's own device" in helped.stdout and "--lengthgen-device" in helped.stdout
 

@@ -28,21 +28,27 @@ def test_good_values_arrive_parsed():
     assert [device_arg(name) for name in ("cpu", "cuda", "cuda:1", "cpu:0")] == ["cpu", "cuda", "cuda:1", "cpu:0"]
 
 
-@pytest.mark.parametrize("parse, text, fragment", [
-    (threads_arg, "0", "--lengthgen-threads='0': must be a positive integer"),
-    (threads_arg, "-2", "--lengthgen-threads='-2'"),
-    (threads_arg, "abc", "--lengthgen-threads='abc'"),
-    (until_decided_arg, "1", "--lengthgen-until-decided='1': MAX must be an integer in 2..10000"),
-    (until_decided_arg, "x", "--lengthgen-until-decided='x': MAX must be an integer (seeds), "
-                             "e.g. --lengthgen-until-decided=24"),
-    (seeds_arg, "5-1", "seed spec '5-1' is a reversed range"),
-    (seeds_arg, "0-99999999", "seed spec '0-99999999' names 100000000 seeds; at most 10000"),
-    (seeds_arg, "x", "seed spec 'x' is neither a range"),
-    (device_arg, "tpu", "unknown device 'tpu'"),
-    (device_arg, "meta", "unknown device 'meta'"),
-    (device_arg, "CPU", "unknown device 'CPU'"),
-    (device_arg, "cuda:", "unknown device 'cuda:'"),
-])
+@pytest.mark.parametrize(
+    "parse, text, fragment",
+    [
+        (threads_arg, "0", "--lengthgen-threads='0': must be a positive integer"),
+        (threads_arg, "-2", "--lengthgen-threads='-2'"),
+        (threads_arg, "abc", "--lengthgen-threads='abc'"),
+        (until_decided_arg, "1", "--lengthgen-until-decided='1': MAX must be an integer in 2..10000"),
+        (
+            until_decided_arg,
+            "x",
+            "--lengthgen-until-decided='x': MAX must be an integer (seeds), e.g. --lengthgen-until-decided=24",
+        ),
+        (seeds_arg, "5-1", "seed spec '5-1' is a reversed range"),
+        (seeds_arg, "0-99999999", "seed spec '0-99999999' names 100000000 seeds; at most 10000"),
+        (seeds_arg, "x", "seed spec 'x' is neither a range"),
+        (device_arg, "tpu", "unknown device 'tpu'"),
+        (device_arg, "meta", "unknown device 'meta'"),
+        (device_arg, "CPU", "unknown device 'CPU'"),
+        (device_arg, "cuda:", "unknown device 'cuda:'"),
+    ],
+)
 def test_bad_values_are_refused_naming_them(parse, text, fragment):
     with pytest.raises(argparse.ArgumentTypeError) as error:
         parse(text)
@@ -59,20 +65,49 @@ def test_every_option_is_in_the_plugins_namespace(pytestconfig):
     names = {name for option in group.options for name in option.names()}
     assert len(group.options) == 9 and all(name.startswith(PREFIX) for name in names), sorted(names)
     assert all(option.dest == option.names()[0][2:].replace("-", "_") for option in group.options)
-    train = build_parser().parse_args(["train", "--encoding", "rope", "--offset", "2", "--seeds", "0-1",
-                                       "--threads", "2", "--device", "cpu", "--cache-dir", "d", "--retrain"])
+    train = build_parser().parse_args(
+        [
+            "train",
+            "--encoding",
+            "rope",
+            "--offset",
+            "2",
+            "--seeds",
+            "0-1",
+            "--threads",
+            "2",
+            "--device",
+            "cpu",
+            "--cache-dir",
+            "d",
+            "--retrain",
+        ]
+    )
     assert train.seeds == (0, 1) and train.threads == 2 and train.retrain  # the CLI's own options, unprefixed
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("option, value", [("--lengthgen-threads", "0"), ("--lengthgen-seeds", "5-1"),
-                                           ("--lengthgen-device", "tpu"), ("--lengthgen-until-decided", "1")])
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("--lengthgen-threads", "0"),
+        ("--lengthgen-seeds", "5-1"),
+        ("--lengthgen-device", "tpu"),
+        ("--lengthgen-until-decided", "1"),
+    ],
+)
 def test_pytest_bad_value_is_a_one_line_usage_error(tmp_path, option, value):
     (tmp_path / "pytest.ini").write_text("[pytest]\nlengthgen_suite = true\n")  # the suite's plugin, active
     (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
-    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider",
-                             f"{option}={value}"], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S,
-                            check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", f"{option}={value}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert result.returncode == 4, result.stdout[-2000:] + result.stderr[-2000:]
     errors = [line for line in result.stderr.splitlines() if "error:" in line]
     assert len(errors) == 1 and f"error: argument {option}: " in errors[0], result.stderr

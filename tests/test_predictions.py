@@ -25,8 +25,9 @@ def model_cache(tmp_path_factory):
 def test_far_cells_of_ape_are_the_extended_heads(model_cache):
     result = P.run_far("ape", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
     models = P.grid_models("ape", (2,), SEEDS, STEPS, model_cache)
-    direct = evaluate_models([extended_model(m, 128) for m in models],
-                             EvalConfig(lengths=P.FAR_LENGTHS, sequences=SEQUENCES))
+    direct = evaluate_models(
+        [extended_model(m, 128) for m in models], EvalConfig(lengths=P.FAR_LENGTHS, sequences=SEQUENCES)
+    )
     for L, row in zip(P.FAR_LENGTHS, zip(*direct)):
         assert result.accuracy(2, L) == [r.accuracy for r in row]
         assert result.peak_positions(2, L) == [r.peak_position() for r in row]
@@ -35,8 +36,14 @@ def test_far_cells_of_ape_are_the_extended_heads(model_cache):
 
 
 def test_out_of_sample_errors_and_fit(model_cache):
-    result = P.run_out_of_sample(SEEDS, STEPS, (2,), EvalConfig(lengths=(12, 16, 20, 24), sequences=SEQUENCES),
-                                 sequences=SEQUENCES, cache=model_cache)
+    result = P.run_out_of_sample(
+        SEEDS,
+        STEPS,
+        (2,),
+        EvalConfig(lengths=(12, 16, 20, 24), sequences=SEQUENCES),
+        sequences=SEQUENCES,
+        cache=model_cache,
+    )
     items = result.items(2)
     assert len(items) == 2 and len(items[0][0]) == 4 and len(items[0][1]) == 3
     errors = result.errors(items)
@@ -56,8 +63,28 @@ def test_variants_keep_plain_cells_and_vary_the_others(model_cache):
 @pytest.mark.slow
 def test_cli_json(tmp_path, capsys):
     out = tmp_path / "p.json"
-    assert main(["predictions", "--only", "P1,p3,P4,P6", "--steps", str(STEPS), "--seeds", "0", "--sequences",
-                 str(SEQUENCES), "--workers", "1", "--json", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    assert (
+        main(
+            [
+                "predictions",
+                "--only",
+                "P1,p3,P4,P6",
+                "--steps",
+                str(STEPS),
+                "--seeds",
+                "0",
+                "--sequences",
+                str(SEQUENCES),
+                "--workers",
+                "1",
+                "--json",
+                str(out),
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     assert set(data) == {"P1", "P3", "P4", "P6"}
     assert {c["length"] for c in data["P3"]["cells"]} == set(P.FAR_LENGTHS)

@@ -70,5 +70,5 @@ def test_page_has_a_predictions_table_and_section():
     html, _ = render_page(data)
     assert html.index('<table id="claims">') < html.index('<table id="predictions">')
     assert html.index("Claims in detail") < html.index("Predictions in detail") < html.index('id="P4-paper"')
-    claims_table = html[html.index('<table id="claims">'):html.index("</table>", html.index('<table id="claims">'))]
+    claims_table = html[html.index('<table id="claims">') : html.index("</table>", html.index('<table id="claims">'))]
     assert 'data-claim="P4"' not in claims_table and 'data-claim="C1"' in claims_table

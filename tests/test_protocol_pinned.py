@@ -246,14 +246,17 @@ def _paper_spec(**parts: Any):
 
 def _one_layer(part: str, *fields: str, **parts: Any) -> dict[str, Any]:
     """``part.field`` (a tuple for several fields) of the paper-scale spec and of the config default."""
+
     def read(cfg: Any) -> Any:
         values = tuple(getattr(cfg, name) for name in fields)
         return values if len(values) > 1 else values[0]
 
     label = "/".join(fields)
     spec = "paper_spec(PAPER.steps" + "".join(f", {k}={v!r}" for k, v in parts.items()) + ")"
-    return {f"{spec}.{part}.{label}": read(getattr(_paper_spec(**parts), part)),
-            f"{CONFIG_DEFAULTS[part].__name__}().{label}": read(CONFIG_DEFAULTS[part]())}
+    return {
+        f"{spec}.{part}.{label}": read(getattr(_paper_spec(**parts), part)),
+        f"{CONFIG_DEFAULTS[part].__name__}().{label}": read(CONFIG_DEFAULTS[part]()),
+    }
 
 
 def _one_layer_head():
@@ -288,17 +291,23 @@ def _grid_offsets() -> dict[str, Any]:
 
     from lengthgen.experiments.phenomenon import run_phenomenon
 
-    return {"run_phenomenon's default offsets (the C1 grid)":
-            tuple(inspect.signature(run_phenomenon).parameters["offsets"].default)}
+    return {
+        "run_phenomenon's default offsets (the C1 grid)": tuple(
+            inspect.signature(run_phenomenon).parameters["offsets"].default
+        )
+    }
 
 
 def _default_steps() -> dict[str, Any]:
     """The training steps wherever a paper-scale one-layer run takes them from."""
     from lengthgen.experiments.common import paper_spec
 
-    return {"PAPER.steps": PAPER.steps, **_one_layer("train", "steps"),
-            "paper_spec() default": paper_spec().train.steps,
-            "lengthgen train --steps default": _cli_train_defaults().steps}
+    return {
+        "PAPER.steps": PAPER.steps,
+        **_one_layer("train", "steps"),
+        "paper_spec() default": paper_spec().train.steps,
+        "lengthgen train --steps default": _cli_train_defaults().steps,
+    }
 
 
 def _two_layer_run_scale():
@@ -314,8 +323,9 @@ def _two_layer_specs() -> dict[tuple[str, int], Any]:
     from lengthgen.experiments.two_layer import WIDTHS, two_layer_spec
 
     steps = _two_layer_run_scale().steps
-    return {(encoding, width): two_layer_spec(encoding, steps, d=width)
-            for encoding in ("rope", "ape") for width in WIDTHS}
+    return {
+        (encoding, width): two_layer_spec(encoding, steps, d=width) for encoding in ("rope", "ape") for width in WIDTHS
+    }
 
 
 def _two_layer_spec():
@@ -327,8 +337,10 @@ def _two_layer_spec():
 
 def _two_layer(read: Callable[[Any], Any]) -> dict[str, Any]:
     """``read(spec)`` of every spec C12 and C13 train at paper scale."""
-    return {f"two_layer_spec({encoding!r}, d={width}) at paper scale": read(spec)
-            for (encoding, width), spec in _two_layer_specs().items()}
+    return {
+        f"two_layer_spec({encoding!r}, d={width}) at paper scale": read(spec)
+        for (encoding, width), spec in _two_layer_specs().items()
+    }
 
 
 @functools.cache
@@ -343,8 +355,8 @@ def _two_layer_structure() -> dict[str, Any]:
         "layers": len(blocks),
         "heads": next(iter(heads)) if len(heads) == 1 else tuple(sorted(heads)),
         "mlp": bool(blocks) and all(isinstance(getattr(block, "mlp", None), MLP) for block in blocks),
-        "layernorm": bool(blocks) and all(isinstance(getattr(block, name, None), nn.LayerNorm)
-                                          for block in blocks for name in ("ln_1", "ln_2")),
+        "layernorm": bool(blocks)
+        and all(isinstance(getattr(block, name, None), nn.LayerNorm) for block in blocks for name in ("ln_1", "ln_2")),
     }
 
 
@@ -365,8 +377,11 @@ def _optimizer_built_for(family: str) -> Any:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ensemble, "FusedAdam", Recording)
-        ensemble.train_ensemble([nn.Linear(2, 1, bias=False)], dataclasses.replace(cfg, steps=1),
-                                lambda params, step: params["weight"].pow(2).sum((1, 2)))
+        ensemble.train_ensemble(
+            [nn.Linear(2, 1, bias=False)],
+            dataclasses.replace(cfg, steps=1),
+            lambda params, step: params["weight"].pow(2).sum((1, 2)),
+        )
     assert len(built) == 1, f"the engine built {len(built)} optimizers for one pass"
     return built[0]
 
@@ -383,8 +398,10 @@ def _optimizer(field: str, *families: str) -> dict[str, Any]:
         value = getattr(optimizer, field)
         return tuple(value) if isinstance(value, (list, tuple)) else value
 
-    return {f"the engine's optimizer ({family} paper spec) {field}": read(_optimizer_built_for(family))
-            for family in families}
+    return {
+        f"the engine's optimizer ({family} paper spec) {field}": read(_optimizer_built_for(family))
+        for family in families
+    }
 
 
 @functools.cache
@@ -445,8 +462,9 @@ def _first_training_step(family: str) -> dict[str, Any]:
             patch.setattr(two_layer, "ensemble_forward", recording_ensemble_forward)
             two_layer.train_transformers([ensemble.Member(spec, 0)])
     logits, targets = seen["logits"][0], seen["targets"][0]  # the one member's
-    seen["cross_entropy"] = float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
-                                                  ignore_index=IGNORE))
+    seen["cross_entropy"] = float(
+        F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=IGNORE)
+    )
     return seen
 
 
@@ -455,13 +473,15 @@ def _training_batch(family: str) -> dict[str, Any]:
 
 
 def _training_loss(family: str) -> dict[str, Any]:
-    """"cross-entropy" if the training loss is the mean cross-entropy of the step's logits and targets."""
+    """ "cross-entropy" if the training loss is the mean cross-entropy of the step's logits and targets."""
     step = _first_training_step(family)
     if math.isclose(step["loss"], step["cross_entropy"], rel_tol=LOSS_REL_TOL):
         name = "cross-entropy"
     else:
-        name = (f"a loss of {step['loss']:.6g} where the cross-entropy of the same logits and targets is "
-                f"{step['cross_entropy']:.6g}")
+        name = (
+            f"a loss of {step['loss']:.6g} where the cross-entropy of the same logits and targets is "
+            f"{step['cross_entropy']:.6g}"
+        )
     return {f"the {family} training loss": name}
 
 
@@ -509,17 +529,24 @@ def _claim_seeds(entry: str) -> dict[str, Any]:
 
 SPEC_READERS: dict[str, Callable[[], dict[str, Any]]] = {
     "task": _offset_task_rule,
-    "vocab": lambda: {**_one_layer("task", "vocab"),
-                      "the built head's readout rows": _one_layer_head().unembed.weight.shape[0]},
-    "d": lambda: {**_one_layer("model", "d"),
-                  "the built head's embedding width": _one_layer_head().embed.weight.shape[1]},
+    "vocab": lambda: {
+        **_one_layer("task", "vocab"),
+        "the built head's readout rows": _one_layer_head().unembed.weight.shape[0],
+    },
+    "d": lambda: {
+        **_one_layer("model", "d"),
+        "the built head's embedding width": _one_layer_head().embed.weight.shape[1],
+    },
     "heads": lambda: _one_layer("model", "heads"),
-    "architecture": lambda: {"the built head's parameters":
-                             tuple(name for name, _ in _one_layer_head().named_parameters())},
+    "architecture": lambda: {
+        "the built head's parameters": tuple(name for name, _ in _one_layer_head().named_parameters())
+    },
     "attention": lambda: _one_layer("model", "attention"),
     "temperature": lambda: _one_layer("model", "temperature"),
-    "rope_base": lambda: {**_one_layer("model", "rope_base"),
-                          "lengthgen train --base default": _cli_train_defaults().base},
+    "rope_base": lambda: {
+        **_one_layer("model", "rope_base"),
+        "lengthgen train --base default": _cli_train_defaults().base,
+    },
     "train_lengths": lambda: _one_layer("task", "min_len", "max_len"),
     "offsets": _grid_offsets,
     "optimizer": lambda: _optimizer("name", "one_layer"),
@@ -530,18 +557,23 @@ SPEC_READERS: dict[str, Callable[[], dict[str, Any]]] = {
     "batch": lambda: {**_one_layer("train", "batch"), **_training_batch("one_layer")},
     "steps": _default_steps,
     "loss": lambda: _training_loss("one_layer"),
-    "eval_lengths": lambda: {"PAPER.lengths": tuple(PAPER.lengths),
-                             "PAPER.evaluation().lengths": PAPER.evaluation().lengths,
-                             "EvalConfig().lengths": EvalConfig().lengths,
-                             "lengthgen train --lengths default": tuple(_cli_train_defaults().lengths)},
-    "eval_sequences": lambda: {"PAPER.sequences": PAPER.sequences,
-                               "PAPER.evaluation().sequences": PAPER.evaluation().sequences,
-                               "EvalConfig().sequences": EvalConfig().sequences,
-                               "lengthgen train --sequences default": _cli_train_defaults().sequences},
+    "eval_lengths": lambda: {
+        "PAPER.lengths": tuple(PAPER.lengths),
+        "PAPER.evaluation().lengths": PAPER.evaluation().lengths,
+        "EvalConfig().lengths": EvalConfig().lengths,
+        "lengthgen train --lengths default": tuple(_cli_train_defaults().lengths),
+    },
+    "eval_sequences": lambda: {
+        "PAPER.sequences": PAPER.sequences,
+        "PAPER.evaluation().sequences": PAPER.evaluation().sequences,
+        "EvalConfig().sequences": EvalConfig().sequences,
+        "lengthgen train --sequences default": _cli_train_defaults().sequences,
+    },
     # accuracy and the attention probes are computed in one pass over the evaluation's sequences
     # (engine/evaluate.py): the probes' count is the evaluation's
-    "probe_sequences": lambda: {"PAPER.evaluation().sequences (accuracy and probes, one pass)":
-                                PAPER.evaluation().sequences},
+    "probe_sequences": lambda: {
+        "PAPER.evaluation().sequences (accuracy and probes, one pass)": PAPER.evaluation().sequences
+    },
     "seed_numbering": lambda: {"PAPER.seed_list(8)": PAPER.seed_list(8)},
     "reading.length_mix": lambda: _one_layer("train", "length_mix"),
     "reading.init": lambda: _one_layer("model", "init"),
@@ -552,32 +584,45 @@ SPEC_READERS: dict[str, Callable[[], dict[str, Any]]] = {
     "C17.widths": lambda: _constant("lengthgen.experiments.sweeps", "SWEEP", "width"),
     "C17.vocabs": lambda: _constant("lengthgen.experiments.sweeps", "SWEEP", "vocab"),
     **{entry: functools.partial(_claim_seeds, entry) for entry in PAPER_PROTOCOL if entry.startswith("seeds.")},
-    "two_layer.layers": lambda: {**_two_layer(lambda s: s.model.layers),
-                                 "the built transformer's blocks": _two_layer_structure()["layers"]},
-    "two_layer.heads": lambda: {**_two_layer(lambda s: s.model.heads),
-                                "the built transformer's heads": _two_layer_structure()["heads"]},
+    "two_layer.layers": lambda: {
+        **_two_layer(lambda s: s.model.layers),
+        "the built transformer's blocks": _two_layer_structure()["layers"],
+    },
+    "two_layer.heads": lambda: {
+        **_two_layer(lambda s: s.model.heads),
+        "the built transformer's heads": _two_layer_structure()["heads"],
+    },
     "two_layer.mlp": lambda: {"the built transformer: an MLP in every block": _two_layer_structure()["mlp"]},
-    "two_layer.layernorm": lambda: {"the built transformer: LayerNorm before each sub-layer":
-                                    _two_layer_structure()["layernorm"]},
+    "two_layer.layernorm": lambda: {
+        "the built transformer: LayerNorm before each sub-layer": _two_layer_structure()["layernorm"]
+    },
     "two_layer.task": lambda: _two_layer(_shift_task_rule),
     "two_layer.train_lengths": lambda: _two_layer(lambda s: (s.task.min_len, s.task.max_len)),
-    "two_layer.vocab": lambda: {**_two_layer(lambda s: s.task.vocab),
-                                **{f"{where}, model": vocab
-                                   for where, vocab in _two_layer(lambda s: s.model.vocab).items()}},
+    "two_layer.vocab": lambda: {
+        **_two_layer(lambda s: s.task.vocab),
+        **{f"{where}, model": vocab for where, vocab in _two_layer(lambda s: s.model.vocab).items()},
+    },
     "two_layer.rope_base": lambda: _two_layer(lambda s: s.model.rope_base),
-    "two_layer.steps": lambda: {**_two_layer(lambda s: s.train.steps),
-                                "claims.two_layer.run_scale(PAPER).steps": _two_layer_run_scale().steps},
+    "two_layer.steps": lambda: {
+        **_two_layer(lambda s: s.train.steps),
+        "claims.two_layer.run_scale(PAPER).steps": _two_layer_run_scale().steps,
+    },
     "two_layer.optimizer": lambda: _optimizer("name", "two_layer"),
     "two_layer.lr": lambda: {**_two_layer(lambda s: s.train.lr), **_optimizer("lr", "two_layer")},
     "two_layer.loss": lambda: _training_loss("two_layer"),
     "two_layer.batch": lambda: {**_two_layer(lambda s: s.train.batch), **_training_batch("two_layer")},
-    "two_layer.d": lambda: {"the widths of the specs C12 and C13 train (experiments.two_layer.WIDTHS)":
-                            tuple(sorted({width for _, width in _two_layer_specs()}))},
+    "two_layer.d": lambda: {
+        "the widths of the specs C12 and C13 train (experiments.two_layer.WIDTHS)": tuple(
+            sorted({width for _, width in _two_layer_specs()})
+        )
+    },
     "two_layer.init": lambda: _two_layer(lambda s: s.model.init),
-    "two_layer.eval_lengths": lambda: {"claims.two_layer.run_scale(PAPER).evaluation().lengths":
-                                       _two_layer_run_scale().evaluation().lengths},
-    "two_layer.eval_sequences": lambda: {"claims.two_layer.run_scale(PAPER).evaluation().sequences":
-                                         _two_layer_run_scale().evaluation().sequences},
+    "two_layer.eval_lengths": lambda: {
+        "claims.two_layer.run_scale(PAPER).evaluation().lengths": _two_layer_run_scale().evaluation().lengths
+    },
+    "two_layer.eval_sequences": lambda: {
+        "claims.two_layer.run_scale(PAPER).evaluation().sequences": _two_layer_run_scale().evaluation().sequences
+    },
 }
 
 
@@ -601,7 +646,8 @@ def test_every_entry_is_read():
     """Each pinned entry has a reader, each reader an entry, and each reading overrides a paper entry."""
     assert set(SPEC_READERS) == set(PAPER_PROTOCOL), (
         f"entries without a reader: {sorted(set(PAPER_PROTOCOL) - set(SPEC_READERS))}; "
-        f"readers without an entry: {sorted(set(SPEC_READERS) - set(PAPER_PROTOCOL))}")
+        f"readers without an entry: {sorted(set(SPEC_READERS) - set(PAPER_PROTOCOL))}"
+    )
     assert set(SUITE_READINGS) <= set(PAPER_PROTOCOL), sorted(set(SUITE_READINGS) - set(PAPER_PROTOCOL))
 
 
@@ -623,10 +669,13 @@ def test_paper_scale_uses_the_papers_protocol(name: str):
         suite, reason = SUITE_READINGS[name]
         assert not same(paper, suite), (
             f"paper protocol {name}: the suite's reading {suite!r} is the paper's value {paper!r}: "
-            f"drop it from SUITE_READINGS")
+            f"drop it from SUITE_READINGS"
+        )
         ours = differing(suite, used)
-        assert not ours, (f"paper protocol {name}: the paper states {paper!r}, the suite reads it as {suite!r} "
-                          f"({reason}), the paper-scale spec uses {ours}")
+        assert not ours, (
+            f"paper protocol {name}: the paper states {paper!r}, the suite reads it as {suite!r} "
+            f"({reason}), the paper-scale spec uses {ours}"
+        )
         return
     ours = differing(paper, used)
     assert not ours, f"paper protocol {name}: the paper states {paper!r}, the paper-scale spec uses {ours}"

@@ -67,13 +67,18 @@ def one_cpu_thread():
 
 
 def _one_layer(encoding: str, steps: int = 20, train: dict | None = None, **model) -> RunSpec:
-    return RunSpec(TaskConfig(offset=2), ModelConfig(encoding=encoding, d=16, **model),
-                   TrainConfig(**{"steps": steps, "batch": 32, "record_every": 10, **(train or {})}))
+    return RunSpec(
+        TaskConfig(offset=2),
+        ModelConfig(encoding=encoding, d=16, **model),
+        TrainConfig(**{"steps": steps, "batch": 32, "record_every": 10, **(train or {})}),
+    )
 
 
 def _two_layer(encoding: str, steps: int = 20, train: dict | None = None, **model) -> TwoLayerSpec:
-    return TwoLayerSpec(model=TransformerConfig(encoding=encoding, d=16, heads=2, **model),
-                        train=TrainConfig(**{"steps": steps, "batch": 8, "record_every": 10, **(train or {})}))
+    return TwoLayerSpec(
+        model=TransformerConfig(encoding=encoding, d=16, heads=2, **model),
+        train=TrainConfig(**{"steps": steps, "batch": 8, "record_every": 10, **(train or {})}),
+    )
 
 
 def _parameter_sum(state: dict[str, torch.Tensor]) -> float:
@@ -99,13 +104,16 @@ def _relative(value: float, reference: float) -> float:
 def _sums_under(kernels: str) -> dict[str, list[float]]:
     """The five (sum, loss) pairs in a fresh process whose torch dispatches to ``kernels``
     (ATEN_CPU_CAPABILITY is read once, when torch loads), one CPU thread."""
-    code = ("import json, sys, torch; torch.set_num_threads(1); sys.path.insert(0, sys.argv[1]); "
-            "import test_readings_engine as t; "
-            "print(json.dumps({'capability': torch.backends.cpu.get_cpu_capability(), "
-            "'sums': {n: t._train(n) for n in t.HEAD_1E63F06}}))")
+    code = (
+        "import json, sys, torch; torch.set_num_threads(1); sys.path.insert(0, sys.argv[1]); "
+        "import test_readings_engine as t; "
+        "print(json.dumps({'capability': torch.backends.cpu.get_cpu_capability(), "
+        "'sums': {n: t._train(n) for n in t.HEAD_1E63F06}}))"
+    )
     env = {**os.environ, "ATEN_CPU_CAPABILITY": kernels}
-    done = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent)], env=env, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(Path(__file__).parent)], env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -117,9 +125,11 @@ def test_default_readings_reproduce_the_numbers_before_them(name, one_cpu_thread
     reference_total, reference_loss = HEAD_1E63F06[name]
     assert _relative(total, reference_total) <= KERNEL_RTOL, (
         f"{name}: parameter sum {total!r} vs {reference_total!r} before the readings "
-        f"({_relative(total, reference_total):.2e} relative > KERNEL_RTOL {KERNEL_RTOL:g})")
+        f"({_relative(total, reference_total):.2e} relative > KERNEL_RTOL {KERNEL_RTOL:g})"
+    )
     assert _relative(loss, reference_loss) <= KERNEL_RTOL, (
-        f"{name}: last loss {loss!r} vs {reference_loss!r} ({_relative(loss, reference_loss):.2e} relative)")
+        f"{name}: last loss {loss!r} vs {reference_loss!r} ({_relative(loss, reference_loss):.2e} relative)"
+    )
 
 
 @pytest.mark.slow
@@ -134,12 +144,14 @@ def test_kernel_tolerance_separates_rounding_from_a_changed_engine(one_cpu_threa
             moved = max(_relative(total, here[name][0]), _relative(loss, here[name][1]))
             spread[f"{kernels}/{name}"] = moved
             assert moved <= KERNEL_RTOL, (
-                f"{name} under ATEN_CPU_CAPABILITY={kernels} ({other['capability']}): sum {total!r} vs {here[name][0]!r}"
-                f" here ({moved:.2e} relative > KERNEL_RTOL {KERNEL_RTOL:g})")
+                f"{name} under ATEN_CPU_CAPABILITY={kernels} ({other['capability']}): sum {total!r} vs "
+                f"{here[name][0]!r} here ({moved:.2e} relative > KERNEL_RTOL {KERNEL_RTOL:g})"
+            )
     for change in ({"lr": 1.1e-3}, {"steps": 21}, {"batch": 31}):
         moved = {name: _relative(_train(name, change)[0], here[name][0]) for name in HEAD_1E63F06}
         assert max(moved.values()) > SEMANTIC_FACTOR * KERNEL_RTOL, (
-            f"changing {change} moved the sums by only {moved} (kernels moved them by up to {max(spread.values()):.1e})")
+            f"changing {change} moved the sums by only {moved} (kernels moved them by up to {max(spread.values()):.1e})"
+        )
 
 
 def test_default_training_draw_is_the_former_draw():
@@ -154,16 +166,19 @@ def test_default_training_draw_is_the_former_draw():
 # --- invalid values ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("build, value", [
-    (lambda: TrainConfig(length_mix="per-token"), "per-token"),
-    (lambda: ModelConfig(init="xavier"), "xavier"),
-    (lambda: ModelConfig(encoding="ape", ape_unseen="mean"), "mean"),
-    (lambda: ModelConfig(encoding="ape", ape_value="query"), "query"),
-    (lambda: ModelConfig(encoding="rope", ape_unseen="zero"), "zero"),  # APE readings on APE specs only
-    (lambda: ModelConfig(encoding="t5", ape_value="token"), "token"),
-    (lambda: TransformerConfig(init="kaiming"), "kaiming"),
-    (lambda: TransformerConfig(encoding="rope", ape_unseen="zero"), "zero"),
-])
+@pytest.mark.parametrize(
+    "build, value",
+    [
+        (lambda: TrainConfig(length_mix="per-token"), "per-token"),
+        (lambda: ModelConfig(init="xavier"), "xavier"),
+        (lambda: ModelConfig(encoding="ape", ape_unseen="mean"), "mean"),
+        (lambda: ModelConfig(encoding="ape", ape_value="query"), "query"),
+        (lambda: ModelConfig(encoding="rope", ape_unseen="zero"), "zero"),  # APE readings on APE specs only
+        (lambda: ModelConfig(encoding="t5", ape_value="token"), "token"),
+        (lambda: TransformerConfig(init="kaiming"), "kaiming"),
+        (lambda: TransformerConfig(encoding="rope", ape_unseen="zero"), "zero"),
+    ],
+)
 def test_invalid_reading_raises_naming_it(build, value):
     with pytest.raises(ValueError, match=repr(value)):
         build()
@@ -178,13 +193,27 @@ def test_cache_keys_hold_the_readings():
     from lengthgen.store import one_layer, two_layer
 
     base = _one_layer("ape")
-    keys = {one_layer.train_key(Member(spec, 0)) for spec in (
-        base, base.replace(model={"init": "gpt2"}), base.replace(model={"ape_unseen": "zero"}),
-        base.replace(model={"ape_value": "token"}), base.replace(train={"length_mix": "per-batch"}))}
+    keys = {
+        one_layer.train_key(Member(spec, 0))
+        for spec in (
+            base,
+            base.replace(model={"init": "gpt2"}),
+            base.replace(model={"ape_unseen": "zero"}),
+            base.replace(model={"ape_value": "token"}),
+            base.replace(train={"length_mix": "per-batch"}),
+        )
+    }
     assert len(keys) == 5
     two = _two_layer("ape")
-    assert len({two_layer.train_key(Member(spec, 0)) for spec in (
-        two, two.replace(model={"init": "torch"}), two.replace(model={"ape_unseen": "zero"}))}) == 3
+    assert (
+        len(
+            {
+                two_layer.train_key(Member(spec, 0))
+                for spec in (two, two.replace(model={"init": "torch"}), two.replace(model={"ape_unseen": "zero"}))
+            }
+        )
+        == 3
+    )
 
 
 # --- initialisation ---------------------------------------------------------------------------------------
@@ -257,8 +286,8 @@ def test_two_layer_zero_unseen_rows_stay_zero_through_training():
     spec = _two_layer("ape", steps=20, ape_unseen="zero")
     model = train_transformers([Member(spec, 0)])[0]
     table = model.state["encoding.pos.weight"]  # (48, d)
-    assert not table[spec.task.max_len:].any() and table[: spec.task.max_len].abs().min() > 0
-    assert not model.initial_module().encoding.pos.weight[spec.task.max_len:].any()
+    assert not table[spec.task.max_len :].any() and table[: spec.task.max_len].abs().min() > 0
+    assert not model.initial_module().encoding.pos.weight[spec.task.max_len :].any()
     initial = build_transformer(spec.replace(model={"ape_unseen": "init"}), 0).encoding.pos.weight
     assert torch.equal(model.initial_module().encoding.pos.weight[:16], initial[:16])
 
@@ -329,7 +358,7 @@ def test_one_length_batch_padded_equals_unpadded_one_layer(encoding):
     tokens, lengths = task.draw_training(generator(1, "data"), 1, 16, "per-batch")
     padded = task.label(tokens[0], lengths[0])  # (B, 16), one length L
     L = int(lengths[0, 0])
-    unpadded = task.label(padded.tokens[:, 16 - L:], lengths[0])  # (B, L)
+    unpadded = task.label(padded.tokens[:, 16 - L :], lengths[0])  # (B, L)
     assert torch.equal(padded.targets, unpadded.targets)
     loss_p, grads_p = _loss_and_grads(model, padded.tokens, padded.lengths, padded.targets)
     loss_u, grads_u = _loss_and_grads(model, unpadded.tokens, unpadded.lengths, unpadded.targets)
@@ -363,8 +392,11 @@ def test_one_length_batch_padded_equals_unpadded_two_layer(encoding):
 def test_every_alternative_reading_changes_the_trained_model():
     base = _one_layer("ape")
     default = train_members([Member(base, 0)])[0].state
-    for change in ({"model": {"init": "gpt2"}}, {"model": {"ape_value": "token"}},
-                   {"train": {"length_mix": "per-batch"}}):
+    for change in (
+        {"model": {"init": "gpt2"}},
+        {"model": {"ape_value": "token"}},
+        {"train": {"length_mix": "per-batch"}},
+    ):
         state = train_members([Member(base.replace(**change), 0)])[0].state
         assert not torch.equal(state["W_V.weight"], default["W_V.weight"]), change
     two = _two_layer("rope")

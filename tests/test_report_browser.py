@@ -28,16 +28,28 @@ VERDICT_BACKGROUNDS = {  # the verdict cell colours of report/static/page.css, a
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists(),
-                       reason="headless Chromium is absent (/usr/bin/chromium): apt-get install -y chromium"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="headless Chromium is absent (/usr/bin/chromium): apt-get install -y chromium"
+    ),
 ]
 
 
 def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
-    command = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--disable-dev-shm-usage", f"--user-data-dir={profile}", *args]
+    command = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        *args,
+    ]
     return subprocess.run(command, check=False, capture_output=True, text=True, timeout=TIMEOUT_S)
 
 
@@ -74,8 +86,12 @@ def test_table_sorts_by_verdict_and_by_id(page, tmp_path):
     assert rows_after_load(page, "#sort=id-desc", tmp_path) == ["C18", "C15", "C10", "C9", "C8", "C6", "C4", "C1"]
 
 
-OVERVIEW_COLOURS = {"reproduced": (0x1A, 0x7F, 0x37), "failed": (0xCF, 0x22, 0x2E), "inconclusive": (0x05, 0x50, 0xAE),
-                    "not reproduced": (0x9A, 0x4D, 0x00)}  # figures.FOREST_COLOURS
+OVERVIEW_COLOURS = {
+    "reproduced": (0x1A, 0x7F, 0x37),
+    "failed": (0xCF, 0x22, 0x2E),
+    "inconclusive": (0x05, 0x50, 0xAE),
+    "not reproduced": (0x9A, 0x4D, 0x00),
+}  # figures.FOREST_COLOURS
 
 
 def test_the_page_opens_with_the_overview(page, tmp_path):

@@ -25,16 +25,33 @@ def distinct_colours(png: bytes) -> int:
 
 SPECS = {
     "lines_per_seed": figures.lines(
-        "accuracy", "L", "acc",
-        [figures.series("RoPE", [12, 16, 20], per_seed=[[1, 1, 0.9], [1, 0.98, 0.8]]),
-         figures.series("APE", [12, 16, 20], y=[1, 1, 0.05], style="dashed")],
-        hlines=[(0.05, "chance")], vlines=[(16, "Lmax")], note="a caption"),
-    "lines_log": figures.lines("1/a*", "L-1", "1/a*", [figures.series("fit", [1, 10, 100], y=[1, 2, 30], style="points")],
-                               xscale="log", yscale="log"),
+        "accuracy",
+        "L",
+        "acc",
+        [
+            figures.series("RoPE", [12, 16, 20], per_seed=[[1, 1, 0.9], [1, 0.98, 0.8]]),
+            figures.series("APE", [12, 16, 20], y=[1, 1, 0.05], style="dashed"),
+        ],
+        hlines=[(0.05, "chance")],
+        vlines=[(16, "Lmax")],
+        note="a caption",
+    ),
+    "lines_log": figures.lines(
+        "1/a*",
+        "L-1",
+        "1/a*",
+        [figures.series("fit", [1, 10, 100], y=[1, 2, 30], style="points")],
+        xscale="log",
+        yscale="log",
+    ),
     "many_series": figures.lines("many", "x", "y", [figures.series(f"s{i}", [0, 1], y=[i, i + 1]) for i in range(40)]),
-    "bars": figures.bars("fractions", "f", ["K=2", "K=3"],
-                         [{"label": "keys", "per_seed": [[0.8, 0.82], [0.7, 0.75]]}, {"label": "base", "values": [0.02, 0.02]}],
-                         hlines=[(0.65, "threshold")]),
+    "bars": figures.bars(
+        "fractions",
+        "f",
+        ["K=2", "K=3"],
+        [{"label": "keys", "per_seed": [[0.8, 0.82], [0.7, 0.75]]}, {"label": "base", "values": [0.02, 0.02]}],
+        hlines=[(0.65, "threshold")],
+    ),
     "heatmap": figures.heatmap("grid", "L", "seed", [20, 24], [0, 1, 2], [[1, 2], [3, float("nan")], [5, 6]]),
 }
 
@@ -57,17 +74,20 @@ def test_none_values_draw_as_gaps():
     render(spec)
 
 
-@pytest.mark.parametrize("spec, message", [
-    ({"kind": "pie"}, "unknown figure kind 'pie'"),
-    ("not a dict", "got str"),
-    ({"kind": "lines", "series": [{"label": "a", "x": [1, 2]}]}, "neither y nor per_seed"),
-    ({"kind": "lines", "series": [{"label": "a", "x": [1, 2], "y": [1]}]}, "1 y values for 2 x values"),
-    ({"kind": "lines", "series": [{"label": "a", "x": [1, 2], "per_seed": [[1, 2], [1]]}]}, "per_seed"),
-    ({"kind": "lines", "series": [{"label": "a", "x": [1], "y": [1], "style": "wavy"}]}, "unknown style 'wavy'"),
-    ({"kind": "bars", "groups": ["a"], "series": [{"label": "b", "values": [1, 2]}]}, "2 values for 1 groups"),
-    ({"kind": "heatmap", "x": [1, 2], "y": [1], "values": [[1]]}, "shape"),
-    ({"kind": "lines", "series": [{"label": "a", "x": ["one"], "y": [1]}]}, "not numbers"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ({"kind": "pie"}, "unknown figure kind 'pie'"),
+        ("not a dict", "got str"),
+        ({"kind": "lines", "series": [{"label": "a", "x": [1, 2]}]}, "neither y nor per_seed"),
+        ({"kind": "lines", "series": [{"label": "a", "x": [1, 2], "y": [1]}]}, "1 y values for 2 x values"),
+        ({"kind": "lines", "series": [{"label": "a", "x": [1, 2], "per_seed": [[1, 2], [1]]}]}, "per_seed"),
+        ({"kind": "lines", "series": [{"label": "a", "x": [1], "y": [1], "style": "wavy"}]}, "unknown style 'wavy'"),
+        ({"kind": "bars", "groups": ["a"], "series": [{"label": "b", "values": [1, 2]}]}, "2 values for 1 groups"),
+        ({"kind": "heatmap", "x": [1, 2], "y": [1], "values": [[1]]}, "shape"),
+        ({"kind": "lines", "series": [{"label": "a", "x": ["one"], "y": [1]}]}, "not numbers"),
+    ],
+)
 def test_malformed_specs_name_the_problem(spec, message):
     with pytest.raises(FigureError, match=message.replace("(", r"\(")):
         render(spec)

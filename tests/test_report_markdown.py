@@ -40,8 +40,9 @@ def test_the_table_has_a_row_per_claim_test_with_its_verdict_and_close_call():
     assert table["C10"][2] == "reproduced (close)" and table["C10"][5] == "close (1 check)"
     assert table["C4"][4] == "key carrier fraction K=2: 0.412 in [0.65, 0.95]"  # the failed deciding check
     assert table["C8"][4].endswith("44 &lt; 16")  # "<" never reaches the markdown as HTML
-    assert "**Claims:** 3 reproduced, 1 reproduced (close), 1 not reproduced, 1 inconclusive, 1 failed, 1 skipped" \
-        in text
+    assert (
+        "**Claims:** 3 reproduced, 1 reproduced (close), 1 not reproduced, 1 inconclusive, 1 failed, 1 skipped" in text
+    )
     assert "Robustness map" not in text and "Multiverse" not in text
     assert "wall time 2 min 31 s; models trained 48, from the cache 72" in text
 
@@ -65,9 +66,13 @@ def test_pipes_and_markup_in_names_are_escaped():
 
 def test_controls_are_tallied_and_the_failing_ones_named():
     data = assemble(all_records(), ENVIRONMENT)
-    control = dict(copy.deepcopy(data["records"][0]), kind="control", verdict="failed",
-                   verdict_reason="every check passed on the counterfactual\nmore",
-                   test="claims/test_c01_phenomenon.py::test_control[paper]")
+    control = dict(
+        copy.deepcopy(data["records"][0]),
+        kind="control",
+        verdict="failed",
+        verdict_reason="every check passed on the counterfactual\nmore",
+        test="claims/test_c01_phenomenon.py::test_control[paper]",
+    )
     good = dict(control, verdict="discriminates", test="claims/test_c01_phenomenon.py::test_other[paper]")
     data["controls"] = [control, good]
     text = summary_markdown(RunView.from_json(data))
@@ -77,15 +82,22 @@ def test_controls_are_tallied_and_the_failing_ones_named():
 
 def test_robustness_and_multiverse_cells_are_compact_tables():
     data = assemble(all_records() + map_records(), ENVIRONMENT)
-    data["multiverse"] = [dict(copy.deepcopy(data["robustness"][2]), setting=None, reading=reading, verdict=v,
-                               test=f"claims/test_multiverse.py::test_reading[{reading}-C1]")
-                          for reading, v in (("init-small", "reproduced"), ("mix-wide", "not reproduced (undeclared)"))]
+    data["multiverse"] = [
+        dict(
+            copy.deepcopy(data["robustness"][2]),
+            setting=None,
+            reading=reading,
+            verdict=v,
+            test=f"claims/test_multiverse.py::test_reading[{reading}-C1]",
+        )
+        for reading, v in (("init-small", "reproduced"), ("mix-wide", "not reproduced (undeclared)"))
+    ]
     text = summary_markdown(RunView.from_json(data))
-    robustness = text[text.index("### Robustness map"):text.index("### Multiverse")]
+    robustness = text[text.index("### Robustness map") : text.index("### Multiverse")]
     assert robustness.startswith("### Robustness map (3 cells: 2 reproduced, 1 failed)")
     assert "| claim | offsets-far | width-32 | fresh-seeds |" in robustness  # the catalogue's setting order
     assert "| C1 | failed | reproduced |  |" in robustness and "| C9 |  |  | reproduced |" in robustness
-    multiverse = text[text.index("### Multiverse"):]
+    multiverse = text[text.index("### Multiverse") :]
     assert multiverse.startswith("### Multiverse (2 cells: 1 reproduced, 1 not reproduced (undeclared))")
     assert "| claim | paper | init-small | mix-wide |" in multiverse  # the suite's reading first, for reference
     assert "| C1 | reproduced | reproduced | not reproduced (undeclared) |" in multiverse

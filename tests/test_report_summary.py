@@ -18,9 +18,10 @@ def test_summary_has_one_block_per_claim_with_paper_and_measured():
     assert "key carrier fraction K=2: 0.412 in [0.65, 0.95]" in text  # C4's failed check
     assert "-> 1 of 120 cells" in text  # why C8 is not reproduced
     start = next(i for i, line in enumerate(lines) if line.startswith("run:"))
-    run = " ".join(line.strip() for line in lines[start:start + 2] if not line.startswith("wall time"))
-    assert run.startswith("run: mixed scale, partial: 8 of 22 catalogue claims; 3 reproduced, 1 reproduced (close), "
-                          "1 not reproduced")
+    run = " ".join(line.strip() for line in lines[start : start + 2] if not line.startswith("wall time"))
+    assert run.startswith(
+        "run: mixed scale, partial: 8 of 22 catalogue claims; 3 reproduced, 1 reproduced (close), 1 not reproduced"
+    )
     assert "models trained 48, from the cache 72" in lines[-1]
 
 
@@ -45,16 +46,26 @@ def test_run_scale_and_label():
 
 def test_numbers_and_scales_in_words():
     assert [num(v) for v in (None, float("nan"), 3.0, 0.123456, 1e-8)] == ["n/a", "n/a", "3", "0.123", "1e-08"]
-    assert scale_text({"name": "paper", "seeds": 2, "paper_seeds": 8, "steps": 4000, "sequences": 4096}) == \
-        "paper: 2 seeds (paper: 8), 4000 steps, 4096 sequences"
+    assert (
+        scale_text({"name": "paper", "seeds": 2, "paper_seeds": 8, "steps": 4000, "sequences": 4096})
+        == "paper: 2 seeds (paper: 8), 4000 steps, 4096 sequences"
+    )
     assert scale_text({"name": "quick", "seeds": 0, "steps": 0, "examples": 25}) == "quick: no training, examples: 25"
 
 
 def test_cache_counters_by_kind():
     from lengthgen.testing.environment import cache_counts
 
-    counts = cache_counts({"train:hit": 5, "train:computed": 2, "eval:hit": 4, "two-layer:computed": 3,
-                           "two-layer-eval:computed": 3, "eval:damaged": 1})
+    counts = cache_counts(
+        {
+            "train:hit": 5,
+            "train:computed": 2,
+            "eval:hit": 4,
+            "two-layer:computed": 3,
+            "two-layer-eval:computed": 3,
+            "eval:damaged": 1,
+        }
+    )
     assert (counts["models_trained"], counts["models_from_cache"]) == (5, 5)
     assert (counts["evaluations_computed"], counts["evaluations_from_cache"], counts["damaged_entries"]) == (3, 4, 1)
     assert "two-layer: 3 computed, 0 from the cache" in counts["cache_by_kind"]
@@ -84,7 +95,9 @@ def test_close_calls_are_labelled_with_their_intervals_and_the_path_is_shown():
     lines = summary_lines(all_records(), ENVIRONMENT, width=160)
     text = "\n".join(lines)
     assert "C10   paper  reproduced (close)" in text
-    assert ("close: clamp K=1 L=20: APE accuracy: mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 "
-            "seeds would decide it") in text
+    assert (
+        "close: clamp K=1 L=20: APE accuracy: mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 "
+        "seeds would decide it"
+    ) in text
     assert "seeds 3 -> 7 -> 11, decided" in text  # C18 through the --lengthgen-until-decided loop
     assert "C18   paper  reproduced " in text and "C18   paper  reproduced (close)" not in text

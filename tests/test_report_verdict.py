@@ -57,8 +57,11 @@ def test_verify_raises_not_reproduced_only_for_the_declared_checks():
     recorder.expect_not_reproduced(PAPER_SCALE, "K=1 L=48: *", "dilution")
     recorder.check("K=1 L=48: accuracy", 0.82, ">=", 0.95)
     recorder.check("K=1 L=40: accuracy", 0.96, ">=", 0.95)
-    with pytest.raises(NotReproduced, match=r"1 of 2 checks fail as expected \(dilution\): K=1 L=48: accuracy: "
-                                            r"measured 0.82 >= 0.95; the other 1 checks hold"):
+    with pytest.raises(
+        NotReproduced,
+        match=r"1 of 2 checks fail as expected \(dilution\): K=1 L=48: accuracy: "
+        r"measured 0.82 >= 0.95; the other 1 checks hold",
+    ):
         recorder.verify()
     assert [c.expected_to_fail for c in recorder.record.checks] == [True, False]
 
@@ -100,7 +103,9 @@ def test_control_verdicts():
     data["kind"] = "control"
     assert decide(data, "passed")[0] == "discriminates"
     assert decide(data, "failed", "AssertionError: does not discriminate") == (
-        "failed", "AssertionError: does not discriminate")
+        "failed",
+        "AssertionError: does not discriminate",
+    )
     assert decide(data, "error", "RuntimeError: boom") == ("error", "RuntimeError: boom")
 
 
@@ -124,16 +129,16 @@ def test_an_undeclared_failing_check_is_a_finding_not_an_error():
     assert data["verified"] == "undeclared failures"
     verdict, reason = decide(data, "failed", "AssertionError: C11 failed: ...")
     assert verdict == "not reproduced (undeclared)"
-    assert reason.startswith("C11 not reproduced at the catalogue's point, not declared: 1 of 2 checks fail: "
-                             "statistic: measured 0.5 >= 0.85")
+    assert reason.startswith(
+        "C11 not reproduced at the catalogue's point, not declared: 1 of 2 checks fail: statistic: measured 0.5 >= 0.85"
+    )
     assert reason.endswith("the other 1 checks hold")
 
 
 def test_an_undeclared_finding_says_where_it_ran():
     more = verified({"name": "paper", "seeds": 24, "paper_seeds": 5}, [0.5] * 24)
     assert "with 24 seeds (the paper's 5)" in decide(more, "failed")[1]
-    fresh = verified({"name": "paper", "seeds": 5, "paper_seeds": 5, "seed_list": [100, 101, 102, 103, 104]},
-                     [0.5] * 5)
+    fresh = verified({"name": "paper", "seeds": 5, "paper_seeds": 5, "seed_list": [100, 101, 102, 103, 104]}, [0.5] * 5)
     fresh["setting"] = "fresh-seeds"
     assert "at the robustness setting fresh-seeds, with seeds 100..104" in decide(fresh, "failed")[1]
     sequential = verified({"name": "paper", "seeds": 24, "paper_seeds": 5}, [0.5] * 24)
@@ -250,13 +255,16 @@ def test_close_is_a_deciding_interval_that_contains_the_threshold():
     assert closeness({**barely, "outcome": "error"})["close"] is False  # an error is never a close call
 
 
-@pytest.mark.parametrize("check", [
-    ("every seed", [0.146, 0.149, 0.147], "<=", 0.15, {"reduce": "all"}),  # more seeds can only find a worse one
-    ("worst", [0.146, 0.149, 0.147], "<=", 0.15, {"reduce": "max"}),
-    ("offset", [-2.0, -2.0, -1.0], "==", -2.0, {}),  # an identity has no interval
-    ("ratio", 0.7479, "in", (0.74, 0.76), {"exact": True}),
-    ("single number", 0.1499, "<=", 0.15, {}),
-])
+@pytest.mark.parametrize(
+    "check",
+    [
+        ("every seed", [0.146, 0.149, 0.147], "<=", 0.15, {"reduce": "all"}),  # more seeds can only find a worse one
+        ("worst", [0.146, 0.149, 0.147], "<=", 0.15, {"reduce": "max"}),
+        ("offset", [-2.0, -2.0, -1.0], "==", -2.0, {}),  # an identity has no interval
+        ("ratio", 0.7479, "in", (0.74, 0.76), {"exact": True}),
+        ("single number", 0.1499, "<=", 0.15, {}),
+    ],
+)
 def test_checks_without_an_interval_are_never_close(check):
     from lengthgen.report.verdict import close_checks, has_interval
 

@@ -115,8 +115,16 @@ def test_page_parses_and_lists_every_claim_that_ran(written):
     classes = {row["data-claim"]: row["class"] for row in page.rows}
     assert "v-reproduced" in classes["C1"] and "v-failed" in classes["C4"]
     assert "v-not-reproduced" in classes["C8"] and "v-inconclusive" in classes["C6"] and "v-skipped" in classes["C9"]
-    assert {s["id"] for s in page.sections} == {"C1-paper", "C4-paper", "C6-paper", "C8-paper", "C9-quick", "C10-paper",
-                                                "C15-quick", "C18-paper"}
+    assert {s["id"] for s in page.sections} == {
+        "C1-paper",
+        "C4-paper",
+        "C6-paper",
+        "C8-paper",
+        "C9-quick",
+        "C10-paper",
+        "C15-quick",
+        "C18-paper",
+    }
     text = " ".join(page.text)
     for record in records:
         assert record["statement"] in text and record["paper_value"] in text

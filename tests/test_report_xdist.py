@@ -22,19 +22,34 @@ pytestmark = pytest.mark.slow
 
 
 def run_pytest(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", *args, "-n", "2", "-p", "no:cacheprovider"],
-                          check=False, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT_S)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *args, "-n", "2", "-p", "no:cacheprovider"],
+        check=False,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
 
 
 def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
     out = tmp_path / "report"
-    result = run_pytest(["claims/test_c02_equivariance.py", "claims/test_c15_kernel.py",
-                         f"--lengthgen-report-dir={out}", f"--lengthgen-cache-dir={tmp_path / 'cache'}"], ROOT)
+    result = run_pytest(
+        [
+            "claims/test_c02_equivariance.py",
+            "claims/test_c15_kernel.py",
+            f"--lengthgen-report-dir={out}",
+            f"--lengthgen-cache-dir={tmp_path / 'cache'}",
+        ],
+        ROOT,
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     data = json.loads((out / "claims.json").read_text())
     records = data["records"]
     assert [(r["claim"], r["scale"]["name"], r["verdict"]) for r in records] == [
-        ("C2", "paper", "reproduced"), ("C15", "paper", "reproduced")]
+        ("C2", "paper", "reproduced"),
+        ("C15", "paper", "reproduced"),
+    ]
     assert all(r["runtime_s"] > 0 and r["checks"] for r in records)
     assert data["environment"]["workers"] == 2
     page = (out / "index.html").read_text()
@@ -44,7 +59,7 @@ def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
     assert "run: paper scale, partial: 2 of 22 catalogue claims; 2 reproduced" in result.stdout
 
 
-CLAIMS = '''
+CLAIMS = """
 import pytest
 from lengthgen.report import figure_specs as figures
 from lengthgen.scale import PAPER
@@ -124,9 +139,9 @@ def test_declared_non_reproduction_that_passes(claim):
 
 def test_not_a_claim():
     pass
-'''
+"""
 
-INI = '''
+INI = """
 [pytest]
 lengthgen_suite = true
 addopts = --strict-markers
@@ -136,7 +151,7 @@ markers =
     control(id): control
     quick: quick
     paper: paper
-'''
+"""
 
 
 def test_every_verdict_reaches_the_controller(tmp_path):
@@ -161,12 +176,14 @@ def test_every_verdict_reaches_the_controller(tmp_path):
     }
     assert records["C4"]["verdict_reason"].startswith(
         "C4 not reproduced at the catalogue's point, not declared: 1 of 1 checks fail: key carrier fraction: "
-        "measured 0.15 in [0.65, 0.95]")
+        "measured 0.15 in [0.65, 0.95]"
+    )
     assert records["C5"]["verdict_reason"] == "RuntimeError: boom"
     # the reason is this run's measured value of the failing check; the check that holds is reported as holding
     assert records["C8"]["verdict_reason"] == (
         "C8: 1 of 2 checks fail as expected (a flat profile): peak position K=3: measured 44 < 16.0; "
-        "the other 1 checks hold")
+        "the other 1 checks hold"
+    )
     assert [c["expected_to_fail"] for c in records["C8"]["checks"]] == [True, True]
     assert "1 declared checks fail as declared" in records["C10"]["verdict_reason"]
     assert "clamp L=20: measured 0.5 <= 0.15" in records["C10"]["verdict_reason"]
@@ -182,7 +199,7 @@ def test_every_verdict_reaches_the_controller(tmp_path):
     assert controls["C13"]["counterfactual"] == "untrained weights"
     page = (out / "index.html").read_text()
     assert page.count('<tr class="v-row') == 10 and page.count("data:image/png;base64,") == 1 + 1  # and the overview
-    summary = result.stdout[result.stdout.index("lengthgen claims"):]
+    summary = result.stdout[result.stdout.index("lengthgen claims") :]
     for claim in records:
         assert f"\n{claim} " in summary
     assert "-> RuntimeError: boom" in summary
@@ -233,10 +250,24 @@ def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
     (tmp_path / "test_sequential.py").write_text(SEQUENTIAL)
     out = tmp_path / "report"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    args = [sys.executable, "-m", "pytest", f"--lengthgen-report-dir={out}",
-            f"--lengthgen-cache-dir={tmp_path / 'cache'}", "-p", "no:cacheprovider"]
-    result = subprocess.run([*args, "-n", "2", "--lengthgen-until-decided=12"], check=False, cwd=tmp_path,
-                            capture_output=True, text=True, timeout=TIMEOUT_S, env=env)
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        f"--lengthgen-report-dir={out}",
+        f"--lengthgen-cache-dir={tmp_path / 'cache'}",
+        "-p",
+        "no:cacheprovider",
+    ]
+    result = subprocess.run(
+        [*args, "-n", "2", "--lengthgen-until-decided=12"],
+        check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        env=env,
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     records = {r["claim"]: r for r in json.loads((out / "claims.json").read_text())["records"]}
     decided, stays, exact = records["C9"], records["C6"], records["C15"]
@@ -249,8 +280,15 @@ def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
     assert stays["sequential"]["stopped"] == "at the maximum"
     assert stays["seeds_to_decide"]["R^2"] > 12
     assert exact["close"] is False and exact["sequential"] is None  # no seeds: nothing to add
-    summary = " ".join(result.stdout[result.stdout.index("lengthgen claims"):].split())
+    summary = " ".join(result.stdout[result.stdout.index("lengthgen claims") :].split())
     assert "C6 paper reproduced (close)" in summary and "seeds 3 -> 7 -> 11 -> 12, at the maximum" in summary
-    bad = subprocess.run([*args, "--lengthgen-until-decided=1"], check=False, cwd=tmp_path, capture_output=True,
-                         text=True, timeout=TIMEOUT_S, env=env)
+    bad = subprocess.run(
+        [*args, "--lengthgen-until-decided=1"],
+        check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        env=env,
+    )
     assert bad.returncode == 4 and "--lengthgen-until-decided='1': MAX must be an integer in 2..10000" in bad.stderr

@@ -40,4 +40,6 @@ def test_to_json_follows_the_field_order_and_leaves_out_absent_fields():
     )
     assert to_json(Row(2, (), DilutionFit(0, 0, 0), margin=1.5))["margin"] == 1.5
     assert config(seeds=(0, 1), eval=EvalConfig(lengths=(12, 16), sequences=8)) == {
-        "seeds": [0, 1], "eval": {"lengths": [12, 16], "sequences": 8}}
+        "seeds": [0, 1],
+        "eval": {"lengths": [12, 16], "sequences": 8},
+    }

@@ -14,8 +14,15 @@ from lengthgen.report.robustness import build_map, cell_id, map_lines
 from lengthgen.report.verdict import decide
 from tests.report_samples import ENVIRONMENT, all_records
 
-SCALE = {"name": "paper", "seeds": 5, "seed_list": [0, 1, 2, 3, 4], "paper_seeds": 5, "steps": 4000,
-         "sequences": 4096, "lengths": [12, 16, 20, 24, 32, 40, 48]}
+SCALE = {
+    "name": "paper",
+    "seeds": 5,
+    "seed_list": [0, 1, 2, 3, 4],
+    "paper_seeds": 5,
+    "steps": 4000,
+    "sequences": 4096,
+    "lengths": [12, 16, 20, 24, 32, 40, 48],
+}
 
 
 def cell(setting: str, claim: str, values: list[float], threshold: float = 0.95) -> dict:
@@ -23,28 +30,42 @@ def cell(setting: str, claim: str, values: list[float], threshold: float = 0.95)
     c = ClaimRecorder(claim, f"claims/test_robustness.py::test_robustness[{setting}-{claim}]")
     c.set_setting(setting)
     c.set_scale(**SCALE, setting=setting)
-    c.check(f"RoPE K=5 L=32: accuracy", values, ">=", threshold, paper="near 1.00")
-    c.check(f"RoPE K=5 L=12: accuracy", [1.0] * len(values), ">=", threshold, paper="near 1.00")
+    c.check("RoPE K=5 L=32: accuracy", values, ">=", threshold, paper="near 1.00")
+    c.check("RoPE K=5 L=12: accuracy", [1.0] * len(values), ">=", threshold, paper="near 1.00")
     outcome = "passed" if all(ch.passed for ch in c.record.checks) else "failed"
     record = c.record
     record.outcome = outcome
-    record.verdict, record.verdict_reason = decide(record.to_dict(), outcome,
-                                                   None if outcome == "passed" else "AssertionError: C1 failed")
+    record.verdict, record.verdict_reason = decide(
+        record.to_dict(), outcome, None if outcome == "passed" else "AssertionError: C1 failed"
+    )
     return record.to_dict()
 
 
 def map_records() -> list[dict]:
-    return [cell("offsets-far", "C1", [1.0, 0.73, 1.0, 0.99, 1.0]), cell("width-32", "C1", [1.0] * 5),
-            cell("fresh-seeds", "C9", [1.0] * 5)]
+    return [
+        cell("offsets-far", "C1", [1.0, 0.73, 1.0, 0.99, 1.0]),
+        cell("width-32", "C1", [1.0] * 5),
+        cell("fresh-seeds", "C9", [1.0] * 5),
+    ]
 
 
 def test_the_text_map_has_settings_as_columns_and_claims_as_rows():
     lines = map_lines(map_records())
     header = lines[1].split()
-    assert header[0] == "claim" and header[1:] == ["offsets-far", "width-32", "width-128", "vocab-10", "vocab-40",
-                                                   "range-8-24", "fresh-seeds"]
-    rows = {line.split()[0]: line.split()[1:] for line in lines[2:] if line.split() and line.split()[0].startswith("C")
-            and len(line.split()) == 8}
+    assert header[0] == "claim" and header[1:] == [
+        "offsets-far",
+        "width-32",
+        "width-128",
+        "vocab-10",
+        "vocab-40",
+        "range-8-24",
+        "fresh-seeds",
+    ]
+    rows = {
+        line.split()[0]: line.split()[1:]
+        for line in lines[2:]
+        if line.split() and line.split()[0].startswith("C") and len(line.split()) == 8
+    }
     assert rows["C1"] == ["FAILED", "ok", "?", "?", "?", "?", "?"]  # ? = applies, no record
     assert rows["C9"] == ["-", "-", "-", "-", "-", "-", "ok"]  # - = the catalogue does not run it there
     assert rows["C6"][0] == "?" and rows["C6"][1] == "-"

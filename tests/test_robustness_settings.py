@@ -28,10 +28,16 @@ def test_the_registry_is_the_catalogue_table():
     assert cells()[0][0].name == "offsets-far" and cells()[0][1] == "C1"
 
 
-@pytest.mark.parametrize("name, field, value", [
-    ("width-32", ("model", "d"), 32), ("width-128", ("model", "d"), 128), ("vocab-10", ("task", "vocab"), 10),
-    ("vocab-40", ("task", "vocab"), 40), ("range-8-24", ("task", "max_len"), 24),
-])
+@pytest.mark.parametrize(
+    "name, field, value",
+    [
+        ("width-32", ("model", "d"), 32),
+        ("width-128", ("model", "d"), 128),
+        ("vocab-10", ("task", "vocab"), 10),
+        ("vocab-40", ("task", "vocab"), 40),
+        ("range-8-24", ("task", "max_len"), 24),
+    ],
+)
 def test_each_spec_setting_changes_one_field_of_the_paper_spec(name, field, value):
     spec = setting(name).spec(4000, model={"encoding": "ape"}, task={"offset": 3})
     part, key = field
@@ -58,14 +64,17 @@ def test_readings_of_lmax_and_chance():
     assert setting("vocab-40").near_chance == 0.125
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    (dict(task=(("vocabulary", 10),)), "'vocabulary' is not a TaskConfig field"),
-    (dict(model=(("encoding", "ape"),)), "may not change the encoding"),
-    (dict(model=(("d", 33),)), "even head width"),
-    (dict(offsets=(4,), task=(("min_len", 3),)), "min_len"),
-    (dict(seed_count=0), "seed_count=0"),
-    (dict(claims=()), "applies to no claim"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        (dict(task=(("vocabulary", 10),)), "'vocabulary' is not a TaskConfig field"),
+        (dict(model=(("encoding", "ape"),)), "may not change the encoding"),
+        (dict(model=(("d", 33),)), "even head width"),
+        (dict(offsets=(4,), task=(("min_len", 3),)), "min_len"),
+        (dict(seed_count=0), "seed_count=0"),
+        (dict(claims=()), "applies to no claim"),
+    ],
+)
 def test_an_invalid_setting_raises_naming_the_value(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment):
         Setting(**{"name": "bad", "what": "bad", "claims": ("C1",), **kwargs})

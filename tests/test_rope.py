@@ -13,8 +13,9 @@ ROTATION_ATOL = 1e-5  # float32 rotation matrices of angles up to ~1e3 rad
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
-@given(a=st.integers(-500, 500), b=st.integers(-500, 500), half=st.integers(1, 16),
-       base=st.sampled_from([1e3, 1e4, 1e5]))
+@given(
+    a=st.integers(-500, 500), b=st.integers(-500, 500), half=st.integers(1, 16), base=st.sampled_from([1e3, 1e4, 1e5])
+)
 def test_rotations_compose_and_are_orthogonal(a, b, half, base):
     d = 2 * half
     ra, rb, rab = (rotation_matrix(x, d, base) for x in (a, b, a + b))
@@ -23,8 +24,13 @@ def test_rotations_compose_and_are_orthogonal(a, b, half, base):
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
-@given(shift=st.integers(-1000, 5000), half=st.integers(1, 16), heads=st.sampled_from([1, 2]),
-       base=st.sampled_from([1e2, 1e4, 1e6]), seed=st.integers(0, 1000))
+@given(
+    shift=st.integers(-1000, 5000),
+    half=st.integers(1, 16),
+    heads=st.sampled_from([1, 2]),
+    base=st.sampled_from([1e2, 1e4, 1e6]),
+    seed=st.integers(0, 1000),
+)
 def test_head_logits_are_shift_invariant(shift, half, heads, base, seed):
     gap = equivariance_gap(2 * half * heads, base, shift, seed, heads=heads)
     assert gap <= RELATIVE_TOLERANCE, f"relative logit change {gap:.2e} under shift {shift}"

@@ -14,15 +14,33 @@ import pytest
 from lengthgen.records import CONTROL_VERDICTS, VERDICTS
 from lengthgen.report import verdict as rule
 from lengthgen.report.data import assemble, dump
-from lengthgen.report.run_view import (STYLES, UNKNOWN_STYLE, VERDICT_STYLES, ClaimView, RunView, label_order,
-                                       style, variant_of)
+from lengthgen.report.run_view import (
+    STYLES,
+    UNKNOWN_STYLE,
+    VERDICT_STYLES,
+    ClaimView,
+    RunView,
+    label_order,
+    style,
+    variant_of,
+)
 from tests.report_samples import ENVIRONMENT, all_records, not_reproduced
 from tests.test_robustness_report import map_records
 
 BASELINE = Path(__file__).resolve().parents[2] / "shared" / "baselines" / "claims-paper-1e63f06.json.gz"
 needs_baseline = pytest.mark.skipif(not BASELINE.exists(), reason=f"{BASELINE} is not beside this checkout")
-NEWER_RECORD_KEYS = ("reading", "threshold_basis", "verified", "close", "close_checks", "seeds_to_decide",
-                     "sequential", "setting", "headlines", "counterfactual")  # keys earlier versions lacked
+NEWER_RECORD_KEYS = (
+    "reading",
+    "threshold_basis",
+    "verified",
+    "close",
+    "close_checks",
+    "seeds_to_decide",
+    "sequential",
+    "setting",
+    "headlines",
+    "counterfactual",
+)  # keys earlier versions lacked
 NEWER_CHECK_KEYS = ("threshold_source", "threshold_note", "interval", "decision_ci", "expected_to_fail")
 
 
@@ -62,8 +80,10 @@ def test_the_baseline_close_calls_and_declared_failures(baseline):
     assert len(c1.close_checks) == 2 and all(k.interval_kind == "t" and k.level == 0.95 for k in c1.close_checks)
     c8 = by_test(baseline, "C8")
     assert c8.verdict == "not reproduced" and not c8.close
-    assert c8.declared.patterns == ("APE K=3 L=48: peak absolute position of every seed",
-                                    "APE K=3 L=48: selected offset of every seed is not -K")
+    assert c8.declared.patterns == (
+        "APE K=3 L=48: peak absolute position of every seed",
+        "APE K=3 L=48: selected offset of every seed is not -K",
+    )
     assert c8.declared.strict and "flat profile" in c8.declared.why
     assert {k.name for k in c8.failed_checks} <= {k.name for k in c8.checks if k.expected_failure}
     assert c8.controls and c8.controls[0].claim == "C8"
@@ -89,12 +109,19 @@ def test_from_records_equals_from_json_of_the_written_file(tmp_path):
     dump(data, tmp_path / "claims.json")
     with gzip.open(tmp_path / "claims.json.gz", "wt") as handle:
         json.dump(data, handle)
-    for source in (tmp_path, tmp_path / "claims.json", str(tmp_path / "claims.json.gz"),
-                   json.loads((tmp_path / "claims.json").read_text())):
+    for source in (
+        tmp_path,
+        tmp_path / "claims.json",
+        str(tmp_path / "claims.json.gz"),
+        json.loads((tmp_path / "claims.json").read_text()),
+    ):
         assert RunView.from_json(source) == from_records
     assert [c.claim for c in from_records.claims] == ["C1", "C4", "C6", "C8", "C9", "C10", "C15", "C18"]
-    assert [(c.setting, c.claim) for c in from_records.robustness] == [("fresh-seeds", "C9"), ("offsets-far", "C1"),
-                                                                      ("width-32", "C1")]
+    assert [(c.setting, c.claim) for c in from_records.robustness] == [
+        ("fresh-seeds", "C9"),
+        ("offsets-far", "C1"),
+        ("width-32", "C1"),
+    ]
     assert from_records.robustness_environment["wall_time_s"] == ENVIRONMENT["wall_time_s"]
 
 
@@ -127,8 +154,10 @@ def test_newer_keys_are_carried(tmp_path):
     data["records"].append(stray)  # a reading's record in the table goes to the multiverse
     view = RunView.from_json(data)
     assert view.claims[0].checks[0].threshold_source == "paper-number"
-    assert [(c.reading, c.verdict) for c in view.multiverse] == [("init-small", "error"),
-                                                                 ("mix-wide", "not reproduced (undeclared)")]
+    assert [(c.reading, c.verdict) for c in view.multiverse] == [
+        ("init-small", "error"),
+        ("mix-wide", "not reproduced (undeclared)"),
+    ]
     assert view.multiverse_environment == {"wall_time_s": 9.0}
     assert len(view.claims) == 8 and view.cells == view.robustness + view.multiverse
 
@@ -147,13 +176,24 @@ def test_a_missing_or_foreign_file_is_a_value_error_naming_it(tmp_path):
 def test_every_verdict_has_a_style_and_the_ranks_order_them():
     assert set(VERDICTS) <= set(STYLES) and "unknown" not in STYLES
     ranked = sorted((s for s in VERDICT_STYLES if s.rank is not None), key=lambda s: s.rank)
-    assert [s.verdict for s in ranked] == ["reproduced", "not reproduced", "inconclusive", "unexpectedly reproduced",
-                                           "not reproduced (undeclared)", "failed", "error"]
+    assert [s.verdict for s in ranked] == [
+        "reproduced",
+        "not reproduced",
+        "inconclusive",
+        "unexpectedly reproduced",
+        "not reproduced (undeclared)",
+        "failed",
+        "error",
+    ]
     assert style("skipped").rank is None
     assert len({s.css for s in VERDICT_STYLES}) == len({s.page_order for s in VERDICT_STYLES}) == len(VERDICT_STYLES)
     assert style("something new") is UNKNOWN_STYLE and style(None) is UNKNOWN_STYLE
-    assert label_order(["failed", "odd", "reproduced (close)", "reproduced"]) == \
-        ["reproduced", "reproduced (close)", "failed", "odd"]
+    assert label_order(["failed", "odd", "reproduced (close)", "reproduced"]) == [
+        "reproduced",
+        "reproduced (close)",
+        "failed",
+        "odd",
+    ]
     assert set(CONTROL_VERDICTS) - {"discriminates"} <= set(STYLES)
 
 

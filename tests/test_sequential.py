@@ -11,8 +11,15 @@ import pytest
 from scipy import stats
 
 from lengthgen.records import ClaimRecorder, seed_bootstrap
-from lengthgen.sequential import (ALPHA, Plan, parse_max, seeds_to_decide, simulate_wrong_decisions, standard_error,
-                                  t_interval)
+from lengthgen.sequential import (
+    ALPHA,
+    Plan,
+    parse_max,
+    seeds_to_decide,
+    simulate_wrong_decisions,
+    standard_error,
+    t_interval,
+)
 
 STREAMS = 4000  # synthetic seed streams per simulation: a wrong-decision rate to about +-0.007 (2 s.e.)
 SIM_SEED = 15  # the simulations' own generator
@@ -73,8 +80,10 @@ def test_seed_bootstrap_coverage_on_synthetic_streams():
     bootstrap is 2000 resamples, so this is the slow test of the file."""
     rng = np.random.default_rng(SIM_SEED)
     streams = 80
-    covered = sum(low <= 0 <= high for low, high in
-                  (seed_bootstrap(list(rng.standard_normal(8)), np.mean) for _ in range(streams)))
+    covered = sum(
+        low <= 0 <= high
+        for low, high in (seed_bootstrap(list(rng.standard_normal(8)), np.mean) for _ in range(streams))
+    )
     assert 0.8 <= covered / streams <= 1.0, covered
 
 
@@ -128,8 +137,13 @@ def test_the_judge_loop_records_each_look_afresh_and_stops_when_decided():
         claim.measure("cell values", values)
         claim.note(f"{len(values)} seeds")
 
-    spec = ClaimSpec("C9", 3, lambda scale, cache: measure(scale), (check,),
-                     declared=(Declared(("nothing*",), "a declaration that never matches"),))
+    spec = ClaimSpec(
+        "C9",
+        3,
+        lambda scale, cache: measure(scale),
+        (check,),
+        declared=(Declared(("nothing*",), "a declaration that never matches"),),
+    )
     before = current_plan()
     try:
         set_plan(Plan(12))

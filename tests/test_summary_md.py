@@ -31,9 +31,14 @@ EARLIER_STEP = "## an earlier step's summary\n"  # what $GITHUB_STEP_SUMMARY hol
 
 
 def run_pytest(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", *args, "-p", "no:cacheprovider", "-p", "no:randomly"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S,
-                          env={**os.environ, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *args, "-p", "no:cacheprovider", "-p", "no:randomly"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        env={**os.environ, **env},
+    )
 
 
 @pytest.mark.slow
@@ -41,9 +46,20 @@ def run_pytest(args: list[str], env: dict[str, str]) -> subprocess.CompletedProc
 def test_a_real_run_writes_the_markdown_appends_the_step_summary_and_carries_junit_properties(tmp_path, workers):
     md, xml, step = tmp_path / "out" / "summary.md", tmp_path / "junit.xml", tmp_path / "step_summary.md"
     step.write_text(EARLIER_STEP)
-    result = run_pytest(["-m", "quick", "-k", "C15", *workers, f"--junitxml={xml}", f"--lengthgen-summary-md={md}",
-                         f"--lengthgen-report-dir={tmp_path / 'report'}",
-                         f"--lengthgen-cache-dir={tmp_path / 'cache'}"], {STEP_SUMMARY_ENV: str(step)})
+    result = run_pytest(
+        [
+            "-m",
+            "quick",
+            "-k",
+            "C15",
+            *workers,
+            f"--junitxml={xml}",
+            f"--lengthgen-summary-md={md}",
+            f"--lengthgen-report-dir={tmp_path / 'report'}",
+            f"--lengthgen-cache-dir={tmp_path / 'cache'}",
+        ],
+        {STEP_SUMMARY_ENV: str(step)},
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     table = md.read_text()
     assert "| id | variant | verdict | paper | measured | close |" in table
@@ -55,13 +71,18 @@ def test_a_real_run_writes_the_markdown_appends_the_step_summary_and_carries_jun
     assert table == summary_markdown(RunView.from_json(tmp_path / "report" / "claims.json")).rstrip("\n") + "\n"
 
     cases = {case.get("name"): case for case in ET.parse(xml).getroot().iter("testcase")}
-    claim = {p.get("name"): p.get("value") for p in cases["test_rotary_kernel_peaks_uniquely_at_zero[quick]"].iter("property")}
+    claim = {
+        p.get("name"): p.get("value")
+        for p in cases["test_rotary_kernel_peaks_uniquely_at_zero[quick]"].iter("property")
+    }
     assert claim["lengthgen_claim"] == "C15" and claim["lengthgen_kind"] == "claim"
     assert claim["lengthgen_verdict"] == "reproduced" and claim["lengthgen_checks"] == "9/9"
     assert claim["lengthgen_paper"].startswith("max_{s>=4} g(s)/g(0)")
     assert "0.79" in claim["lengthgen_measured"] and claim["lengthgen_close"] == "no"
-    control = {p.get("name"): p.get("value")
-               for p in cases["test_rotary_kernel_peaks_uniquely_at_zero_control[quick]"].iter("property")}
+    control = {
+        p.get("name"): p.get("value")
+        for p in cases["test_rotary_kernel_peaks_uniquely_at_zero_control[quick]"].iter("property")
+    }
     assert control == {"lengthgen_claim": "C15", "lengthgen_kind": "control", "lengthgen_verdict": "discriminates"}
     # the record itself (the xdist transport) stays out of the XML: every property is a short string
     assert all(len(p.get("value")) < 400 and not p.get("value").startswith("{") for p in ET.parse(xml).iter("property"))
@@ -75,9 +96,20 @@ def test_an_unwritable_summary_path_is_a_one_line_usage_error(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     for value, message in [(blocker / "summary.md", "--lengthgen-summary-md"), (tmp_path, "must name a file")]:
-        result = run_pytest(["-m", "quick", "-k", "C15", "-n", "0", f"--lengthgen-summary-md={value}",
-                             f"--lengthgen-cache-dir={tmp_path / 'cache'}",
-                             f"--lengthgen-report-dir={tmp_path / 'report'}"], {})
+        result = run_pytest(
+            [
+                "-m",
+                "quick",
+                "-k",
+                "C15",
+                "-n",
+                "0",
+                f"--lengthgen-summary-md={value}",
+                f"--lengthgen-cache-dir={tmp_path / 'cache'}",
+                f"--lengthgen-report-dir={tmp_path / 'report'}",
+            ],
+            {},
+        )
         assert result.returncode == 4, result.stdout[-2000:] + result.stderr[-2000:]
         errors = [line for line in result.stderr.splitlines() if "error" in line.lower() and "usage:" not in line]
         assert len(errors) == 1 and message in errors[0] and "Traceback" not in result.stderr

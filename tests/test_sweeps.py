@@ -35,7 +35,10 @@ def test_sweep_points_change_one_factor():
     with pytest.raises(ValueError, match="offset K=5"):
         sweep_spec(10, 5, "lengths", (4, 12))
     assert [point_label(f, v) for f, v in [("width", 32), ("lengths", (8, 24)), ("temperature", 0.5)]] == [
-        "d=32", "L in [8,24]", "tau=0.5"]
+        "d=32",
+        "L in [8,24]",
+        "tau=0.5",
+    ]
 
 
 def test_zero_weight_decay_is_the_c1_grid_ape_model():

@@ -21,8 +21,12 @@ def check_calls() -> list[tuple[str, ast.Call]]:
     calls = []
     for path in sorted(CLAIMS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "check"
-                    and len(node.args) >= 4):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "check"
+                and len(node.args) >= 4
+            ):
                 calls.append((f"{path.name}:{node.lineno}", node))
     return calls
 

@@ -27,8 +27,12 @@ def test_member_trained_alone_equals_member_in_ensemble(encoding):
     spec = tiny_spec(encoding, steps=60)
     alone = train_members([Member(spec, 3)])[0]
     together = train_members(
-        [Member(spec.replace(task={"offset": 1}), 0), Member(spec, 3), Member(spec.replace(task={"offset": 3}), 5),
-         Member(spec, 7)]
+        [
+            Member(spec.replace(task={"offset": 1}), 0),
+            Member(spec, 3),
+            Member(spec.replace(task={"offset": 3}), 5),
+            Member(spec, 7),
+        ]
     )[1]
     assert together.seed == 3 and together.spec == spec
     _assert_same_state(alone.state, together.state, ENSEMBLE_ATOL)
@@ -66,7 +70,7 @@ def test_untrained_positions_keep_their_initial_values():
     model = train_members([Member(spec, 0)])[0]
     initial = model.initial_module().encoding.pos.weight
     trained = model.state["encoding.pos.weight"]
-    assert torch.equal(trained[spec.task.max_len:], initial[spec.task.max_len:])
+    assert torch.equal(trained[spec.task.max_len :], initial[spec.task.max_len :])
     assert not torch.equal(trained[: spec.task.max_len], initial[: spec.task.max_len])
 
 

@@ -147,8 +147,11 @@ def former_forward(cfg: TransformerConfig, p: dict[str, torch.Tensor], tokens: t
     if cfg.encoding == "ape":
         x = x + p["encoding.pos.weight"][:P]  # (B, P, d)
     for layer in range(cfg.layers):
-        block = {name[len(f"blocks.{layer}.") : -len(".weight")]: value
-                 for name, value in p.items() if name.startswith(f"blocks.{layer}.")}  # "attn.W_Q" -> weight
+        block = {
+            name[len(f"blocks.{layer}.") : -len(".weight")]: value
+            for name, value in p.items()
+            if name.startswith(f"blocks.{layer}.")
+        }  # "attn.W_Q" -> weight
         a = F.layer_norm(x, (cfg.d,), block["ln_1"])  # (B, P, d)
         q, k, v = (F.linear(a, block[f"attn.W_{n}"]).view(B, P, H, dh).transpose(1, 2) for n in "QKV")
         if cfg.encoding == "rope":

@@ -107,8 +107,10 @@ def test_layer_one_rope_carrier_is_the_papers_vocabulary_definition():
 def _fake_eval() -> TransformerEval:
     W = 20
     accuracy = tuple(None if t < 2 else (1.0 if t < 16 else 0.25) for t in range(W))
-    profile = {L: tuple(tuple(tuple(shifted_pattern(L, 2)[L - 1].tolist()) for _ in range(2)) for _ in range(2))
-               for L in (12, 20)}
+    profile = {
+        L: tuple(tuple(tuple(shifted_pattern(L, 2)[L - 1].tolist()) for _ in range(2)) for _ in range(2))
+        for L in (12, 20)
+    }
     grid = ((0.1, 0.2), (0.9, 0.3))
     return TransformerEval(2, 16, (12, 20), accuracy, grid, profile, grid, grid, grid, grid)
 

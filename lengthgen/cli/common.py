@@ -29,11 +29,15 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
-        """As argparse's; a subcommand given ``--until-decided`` runs its claims instead (lengthgen.cli.until_decided)."""
+        """As argparse's; a subcommand given ``--until-decided`` runs its claims instead
+        (lengthgen.cli.until_decided)."""
         namespace, rest = super().parse_known_args(args, namespace)
         handler = getattr(namespace, "handler", None)
-        if getattr(namespace, "until_decided", None) is not None and handler is not None \
-                and not getattr(handler, "until_decided", False):
+        if (
+            getattr(namespace, "until_decided", None) is not None
+            and handler is not None
+            and not getattr(handler, "until_decided", False)
+        ):
             namespace.handler = _until_decided_handler(self.description or "", self.prog)
         return namespace, rest
 
@@ -78,42 +82,75 @@ def seeds_arg(text: str) -> tuple[int, ...]:
 
 def add_offsets_option(parser: argparse.ArgumentParser, default: Sequence[int]) -> None:
     """--offsets K1,K2,...: the target offsets, one model per offset and seed."""
-    parser.add_argument("--offsets", type=int_list, default=tuple(default), metavar="K1,K2,...",
-                        help=f"default {','.join(map(str, default))}")
+    parser.add_argument(
+        "--offsets",
+        type=int_list,
+        default=tuple(default),
+        metavar="K1,K2,...",
+        help=f"default {','.join(map(str, default))}",
+    )
 
 
 def add_lengths_option(parser: argparse.ArgumentParser, what: str = "evaluation lengths") -> None:
     """--lengths L1,L2,...: the evaluation lengths (default: the paper's)."""
-    parser.add_argument("--lengths", type=int_list, default=PAPER_EVAL_LENGTHS, metavar="L1,L2,...",
-                        help=f"{what} (default {','.join(map(str, PAPER_EVAL_LENGTHS))})")
+    parser.add_argument(
+        "--lengths",
+        type=int_list,
+        default=PAPER_EVAL_LENGTHS,
+        metavar="L1,L2,...",
+        help=f"{what} (default {','.join(map(str, PAPER_EVAL_LENGTHS))})",
+    )
 
 
 def add_run_options(parser: argparse.ArgumentParser, seeds: str, steps: int = 4000) -> None:
     """--seeds, --steps, --sequences, --json, --cache-dir, --no-cache, --retrain, --threads."""
-    parser.add_argument("--seeds", type=seeds_arg, default=parse_seeds(seeds),
-                        help=f"seeds: a range 0-7 (inclusive) or a list 0,2,5 (default {seeds})")
+    parser.add_argument(
+        "--seeds",
+        type=seeds_arg,
+        default=parse_seeds(seeds),
+        help=f"seeds: a range 0-7 (inclusive) or a list 0,2,5 (default {seeds})",
+    )
     parser.add_argument("--steps", type=int, default=steps, help=f"training steps per model (default {steps})")
     parser.add_argument("--sequences", type=int, default=4096, help="evaluation sequences per length (default 4096)")
     add_output_options(parser)
-    parser.add_argument("--until-decided", type=until_decided_arg, nargs="?", const=UNTIL_DECIDED_MAX, default=None,
-                        metavar="MAX",
-                        help="instead: run the claim tests this command serves, adding seeds 4 at a time to claims "
-                             "with a close deciding check until none is close or MAX (default 32) seeds are used")
+    parser.add_argument(
+        "--until-decided",
+        type=until_decided_arg,
+        nargs="?",
+        const=UNTIL_DECIDED_MAX,
+        default=None,
+        metavar="MAX",
+        help="instead: run the claim tests this command serves, adding seeds 4 at a time to claims "
+        "with a close deciding check until none is close or MAX (default 32) seeds are used",
+    )
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="also write the results as JSON")
-    parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                        help="model cache (default: $LENGTHGEN_CACHE_DIR or ~/.cache/lengthgen)")
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="model cache (default: $LENGTHGEN_CACHE_DIR or ~/.cache/lengthgen)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument("--retrain", action="store_true", help="retrain even when the cache holds the model")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1; part of the cache key)")
     parser.add_argument("--device", default="cpu", help="cpu (default) or cuda; part of the cache key")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="processes training in parallel (default: the CPU count; results do not depend on it)")
-    parser.add_argument("--scheduler", type=scheduler_arg, default=None, metavar="tcp://HOST:PORT",
-                        help="train missing models on this Dask cluster (needs the dask extra); results do not "
-                             "depend on it")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes training in parallel (default: the CPU count; results do not depend on it)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        type=scheduler_arg,
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="train missing models on this Dask cluster (needs the dask extra); results do not depend on it",
+    )
 
 
 def make_cache(args: argparse.Namespace):

@@ -12,10 +12,20 @@ HELP = "C21/C22: content-conditioned task (query token picks K1 or K2), RoPE wit
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--heads", type=int_list, default=HEADS, metavar="H1,H2,...",
-                        help=f"head counts, each dividing d = 64 (default {','.join(map(str, HEADS))})")
-    parser.add_argument("--offsets", type=int_list, default=OFFSETS, metavar="K1,K2",
-                        help="the two offsets: query token < m/2 asks K1, else K2 (default 2,3)")
+    parser.add_argument(
+        "--heads",
+        type=int_list,
+        default=HEADS,
+        metavar="H1,H2,...",
+        help=f"head counts, each dividing d = 64 (default {','.join(map(str, HEADS))})",
+    )
+    parser.add_argument(
+        "--offsets",
+        type=int_list,
+        default=OFFSETS,
+        metavar="K1,K2",
+        help="the two offsets: query token < m/2 asks K1, else K2 (default 2,3)",
+    )
     add_run_options(parser, seeds="0-4")
 
 

@@ -31,13 +31,24 @@ FAIL_ON = ("worse-verdict", "drift", "never")  # --fail-on's choices: lengthgen.
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("old", type=Path, metavar="OLD", help="the earlier run: claims.json, .json.gz or report dir")
     parser.add_argument("new", type=Path, metavar="NEW", help="the later run: claims.json, .json.gz or report dir")
-    parser.add_argument("--md", action="store_true",
-                        help="print GitHub-flavoured markdown (a pull-request comment, a job summary)")
-    parser.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
-                        help="the diff as JSON: to stdout (bare --json, instead of the text) or also written to PATH")
-    parser.add_argument("--fail-on", choices=FAIL_ON, default="worse-verdict",
-                        help="exit 1 when: a verdict got worse or a claim/check/control was removed (worse-verdict, "
-                             "the default); also a check drifted or changed pass/fail (drift); never")
+    parser.add_argument(
+        "--md", action="store_true", help="print GitHub-flavoured markdown (a pull-request comment, a job summary)"
+    )
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help="the diff as JSON: to stdout (bare --json, instead of the text) or also written to PATH",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="worse-verdict",
+        help="exit 1 when: a verdict got worse or a claim/check/control was removed (worse-verdict, "
+        "the default); also a check drifted or changed pass/fail (drift); never",
+    )
 
 
 def load_run(path: Path) -> RunView:
@@ -50,8 +61,9 @@ def load_run(path: Path) -> RunView:
     try:
         return RunView.from_json(path)
     except (KeyError, TypeError, AttributeError, IndexError) as error:
-        raise ValueError(f"{str(path)!r} is not a claims.json: a malformed record ({type(error).__name__}: "
-                         f"{error})") from None
+        raise ValueError(
+            f"{str(path)!r} is not a claims.json: a malformed record ({type(error).__name__}: {error})"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import (add_lengths_option, add_offsets_option, add_run_options, emit_result, evaluation,
-                                  make_cache)
+from lengthgen.cli.common import (
+    add_lengths_option,
+    add_offsets_option,
+    add_run_options,
+    emit_result,
+    evaluation,
+    make_cache,
+)
 from lengthgen.experiments.dilution import run_dilution
 
 NAME = "dilution"

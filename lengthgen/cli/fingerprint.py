@@ -21,9 +21,12 @@ SHOWN_HEX = 16  # hex digits printed: 64 bits, as the cache's own code fingerpri
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--threads", type=int, default=1,
-                        help="torch threads per process of the run it keys (default 1, as pytest's "
-                             "--lengthgen-threads)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch threads per process of the run it keys (default 1, as pytest's --lengthgen-threads)",
+    )
     parser.add_argument("--device", default="cpu", help="the device of the run it keys: cpu (default) or cuda")
     parser.add_argument("--json", action="store_true", help="print the parts (each file's hash, versions, ...) as JSON")
 

@@ -13,8 +13,13 @@ HELP = "C15: g(s) = sum_j cos(s theta_j): unique maximum at 0 and max_{s>=4} g(s
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--d", type=int, default=64, help="head width (default 64)")
-    parser.add_argument("--bases", type=lambda t: tuple(float(x) for x in t.split(",")), default=(1e3, 1e4, 1e5),
-                        metavar="B1,B2,...", help="RoPE bases (default 1e3,1e4,1e5)")
+    parser.add_argument(
+        "--bases",
+        type=lambda t: tuple(float(x) for x in t.split(",")),
+        default=(1e3, 1e4, 1e5),
+        metavar="B1,B2,...",
+        help="RoPE bases (default 1e3,1e4,1e5)",
+    )
     parser.add_argument("--json", type=__import__("pathlib").Path, default=None, metavar="PATH")
 
 

@@ -27,10 +27,18 @@ RUN_GRID = "pytest claims -m multiverse -n auto"  # the run that stores the grid
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_claims_option(parser, "--report", "the claims.json holding the multiverse's cells")
-    parser.add_argument("--json", type=Path, default=None, metavar="PATH",
-                        help="where the grid is written (default: multiverse.json beside --report)")
-    parser.add_argument("--list", action="store_true",
-                        help="print the registry: choices, readings, who reads them so, the spec fields each changes")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="where the grid is written (default: multiverse.json beside --report)",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="print the registry: choices, readings, who reads them so, the spec fields each changes",
+    )
 
 
 def change_text(change: Change) -> str:
@@ -47,8 +55,10 @@ def registry_text() -> str:
             lines.append(f"  {r.name}: {r.what}")
             lines.append(f"    who: {r.who}")
             lines.append(f"    changes: {'; '.join(change_text(change) for change in r.changes)}")
-    lines.append(f"{ALL_ALTERNATIVES.name}: every alternative reading at once (the claims each reading touches: the "
-                 f"claims whose declared model families it changes, claims/multiverse.py)")
+    lines.append(
+        f"{ALL_ALTERNATIVES.name}: every alternative reading at once (the claims each reading touches: the "
+        f"claims whose declared model families it changes, claims/multiverse.py)"
+    )
     for universe, column, why in left_out():
         lines.append(f"left out: {column} under {universe}: {why}")
     lines.append("left at one reading:")
@@ -67,6 +77,5 @@ def run(args: argparse.Namespace) -> int:
     if not view.multiverse:
         raise ValueError(f"{str(args.report)!r} holds no multiverse (run `{RUN_GRID}`)")
     args.json = beside(args.report, args.json, "multiverse.json")
-    emit(args, "\n".join(grid_lines(view.multiverse, records=view.records)),
-         build_grid(view.multiverse, view.records))
+    emit(args, "\n".join(grid_lines(view.multiverse, records=view.records)), build_grid(view.multiverse, view.records))
     return 0

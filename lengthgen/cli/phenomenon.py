@@ -13,8 +13,9 @@ HELP = "the C1 grid: accuracy per length for RoPE and APE, K in {1,2,3}, over se
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_offsets_option(parser, (1, 2, 3))
-    parser.add_argument("--encodings", type=word_list, default=("rope", "ape"), metavar="E1,E2",
-                        help="default rope,ape")
+    parser.add_argument(
+        "--encodings", type=word_list, default=("rope", "ape"), metavar="E1,E2", help="default rope,ape"
+    )
     add_run_options(parser, seeds="0-7")
 
 

@@ -18,18 +18,22 @@ def parts_arg(text: str) -> tuple[str, ...]:
     parts = tuple(p.upper() for p in word_list(text))
     unknown = [p for p in parts if p not in PARTS]
     if unknown or not parts:
-        raise argparse.ArgumentTypeError(f"unknown prediction {unknown[0] if unknown else text!r} "
-                                         f"(known: {', '.join(PARTS)})")
+        raise argparse.ArgumentTypeError(
+            f"unknown prediction {unknown[0] if unknown else text!r} (known: {', '.join(PARTS)})"
+        )
     return parts
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--only", type=parts_arg, default=PARTS, metavar="P1,P2,...",
-                        help="which predictions to run (default all)")
+    parser.add_argument(
+        "--only", type=parts_arg, default=PARTS, metavar="P1,P2,...", help="which predictions to run (default all)"
+    )
     add_run_options(parser, seeds="0-7")
     parser.set_defaults(seeds=None)
-    parser.epilog = ("Without --seeds each prediction uses its claim test's seeds (P2, P5: 0-4; the others: the C1 "
-                     "grid's 0-7). The C1 grid's models come from the cache; only P5 trains new (NoPE) models.")
+    parser.epilog = (
+        "Without --seeds each prediction uses its claim test's seeds (P2, P5: 0-4; the others: the C1 "
+        "grid's 0-7). The C1 grid's models come from the cache; only P5 trains new (NoPE) models."
+    )
 
 
 def run(args: argparse.Namespace) -> int:

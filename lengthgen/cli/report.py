@@ -17,8 +17,13 @@ HELP = "regenerate reports/index.html from reports/claims.json (no retraining) a
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_claims_option(parser, "--json", "the records of a run")
-    parser.add_argument("--out", type=Path, default=None, metavar="DIR",
-                        help="where index.html is written (default: the folder of --json)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where index.html is written (default: the folder of --json)",
+    )
     parser.add_argument("--quiet", action="store_true", help="do not print the summary table")
 
 

@@ -21,8 +21,13 @@ RUN_MAP = "pytest claims -m robustness -n auto"  # the run that stores the map's
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_claims_option(parser, "--report", "the claims.json holding the map's cells")
-    parser.add_argument("--json", type=Path, default=None, metavar="PATH",
-                        help="where the map is written (default: robustness.json beside --report)")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="where the map is written (default: robustness.json beside --report)",
+    )
     parser.add_argument("--list", action="store_true", help="print the settings and the claims each applies to")
 
 

@@ -32,14 +32,34 @@ def _text(values) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--part", choices=PARTS, default="all", help="which sweep to run (default all)")
     add_offsets_option(parser, (2, 3))
-    parser.add_argument("--widths", type=int_list, default=SWEEP["width"], metavar="D1,D2,...",
-                        help=f"widths d (default {_text(SWEEP['width'])}); also C18's widths")
-    parser.add_argument("--vocabs", type=int_list, default=SWEEP["vocab"], metavar="M1,M2,...",
-                        help=f"vocabulary sizes m (default {_text(SWEEP['vocab'])})")
-    parser.add_argument("--length-ranges", type=range_list, default=SWEEP["lengths"], metavar="A-B,C-D",
-                        help=f"training length ranges (default {_text(SWEEP['lengths'])})")
-    parser.add_argument("--temperatures", type=float_list, default=SWEEP["temperature"], metavar="T1,T2,...",
-                        help=f"softmax temperatures (default {_text(SWEEP['temperature'])})")
+    parser.add_argument(
+        "--widths",
+        type=int_list,
+        default=SWEEP["width"],
+        metavar="D1,D2,...",
+        help=f"widths d (default {_text(SWEEP['width'])}); also C18's widths",
+    )
+    parser.add_argument(
+        "--vocabs",
+        type=int_list,
+        default=SWEEP["vocab"],
+        metavar="M1,M2,...",
+        help=f"vocabulary sizes m (default {_text(SWEEP['vocab'])})",
+    )
+    parser.add_argument(
+        "--length-ranges",
+        type=range_list,
+        default=SWEEP["lengths"],
+        metavar="A-B,C-D",
+        help=f"training length ranges (default {_text(SWEEP['lengths'])})",
+    )
+    parser.add_argument(
+        "--temperatures",
+        type=float_list,
+        default=SWEEP["temperature"],
+        metavar="T1,T2,...",
+        help=f"softmax temperatures (default {_text(SWEEP['temperature'])})",
+    )
     add_run_options(parser, seeds="0-4")
 
 
@@ -48,8 +68,12 @@ def run(args: argparse.Namespace) -> int:
     parts = ("carrier", "dilution") if args.part == "all" else (args.part,)
     tables, data = [], {}
     if "carrier" in parts:
-        sweep = {"width": args.widths, "vocab": args.vocabs, "lengths": args.length_ranges,
-                 "temperature": args.temperatures}
+        sweep = {
+            "width": args.widths,
+            "vocab": args.vocabs,
+            "lengths": args.length_ranges,
+            "temperature": args.temperatures,
+        }
         result = run_carrier_sweep(args.seeds, args.steps, args.offsets, sweep, cache)
         tables.append(result.table())
         data["carrier"] = result.to_json()

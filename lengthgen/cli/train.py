@@ -40,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
     )
     evaluation_cfg = evaluation(args, args.lengths)
     runs = train_and_evaluate([spec], args.seeds, evaluation_cfg, make_cache(args))[spec]
-    title = (f"encoding={args.encoding} K={args.offset} base={args.base:g} steps={args.steps} "
-             f"seeds={','.join(map(str, args.seeds))} (training lengths {spec.task.min_len}-{spec.task.max_len})")
+    title = (
+        f"encoding={args.encoding} K={args.offset} base={args.base:g} steps={args.steps} "
+        f"seeds={','.join(map(str, args.seeds))} (training lengths {spec.task.min_len}-{spec.task.max_len})"
+    )
     table = text_table(title, COLUMNS, [(run_.seed, row) for run_ in runs for row in run_.evals])
     config = {**spec.to_dict(), "eval": eval_dict(evaluation_cfg), "seeds": list(args.seeds)}
     seeds = [{"seed": run_.seed, "eval": [row.summary() for row in run_.evals]} for run_ in runs]

@@ -12,8 +12,13 @@ HELP = "C12/C13: a 2-layer 4-head transformer on the shift task; accuracy beyond
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--encodings", type=word_list, default=("rope", "ape"), metavar="E1,E2",
-                        help="rope and/or ape (default rope,ape)")
+    parser.add_argument(
+        "--encodings",
+        type=word_list,
+        default=("rope", "ape"),
+        metavar="E1,E2",
+        help="rope and/or ape (default rope,ape)",
+    )
     parser.add_argument("--offset", type=int, default=OFFSET, metavar="K", help=f"shift K (default {OFFSET})")
     parser.add_argument("--width", type=int, default=WIDTH, metavar="D", help=f"model width d (default {WIDTH})")
     add_lengths_option(parser)

@@ -42,8 +42,12 @@ def claim_files(ids: Sequence[str], root: Path = ROOT) -> list[Path]:
     files = []
     for claim in ids:
         letter, number = claim[0].lower(), int(claim[1:])
-        found = sorted({*(root / "claims").glob(f"test_{letter}{number:02d}_*.py"),  # test_c06_..., test_p2_...
-                        *(root / "claims").glob(f"test_{letter}{number}_*.py")})
+        found = sorted(
+            {
+                *(root / "claims").glob(f"test_{letter}{number:02d}_*.py"),  # test_c06_..., test_p2_...
+                *(root / "claims").glob(f"test_{letter}{number}_*.py"),
+            }
+        )
         if not found:
             raise ValueError(f"no claim test for {claim} under {root / 'claims'}")
         files += [f for f in found if f not in files]
@@ -57,9 +61,15 @@ def command(args: argparse.Namespace, help_text: str, prog: str, root: Path = RO
         raise ValueError(f"{prog} serves no catalogue claim, so --until-decided does not apply to it")
     if not (root / "claims" / "conftest.py").exists():
         raise ValueError(f"--until-decided runs the claim tests, which are not beside the package ({root / 'claims'})")
-    line = [sys.executable, "-m", "pytest", *(str(f.relative_to(root)) for f in claim_files(ids, root)),
-            f"--lengthgen-until-decided={args.until_decided}", f"--lengthgen-threads={getattr(args, 'threads', 1)}",
-            f"--lengthgen-device={getattr(args, 'device', 'cpu')}"]
+    line = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *(str(f.relative_to(root)) for f in claim_files(ids, root)),
+        f"--lengthgen-until-decided={args.until_decided}",
+        f"--lengthgen-threads={getattr(args, 'threads', 1)}",
+        f"--lengthgen-device={getattr(args, 'device', 'cpu')}",
+    ]
     if getattr(args, "cache_dir", None) is not None:
         line.append(f"--lengthgen-cache-dir={Path(args.cache_dir).resolve()}")
     if getattr(args, "retrain", False):

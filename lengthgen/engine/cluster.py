@@ -82,8 +82,10 @@ def connect(address: str, timeout: float | None = None, option: str = "--schedul
     try:
         import distributed
     except ImportError:
-        raise ValueError(f"{option} {address} needs the dask extra: pip install -e \".[dask]\" "
-                         "(the distributed package is not installed)") from None
+        raise ValueError(
+            f'{option} {address} needs the dask extra: pip install -e ".[dask]" '
+            "(the distributed package is not installed)"
+        ) from None
     timeout = CONNECT_TIMEOUT_S if timeout is None else timeout
     parts = urlsplit(address)
     try:  # a refused or unroutable address fails here at once (Dask's own connect retries until its timeout)
@@ -94,8 +96,9 @@ def connect(address: str, timeout: float | None = None, option: str = "--schedul
         _CLIENT = distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as error:
         reason = " ".join(str(error).split()) or type(error).__name__
-        raise ValueError(f"{option} {address}: no Dask scheduler answers there within {timeout:g} s "
-                         f"({reason[:200]})") from None
+        raise ValueError(
+            f"{option} {address}: no Dask scheduler answers there within {timeout:g} s ({reason[:200]})"
+        ) from None
     _ADDRESS = address
 
 
@@ -191,11 +194,14 @@ def remote_passes(
             models = []
             for member, mine, record in zip(passes[index], expected[index], records):
                 if record["payload"] != mine:
-                    raise RuntimeError(f"a Dask worker trained {member} under another environment "
-                                       f"({_differences(mine, record['payload'])}): install the same lengthgen "
-                                       "and torch on every worker")
-                models.append(make(member.spec, member.seed, load(record["state"]), record["trajectory"],
-                                   record["seconds"]))
+                    raise RuntimeError(
+                        f"a Dask worker trained {member} under another environment "
+                        f"({_differences(mine, record['payload'])}): install the same lengthgen "
+                        "and torch on every worker"
+                    )
+                models.append(
+                    make(member.spec, member.seed, load(record["state"]), record["trajectory"], record["seconds"])
+                )
             done += len(passes[index]) * passes[index][0].spec.train.steps
             if progress is not None:
                 progress(done)

@@ -45,8 +45,14 @@ class FusedAdam:
     overhead and its first use, which imports ``torch._dynamo`` (seconds of start-up per process).
     """
 
-    def __init__(self, params: Sequence[torch.Tensor], lr: float, weight_decay: float = 0.0,
-                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
+    def __init__(
+        self,
+        params: Sequence[torch.Tensor],
+        lr: float,
+        weight_decay: float = 0.0,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+    ):
         self.params = list(params)
         self.lr, self.weight_decay, self.betas, self.eps = lr, weight_decay, betas, eps
         self.exp_avgs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
@@ -61,9 +67,21 @@ class FusedAdam:
     def step(self) -> None:
         torch._foreach_add_(self.state_steps, 1)
         torch._fused_adam_(
-            self.params, [p.grad for p in self.params], self.exp_avgs, self.exp_avg_sqs, [], self.state_steps,
-            amsgrad=False, lr=self.lr, beta1=self.betas[0], beta2=self.betas[1], weight_decay=self.weight_decay,
-            eps=self.eps, maximize=False, grad_scale=None, found_inf=None,
+            self.params,
+            [p.grad for p in self.params],
+            self.exp_avgs,
+            self.exp_avg_sqs,
+            [],
+            self.state_steps,
+            amsgrad=False,
+            lr=self.lr,
+            beta1=self.betas[0],
+            beta2=self.betas[1],
+            weight_decay=self.weight_decay,
+            eps=self.eps,
+            maximize=False,
+            grad_scale=None,
+            found_inf=None,
         )
 
 
@@ -132,8 +150,9 @@ def train_ensemble(
     return [
         MemberResult(
             state={name: value[i].detach().cpu().clone() for name, value in params.items()},
-            trajectory={name: (list(rows) if name == "step" else [row[i] for row in rows])
-                        for name, rows in trajectory.items()},
+            trajectory={
+                name: (list(rows) if name == "step" else [row[i] for row in rows]) for name, rows in trajectory.items()
+            },
             seconds=seconds,
         )
         for i in range(members)

@@ -85,8 +85,9 @@ def plain_forward(params, cfg, tokens: torch.Tensor, lengths: torch.Tensor, leng
 
 
 @torch.no_grad()
-def evaluate_models(models: Sequence[TrainedModel], evaluation: EvalConfig,
-                    forward: Callable[..., Any] = plain_forward) -> list[list[LengthEval]]:
+def evaluate_models(
+    models: Sequence[TrainedModel], evaluation: EvalConfig, forward: Callable[..., Any] = plain_forward
+) -> list[list[LengthEval]]:
     """Per model, one :class:`LengthEval` per evaluation length; models of one signature run together.
 
     ``forward(params, cfg, tokens, lengths, length)`` returns the fast forward's ``TableOutput``; an

@@ -137,8 +137,9 @@ def carriers_from(
                 try:
                     means = token_conditioned_means(vectors[:, head], tokens, vocab)  # (m, dh)
                 except ValueError as error:
-                    raise ValueError(f"{tokens.shape[0]} evaluation sequences are too few for the carrier probe: "
-                                     f"{error}") from None
+                    raise ValueError(
+                        f"{tokens.shape[0]} evaluation sequences are too few for the carrier probe: {error}"
+                    ) from None
                 fractions[which, layer, head] = carrier_fraction(means)
     return fractions[0], fractions[1]
 
@@ -209,8 +210,7 @@ def evaluate_transformer(model: TrainedTransformer, evaluation: EvalConfig) -> T
         position_accuracy=tuple(None if t < K else accuracy[t] for t in range(W)),
         target_attention=_grid(offset_attention(pattern, K, range(K, max_len))),
         profiles={
-            length: tuple(_grid(rows) for rows in last_query_profile(pattern, length))
-            for length in evaluation.lengths
+            length: tuple(_grid(rows) for rows in last_query_profile(pattern, length)) for length in evaluation.lengths
         },
         key_carrier=_grid(key),
         query_carrier=_grid(query),

@@ -75,7 +75,8 @@ def _rope_scores(cfg: ModelConfig, q_tab, k_tab, tokens, position_scale: float) 
 
     The same operations as ``RoPEFast.table_scores`` in ``models/one_layer/fast/rope.py`` (the rotation
     of each key to every offset column of the batch, one table over (query token, key token x column),
-    one gather); the rotation tables are built here from the scaled offsets (q at n s, k at t s: the logit sees (t - n) s).
+    one gather); the rotation tables are built here from the scaled offsets (q at n s, k at t s: the logit
+    sees (t - n) s).
     """
     S, H, m, dh = k_tab.shape
     width = tokens.shape[-1]
@@ -94,8 +95,12 @@ def _rope_scores(cfg: ModelConfig, q_tab, k_tab, tokens, position_scale: float) 
 
 
 def variant_forward(
-    p: dict[str, torch.Tensor], cfg: ModelConfig, tokens: torch.Tensor, lengths: torch.Tensor,
-    position_scale: float = 1.0, logit_scale: float = 1.0,
+    p: dict[str, torch.Tensor],
+    cfg: ModelConfig,
+    tokens: torch.Tensor,
+    lengths: torch.Tensor,
+    position_scale: float = 1.0,
+    logit_scale: float = 1.0,
 ) -> TableOutput:
     """``table_forward`` with positions multiplied by ``position_scale`` (RoPE) and logits by ``logit_scale``."""
     if position_scale != 1.0 and cfg.encoding != "rope":
@@ -123,8 +128,13 @@ def variant_forward(
 
 
 @torch.no_grad()
-def reference_forward(model: TrainedModel, tokens: torch.Tensor, lengths: torch.Tensor,
-                      position_scale: float = 1.0, logit_scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+def reference_forward(
+    model: TrainedModel,
+    tokens: torch.Tensor,
+    lengths: torch.Tensor,
+    position_scale: float = 1.0,
+    logit_scale: float = 1.0,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """The plain per-position forward of one head (``OneLayerHead.forward``, step by step) with real-valued
     positions ``t * position_scale`` and logits times ``logit_scale``: (logits (B, m), attention (B, H, P))."""
     head = model.module()
@@ -147,22 +157,36 @@ def reference_forward(model: TrainedModel, tokens: torch.Tensor, lengths: torch.
     return logits, attn
 
 
-def evaluate_variant(models: Sequence[TrainedModel], evaluation: EvalConfig,
-                     variant: InferenceVariant) -> list[list[LengthEval]]:
+def evaluate_variant(
+    models: Sequence[TrainedModel], evaluation: EvalConfig, variant: InferenceVariant
+) -> list[list[LengthEval]]:
     """``evaluate_models`` (the same sequences, chunks and sums) through ``variant_forward``."""
 
     def forward(params, cfg, tokens, lengths, length):
-        return variant_forward(params, cfg, tokens, lengths, position_scale=variant.position_scale(length),
-                               logit_scale=variant.logit_scale(length))
+        return variant_forward(
+            params,
+            cfg,
+            tokens,
+            lengths,
+            position_scale=variant.position_scale(length),
+            logit_scale=variant.logit_scale(length),
+        )
 
     return evaluate_models(models, evaluation, forward)
 
 
-def evaluated_variant(models: Sequence[TrainedModel], evaluation: EvalConfig, cache: Cache,
-                      variant: InferenceVariant) -> list[list[LengthEval]]:
+def evaluated_variant(
+    models: Sequence[TrainedModel], evaluation: EvalConfig, cache: Cache, variant: InferenceVariant
+) -> list[list[LengthEval]]:
     """Per model, its :class:`LengthEval` per length under ``variant`` (cached, or computed now and cached).
 
     The key is the plain evaluation's payload plus the variant and the fingerprint of this file.
     """
-    return evaluated(models, evaluation, cache, variant={"inference": variant.to_dict()}, variant_files=VARIANT_FILES,
-                     evaluate=lambda chosen, ev: evaluate_variant(chosen, ev, variant))
+    return evaluated(
+        models,
+        evaluation,
+        cache,
+        variant={"inference": variant.to_dict()},
+        variant_files=VARIANT_FILES,
+        evaluate=lambda chosen, ev: evaluate_variant(chosen, ev, variant),
+    )

@@ -91,8 +91,9 @@ def train_passes(
         return
     order = sorted(range(len(passes)), key=lambda i: -pass_cost(passes[i]))  # longest first
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(workers, len(passes)), mp_context=context, initializer=_init_worker,
-                             initargs=(threads, str(get_device()))) as pool:
+    with ProcessPoolExecutor(
+        min(workers, len(passes)), mp_context=context, initializer=_init_worker, initargs=(threads, str(get_device()))
+    ) as pool:
         futures = {pool.submit(train, list(passes[i])): i for i in order}
         for future in as_completed(futures):
             index = futures[future]

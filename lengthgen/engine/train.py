@@ -111,9 +111,7 @@ class _Streams:
         return [first[key] for key in self.generators]
 
 
-def train_members(
-    members: Sequence[Member], progress: Callable[[int], None] | None = None
-) -> list[TrainedModel]:
+def train_members(members: Sequence[Member], progress: Callable[[int], None] | None = None) -> list[TrainedModel]:
     """Train members of one signature together (``engine/ensemble.py``); ``progress(steps_done)`` is
     called every 100 steps."""
     if not members:
@@ -133,7 +131,13 @@ def train_members(
         per_member = F.cross_entropy(out.logits.view(S * B, m), batch.targets.view(-1), reduction="none")
         return per_member.view(S, B).mean(1)  # (S,) each member's own mean loss
 
-    results = train_ensemble([build_model(m.spec, m.seed) for m in members], spec.train, losses,
-                             probe=lambda params: geometry_record(params, spec), progress=progress)
-    return [TrainedModel(member.spec, member.seed, r.state, r.trajectory, r.seconds)
-            for member, r in zip(members, results)]
+    results = train_ensemble(
+        [build_model(m.spec, m.seed) for m in members],
+        spec.train,
+        losses,
+        probe=lambda params: geometry_record(params, spec),
+        progress=progress,
+    )
+    return [
+        TrainedModel(member.spec, member.seed, r.state, r.trajectory, r.seconds) for member, r in zip(members, results)
+    ]

@@ -75,8 +75,9 @@ def train_ensemble_by_hand(
     return [
         MemberResult(
             state={name: value[i].detach().cpu().clone() for name, value in params.items()},
-            trajectory={name: (list(rows) if name == "step" else [row[i] for row in rows])
-                        for name, rows in trajectory.items()},
+            trajectory={
+                name: (list(rows) if name == "step" else [row[i] for row in rows]) for name, rows in trajectory.items()
+            },
             seconds=seconds,
         )
         for i in range(members)
@@ -104,7 +105,13 @@ def train_members(
         batch = streams.step(step).to(device)  # drawn on the CPU: the same data on every device
         return loss_and_grads(params, spec.model, batch.tokens, batch.lengths, batch.targets)
 
-    results = train_ensemble_by_hand([build_model(m.spec, m.seed) for m in members], spec.train, losses_and_grads,
-                                     probe=lambda params: geometry_record(params, spec), progress=progress)
-    return [TrainedModel(member.spec, member.seed, r.state, r.trajectory, r.seconds)
-            for member, r in zip(members, results)]
+    results = train_ensemble_by_hand(
+        [build_model(m.spec, m.seed) for m in members],
+        spec.train,
+        losses_and_grads,
+        probe=lambda params: geometry_record(params, spec),
+        progress=progress,
+    )
+    return [
+        TrainedModel(member.spec, member.seed, r.state, r.trajectory, r.seconds) for member, r in zip(members, results)
+    ]

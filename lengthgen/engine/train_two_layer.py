@@ -4,7 +4,8 @@ A :class:`TwoLayerSpec` (task, architecture, optimisation) plus a seed identifie
 spec train together in one pass of the shared engine (``engine/ensemble.py``): the plain
 :class:`~lengthgen.models.two_layer.transformer.Transformer` modules of every seed are stacked and the
 *same* plain forward runs over the member axis with ``vmap(functional_call(...))``; each member draws
-its own batches from ``generator(seed, "shift-data")`` and its loss is its own mean cross-entropy. A seed therefore trains the same alone or in an ensemble
+its own batches from ``generator(seed, "shift-data")`` and its loss is its own mean cross-entropy. A seed
+therefore trains the same alone or in an ensemble
 (``tests/test_transformer_train.py`` checks it, and checks the vmapped forward against the plain one).
 
 The cached form, ``trained_transformers(members, cache)``, is in ``store/two_layer.py``.
@@ -62,11 +63,15 @@ class TwoLayerSpec(SpecParts):
         """Raise ``ValueError`` for an evaluation length this model cannot be evaluated at (as
         ``RunSpec.check_eval`` does for the one-layer head)."""
         for length in evaluation.lengths:
-            _require(length > self.task.offset, f"evaluation length {length} must exceed the offset K={self.task.offset}")
+            _require(
+                length > self.task.offset, f"evaluation length {length} must exceed the offset K={self.task.offset}"
+            )
         width = eval_width(self.task, evaluation)
         if self.model.encoding == "ape":
-            _require(width <= self.model.positions,
-                     f"evaluation length {width} exceeds the APE table ({self.model.positions} positions)")
+            _require(
+                width <= self.model.positions,
+                f"evaluation length {width} exceeds the APE table ({self.model.positions} positions)",
+            )
 
 
 class TrainedTransformer(TrainedModel):
@@ -142,5 +147,6 @@ def train_transformers(
         return member_losses(forward(params, tokens), targets)  # (S,)
 
     results = train_ensemble(modules, spec.train, losses, progress=progress, progress_every=10)
-    return [TrainedTransformer(spec, member.seed, r.state, r.trajectory, r.seconds)
-            for member, r in zip(members, results)]
+    return [
+        TrainedTransformer(spec, member.seed, r.state, r.trajectory, r.seconds) for member, r in zip(members, results)
+    ]

@@ -41,8 +41,9 @@ NO_FIX = "none"  # the unmodified head, beside the fixes
 def ape_spec(steps: int, offset: int, weight_decay: float = 0.0, encoding: str = "ape") -> RunSpec:
     """The C1 grid's APE head (weight decay 0 gives exactly the grid's spec; ``encoding="rope"`` at weight
     decay 0 gives the grid's RoPE head, the controls' counterfactual)."""
-    return paper_spec(steps, model={"encoding": encoding}, task={"offset": offset},
-                      train={"weight_decay": weight_decay})
+    return paper_spec(
+        steps, model={"encoding": encoding}, task={"offset": offset}, train={"weight_decay": weight_decay}
+    )
 
 
 def row_norms(run: Run) -> dict[str, float]:
@@ -134,8 +135,10 @@ class WeightDecayResult:
 
     def table(self) -> str:
         counts = ", ".join(f"{len(s)} at lambda={d:g}" for d, s in self.seeds_by_decay.items())
-        title = (f"{self.encoding.upper()} accuracy under coupled Adam weight decay, mean over seeds ({counts}) "
-                 f"(trained lengths up to {self.max_len})")
+        title = (
+            f"{self.encoding.upper()} accuracy under coupled Adam weight decay, mean over seeds ({counts}) "
+            f"(trained lengths up to {self.max_len})"
+        )
         keys = [(decay, offset) for decay in self.decays for offset in self.offsets]
         return text_table(title, weight_decay_columns(self), keys)
 
@@ -158,8 +161,11 @@ def run_weight_decay(
     only lambda = 0 is the grid's model, other lambdas would train new RoPE models)."""
     evaluation = evaluation or EvalConfig()
     seeds_by_decay = {float(d): tuple(grid_seeds if d == 0 and grid_seeds is not None else seeds) for d in decays}
-    specs = {(float(decay), offset): ape_spec(steps, offset, float(decay), encoding)
-             for decay in decays for offset in offsets}
+    specs = {
+        (float(decay), offset): ape_spec(steps, offset, float(decay), encoding)
+        for decay in decays
+        for offset in offsets
+    }
     runs: dict[tuple[float, int], list[Run]] = {}
     for seed_group in dict.fromkeys(seeds_by_decay.values()):  # one train+evaluate call per seed list
         group = [key for key in specs if seeds_by_decay[key[0]] == seed_group]
@@ -167,8 +173,15 @@ def run_weight_decay(
     max_len = next(iter(specs.values())).task.max_len
     every_seed = tuple(sorted({s for group in seeds_by_decay.values() for s in group}))
     return WeightDecayResult(
-        tuple(seeds_by_decay), tuple(offsets), every_seed, steps, evaluation, max_len,
-        {key: runs[key] for key in specs}, seeds_by_decay, encoding,
+        tuple(seeds_by_decay),
+        tuple(offsets),
+        every_seed,
+        steps,
+        evaluation,
+        max_len,
+        {key: runs[key] for key in specs},
+        seeds_by_decay,
+        encoding,
     )
 
 
@@ -219,23 +232,38 @@ class FixesResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "config": config(fixes=self.fixes, offsets=self.offsets, seeds=self.seeds, lengths=self.lengths,
-                             sequences=self.sequences, trained_rows=self.max_len),
+            "config": config(
+                fixes=self.fixes,
+                offsets=self.offsets,
+                seeds=self.seeds,
+                lengths=self.lengths,
+                sequences=self.sequences,
+                trained_rows=self.max_len,
+            ),
             "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        title = (f"{self.encoding.upper()} accuracy beyond the trained table (rows 0..{self.max_len - 1}), "
-                 f"mean over {len(self.seeds)} seeds")
+        title = (
+            f"{self.encoding.upper()} accuracy beyond the trained table (rows 0..{self.max_len - 1}), "
+            f"mean over {len(self.seeds)} seeds"
+        )
         keys = [(fix, offset) for fix in self.fixes for offset in self.offsets]
         return text_table(title, fixes_columns(self), keys)
 
 
 def _fix_row(fix: str, model, row) -> FixRow:
     """One (fix, K, seed, L) row of a :class:`FixesResult` from one evaluation row."""
-    return FixRow(fix=fix, offset=model.spec.task.offset, seed=model.seed, length=row.length,
-                  accuracy=row.accuracy, selected_offset=row.selected_offset(),
-                  peak_position=row.peak_position(), peak_height=row.peak_height())
+    return FixRow(
+        fix=fix,
+        offset=model.spec.task.offset,
+        seed=model.seed,
+        length=row.length,
+        accuracy=row.accuracy,
+        selected_offset=row.selected_offset(),
+        peak_position=row.peak_position(),
+        peak_height=row.peak_height(),
+    )
 
 
 def _check_fixes(fixes: Sequence[str]) -> None:
@@ -263,14 +291,25 @@ class GridHeads:
 
     def unmodified_rows(self, names: Sequence[str]) -> list[FixRow]:
         """Each head's own evaluation (cached) at every length beyond Lmax, one row under each of ``names``."""
-        return [_fix_row(name, model, row)
-                for model, evals in zip(self.models, evaluated(self.models, self.evaluation, self.cache))
-                for row in evals if row.length in self.beyond
-                for name in names]
+        return [
+            _fix_row(name, model, row)
+            for model, evals in zip(self.models, evaluated(self.models, self.evaluation, self.cache))
+            for row in evals
+            if row.length in self.beyond
+            for name in names
+        ]
 
 
-def grid_heads(encoding: str, seeds: Sequence[int], steps: int, offsets: Sequence[int], fixes: Sequence[str],
-               evaluation: EvalConfig | None, cache: Cache | None, progress: bool | None) -> GridHeads:
+def grid_heads(
+    encoding: str,
+    seeds: Sequence[int],
+    steps: int,
+    offsets: Sequence[int],
+    fixes: Sequence[str],
+    evaluation: EvalConfig | None,
+    cache: Cache | None,
+    progress: bool | None,
+) -> GridHeads:
     """The preamble of ``run_ape_fixes`` and ``rope_in_place_of_fixes``: the fix names and every evaluation
     length are checked before any training, then the grid's ``encoding`` heads come from the cache."""
     evaluation = evaluation or EvalConfig()
@@ -298,8 +337,16 @@ def rope_in_place_of_fixes(
     so no fix applies to it; it needs none, and stays accurate beyond Lmax (cached models and evaluations)."""
     heads = grid_heads("rope", seeds, steps, offsets, fixes, evaluation, cache, progress)
     rows = heads.unmodified_rows((NO_FIX, *fixes))
-    return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), heads.beyond, heads.evaluation.sequences,
-                       heads.max_len, rows, "rope")
+    return FixesResult(
+        (NO_FIX, *fixes),
+        tuple(offsets),
+        tuple(seeds),
+        heads.beyond,
+        heads.evaluation.sequences,
+        heads.max_len,
+        rows,
+        "rope",
+    )
 
 
 def run_ape_fixes(
@@ -317,6 +364,7 @@ def run_ape_fixes(
     rows = heads.unmodified_rows((NO_FIX,))
     for fix in fixes:
         for length in heads.beyond:
+
             def apply(model, fix=fix, length=length):
                 return dataclasses.replace(model, state=fixed_state(model.state, fix, length, max_len))
 
@@ -325,5 +373,6 @@ def run_ape_fixes(
             fixed_evals = evaluated(models, at_length, heads.cache, variant, apply, ("probes/ape_fixes.py",))
             for model, (row,) in zip(models, fixed_evals):
                 rows.append(_fix_row(fix, model, row))
-    return FixesResult((NO_FIX, *fixes), tuple(offsets), tuple(seeds), heads.beyond, heads.evaluation.sequences,
-                       max_len, rows)
+    return FixesResult(
+        (NO_FIX, *fixes), tuple(offsets), tuple(seeds), heads.beyond, heads.evaluation.sequences, max_len, rows
+    )

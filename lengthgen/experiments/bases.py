@@ -99,13 +99,19 @@ class BasesResult:
     def line(self, base: float, offset: int) -> SweepLine:
         cells = self.selected_offsets(base, offset)
         hits = sum(1 for s in cells if s == -offset)
-        return SweepLine(base, offset, column_means([r.accuracy for r in self.of(base, offset)]),
-                         mean(self.ood_accuracy(base, offset)), f"{hits}/{len(cells)}")
+        return SweepLine(
+            base,
+            offset,
+            column_means([r.accuracy for r in self.of(base, offset)]),
+            mean(self.ood_accuracy(base, offset)),
+            f"{hits}/{len(cells)}",
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "config": config(bases=self.bases, offsets=self.offsets, seeds=self.seeds, max_len=self.max_len,
-                             eval=self.evaluation),
+            "config": config(
+                bases=self.bases, offsets=self.offsets, seeds=self.seeds, max_len=self.max_len, eval=self.evaluation
+            ),
             "rows": to_json(self.rows),
         }
 

@@ -36,7 +36,7 @@ class BiasesSummary:
 
 
 def selection_cell(chosen: Sequence[int]) -> str:
-    """"=s" where every seed selects s, else the distinct selected offsets joined by "/"."""
+    """ "=s" where every seed selects s, else the distinct selected offsets joined by "/"."""
     return f"={chosen[0]}" if len(set(chosen)) == 1 else "/".join(map(str, sorted(set(chosen))))
 
 
@@ -46,8 +46,9 @@ def columns(result: "BiasesResult") -> tuple[Column, ...]:
         Column("encoding", lambda r: NAMES.get(r.encoding, r.encoding), "<8"),
         Column("K", lambda r: r.offset, ">2"),
         Column(f"acc<={result.max_len}", lambda r: mean(r.accuracy_in_range), ">8.3f", gap="  "),
-        Column(f"acc>{result.max_len}", lambda r: mean(r.accuracy_beyond) if r.accuracy_beyond else float("nan"),
-               ">7.3f"),
+        Column(
+            f"acc>{result.max_len}", lambda r: mean(r.accuracy_beyond) if r.accuracy_beyond else float("nan"), ">7.3f"
+        ),
         *length_columns(result.lengths, lambda r, i, L: selection_cell(r.selected_offset[L]), "<7"),
     )
 
@@ -125,8 +126,10 @@ class BiasesResult:
 
     def table(self) -> str:
         """Per (encoding, K): mean accuracy inside / beyond the training range, and selected offsets per length."""
-        title = (f"mean over {len(self.seeds)} seeds; training lengths up to {self.max_len}; "
-                 "offsets: the selected offset of each seed at that length ('=' when all seeds agree)")
+        title = (
+            f"mean over {len(self.seeds)} seeds; training lengths up to {self.max_len}; "
+            "offsets: the selected offset of each seed at that length ('=' when all seeds agree)"
+        )
         return text_table(title, columns(self), [self.summary(e, K) for e in self.encodings for K in self.offsets])
 
 

@@ -118,14 +118,17 @@ class CarrierResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "config": config(offsets=self.offsets, seeds=self.seeds, spec=self.spec, profile_span=self.span,
-                             eval=self.evaluation),
+            "config": config(
+                offsets=self.offsets, seeds=self.seeds, spec=self.spec, profile_span=self.span, eval=self.evaluation
+            ),
             "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        title = (f"carrier geometry of the RoPE heads (baseline = the seed's untrained init); "
-                 f"phi_c peak over delta in [-{self.span - 1}, 0]")
+        title = (
+            f"carrier geometry of the RoPE heads (baseline = the seed's untrained init); "
+            f"phi_c peak over delta in [-{self.span - 1}, 0]"
+        )
         return text_table(title, COLUMNS, self.rows)
 
 

@@ -215,8 +215,13 @@ class ContentResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "config": config(heads=self.heads, offsets=self.offsets, seeds=self.seeds, spec=self.specs[self.heads[0]],
-                             eval=self.evaluation),
+            "config": config(
+                heads=self.heads,
+                offsets=self.offsets,
+                seeds=self.seeds,
+                spec=self.specs[self.heads[0]],
+                eval=self.evaluation,
+            ),
             "cells": to_json(self.cells()),
         }
 

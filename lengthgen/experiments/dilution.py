@@ -57,15 +57,20 @@ class DilutionRow:
     margins: tuple[Margins, ...] | None = field(default=None, metadata=ABSENT_IF_NONE)  # mu_L, mu_typ_L per length
     bound: tuple[float, ...] | None = field(default=None, metadata=ABSENT_IF_NONE)  # 1/(1 + (L-1) e^{-mu_L})
     typical_bound: tuple[float, ...] | None = field(  # 1/(1 + (L-1) e^{-mu_typ_L}): an estimate, not guaranteed
-        default=None, metadata=ABSENT_IF_NONE)
+        default=None, metadata=ABSENT_IF_NONE
+    )
     span_bound: tuple[float, ...] | None = field(  # from the one mu over offsets -(span-1) .. 0
-        default=None, metadata=ABSENT_IF_NONE)
+        default=None, metadata=ABSENT_IF_NONE
+    )
     gap: tuple[float, ...] | None = field(  # a*(L) - bound(L): >= 0 where the bound holds
-        default=None, metadata=ABSENT_IF_NONE)
+        default=None, metadata=ABSENT_IF_NONE
+    )
     bound_ratio: tuple[float, ...] | None = field(  # bound_L / a*(L): <= 1 where it holds
-        default=None, metadata=ABSENT_IF_NONE)
+        default=None, metadata=ABSENT_IF_NONE
+    )
     typical_bound_ratio: tuple[float, ...] | None = field(  # typical bound_L / a*(L)
-        default=None, metadata=ABSENT_IF_NONE)
+        default=None, metadata=ABSENT_IF_NONE
+    )
 
 
 def dilution_row(run: Run, span: int = PROFILE_SPAN) -> DilutionRow:

@@ -64,8 +64,10 @@ class DynamicsRow:
 
 
 def stats_cell(stats: QuantityStats) -> str:
-    return (f"init {stats.initial:.3f} final {stats.final:.3f} t90 {stats.emergence_step:>4} "
-            f"dev {stats.plateau_deviation:.3f}")
+    return (
+        f"init {stats.initial:.3f} final {stats.final:.3f} t90 {stats.emergence_step:>4} "
+        f"dev {stats.plateau_deviation:.3f}"
+    )
 
 
 COLUMNS = (
@@ -96,20 +98,30 @@ class DynamicsResult:
 
     def emergence_gap(self, offset: int, quantity: str, other: str) -> list[float]:
         """Per seed: |t90(quantity) - t90(other)|, in steps (how far apart the two emerge)."""
-        return [abs(a - b) for a, b in zip(self.stat(offset, quantity, "emergence_step"),
-                                           self.stat(offset, other, "emergence_step"))]
+        return [
+            abs(a - b)
+            for a, b in zip(self.stat(offset, quantity, "emergence_step"), self.stat(offset, other, "emergence_step"))
+        ]
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "config": config(offsets=self.offsets, seeds=self.seeds, steps=self.steps, emerge_by=self.emerge_by,
-                             emergence_fraction=EMERGENCE_FRACTION, spec=paper_spec(self.steps)),
+            "config": config(
+                offsets=self.offsets,
+                seeds=self.seeds,
+                steps=self.steps,
+                emerge_by=self.emerge_by,
+                emergence_fraction=EMERGENCE_FRACTION,
+                spec=paper_spec(self.steps),
+            ),
             "rows": to_json(self.rows),
         }
 
     def table(self) -> str:
-        title = (f"training dynamics over {self.steps} steps: initial (step 0) and final value, step reaching "
-                 f"{EMERGENCE_FRACTION:.0%} of the final value (t90) and max relative deviation from it after step "
-                 f"{self.emerge_by} (dev)")
+        title = (
+            f"training dynamics over {self.steps} steps: initial (step 0) and final value, step reaching "
+            f"{EMERGENCE_FRACTION:.0%} of the final value (t90) and max relative deviation from it after step "
+            f"{self.emerge_by} (dev)"
+        )
         return text_table(title, COLUMNS, self.rows)
 
 
@@ -126,8 +138,9 @@ def trajectory_row(offset: int, seed: int, trajectory: dict[str, list], by: int)
         )
         for q, values in series.items()
     }
-    return DynamicsRow(offset=offset, seed=seed, step=steps, loss=tuple(float(v) for v in trajectory["loss"]),
-                       **series, stats=stats)
+    return DynamicsRow(
+        offset=offset, seed=seed, step=steps, loss=tuple(float(v) for v in trajectory["loss"]), **series, stats=stats
+    )
 
 
 def run_dynamics(
@@ -152,7 +165,10 @@ def flat_counterfactual(result: DynamicsResult) -> DynamicsResult:
     at every record (statistics recomputed): a carrier and rank concentration present from step 0."""
     rows = []
     for row in result.rows:
-        trajectory = {"step": row.step, "loss": row.loss,
-                      **{q: [[getattr(row, q)[-1]] for _ in getattr(row, q)] for q in QUANTITIES}}  # head 0 only
+        trajectory = {
+            "step": row.step,
+            "loss": row.loss,
+            **{q: [[getattr(row, q)[-1]] for _ in getattr(row, q)] for q in QUANTITIES},
+        }  # head 0 only
         rows.append(trajectory_row(row.offset, row.seed, trajectory, result.emerge_by))
     return dataclasses.replace(result, rows=rows)

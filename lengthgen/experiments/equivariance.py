@@ -26,8 +26,9 @@ APE_SHIFTS = ModelConfig().positions - LENGTH  # 32: an APE case shifts by 1 + |
 # inside the suite's 48-row table (15 + 32 = 47) and no shift is 0 (a zero shift changes nothing)
 
 
-def equivariance_gap(d: int, base: float, shift: int, seed: int, heads: int = 1, length: int = LENGTH,
-                     encoding: str = "rope") -> float:
+def equivariance_gap(
+    d: int, base: float, shift: int, seed: int, heads: int = 1, length: int = LENGTH, encoding: str = "rope"
+) -> float:
     """max |logit(shift) - logit(0)| / (1 + max |logit(0)|) over a random batch, for a random head.
 
     ``encoding="ape"``: an APE head with the suite's table (48 rows); the shifted positions must fit it,
@@ -38,8 +39,10 @@ def equivariance_gap(d: int, base: float, shift: int, seed: int, heads: int = 1,
     if encoding == "ape":
         cfg = ModelConfig(encoding="ape", d=d, heads=heads)
         if not 0 <= shift <= cfg.positions - length:
-            raise ValueError(f"shift={shift} must lie in [0, {cfg.positions - length}] for an APE head of "
-                             f"{cfg.positions} positions at length {length}")
+            raise ValueError(
+                f"shift={shift} must lie in [0, {cfg.positions - length}] for an APE head of "
+                f"{cfg.positions} positions at length {length}"
+            )
     else:
         cfg = ModelConfig(encoding="rope", d=d, heads=heads, rope_base=base)
     model = OneLayerHead(cfg, 20, generator(seed, "init"))
@@ -90,8 +93,9 @@ def run_equivariance(cases: Sequence[Case], encoding: str = "rope") -> Equivaria
     if not cases:
         raise ValueError("run_equivariance needs at least one case")
     gaps = tuple(
-        equivariance_gap(c.d, c.base, ape_shift(c.shift) if encoding == "ape" else c.shift, c.seed, heads=c.heads,
-                         encoding=encoding)
+        equivariance_gap(
+            c.d, c.base, ape_shift(c.shift) if encoding == "ape" else c.shift, c.seed, heads=c.heads, encoding=encoding
+        )
         for c in cases
     )
     return EquivarianceResult(encoding, tuple(cases), gaps)

@@ -51,8 +51,9 @@ class KernelResult:
         return {"d": self.d, "s_max": S_MAX, "rows": to_json(self.rows)}
 
     def table(self) -> str:
-        return text_table(f"g(s) = sum_j cos(s theta_j), d = {self.d}, integers s in [-{S_MAX}, {S_MAX}]",
-                          COLUMNS, self.rows)
+        return text_table(
+            f"g(s) = sum_j cos(s theta_j), d = {self.d}, integers s in [-{S_MAX}, {S_MAX}]", COLUMNS, self.rows
+        )
 
 
 Frequencies = Callable[[int, float], torch.Tensor]  # (head width d, base) -> theta, (d/2,) float64

@@ -80,8 +80,13 @@ class LinearResult:
 
     def means(self, attention: str, offset: int) -> HeadMeans:
         rows = self.of(attention, offset)
-        return HeadMeans(attention, offset, column_means([r.accuracy for r in rows]),
-                         mean([r.trained.key_fraction for r in rows]), mean([r.trained.cosine for r in rows]))
+        return HeadMeans(
+            attention,
+            offset,
+            column_means([r.accuracy for r in rows]),
+            mean([r.trained.key_fraction for r in rows]),
+            mean([r.trained.cosine for r in rows]),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

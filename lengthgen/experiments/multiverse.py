@@ -23,19 +23,48 @@ from typing import Any, Iterator
 from lengthgen.config import ModelConfig, RunSpec, TaskConfig, TrainConfig, _require
 from lengthgen.engine.train_two_layer import ShiftConfig, TransformerConfig, TwoLayerSpec
 from lengthgen.multiverse_cells import (  # noqa: F401 (re-exported)
-    LEFT_OUT, all_cells, cells, columns, extended, extended_cells, left_out, sort_key, split_column)
+    LEFT_OUT,
+    all_cells,
+    cells,
+    columns,
+    extended,
+    extended_cells,
+    left_out,
+    sort_key,
+    split_column,
+)
 from lengthgen.readings import (  # noqa: F401 (re-exported)
-    ALL_ALTERNATIVES, BY_NAME, CHOICES, FAMILIES, LEFT_AT_ONE_READING, PAPER, READINGS, UNIVERSE_BY_NAME, UNIVERSES,
-    Change, Choice, Reading, Times, Universe, choice, claim_order, universe)
+    ALL_ALTERNATIVES,
+    BY_NAME,
+    CHOICES,
+    FAMILIES,
+    LEFT_AT_ONE_READING,
+    PAPER,
+    READINGS,
+    UNIVERSE_BY_NAME,
+    UNIVERSES,
+    Change,
+    Choice,
+    Reading,
+    Times,
+    Universe,
+    choice,
+    claim_order,
+    universe,
+)
 
 CONFIGS = {  # the config dataclass of each (family, part) a reading may change
-    ("one-layer", "task"): TaskConfig, ("one-layer", "model"): ModelConfig, ("one-layer", "train"): TrainConfig,
-    ("two-layer", "task"): ShiftConfig, ("two-layer", "model"): TransformerConfig, ("two-layer", "train"): TrainConfig,
+    ("one-layer", "task"): TaskConfig,
+    ("one-layer", "model"): ModelConfig,
+    ("one-layer", "train"): TrainConfig,
+    ("two-layer", "task"): ShiftConfig,
+    ("two-layer", "model"): TransformerConfig,
+    ("two-layer", "train"): TrainConfig,
 }
 
 
 def family_of(spec: Any) -> str:
-    """"one-layer" for a ``RunSpec``, "two-layer" for a ``TwoLayerSpec``; ValueError for anything else."""
+    """ "one-layer" for a ``RunSpec``, "two-layer" for a ``TwoLayerSpec``; ValueError for anything else."""
     family = "one-layer" if isinstance(spec, RunSpec) else "two-layer" if isinstance(spec, TwoLayerSpec) else None
     _require(family is not None, f"not a spec: {type(spec).__name__}")
     return family

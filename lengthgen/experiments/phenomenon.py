@@ -86,8 +86,13 @@ class PhenomenonResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "config": config(encodings=self.encodings, offsets=self.offsets, seeds=self.seeds,
-                             spec=next(iter(self.specs.values())), eval=self.evaluation),
+            "config": config(
+                encodings=self.encodings,
+                offsets=self.offsets,
+                seeds=self.seeds,
+                spec=next(iter(self.specs.values())),
+                eval=self.evaluation,
+            ),
             "cells": to_json(self.cells()),
         }
 

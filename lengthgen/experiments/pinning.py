@@ -73,8 +73,10 @@ class PinningResult:
             ModelPeaks(offset, seed, tuple(r for r in self.rows if (r.offset, r.seed) == (offset, seed)))
             for offset, seed in sorted({(r.offset, r.seed) for r in self.rows})
         ]
-        title = (f"{self.encoding.upper()} peak absolute position per length > Lmax = {self.max_len} "
-                 "(target offset in brackets if hit)")
+        title = (
+            f"{self.encoding.upper()} peak absolute position per length > Lmax = {self.max_len} "
+            "(target offset in brackets if hit)"
+        )
         return text_table(title, columns(lengths), models)
 
 

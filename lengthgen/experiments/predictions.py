@@ -42,11 +42,13 @@ ROPE_LENGTHS = tuple(sorted(set(FAR_LENGTHS + INTERPOLATION_LENGTHS + SCALING_LE
 EXTENDED_TABLE = 128  # APE rows for evaluation up to L = 128
 
 
-def grid_models(encoding: str, offsets: Sequence[int], seeds: Sequence[int], steps: int,
-                cache: Cache, progress: bool | None = None) -> list[TrainedModel]:
+def grid_models(
+    encoding: str, offsets: Sequence[int], seeds: Sequence[int], steps: int, cache: Cache, progress: bool | None = None
+) -> list[TrainedModel]:
     """The C1 grid's heads of ``encoding`` (the same specs, so the same cache entries), by K then seed."""
-    members = [Member(paper_spec(steps, model={"encoding": encoding}, task={"offset": K}), s)
-               for K in offsets for s in seeds]
+    members = [
+        Member(paper_spec(steps, model={"encoding": encoding}, task={"offset": K}), s) for K in offsets for s in seeds
+    ]
     return trained(members, cache, progress)
 
 
@@ -67,9 +69,17 @@ class Cell:
 
 def cell(model: TrainedModel, row: LengthEval) -> Cell:
     """One (model, length) cell."""
-    return Cell(encoding=model.spec.model.encoding, offset=model.spec.task.offset, seed=model.seed,
-                length=row.length, accuracy=row.accuracy, selected_offset=row.selected_offset(),
-                peak_position=row.peak_position(), peak_height=row.peak_height(), target_weight=row.target_weight[0])
+    return Cell(
+        encoding=model.spec.model.encoding,
+        offset=model.spec.task.offset,
+        seed=model.seed,
+        length=row.length,
+        accuracy=row.accuracy,
+        selected_offset=row.selected_offset(),
+        peak_position=row.peak_position(),
+        peak_height=row.peak_height(),
+        target_weight=row.target_weight[0],
+    )
 
 
 @dataclass
@@ -96,14 +106,16 @@ def plain_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequence
         rows += [cell(m, r) for m, evals in zip(other, evaluated(other, evaluation, cache)) for r in evals]
     if ape:
         variant = {"ape_table": "extended with the seed's initial rows", "positions": EXTENDED_TABLE}
-        evals = evaluated(ape, evaluation, cache, variant, lambda m: extended_model(m, EXTENDED_TABLE),
-                          ("probes/ape_extension.py",))
+        evals = evaluated(
+            ape, evaluation, cache, variant, lambda m: extended_model(m, EXTENDED_TABLE), ("probes/ape_extension.py",)
+        )
         rows += [cell(m, r) for m, e in zip(ape, evals) for r in e]
     return Cells(rows)
 
 
-def variant_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequences: int, cache: Cache,
-                  variant: InferenceVariant) -> Cells:
+def variant_cells(
+    models: Sequence[TrainedModel], lengths: Sequence[int], sequences: int, cache: Cache, variant: InferenceVariant
+) -> Cells:
     if variant.kind == "plain":
         return plain_cells(models, lengths, sequences, cache)
     evaluation = EvalConfig(lengths=tuple(lengths), sequences=sequences)
@@ -146,28 +158,48 @@ class FarResult:
         return dataclasses.replace(self, cells=other.cells)
 
     def to_json(self) -> dict[str, Any]:
-        return to_json({"encoding": self.encoding, "offsets": self.offsets, "seeds": self.seeds,
-                        "lengths": self.lengths, "sequences": self.sequences, "cells": self.cells.rows})
+        return to_json(
+            {
+                "encoding": self.encoding,
+                "offsets": self.offsets,
+                "seeds": self.seeds,
+                "lengths": self.lengths,
+                "sequences": self.sequences,
+                "cells": self.cells.rows,
+            }
+        )
 
     def table(self) -> str:
         def column(K, L):
             selected = self.selected_offsets(K, L)
             return f"{mean(self.accuracy(K, L)):.3f}/{sum(s == -K for s in selected)}"
 
-        return _table(f"{self.encoding}: accuracy (mean over {len(self.seeds)} seeds) / seeds selecting -K",
-                      self.offsets, self.lengths, column)
+        return _table(
+            f"{self.encoding}: accuracy (mean over {len(self.seeds)} seeds) / seeds selecting -K",
+            self.offsets,
+            self.lengths,
+            column,
+        )
 
 
-def run_far(encoding: str, seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
-            lengths: Sequence[int] = FAR_LENGTHS, sequences: int = 4096, cache: Cache | None = None,
-            progress: bool | None = None) -> FarResult:
+def run_far(
+    encoding: str,
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (1, 2, 3),
+    lengths: Sequence[int] = FAR_LENGTHS,
+    sequences: int = 4096,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> FarResult:
     """P1 (RoPE) / P3 (APE): the grid's heads evaluated at ``lengths``."""
     cache = cache if cache is not None else Cache()
     models = grid_models(encoding, offsets, seeds, steps, cache, progress)
     evaluation_lengths = ROPE_LENGTHS if encoding == "rope" else tuple(lengths)  # RoPE: one shared evaluation
     cells = plain_cells(models, evaluation_lengths, sequences, cache)
-    return FarResult(encoding, tuple(offsets), tuple(seeds), tuple(lengths), sequences,
-                     models[0].spec.task.max_len, cells)
+    return FarResult(
+        encoding, tuple(offsets), tuple(seeds), tuple(lengths), sequences, models[0].spec.task.max_len, cells
+    )
 
 
 def line_fit(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
@@ -226,11 +258,21 @@ class OutOfSampleResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return to_json({"encoding": self.encoding, "offsets": self.offsets, "seeds": self.seeds,
-                        "fit_lengths": self.fit_lengths, "far_lengths": self.far_lengths,
-                        "per_offset": [{"offset": K, "fit": self.fit(K), "predicted": self.predicted(K),
-                                        "measured": self.measured(K)} for K in self.offsets],
-                        "fit_cells": self.fit_cells.rows, "far_cells": self.far_cells.rows})
+        return to_json(
+            {
+                "encoding": self.encoding,
+                "offsets": self.offsets,
+                "seeds": self.seeds,
+                "fit_lengths": self.fit_lengths,
+                "far_lengths": self.far_lengths,
+                "per_offset": [
+                    {"offset": K, "fit": self.fit(K), "predicted": self.predicted(K), "measured": self.measured(K)}
+                    for K in self.offsets
+                ],
+                "fit_cells": self.fit_cells.rows,
+                "far_cells": self.far_cells.rows,
+            }
+        )
 
     def table(self) -> str:
         def measured_predicted(K: int, j: int) -> str:
@@ -238,19 +280,32 @@ class OutOfSampleResult:
 
         columns = (
             Column("K", lambda K: K, ">2"),
-            *(Column(f"L={L}", lambda K, j=j: measured_predicted(K, j), header_spec="<14", gap="  " if j == 0 else " ")
-              for j, L in enumerate(self.far_lengths)),
+            *(
+                Column(
+                    f"L={L}", lambda K, j=j: measured_predicted(K, j), header_spec="<14", gap="  " if j == 0 else " "
+                )
+                for j, L in enumerate(self.far_lengths)
+            ),
             Column("fit a, c", lambda K: f"{self.fit(K).intercept:.3f}, {self.fit(K).slope:.4f}", gap="  "),
         )
-        title = (f"{self.encoding}: seed-mean a* at the far lengths, measured / predicted by the fit on "
-                 f"L = {','.join(map(str, self.fit_lengths))}")
+        title = (
+            f"{self.encoding}: seed-mean a* at the far lengths, measured / predicted by the fit on "
+            f"L = {','.join(map(str, self.fit_lengths))}"
+        )
         return text_table(title, columns, self.offsets)
 
 
-def run_out_of_sample(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (2, 3),
-                      fit_evaluation: EvalConfig | None = None, far_lengths: Sequence[int] = FAR_LENGTHS,
-                      sequences: int = 4096, encoding: str = "rope", cache: Cache | None = None,
-                      progress: bool | None = None) -> OutOfSampleResult:
+def run_out_of_sample(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (2, 3),
+    fit_evaluation: EvalConfig | None = None,
+    far_lengths: Sequence[int] = FAR_LENGTHS,
+    sequences: int = 4096,
+    encoding: str = "rope",
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> OutOfSampleResult:
     """P2: the fit on ``fit_evaluation``'s lengths (the grid's own evaluation, cached) against the far a*."""
     cache = cache if cache is not None else Cache()
     fit_evaluation = fit_evaluation or EvalConfig()
@@ -258,8 +313,9 @@ def run_out_of_sample(seeds: Sequence[int], steps: int = 4000, offsets: Sequence
     fit_cells = plain_cells(models, fit_evaluation.lengths, fit_evaluation.sequences, cache)
     far = ROPE_LENGTHS if encoding == "rope" else tuple(far_lengths)
     far_cells = plain_cells(models, far, sequences, cache)
-    return OutOfSampleResult(encoding, tuple(offsets), tuple(seeds), tuple(fit_evaluation.lengths),
-                             tuple(far_lengths), fit_cells, far_cells)
+    return OutOfSampleResult(
+        encoding, tuple(offsets), tuple(seeds), tuple(fit_evaluation.lengths), tuple(far_lengths), fit_cells, far_cells
+    )
 
 
 @dataclass
@@ -279,9 +335,18 @@ class VariantResult:
         return (self.varied if varied else self.plain).values(key, offset, length)
 
     def to_json(self) -> dict[str, Any]:
-        return to_json({"variant": self.kind, "offsets": self.offsets, "seeds": self.seeds, "lengths": self.lengths,
-                        "sequences": self.sequences, "max_len": self.max_len, "plain": self.plain.rows,
-                        "varied": self.varied.rows})
+        return to_json(
+            {
+                "variant": self.kind,
+                "offsets": self.offsets,
+                "seeds": self.seeds,
+                "lengths": self.lengths,
+                "sequences": self.sequences,
+                "max_len": self.max_len,
+                "plain": self.plain.rows,
+                "varied": self.varied.rows,
+            }
+        )
 
     def table(self) -> str:
         def column(K, L):
@@ -296,14 +361,25 @@ class VariantResult:
             return f"{mean(self.values('accuracy', K, L, varied=False)):.2f}>{mean(self.values('accuracy', K, L)):.2f}"
 
         title = f"RoPE heads, {self.kind} at inference (mean over {len(self.seeds)} seeds)"
-        return "\n".join((_table(f"{title}: a* plain>{self.kind}", self.offsets, self.lengths, column),
-                          _table(f"selected offsets under {self.kind} (every seed)", self.offsets, self.lengths, selection),
-                          _table("accuracy plain>varied", self.offsets, self.lengths, accuracy)))
+        return "\n".join(
+            (
+                _table(f"{title}: a* plain>{self.kind}", self.offsets, self.lengths, column),
+                _table(f"selected offsets under {self.kind} (every seed)", self.offsets, self.lengths, selection),
+                _table("accuracy plain>varied", self.offsets, self.lengths, accuracy),
+            )
+        )
 
 
-def run_variant(kind: str, seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
-                lengths: Sequence[int] = SCALING_LENGTHS, sequences: int = 4096, cache: Cache | None = None,
-                progress: bool | None = None) -> VariantResult:
+def run_variant(
+    kind: str,
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (1, 2, 3),
+    lengths: Sequence[int] = SCALING_LENGTHS,
+    sequences: int = 4096,
+    cache: Cache | None = None,
+    progress: bool | None = None,
+) -> VariantResult:
     """The grid's RoPE heads at ``lengths``: the plain evaluation and the ``kind`` variant beside it."""
     cache = cache if cache is not None else Cache()
     models = grid_models("rope", offsets, seeds, steps, cache, progress)
@@ -313,23 +389,42 @@ def run_variant(kind: str, seeds: Sequence[int], steps: int = 4000, offsets: Seq
     return VariantResult(kind, tuple(offsets), tuple(seeds), tuple(lengths), sequences, max_len, plain, varied)
 
 
-def run_interpolation(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
-                      lengths: Sequence[int] = INTERPOLATION_LENGTHS, sequences: int = 4096,
-                      cache: Cache | None = None, kind: str = "interpolate",
-                      progress: bool | None = None) -> VariantResult:
+def run_interpolation(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (1, 2, 3),
+    lengths: Sequence[int] = INTERPOLATION_LENGTHS,
+    sequences: int = 4096,
+    cache: Cache | None = None,
+    kind: str = "interpolate",
+    progress: bool | None = None,
+) -> VariantResult:
     """P4: position interpolation (``kind="plain"``: the same cells without it, the control)."""
     return run_variant(kind, seeds, steps, offsets, lengths, sequences, cache, progress)
 
 
-def run_scaling(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
-                lengths: Sequence[int] = SCALING_LENGTHS, sequences: int = 4096, cache: Cache | None = None,
-                kind: str = "log-scale", progress: bool | None = None) -> VariantResult:
+def run_scaling(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (1, 2, 3),
+    lengths: Sequence[int] = SCALING_LENGTHS,
+    sequences: int = 4096,
+    cache: Cache | None = None,
+    kind: str = "log-scale",
+    progress: bool | None = None,
+) -> VariantResult:
     """P6: log-length logit scaling (``kind="inverse-log-scale"``: the inverse factor, the control)."""
     return run_variant(kind, seeds, steps, offsets, lengths, sequences, cache, progress)
 
 
-def run_nope(seeds: Sequence[int], steps: int = 4000, offsets: Sequence[int] = (1, 2, 3),
-             evaluation: EvalConfig | None = None, cache: Cache | None = None, encoding: str = "nope",
-             progress: bool | None = None) -> PhenomenonResult:
+def run_nope(
+    seeds: Sequence[int],
+    steps: int = 4000,
+    offsets: Sequence[int] = (1, 2, 3),
+    evaluation: EvalConfig | None = None,
+    cache: Cache | None = None,
+    encoding: str = "nope",
+    progress: bool | None = None,
+) -> PhenomenonResult:
     """P5: NoPE heads trained as C1 (``encoding="rope"``: the grid's RoPE heads, the control)."""
     return run_phenomenon(seeds, steps, offsets, (encoding,), evaluation, cache, progress)

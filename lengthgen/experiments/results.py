@@ -40,13 +40,15 @@ class Column:
         return format(self.cell(row), self.spec)
 
 
-def length_columns(lengths: Sequence[int], cell: Callable[[Any, int, int], Any], spec: str = "<7.3f",
-                   header_spec: str | None = None) -> tuple[Column, ...]:
+def length_columns(
+    lengths: Sequence[int], cell: Callable[[Any, int, int], Any], spec: str = "<7.3f", header_spec: str | None = None
+) -> tuple[Column, ...]:
     """One ``L=<length>`` column per evaluation length, ``cell(row, index, length)`` its value; two spaces
     before the first of them, one between them (the per-length block every experiment's table has)."""
     return tuple(
-        Column(f"L={L}", lambda row, i=i, L=L: cell(row, i, L), spec, gap="  " if i == 0 else " ",
-               header_spec=header_spec)
+        Column(
+            f"L={L}", lambda row, i=i, L=L: cell(row, i, L), spec, gap="  " if i == 0 else " ", header_spec=header_spec
+        )
         for i, L in enumerate(lengths)
     )
 

@@ -42,11 +42,13 @@ class Setting:
         _require(bool(self.name) and self.name == self.name.strip(), f"setting name {self.name!r} is empty or padded")
         _require(len(self.claims) > 0, f"setting {self.name!r} applies to no claim")
         for key, _ in self.task:
-            _require(key in TaskConfig.__dataclass_fields__,
-                     f"setting {self.name!r}: {key!r} is not a TaskConfig field")
+            _require(
+                key in TaskConfig.__dataclass_fields__, f"setting {self.name!r}: {key!r} is not a TaskConfig field"
+            )
         for key, _ in self.model:
-            _require(key in ModelConfig.__dataclass_fields__,
-                     f"setting {self.name!r}: {key!r} is not a ModelConfig field")
+            _require(
+                key in ModelConfig.__dataclass_fields__, f"setting {self.name!r}: {key!r} is not a ModelConfig field"
+            )
             _require(key != "encoding", f"setting {self.name!r}: a setting may not change the encoding")
         _require(self.seed_count is None or self.seed_count >= 1, f"seed_count={self.seed_count} must be >= 1")
         _require(self.seeds is None or self.seed_count is None, f"setting {self.name!r}: seeds and seed_count both set")

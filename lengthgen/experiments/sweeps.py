@@ -129,8 +129,14 @@ class CarrierSweepResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "config": config(design="one factor at a time around the paper's setup", paper_point=PAPER_POINT,
-                             sweep=self.sweep, offsets=self.offsets, seeds=self.seeds, steps=self.steps),
+            "config": config(
+                design="one factor at a time around the paper's setup",
+                paper_point=PAPER_POINT,
+                sweep=self.sweep,
+                offsets=self.offsets,
+                seeds=self.seeds,
+                steps=self.steps,
+            ),
             "rows": to_json(self.rows),
         }
 
@@ -230,8 +236,9 @@ class WidthDilutionResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "config": config(widths=self.widths, offsets=self.offsets, seeds=self.seeds, steps=self.steps,
-                             eval=self.evaluation),
+            "config": config(
+                widths=self.widths, offsets=self.offsets, seeds=self.seeds, steps=self.steps, eval=self.evaluation
+            ),
             "rows": to_json(self.rows),
         }
 
@@ -258,8 +265,15 @@ def run_width_dilution(
     for (width, offset), by_seed in runs.items():
         for run in by_seed:
             weights = tuple(row.target_weight[0] for row in run.evals)
-            rows.append(WidthDilutionRow(width=width, offset=offset, seed=run.seed, target_weight=weights,
-                                         fit=dilution_fit(list(evaluation.lengths), weights)))
+            rows.append(
+                WidthDilutionRow(
+                    width=width,
+                    offset=offset,
+                    seed=run.seed,
+                    target_weight=weights,
+                    fit=dilution_fit(list(evaluation.lengths), weights),
+                )
+            )
     return WidthDilutionResult(tuple(int(d) for d in widths), tuple(offsets), tuple(seeds), steps, evaluation, rows)
 
 

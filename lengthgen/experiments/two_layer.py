@@ -57,11 +57,13 @@ def two_layer_spec(encoding: str, steps: int = PAPER_TRAIN.steps, offset: int = 
     (``lengthgen.experiments.multiverse``; none by default: the same spec)."""
     from lengthgen.experiments.multiverse import apply_active
 
-    return apply_active(TwoLayerSpec(
-        ShiftConfig(offset=offset),
-        TransformerConfig(encoding=encoding, d=d),
-        PAPER_TRAIN,
-    ).replace(train={"steps": steps}))
+    return apply_active(
+        TwoLayerSpec(
+            ShiftConfig(offset=offset),
+            TransformerConfig(encoding=encoding, d=d),
+            PAPER_TRAIN,
+        ).replace(train={"steps": steps})
+    )
 
 
 @dataclass
@@ -141,13 +143,18 @@ def columns(result: "TwoLayerResult") -> tuple[Column, ...]:
         Column("seed", lambda line: line[1].seed, ">4"),
         Column("head", lambda line: "L{}H{}".format(*line[1].head), ">5"),
         Column("acc@16", lambda line: line[1].eval.accuracy(min(max_len, max(lengths))), ">6.3f"),
-        Column("beyond", lambda line: line[1].eval.beyond_range_accuracy() if max(lengths) > max_len else float("nan"),
-               ">6.3f"),
+        Column(
+            "beyond",
+            lambda line: line[1].eval.beyond_range_accuracy() if max(lengths) > max_len else float("nan"),
+            ">6.3f",
+        ),
         Column("key/base", lambda line: fraction(line[1], "key"), header_spec=">11", gap="  "),
         Column("query/base", lambda line: fraction(line[1], "query"), header_spec=">11"),
-        Column("selected offset at L=" + ",".join(str(L) for L in lengths),
-               lambda line: " ".join(f"{line[1].eval.selected_offset(L, *line[1].head):>3}" for L in lengths),
-               gap="  "),
+        Column(
+            "selected offset at L=" + ",".join(str(L) for L in lengths),
+            lambda line: " ".join(f"{line[1].eval.selected_offset(L, *line[1].head):>3}" for L in lengths),
+            gap="  ",
+        ),
     )
 
 
@@ -246,9 +253,11 @@ class TwoLayerResult:
         }
 
     def table(self) -> str:
-        title = (f"two-layer transformer, shift task K={self.offset}, trained on lengths "
-                 f"{self.spec.task.min_len}-{self.max_len}, d={self.spec.model.d}, {self.spec.train.steps} steps; "
-                 f"positions >= {self.max_len} never trained")
+        title = (
+            f"two-layer transformer, shift task K={self.offset}, trained on lengths "
+            f"{self.spec.task.min_len}-{self.max_len}, d={self.spec.model.d}, {self.spec.train.steps} steps; "
+            f"positions >= {self.max_len} never trained"
+        )
         lines = [(encoding, run) for encoding in self.encodings for run in self.runs[encoding]]
         return text_table(title, columns(self), lines)
 

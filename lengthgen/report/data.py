@@ -68,9 +68,12 @@ def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any
     claims, controls = split(records)
     claims, cells = split_settings(claims)
     claims, readings = [r for r in claims if not r.get("reading")], [r for r in claims if r.get("reading")]
-    data = {"format": FORMAT, "environment": finite(dict(environment)),
-            "records": [finite(dict(r)) for r in sorted(claims, key=sort_key)],
-            "controls": [finite(dict(r)) for r in sorted(controls, key=sort_key)]}
+    data = {
+        "format": FORMAT,
+        "environment": finite(dict(environment)),
+        "records": [finite(dict(r)) for r in sorted(claims, key=sort_key)],
+        "controls": [finite(dict(r)) for r in sorted(controls, key=sort_key)],
+    }
     if cells:
         data["robustness"] = [finite(dict(r)) for r in sorted(cells, key=lambda r: (r["setting"], *sort_key(r)))]
         data["robustness_environment"] = data["environment"]

@@ -30,8 +30,7 @@ from lengthgen.report.run_view import VERDICT_STYLES, CheckView, ClaimView, Cont
 # "worse". "failed" of a file written before the finer verdicts (not reproduced (undeclared), unexpectedly
 # reproduced, error) ranks where it always did, so such a file read against a newer one can show "better"
 # where only the label got finer.
-VERDICT_RANK = tuple(s.verdict for s in sorted((s for s in VERDICT_STYLES if s.rank is not None),
-                                               key=lambda s: s.rank))
+VERDICT_RANK = tuple(s.verdict for s in sorted((s for s in VERDICT_STYLES if s.rank is not None), key=lambda s: s.rank))
 CONTROL_RANK = ("discriminates", "failed", "error")  # a negative control's verdicts, best first
 UNRANKED = "changed"  # the change of a verdict to or from one outside the ranking (skipped, unknown)
 CHANGES = ("better", "worse", "same", UNRANKED)
@@ -39,9 +38,11 @@ CHANGES = ("better", "worse", "same", UNRANKED)
 DRIFT_RELATIVE_TOLERANCE = 1e-9  # float noise: a check without an interval (an exact computation, a count, a
 # min/max over seeds) drifts only when it moved by more than this fraction of the larger |value|; a float64
 # computation repeated on another machine or thread count differs by far less, any real change by far more
-DRIFT_RULE = ("a check drifted when |new - old| > max(half-width of the old interval, half-width of the new "
-              "interval), each the check's decision interval (else its 95% interval) where it has one; "
-              f"for a check with neither, when |new - old| > {DRIFT_RELATIVE_TOLERANCE:g} x max(|old|, |new|)")
+DRIFT_RULE = (
+    "a check drifted when |new - old| > max(half-width of the old interval, half-width of the new "
+    "interval), each the check's decision interval (else its 95% interval) where it has one; "
+    f"for a check with neither, when |new - old| > {DRIFT_RELATIVE_TOLERANCE:g} x max(|old|, |new|)"
+)
 """The drift rule, as printed in every diff's header. A non-finite interval (one seed) bounds nothing:
 such a check never drifts. A value present on one side only (NaN on the other) always drifts."""
 
@@ -51,8 +52,10 @@ such a check never drifts. A value present on one side only (NaN on the other) a
 # largest relative change moved by 2.4e-9 between an AVX-512 and an AVX2 CPU (1.65e-7 -> 1.6266e-7, a 1.4 %
 # move of a value that is itself rounding); a count moves by at least 1, an accuracy by 1/1000 of a sequence.
 CROSS_CPU_TOLERANCE = 1e-6
-CROSS_CPU_RULE = (f"the runs ran on different CPUs: a check without an interval moved within rounding when "
-                  f"|new - old| <= {CROSS_CPU_TOLERANCE:g} x max(1, |old|, |new|)")
+CROSS_CPU_RULE = (
+    f"the runs ran on different CPUs: a check without an interval moved within rounding when "
+    f"|new - old| <= {CROSS_CPU_TOLERANCE:g} x max(1, |old|, |new|)"
+)
 
 FAIL_ON = ("worse-verdict", "drift", "never")  # --fail-on: what makes ``lengthgen diff`` exit 1
 SECTIONS = ("claim", "control", "robustness", "multiverse")  # the kinds of record a diff matches
@@ -61,6 +64,7 @@ SECTIONS = ("claim", "control", "robustness", "multiverse")  # the kinds of reco
 @dataclass(frozen=True)
 class CheckChange:
     """A check present in both runs whose value drifted, whose pass/fail changed, or whose comparison changed."""
+
     name: str  # the check's name
     op: str  # its comparison in the new run (">=", "in", ...)
     old_threshold: Any  # the old run's threshold (a number, or [low, high] for "in")
@@ -87,6 +91,7 @@ class CheckChange:
 @dataclass(frozen=True)
 class DeclaredChange:
     """A declared non-reproduction whose patterns or failing checks changed."""
+
     old_patterns: tuple[str, ...] | None  # the old run's expected-failure patterns (None: none declared)
     new_patterns: tuple[str, ...] | None  # the new run's
     old_failing: tuple[str, ...]  # the checks that failed in the old run, by name
@@ -108,6 +113,7 @@ class DeclaredChange:
 @dataclass(frozen=True)
 class RecordKey:
     """Which record: a claim test, a control, or a robustness / multiverse cell."""
+
     section: str  # "claim" (a claim or a prediction), "control", "robustness" or "multiverse" (SECTIONS)
     claim: str  # the catalogue id ("C4")
     test: str  # the pytest node id
@@ -122,6 +128,7 @@ class RecordKey:
 @dataclass(frozen=True)
 class RecordRef:
     """A record present in one run only."""
+
     key: RecordKey  # which record
     verdict: str | None  # its verdict in the run that has it
 
@@ -129,6 +136,7 @@ class RecordRef:
 @dataclass(frozen=True)
 class ClaimDiff:
     """A record in both runs and what changed in it (empty when nothing did: ``changed`` is False)."""
+
     key: RecordKey  # which record
     old_verdict: str | None  # the old run's verdict
     new_verdict: str | None  # the new run's verdict
@@ -143,8 +151,14 @@ class ClaimDiff:
 
     @property
     def changed(self) -> bool:
-        return bool(self.change != "same" or self.old_close != self.new_close or self.checks or self.checks_added
-                    or self.checks_removed or self.declared)
+        return bool(
+            self.change != "same"
+            or self.old_close != self.new_close
+            or self.checks
+            or self.checks_added
+            or self.checks_removed
+            or self.declared
+        )
 
     @property
     def drifted(self) -> tuple[CheckChange, ...]:
@@ -158,6 +172,7 @@ class ClaimDiff:
 @dataclass(frozen=True)
 class RunDiff:
     """Two runs compared (``diff_runs``)."""
+
     old: str  # what the old run is (its path, as given)
     new: str  # the new run
     records: tuple[ClaimDiff, ...]  # every record in both runs, changed or not, in the new run's order
@@ -243,8 +258,13 @@ def half_width(interval: Sequence[Any] | None) -> float | None:
     return abs(high - low) / 2
 
 
-def drift_tolerance(old_interval: Sequence[Any] | None, new_interval: Sequence[Any] | None,
-                    old: float | None, new: float | None, cross_cpu: bool = False) -> tuple[float, str]:
+def drift_tolerance(
+    old_interval: Sequence[Any] | None,
+    new_interval: Sequence[Any] | None,
+    old: float | None,
+    new: float | None,
+    cross_cpu: bool = False,
+) -> tuple[float, str]:
     """``(tolerance, "interval" | "relative" | "rounding across CPUs")``: the noise bound of DRIFT_RULE, and
     of CROSS_CPU_RULE for a check without an interval when the runs ran on different CPUs."""
     widths = [w for w in (half_width(old_interval), half_width(new_interval)) if w is not None]
@@ -274,8 +294,20 @@ def diff_check(old: CheckView, new: CheckView, cross_cpu: bool = False) -> tuple
     old_value, new_value = _finite(old.value), _finite(new.value)
     tolerance, source = drift_tolerance(old.interval, new.interval, old_value, new_value, cross_cpu)
     drifted = is_drift(old_value, new_value, tolerance)
-    change = CheckChange(new.name, new.op, _plain(old.threshold), _plain(new.threshold), old.op, old_value,
-                         new_value, tolerance, source, drifted, bool(old.passed), bool(new.passed))
+    change = CheckChange(
+        new.name,
+        new.op,
+        _plain(old.threshold),
+        _plain(new.threshold),
+        old.op,
+        old_value,
+        new_value,
+        tolerance,
+        source,
+        drifted,
+        bool(old.passed),
+        bool(new.passed),
+    )
     if drifted or change.pass_changed or change.comparison_changed:
         return change, False
     return None, old_value != new_value
@@ -294,8 +326,9 @@ def diff_declared(old: ClaimView, new: ClaimView) -> DeclaredChange | None:
     return DeclaredChange(old_patterns, new_patterns, old_failing, new_failing)
 
 
-def diff_record(key: RecordKey, old: ClaimView | ControlView, new: ClaimView | ControlView,
-                cross_cpu: bool = False) -> ClaimDiff:
+def diff_record(
+    key: RecordKey, old: ClaimView | ControlView, new: ClaimView | ControlView, cross_cpu: bool = False
+) -> ClaimDiff:
     """What changed in one record: a claim test or a cell (its verdict, close call, checks, declaration),
     or a control (its verdict only)."""
     if isinstance(old, ControlView) or isinstance(new, ControlView):
@@ -310,9 +343,19 @@ def diff_record(key: RecordKey, old: ClaimView | ControlView, new: ClaimView | C
             within += moved
             if found is not None:
                 changes.append(found)
-    return ClaimDiff(key, old.verdict, new.verdict, change, bool(old.close), bool(new.close), tuple(changes),
-                     tuple(n for n in new_checks if n not in old_checks),
-                     tuple(n for n in old_checks if n not in new_checks), diff_declared(old, new), within)
+    return ClaimDiff(
+        key,
+        old.verdict,
+        new.verdict,
+        change,
+        bool(old.close),
+        bool(new.close),
+        tuple(changes),
+        tuple(n for n in new_checks if n not in old_checks),
+        tuple(n for n in old_checks if n not in new_checks),
+        diff_declared(old, new),
+        within,
+    )
 
 
 def record_keys(run: RunView) -> dict[RecordKey, ClaimView | ControlView]:
@@ -336,8 +379,18 @@ def diff_runs(old: RunView, new: RunView, old_name: str = "old", new_name: str =
     cross_cpu = UNKNOWN not in (old_cpu, new_cpu) and old_cpu != new_cpu
     both = tuple(diff_record(k, before[k], r, cross_cpu) for k, r in after.items() if k in before)
     rule = DRIFT_RULE + ("; " + CROSS_CPU_RULE if cross_cpu else "")
-    return RunDiff(old_name, new_name, both, _refs(after, before), _refs(before, after), old.scale, new.scale,
-                   rule, old_cpu, new_cpu)
+    return RunDiff(
+        old_name,
+        new_name,
+        both,
+        _refs(after, before),
+        _refs(before, after),
+        old.scale,
+        new.scale,
+        rule,
+        old_cpu,
+        new_cpu,
+    )
 
 
 def _refs(these: dict[RecordKey, Any], others: Iterable[RecordKey]) -> tuple[RecordRef, ...]:

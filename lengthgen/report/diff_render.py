@@ -8,8 +8,15 @@ from dataclasses import asdict
 from typing import Any
 
 from lengthgen.report.data import finite
-from lengthgen.report.diff import (DRIFT_RELATIVE_TOLERANCE, CheckChange, ClaimDiff, DeclaredChange, RecordKey,
-                                   RecordRef, RunDiff)
+from lengthgen.report.diff import (
+    DRIFT_RELATIVE_TOLERANCE,
+    CheckChange,
+    ClaimDiff,
+    DeclaredChange,
+    RecordKey,
+    RecordRef,
+    RunDiff,
+)
 from lengthgen.report.run_view import label_verdict, verdict_label
 
 NO_DIFFERENCES = "no differences"  # the line of an empty diff
@@ -32,7 +39,7 @@ def verdict(value: str | None, close: bool) -> str:
 
 
 def verdicts(r: ClaimDiff) -> str:
-    """"old -> new", and the close call's change where the labels do not show it (a close "failed")."""
+    """ "old -> new", and the close call's change where the labels do not show it (a close "failed")."""
     old, new = verdict(r.old_verdict, r.old_close), verdict(r.new_verdict, r.new_close)
     text = f"{old} -> {new}"
     shown = (label_verdict(old)[1], label_verdict(new)[1])
@@ -47,27 +54,32 @@ def counts(diff: RunDiff) -> str:
     flipped = sum(len(r.pass_changed) for r in diff.records)
     added = sum(len(r.checks_added) for r in diff.records)
     removed = sum(len(r.checks_removed) for r in diff.records)
-    return (f"verdicts: {diff.count('worse')} worse, {diff.count('better')} better, {diff.count('changed')} changed, "
-            f"{diff.count('same')} same; records: {len(diff.added)} added, {len(diff.removed)} removed; "
-            f"checks: {drifted} drifted, {flipped} changed pass/fail, {added} added, {removed} removed, "
-            f"{diff.within_noise} moved within their noise")
+    return (
+        f"verdicts: {diff.count('worse')} worse, {diff.count('better')} better, {diff.count('changed')} changed, "
+        f"{diff.count('same')} same; records: {len(diff.added)} added, {len(diff.removed)} removed; "
+        f"checks: {drifted} drifted, {flipped} changed pass/fail, {added} added, {removed} removed, "
+        f"{diff.within_noise} moved within their noise"
+    )
 
 
 def scales(diff: RunDiff) -> list[str]:
     """A warning line when the runs are at different scales (nothing then matches: test ids name the scale)."""
     if diff.old_scale == diff.new_scale:
         return []
-    return [f"note: the runs are at different scales ({diff.old_scale} -> {diff.new_scale}); claim tests are matched "
-            f"by test id, which names the scale"]
+    return [
+        f"note: the runs are at different scales ({diff.old_scale} -> {diff.new_scale}); claim tests are matched "
+        f"by test id, which names the scale"
+    ]
 
 
 def cpus(diff: RunDiff) -> list[str]:
     """The CPU of each run; a note when they differ (floats then differ in the last bits) or one is unknown."""
     if diff.cross_cpu:
-        return [f"note: the runs ran on different CPUs (old: {diff.old_cpu}; new: {diff.new_cpu}); their floats "
-                f"differ in the last bits, and moves within rounding are counted as within noise"]
-    return [f"CPU: {diff.new_cpu}" if diff.old_cpu == diff.new_cpu
-            else f"CPU: old {diff.old_cpu}; new {diff.new_cpu}"]
+        return [
+            f"note: the runs ran on different CPUs (old: {diff.old_cpu}; new: {diff.new_cpu}); their floats "
+            f"differ in the last bits, and moves within rounding are counted as within noise"
+        ]
+    return [f"CPU: {diff.new_cpu}" if diff.old_cpu == diff.new_cpu else f"CPU: old {diff.old_cpu}; new {diff.new_cpu}"]
 
 
 def status(diff: RunDiff, fail_on: str) -> str:
@@ -84,8 +96,10 @@ def check_line(c: CheckChange) -> str:
     what = "drifted" if c.drifted else "pass/fail" if c.pass_changed else "comparison"
     moved = "n/a" if c.old_value is None or c.new_value is None else num(abs(c.new_value - c.old_value))
     cmp = ">" if c.drifted else "<="
-    text = (f"{what} {c.name!r}: {num(c.old_value)} -> {num(c.new_value)} (moved {moved} {cmp} noise "
-            f"{num(c.tolerance)}, {c.tolerance_from}); threshold {threshold(c.op, c.new_threshold)}")
+    text = (
+        f"{what} {c.name!r}: {num(c.old_value)} -> {num(c.new_value)} (moved {moved} {cmp} noise "
+        f"{num(c.tolerance)}, {c.tolerance_from}); threshold {threshold(c.op, c.new_threshold)}"
+    )
     if c.comparison_changed:
         text += f" (was {threshold(c.old_op, c.old_threshold)})"
     if c.pass_changed:
@@ -120,8 +134,13 @@ def ref_line(word: str, ref: RecordRef) -> str:
 
 def text(diff: RunDiff, fail_on: str) -> str:
     """The plain-text diff."""
-    lines = [f"lengthgen diff {diff.old} -> {diff.new}", *cpus(diff), f"drift rule: {diff.rule}", *scales(diff),
-             counts(diff)]
+    lines = [
+        f"lengthgen diff {diff.old} -> {diff.new}",
+        *cpus(diff),
+        f"drift rule: {diff.rule}",
+        *scales(diff),
+        counts(diff),
+    ]
     if diff.empty:
         lines.append(NO_DIFFERENCES)
     for r in diff.changed:
@@ -143,40 +162,64 @@ def _code(value: str) -> str:
 
 def markdown(diff: RunDiff, fail_on: str) -> str:
     """The diff as GitHub-flavoured markdown: a pull-request comment or a job summary."""
-    lines = [f"### lengthgen diff: {_code(diff.old)} → {_code(diff.new)}", "",
-             *[(f"**{line}**" if diff.cross_cpu else line) for line in cpus(diff)], "",
-             f"_Drift rule: {diff.rule}._", "", *[f"**{line}**" for line in scales(diff)], counts(diff), ""]
+    lines = [
+        f"### lengthgen diff: {_code(diff.old)} → {_code(diff.new)}",
+        "",
+        *[(f"**{line}**" if diff.cross_cpu else line) for line in cpus(diff)],
+        "",
+        f"_Drift rule: {diff.rule}._",
+        "",
+        *[f"**{line}**" for line in scales(diff)],
+        counts(diff),
+        "",
+    ]
     if diff.empty:
         lines += [f"**{NO_DIFFERENCES}**", ""]
     moved = [r for r in diff.changed if r.change != "same" or r.old_close != r.new_close]
     if moved:
         lines += ["#### Verdicts", "", "| change | claim | test | verdict |", "|---|---|---|---|"]
-        lines += [f"| {'**worse**' if r.change == 'worse' else r.change} | {_cell(_where(r.key))} | "
-                  f"{_code(r.key.test)} | {_cell(verdicts(r).replace(' -> ', ' → '))} |" for r in moved]
+        lines += [
+            f"| {'**worse**' if r.change == 'worse' else r.change} | {_cell(_where(r.key))} | "
+            f"{_code(r.key.test)} | {_cell(verdicts(r).replace(' -> ', ' → '))} |"
+            for r in moved
+        ]
         lines.append("")
     checks = [(r, c) for r in diff.changed for c in r.checks]
     if checks:
-        lines += ["#### Checks", "", "| claim | check | old | new | moved | noise | threshold | pass/fail |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "#### Checks",
+            "",
+            "| claim | check | old | new | moved | noise | threshold | pass/fail |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for r, c in checks:
             moved_by = "n/a" if c.old_value is None or c.new_value is None else num(abs(c.new_value - c.old_value))
             flag = f"{'**drifted** ' if c.drifted else ''}{moved_by}"
             cmp = threshold(c.op, c.new_threshold)
             if c.comparison_changed:
                 cmp += f" (was {threshold(c.old_op, c.old_threshold)})"
-            passed = (f"{_passed(c.old_passed)} → {_passed(c.new_passed)}" if c.pass_changed
-                      else _passed(c.new_passed))
-            lines.append(f"| {_cell(_where(r.key))} | {_cell(c.name)} | {num(c.old_value)} | {num(c.new_value)} | "
-                         f"{flag} | {num(c.tolerance)} ({c.tolerance_from}) | {_cell(cmp)} | {passed} |")
+            passed = f"{_passed(c.old_passed)} → {_passed(c.new_passed)}" if c.pass_changed else _passed(c.new_passed)
+            lines.append(
+                f"| {_cell(_where(r.key))} | {_cell(c.name)} | {num(c.old_value)} | {num(c.new_value)} | "
+                f"{flag} | {num(c.tolerance)} ({c.tolerance_from}) | {_cell(cmp)} | {passed} |"
+            )
         lines.append("")
-    other = [f"- {_cell(_where(r.key))} {_code(r.key.test)}: {line}" for r in diff.changed
-             for line in ([f"check added {_code(n)}" for n in r.checks_added]
-                          + [f"check removed {_code(n)}" for n in r.checks_removed]
-                          + ([_cell(declared_line(r.declared))] if r.declared else []))]
-    other += [f"- added {_cell(_where(ref.key))} {_code(ref.key.test)}: {ref.verdict or 'unknown'}"
-              for ref in diff.added]
-    other += [f"- **removed** {_cell(_where(ref.key))} {_code(ref.key.test)}: {ref.verdict or 'unknown'}"
-              for ref in diff.removed]
+    other = [
+        f"- {_cell(_where(r.key))} {_code(r.key.test)}: {line}"
+        for r in diff.changed
+        for line in (
+            [f"check added {_code(n)}" for n in r.checks_added]
+            + [f"check removed {_code(n)}" for n in r.checks_removed]
+            + ([_cell(declared_line(r.declared))] if r.declared else [])
+        )
+    ]
+    other += [
+        f"- added {_cell(_where(ref.key))} {_code(ref.key.test)}: {ref.verdict or 'unknown'}" for ref in diff.added
+    ]
+    other += [
+        f"- **removed** {_cell(_where(ref.key))} {_code(ref.key.test)}: {ref.verdict or 'unknown'}"
+        for ref in diff.removed
+    ]
     if other:
         lines += ["#### Added, removed, declared non-reproductions", "", *other, ""]
     lines.append(status(diff, fail_on))
@@ -199,13 +242,32 @@ def to_json(diff: RunDiff, fail_on: str) -> dict[str, Any]:
     """The diff as plain data: the changed records only, with the counts and the exit's reasons (strict
     JSON: an infinite noise bound, from a one-seed interval, is null)."""
     why = diff.failures(fail_on)
-    summary = {**{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
-               "added": len(diff.added), "removed": len(diff.removed),
-               "drifted": sum(len(r.drifted) for r in diff.records),
-               "pass_changed": sum(len(r.pass_changed) for r in diff.records), "within_noise": diff.within_noise}
-    return finite({"old": diff.old, "new": diff.new, "old_scale": diff.old_scale, "new_scale": diff.new_scale,
-                   "old_cpu": diff.old_cpu, "new_cpu": diff.new_cpu, "cross_cpu": diff.cross_cpu,
-                   "rule": diff.rule, "relative_tolerance": DRIFT_RELATIVE_TOLERANCE, "empty": diff.empty,
-                   "summary": summary, "records": [_record(r) for r in diff.changed],
-                   "added": [asdict(ref) for ref in diff.added], "removed": [asdict(ref) for ref in diff.removed],
-                   "fail_on": fail_on, "failures": why, "exit": 1 if why else 0})
+    summary = {
+        **{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
+        "added": len(diff.added),
+        "removed": len(diff.removed),
+        "drifted": sum(len(r.drifted) for r in diff.records),
+        "pass_changed": sum(len(r.pass_changed) for r in diff.records),
+        "within_noise": diff.within_noise,
+    }
+    return finite(
+        {
+            "old": diff.old,
+            "new": diff.new,
+            "old_scale": diff.old_scale,
+            "new_scale": diff.new_scale,
+            "old_cpu": diff.old_cpu,
+            "new_cpu": diff.new_cpu,
+            "cross_cpu": diff.cross_cpu,
+            "rule": diff.rule,
+            "relative_tolerance": DRIFT_RELATIVE_TOLERANCE,
+            "empty": diff.empty,
+            "summary": summary,
+            "records": [_record(r) for r in diff.changed],
+            "added": [asdict(ref) for ref in diff.added],
+            "removed": [asdict(ref) for ref in diff.removed],
+            "fail_on": fail_on,
+            "failures": why,
+            "exit": 1 if why else 0,
+        }
+    )

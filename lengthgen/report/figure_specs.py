@@ -20,8 +20,13 @@ def _ref(lines: Sequence[tuple[float, str]] | None) -> list[dict[str, Any]]:
     return [{"at": float(at), "label": label} for at, label in (lines or [])]
 
 
-def series(label: str, x: Sequence[float], y: Sequence[float] | None = None,
-           per_seed: Sequence[Sequence[float]] | None = None, style: str | None = None) -> dict[str, Any]:
+def series(
+    label: str,
+    x: Sequence[float],
+    y: Sequence[float] | None = None,
+    per_seed: Sequence[Sequence[float]] | None = None,
+    style: str | None = None,
+) -> dict[str, Any]:
     """One line: ``y`` or ``per_seed`` (rows = seeds). ``style``: "dashed", "dotted", "points" or None."""
     if (y is None) == (per_seed is None):
         raise ValueError("a series needs exactly one of y and per_seed")
@@ -35,20 +40,75 @@ def series(label: str, x: Sequence[float], y: Sequence[float] | None = None,
     return out
 
 
-def lines(title: str, xlabel: str, ylabel: str, all_series: Sequence[dict], *, hlines=None, vlines=None,
-          xscale: str = "linear", yscale: str = "linear", note: str | None = None) -> dict[str, Any]:
-    return {"kind": "lines", "title": title, "xlabel": xlabel, "ylabel": ylabel, "series": list(all_series),
-            "hlines": _ref(hlines), "vlines": _ref(vlines), "xscale": xscale, "yscale": yscale, "note": note}
+def lines(
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    all_series: Sequence[dict],
+    *,
+    hlines=None,
+    vlines=None,
+    xscale: str = "linear",
+    yscale: str = "linear",
+    note: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "kind": "lines",
+        "title": title,
+        "xlabel": xlabel,
+        "ylabel": ylabel,
+        "series": list(all_series),
+        "hlines": _ref(hlines),
+        "vlines": _ref(vlines),
+        "xscale": xscale,
+        "yscale": yscale,
+        "note": note,
+    }
 
 
-def bars(title: str, ylabel: str, groups: Sequence[str], all_series: Sequence[dict], *, hlines=None,
-         yscale: str = "linear", note: str | None = None) -> dict[str, Any]:
+def bars(
+    title: str,
+    ylabel: str,
+    groups: Sequence[str],
+    all_series: Sequence[dict],
+    *,
+    hlines=None,
+    yscale: str = "linear",
+    note: str | None = None,
+) -> dict[str, Any]:
     """``all_series``: [{"label": ..., "values": [...]} or {"label": ..., "per_seed": [[...] per group]}]."""
-    return {"kind": "bars", "title": title, "ylabel": ylabel, "groups": list(groups), "series": list(all_series),
-            "hlines": _ref(hlines), "vlines": [], "yscale": yscale, "note": note}
+    return {
+        "kind": "bars",
+        "title": title,
+        "ylabel": ylabel,
+        "groups": list(groups),
+        "series": list(all_series),
+        "hlines": _ref(hlines),
+        "vlines": [],
+        "yscale": yscale,
+        "note": note,
+    }
 
 
-def heatmap(title: str, xlabel: str, ylabel: str, x: Sequence, y: Sequence, values: Sequence[Sequence[float]],
-            *, note: str | None = None) -> dict[str, Any]:
-    return {"kind": "heatmap", "title": title, "xlabel": xlabel, "ylabel": ylabel, "x": list(x), "y": list(y),
-            "values": [[float(v) for v in row] for row in values], "hlines": [], "vlines": [], "note": note}
+def heatmap(
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    x: Sequence,
+    y: Sequence,
+    values: Sequence[Sequence[float]],
+    *,
+    note: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "kind": "heatmap",
+        "title": title,
+        "xlabel": xlabel,
+        "ylabel": ylabel,
+        "x": list(x),
+        "y": list(y),
+        "values": [[float(v) for v in row] for row in values],
+        "hlines": [],
+        "vlines": [],
+        "note": note,
+    }

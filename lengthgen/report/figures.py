@@ -31,8 +31,13 @@ LEGEND_INSIDE = 10  # up to this many series: legend inside the axes
 LEGEND_OUTSIDE = 30  # up to this many: legend to the right; beyond it no legend (the caption says so)
 ANNOTATE_CELLS = 120  # heatmaps with at most this many cells print their values
 BAND_ALPHA = 0.2  # opacity of the min-max band over seeds
-STYLES = {None: {}, "solid": {}, "dashed": {"linestyle": "--"}, "dotted": {"linestyle": ":"},
-          "points": {"linestyle": "none", "marker": "o", "markersize": 4}}
+STYLES = {
+    None: {},
+    "solid": {},
+    "dashed": {"linestyle": "--"},
+    "dotted": {"linestyle": ":"},
+    "points": {"linestyle": "none", "marker": "o", "markersize": 4},
+}
 
 
 class FigureError(ValueError):
@@ -50,8 +55,12 @@ class Rendered:
 
 def _floats(values: Any, what: str) -> np.ndarray:
     try:
-        return np.array([[np.nan if v is None else v for v in row] for row in values] if _nested(values)
-                        else [np.nan if v is None else v for v in values], dtype=float)
+        return np.array(
+            [[np.nan if v is None else v for v in row] for row in values]
+            if _nested(values)
+            else [np.nan if v is None else v for v in values],
+            dtype=float,
+        )
     except (TypeError, ValueError) as error:
         raise FigureError(f"{what}: not numbers ({error})") from None
 
@@ -70,12 +79,27 @@ def _colors(count: int) -> list:
 def _references(ax, spec: Mapping[str, Any]) -> None:
     for ref in spec.get("hlines") or []:
         ax.axhline(ref["at"], color="0.35", linestyle=":", linewidth=1)
-        ax.annotate(ref.get("label", ""), (1, ref["at"]), xycoords=("axes fraction", "data"), ha="right",
-                    va="bottom", fontsize=7, color="0.3")
+        ax.annotate(
+            ref.get("label", ""),
+            (1, ref["at"]),
+            xycoords=("axes fraction", "data"),
+            ha="right",
+            va="bottom",
+            fontsize=7,
+            color="0.3",
+        )
     for ref in spec.get("vlines") or []:
         ax.axvline(ref["at"], color="0.35", linestyle="--", linewidth=1)
-        ax.annotate(ref.get("label", ""), (ref["at"], 1), xycoords=("data", "axes fraction"), ha="right",
-                    va="top", rotation=90, fontsize=7, color="0.3")
+        ax.annotate(
+            ref.get("label", ""),
+            (ref["at"], 1),
+            xycoords=("data", "axes fraction"),
+            ha="right",
+            va="top",
+            rotation=90,
+            fontsize=7,
+            color="0.3",
+        )
 
 
 def _legend(ax, fig, count: int) -> str:
@@ -86,8 +110,9 @@ def _legend(ax, fig, count: int) -> str:
         ax.legend(fontsize=7, loc="best", framealpha=0.8)
     elif count <= LEGEND_OUTSIDE:
         fig.set_size_inches(SIZE[0] + 2.2, SIZE[1])
-        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncol=1 if count <= 15 else 2,
-                  borderaxespad=0)
+        ax.legend(
+            fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncol=1 if count <= 15 else 2, borderaxespad=0
+        )
     else:
         return f"{count} series (legend omitted)"
     return ""
@@ -112,15 +137,18 @@ def _lines(ax, fig, spec: Mapping[str, Any]) -> list[str]:
         elif "per_seed" in s:
             rows = _floats(s["per_seed"], f"series {label!r} per_seed")
             if rows.ndim != 2 or rows.shape[1] != len(x):
-                raise FigureError(f"series {label!r}: per_seed rows must each have {len(x)} values (got shape "
-                                  f"{tuple(rows.shape)})")
+                raise FigureError(
+                    f"series {label!r}: per_seed rows must each have {len(x)} values (got shape {tuple(rows.shape)})"
+                )
             with np.errstate(all="ignore"):
                 mean = np.nanmean(rows, axis=0)
-            ax.plot(x, mean, color=colors[i], label=f"{label} (n={rows.shape[0]})" if rows.shape[0] > 1 else label,
-                    **style)
+            ax.plot(
+                x, mean, color=colors[i], label=f"{label} (n={rows.shape[0]})" if rows.shape[0] > 1 else label, **style
+            )
             if rows.shape[0] > 1:
-                ax.fill_between(x, np.nanmin(rows, axis=0), np.nanmax(rows, axis=0), color=colors[i],
-                                alpha=BAND_ALPHA, linewidth=0)
+                ax.fill_between(
+                    x, np.nanmin(rows, axis=0), np.nanmax(rows, axis=0), color=colors[i], alpha=BAND_ALPHA, linewidth=0
+                )
                 banded = True
         else:
             raise FigureError(f"series {label!r} has neither y nor per_seed")
@@ -184,8 +212,15 @@ def _heatmap(ax, fig, spec: Mapping[str, Any]) -> list[str]:
         finite = values[np.isfinite(values)]
         middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
         for (i, j), v in np.ndenumerate(values):
-            ax.text(j, i, num(v, 2), ha="center", va="center", fontsize=7,
-                    color="black" if np.isfinite(v) and v > middle else "white")
+            ax.text(
+                j,
+                i,
+                num(v, 2),
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="black" if np.isfinite(v) and v > middle else "white",
+            )
     return []
 
 
@@ -319,15 +354,30 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
             ax.plot([low, high], [y, y], color=colour, linewidth=2.2, solid_capstyle="butt", zorder=2)
             beyond = abs(row["margin"]) >= FOREST_CLIP
             marker = (">" if mid > 0 else "<") if beyond else "o"
-            ax.plot([mid], [y], marker=marker, markersize=7, color=colour, markerfacecolor=face,
-                    markeredgewidth=1.6, zorder=3)
+            ax.plot(
+                [mid],
+                [y],
+                marker=marker,
+                markersize=7,
+                color=colour,
+                markerfacecolor=face,
+                markeredgewidth=1.6,
+                zorder=3,
+            )
         else:
             x = edge if row.get("passed") else -edge
             marker = "D" if kind == "exact" else "s"
             ax.plot([x], [y], marker=marker, markersize=6, color=colour, markerfacecolor=face, zorder=3)
-            ax.annotate("exact" if kind == "exact" else "no interval", (x, y), xytext=(-8 if x > 0 else 8, 0),
-                        textcoords="offset points", va="center", ha="right" if x > 0 else "left", fontsize=7,
-                        color="0.3")  # the label on the inner side of the marker, inside the axes
+            ax.annotate(
+                "exact" if kind == "exact" else "no interval",
+                (x, y),
+                xytext=(-8 if x > 0 else 8, 0),
+                textcoords="offset points",
+                va="center",
+                ha="right" if x > 0 else "left",
+                fontsize=7,
+                color="0.3",
+            )  # the label on the inner side of the marker, inside the axes
     ax.set_xscale("symlog", linthresh=FOREST_LINEAR, linscale=1.5)
     ax.set_xlim(-FOREST_CLIP * 1.3, FOREST_CLIP * 1.3)
     ax.set_ylim(len(rows) - 0.5, -0.5)
@@ -335,15 +385,19 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     ticks = [-100, -30, -10, -3, -2, -1, 0, 1, 2, 3, 10, 30, 100]
     ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=8)
     ax.grid(True, axis="x", alpha=0.25)
-    ax.set_xlabel("deciding check: (statistic - threshold) / standard error, signed so that > 0 means the check "
-                  "holds; bar: its deciding interval", fontsize=9)
+    ax.set_xlabel(
+        "deciding check: (statistic - threshold) / standard error, signed so that > 0 means the check "
+        "holds; bar: its deciding interval",
+        fontsize=9,
+    )
     ax.set_title("Every claim at a glance: how far its deciding check is from the threshold", fontsize=10)
     seen = [v for v in FOREST_COLOURS if any(r.get("verdict") == v for r in rows)]
     handles = [Line2D([], [], color=FOREST_COLOURS[v], marker="o", linewidth=2, label=v) for v in seen]
-    handles += [Line2D([], [], color="0.3", marker="o", markerfacecolor="white", linewidth=0,
-                       label="close (open marker)"),
-                Line2D([], [], color="0.3", marker="D", linewidth=0, label="exact computation"),
-                Line2D([], [], color="0.3", marker="s", linewidth=0, label="no interval (every seed, ==)")]
+    handles += [
+        Line2D([], [], color="0.3", marker="o", markerfacecolor="white", linewidth=0, label="close (open marker)"),
+        Line2D([], [], color="0.3", marker="D", linewidth=0, label="exact computation"),
+        Line2D([], [], color="0.3", marker="s", linewidth=0, label="no interval (every seed, ==)"),
+    ]
     depends = any(r.get("depends") for r in rows)
     if depends:
         handles.append(Line2D([], [], linewidth=0, label=f"{DEPENDS_MARK} verdict depends on a reading"))
@@ -351,14 +405,17 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
-    caption = ("bar: the deciding check's interval (95%, or the --lengthgen-until-decided level), in standard errors; "
-               f"one row per claim test; the axis is linear within +-{FOREST_LINEAR:g} standard errors and "
-               f"logarithmic beyond, clipped at +-{FOREST_CLIP:g} (arrow heads); shaded: within 2 standard errors; "
-               "an open marker is a close call (its deciding interval contains the threshold); exact and "
-               "interval-free checks sit at the edge of their side")
+    caption = (
+        "bar: the deciding check's interval (95%, or the --lengthgen-until-decided level), in standard errors; "
+        f"one row per claim test; the axis is linear within +-{FOREST_LINEAR:g} standard errors and "
+        f"logarithmic beyond, clipped at +-{FOREST_CLIP:g} (arrow heads); shaded: within 2 standard errors; "
+        "an open marker is a close call (its deciding interval contains the threshold); exact and "
+        "interval-free checks sit at the edge of their side"
+    )
     if depends:
-        caption += (f"; {DEPENDS_MARK} after a label: {DEPENDS_NOTE} (the multiverse grid and the claims table "
-                    "say which)")
+        caption += (
+            f"; {DEPENDS_MARK} after a label: {DEPENDS_NOTE} (the multiverse grid and the claims table say which)"
+        )
     return buffer.getvalue(), caption
 
 

@@ -34,12 +34,15 @@ def shown(view: ClaimView) -> str:
     return short(view.verdict) + (CLOSE_MARK if view.labelled_close else "")
 
 
-def table_lines(corner: str, first: int, columns: Sequence[str],
-                rows: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+def table_lines(
+    corner: str, first: int, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]
+) -> list[str]:
     """The grid's header and rows as text: ``corner`` over the row names (``first`` characters wide), each
     column as wide as its name and its cells, at least :data:`MIN_COLUMN`."""
-    widths = [max([len(n), MIN_COLUMN] + [len(cells[i]) for _, cells in rows if i < len(cells)])
-              for i, n in enumerate(columns)]
+    widths = [
+        max([len(n), MIN_COLUMN] + [len(cells[i]) for _, cells in rows if i < len(cells)])
+        for i, n in enumerate(columns)
+    ]
     lines = [f"{corner:<{first}}" + " ".join(f"{n:<{w}}" for n, w in zip(columns, widths))]
     for name, cells in rows:
         lines.append(f"{name:<{first}}" + " ".join(f"{c:<{w}}" for c, w in zip(cells, widths)).rstrip())
@@ -56,8 +59,10 @@ def counts_line(cells: Sequence[Mapping[str, Any]]) -> str:
 
 def failed_check(check: Mapping[str, Any]) -> dict[str, Any]:
     """A failed check as the grids' JSON carries it: name, value, op, threshold, values (lists, not tuples)."""
-    return {k: list(check[k]) if isinstance(check.get(k), tuple) else check.get(k)
-            for k in ("name", "value", "op", "threshold", "values")}
+    return {
+        k: list(check[k]) if isinstance(check.get(k), tuple) else check.get(k)
+        for k in ("name", "value", "op", "threshold", "values")
+    }
 
 
 def failed_lines(failed: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -65,8 +70,10 @@ def failed_lines(failed: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = []
     for check in failed[:FAILED_SHOWN]:
         seeds = f" (per seed {text.per_seed(check['values'])})" if check.get("values") else ""
-        lines.append(f"    FAIL {check['name']}: {text.num(check['value'], 4)}, needs "
-                     f"{text.threshold_text(check['op'], check['threshold'])}{seeds}")
+        lines.append(
+            f"    FAIL {check['name']}: {text.num(check['value'], 4)}, needs "
+            f"{text.threshold_text(check['op'], check['threshold'])}{seeds}"
+        )
     if len(failed) > FAILED_SHOWN:
         lines.append(f"    and {len(failed) - FAILED_SHOWN} more failed checks")
     return lines
@@ -136,14 +143,27 @@ def grid_cell(slot: Slot, label: str) -> GridCell:
 def block(view: ClaimView, anchor: str, row: str, where: str) -> GridBlock:
     """A recorded cell's checks below the grid: verdict, reason, scale, every check (failed first)."""
     passed, total = view.checks_passed
-    return GridBlock(anchor, view.verdict != "reproduced", row, where, verdict_badge(view.verdict), passed, total,
-                     text.scale_text(view.scale), view.test, view.verdict_reason,
-                     check_rows(sorted(view.checks, key=lambda k: k.passed)))
+    return GridBlock(
+        anchor,
+        view.verdict != "reproduced",
+        row,
+        where,
+        verdict_badge(view.verdict),
+        passed,
+        total,
+        text.scale_text(view.scale),
+        view.test,
+        view.verdict_reason,
+        check_rows(sorted(view.checks, key=lambda k: k.passed)),
+    )
 
 
 def run_line(environment: Mapping[str, Any] | None) -> tuple[str, str, str] | None:
     """(started, wall time, models trained) of the run that drew a grid; None without its environment."""
     if not environment:
         return None
-    return (str(environment.get("started", "?")), text.duration(environment.get("wall_time_s")),
-            str(environment.get("models_trained", "?")))
+    return (
+        str(environment.get("started", "?")),
+        text.duration(environment.get("wall_time_s")),
+        str(environment.get("models_trained", "?")),
+    )

@@ -42,7 +42,7 @@ def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
 
 
 def close_cell(claim: ClaimView) -> str:
-    """"close (n checks)" for a close call (its close deciding checks' count), else ""."""
+    """ "close (n checks)" for a close call (its close deciding checks' count), else ""."""
     n = len(claim.close_checks)
     return f"close ({n} check{'s' if n != 1 else ''})" if n else ""
 
@@ -59,8 +59,9 @@ def variant(claim: ClaimView, several: bool) -> str:
     return f"{claim.variant} ({function(claim)})" if claim.variant else function(claim)
 
 
-def verdict_rows(claims: Sequence[ClaimView], readings: Mapping[str, mv.Outcome | None] | None = None
-                 ) -> list[list[str]]:
+def verdict_rows(
+    claims: Sequence[ClaimView], readings: Mapping[str, mv.Outcome | None] | None = None
+) -> list[list[str]]:
     """One row per claim test: id, variant (the test's parameters; its function too when several test
     functions record the claim), verdict (bold unless reproduced), paper value (a prediction's
     statement), measured headline, close; and, given ``readings`` (each test's multiverse outcome by test
@@ -72,9 +73,14 @@ def verdict_rows(claims: Sequence[ClaimView], readings: Mapping[str, mv.Outcome 
     for c in claims:
         verdict = c.verdict_label if c.verdict else "unknown"
         shown = cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**"
-        row = [cell(c.claim), cell(variant(c, len(functions[c.claim]) > 1)), shown,
-               cell(c.statement if c.is_prediction else c.paper_value),
-               cell(text.headline(c, compact=True)), close_cell(c)]
+        row = [
+            cell(c.claim),
+            cell(variant(c, len(functions[c.claim]) > 1)),
+            shown,
+            cell(c.statement if c.is_prediction else c.paper_value),
+            cell(text.headline(c, compact=True)),
+            close_cell(c),
+        ]
         if readings is not None:
             outcome = readings.get(c.test)
             said = cell(outcome.text(), READINGS_CHARS) if outcome is not None else ""
@@ -97,8 +103,10 @@ def grid(cells: Sequence[ClaimView], column: str, order: Sequence[str] = ()) -> 
     for c in sorted(cells, key=lambda c: (claim_number(c.claim), c.claim)):
         row = f"{c.claim} {c.variant}".strip() if column == "reading" else c.claim
         rows.setdefault(row, {})[getattr(c, column) or "?"] = c.verdict_label
-    return table(["claim"] + [cell(n) for n in columns],
-                 ([cell(row)] + [cell(shown.get(n, "")) for n in columns] for row, shown in rows.items()))
+    return table(
+        ["claim"] + [cell(n) for n in columns],
+        ([cell(row)] + [cell(shown.get(n, "")) for n in columns] for row, shown in rows.items()),
+    )
 
 
 def multiverse_grid(view: RunView) -> list[str]:
@@ -151,25 +159,37 @@ def summary_markdown(view: RunView) -> str:
         lines.append("No claim tests at the paper's point in this run.")
     if view.controls:
         good = sum(1 for c in view.controls if c.discriminates)
-        lines += ["", f"**Negative controls:** {good} of {len(view.controls)} discriminate (the claim's checks fail "
-                      f"on the counterfactual)"]
+        lines += [
+            "",
+            f"**Negative controls:** {good} of {len(view.controls)} discriminate (the claim's checks fail "
+            f"on the counterfactual)",
+        ]
         bad = [c for c in view.controls if not c.discriminates]
-        lines += [f"- control {cell(c.claim)} `{cell(c.test_name)}`: **{cell(c.verdict or 'unknown')}**: "
-                  f"{cell((c.verdict_reason or '').splitlines()[0] if c.verdict_reason else '')}"
-                  for c in bad[:CONTROLS_LISTED]]
+        lines += [
+            f"- control {cell(c.claim)} `{cell(c.test_name)}`: **{cell(c.verdict or 'unknown')}**: "
+            f"{cell((c.verdict_reason or '').splitlines()[0] if c.verdict_reason else '')}"
+            for c in bad[:CONTROLS_LISTED]
+        ]
         if len(bad) > CONTROLS_LISTED:
             lines.append(f"- and {len(bad) - CONTROLS_LISTED} more")
-    for cells, column, heading in ((view.robustness, "setting", "Robustness map"),
-                                   (view.multiverse, "reading", "Multiverse")):
+    for cells, column, heading in (
+        (view.robustness, "setting", "Robustness map"),
+        (view.multiverse, "reading", "Multiverse"),
+    ):
         if cells:
             lines += ["", f"### {heading} ({len(cells)} cells: {cell_counts(cells)})", ""]
             lines += grid(cells, column, setting_order()) if column == "setting" else multiverse_grid(view)
     if any(c.labelled_close for c in view.records + view.cells):
-        lines += ["", "_(close): a deciding check's interval contains its threshold; more seeds could turn the "
-                      "verdict._"]
+        lines += [
+            "",
+            "_(close): a deciding check's interval contains its threshold; more seeds could turn the verdict._",
+        ]
     env = view.environment
     if env:
         fingerprint = f"; code fingerprint `{cell(env['code_fingerprint'])}`" if env.get("code_fingerprint") else ""
-        lines += ["", f"wall time {text.duration(env.get('wall_time_s'))}; models trained "
-                      f"{env.get('models_trained', 0)}, from the cache {env.get('models_from_cache', 0)}{fingerprint}"]
+        lines += [
+            "",
+            f"wall time {text.duration(env.get('wall_time_s'))}; models trained "
+            f"{env.get('models_trained', 0)}, from the cache {env.get('models_from_cache', 0)}{fingerprint}",
+        ]
     return "\n".join(lines) + "\n"

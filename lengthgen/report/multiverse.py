@@ -28,8 +28,20 @@ from lengthgen.multiverse_cells import cells as registry_cells
 from lengthgen.multiverse_cells import left_out, sort_key
 from lengthgen.readings import UNIVERSE_BY_NAME, UNIVERSES
 from lengthgen.report import text
-from lengthgen.report.grid import (MISSING, NOT_APPLICABLE, Grid, Slot, block, counts_line, failed_check,
-                                   failed_lines, grid_cell, run_line, shown, table_lines)
+from lengthgen.report.grid import (
+    MISSING,
+    NOT_APPLICABLE,
+    Grid,
+    Slot,
+    block,
+    counts_line,
+    failed_check,
+    failed_lines,
+    grid_cell,
+    run_line,
+    shown,
+    table_lines,
+)
 from lengthgen.report.run_view import ClaimView, RunView, claim_view
 
 PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
@@ -97,8 +109,9 @@ class UniverseGrid:
         return cell.verdict != (base.verdict if base is not None else "reproduced")
 
 
-def universe_grid(cells: Sequence[ClaimView | Mapping[str, Any]],
-                  records: Sequence[ClaimView | Mapping[str, Any]] = ()) -> UniverseGrid:
+def universe_grid(
+    cells: Sequence[ClaimView | Mapping[str, Any]], records: Sequence[ClaimView | Mapping[str, Any]] = ()
+) -> UniverseGrid:
     """The multiverse as views: ``cells`` (records with a reading) against the registry
     (``lengthgen.readings``, ``lengthgen.multiverse_cells``), with ``records`` (the claim tests at the
     paper's point) as each row's reference."""
@@ -111,8 +124,9 @@ def universe_grid(cells: Sequence[ClaimView | Mapping[str, Any]],
     names = [u.name for u in UNIVERSES if any(n == u.name for n, _ in planned | set(by_cell))]
     names += list(dict.fromkeys(n for n, _ in by_cell if n not in known))
     readings = tuple((n, known.get(n, "a reading this version's registry does not know")) for n in names)
-    return UniverseGrid(readings, tuple(rows), by_cell, planned, {row: reference(records, row) for row in rows},
-                        tuple(left_out()))
+    return UniverseGrid(
+        readings, tuple(rows), by_cell, planned, {row: reference(records, row) for row in rows}, tuple(left_out())
+    )
 
 
 def _row_key(sort_key):
@@ -121,11 +135,13 @@ def _row_key(sort_key):
             return (0, *sort_key(row))
         except ValueError:  # a claim id the registry's order does not parse
             return (1, row)
+
     return key
 
 
-def build_grid(cells: Sequence[ClaimView | Mapping[str, Any]],
-               records: Sequence[ClaimView | Mapping[str, Any]] = ()) -> dict[str, Any]:
+def build_grid(
+    cells: Sequence[ClaimView | Mapping[str, Any]], records: Sequence[ClaimView | Mapping[str, Any]] = ()
+) -> dict[str, Any]:
     """The grid as plain data: the readings, the rows ("columns": claims, C12/C13 per width) with their
     verdict at the paper's point, and per cell the registry runs its verdict (``"missing"`` without a
     record), label, whether it differs from the paper's point, reason, seeds and failed checks."""
@@ -141,22 +157,40 @@ def build_grid(cells: Sequence[ClaimView | Mapping[str, Any]],
                 out.append({"reading": reading, "column": row, "verdict": "missing"})
                 continue
             passed, total = c.checks_passed
-            out.append({"reading": reading, "column": row, "claim": c.claim, "verdict": c.verdict,
-                        "label": c.verdict_label, "changed": g.changed(reading, row), "reason": c.verdict_reason,
-                        "test": c.test, "checks_passed": passed, "checks": total,
-                        "seeds": c.scale.raw.get("seed_list"),
-                        "failed_checks": [failed_check(k.raw) for k in c.failed_checks], "runtime_s": c.runtime_s})
-    return {"readings": [{"name": n, "what": what,
-                          "claims": list(UNIVERSE_BY_NAME[n].claims) if n in UNIVERSE_BY_NAME else []}
-                         for n, what in g.readings],
-            "columns": list(g.rows),
-            "paper": {row: (v.verdict_label if v is not None else None) for row, v in g.paper.items()},
-            "cells": out,
-            "left_out": [{"reading": u, "claim": c, "why": why} for u, c, why in g.left_out]}
+            out.append(
+                {
+                    "reading": reading,
+                    "column": row,
+                    "claim": c.claim,
+                    "verdict": c.verdict,
+                    "label": c.verdict_label,
+                    "changed": g.changed(reading, row),
+                    "reason": c.verdict_reason,
+                    "test": c.test,
+                    "checks_passed": passed,
+                    "checks": total,
+                    "seeds": c.scale.raw.get("seed_list"),
+                    "failed_checks": [failed_check(k.raw) for k in c.failed_checks],
+                    "runtime_s": c.runtime_s,
+                }
+            )
+    return {
+        "readings": [
+            {"name": n, "what": what, "claims": list(UNIVERSE_BY_NAME[n].claims) if n in UNIVERSE_BY_NAME else []}
+            for n, what in g.readings
+        ],
+        "columns": list(g.rows),
+        "paper": {row: (v.verdict_label if v is not None else None) for row, v in g.paper.items()},
+        "cells": out,
+        "left_out": [{"reading": u, "claim": c, "why": why} for u, c, why in g.left_out],
+    }
 
 
-def grid_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = True,
-               records: Sequence[ClaimView | Mapping[str, Any]] = ()) -> list[str]:
+def grid_lines(
+    cells: Sequence[ClaimView | Mapping[str, Any]],
+    details: bool = True,
+    records: Sequence[ClaimView | Mapping[str, Any]] = (),
+) -> list[str]:
     """The grid as text: one row per claim, the suite's reading first, then one column per reading; then
     each cell whose verdict differs from the paper's point, with its failed checks' numbers."""
     g = universe_grid(cells, records)
@@ -171,8 +205,10 @@ def grid_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = T
             shown_row.append(NOT_APPLICABLE if not slot.planned else MISSING if slot.view is None else shown(slot.view))
         rows.append((row, shown_row))
     first = max([len("claim")] + [len(r) for r in g.rows]) + 1
-    lines = [f"multiverse (paper scale; verdict per claim x reading; {PAPER}: the suite's reading; ~ close call; "
-             f"- not run under that reading; ? no record)"] + table_lines("claim", first, [PAPER] + names, rows)
+    lines = [
+        f"multiverse (paper scale; verdict per claim x reading; {PAPER}: the suite's reading; ~ close call; "
+        f"- not run under that reading; ? no record)"
+    ] + table_lines("claim", first, [PAPER] + names, rows)
     lines.append(counts_line(data["cells"]))
     for item in data["left_out"]:
         lines.append(f"left out: {item['claim']} under {item['reading']}: {item['why']}")
@@ -182,8 +218,10 @@ def grid_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = T
                 continue
             base = g.paper.get(c["column"])
             was = f" (at the paper's point: {base.verdict_label})" if base is not None else ""
-            lines.append(f"{c['column']} under {c['reading']}: {c['label']}{was} ({c['checks_passed']}/{c['checks']} "
-                         f"checks)" + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else ""))
+            lines.append(
+                f"{c['column']} under {c['reading']}: {c['label']}{was} ({c['checks_passed']}/{c['checks']} "
+                f"checks)" + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else "")
+            )
             lines += failed_lines(c["failed_checks"])
     return lines
 
@@ -224,8 +262,9 @@ class Outcome:
         if self.state == HOLDS:
             return f"{HOLDS_TEXT} ({n} reading{'s' if n != 1 else ''}{missing})"
         rest = n - len(self.changes)
-        parts = [f"{c.reading}: {c.view.verdict_label}" + (f" ({c.numbers})" if c.numbers else "")
-                 for c in self.changes]
+        parts = [
+            f"{c.reading}: {c.view.verdict_label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes
+        ]
         return "; ".join(parts) + (f"; holds under the other {rest}" if rest else "") + missing
 
 
@@ -235,8 +274,10 @@ def numbers(cell: ClaimView) -> str:
     deciding check; else the reason's first line."""
     failed = [c for c in cell.failed_checks if not c.expected_to_fail] or list(cell.failed_checks)
     if failed:
-        shown_checks = [f"{c.name}: {text.num(c.value, 4)}, needs {text.threshold_text(c.op, c.threshold)}"
-                        for c in failed[:NUMBERS_SHOWN]]
+        shown_checks = [
+            f"{c.name}: {text.num(c.value, 4)}, needs {text.threshold_text(c.op, c.threshold)}"
+            for c in failed[:NUMBERS_SHOWN]
+        ]
         more = f"; {len(failed) - NUMBERS_SHOWN} more failed" if len(failed) > NUMBERS_SHOWN else ""
         return "; ".join(shown_checks) + more
     if cell.deciding is not None and cell.verdict not in ("error", "failed", "skipped"):
@@ -250,8 +291,11 @@ def outcomes(grid: UniverseGrid) -> dict[str, Outcome]:
     out = {}
     for row in grid.rows:
         readings = tuple(n for n, _ in grid.readings if (n, row) in grid.cells)
-        changes = tuple(Change(n, grid.cells[n, row], cell_id(n, row), numbers(grid.cells[n, row]))
-                        for n in readings if grid.changed(n, row))
+        changes = tuple(
+            Change(n, grid.cells[n, row], cell_id(n, row), numbers(grid.cells[n, row]))
+            for n in readings
+            if grid.changed(n, row)
+        )
         missing = tuple(n for n, _ in grid.readings if (n, row) in grid.planned and (n, row) not in grid.cells)
         out[row] = Outcome(row, grid.paper.get(row), readings, changes, missing)
     return out
@@ -272,8 +316,9 @@ def outcome_for(grid: UniverseGrid | None, claim: ClaimView, cache: dict[str, Ou
     return found or Outcome(row or claim.claim, claim, (), (), ())
 
 
-def claim_summary(records: Sequence[ClaimView | Mapping[str, Any]],
-                  cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, str]:
+def claim_summary(
+    records: Sequence[ClaimView | Mapping[str, Any]], cells: Sequence[ClaimView | Mapping[str, Any]]
+) -> dict[str, str]:
     """Per grid row with a recorded cell: its outcome's text (``Outcome.text``)."""
     grid = universe_grid(cells, [r for r in (claim_view(r) for r in records) if not r.reading and not r.setting])
     return {row: o.text() for row, o in outcomes(grid).items() if o.readings}
@@ -290,12 +335,25 @@ def grid_view(view: RunView, anchors: Mapping[str, str] | None = None) -> Grid |
     rows = []
     for row in g.rows:
         base = g.paper.get(row)
-        paper = grid_cell(Slot(base, True, anchors.get(base.test, "") if base is not None else ""),
-                          shown(base) if base is not None else "")
-        cells = [grid_cell(slot, shown(slot.view) if slot.view else "")
-                 for slot in (g.slot(n, row) for n, _ in g.readings)]
+        paper = grid_cell(
+            Slot(base, True, anchors.get(base.test, "") if base is not None else ""),
+            shown(base) if base is not None else "",
+        )
+        cells = [
+            grid_cell(slot, shown(slot.view) if slot.view else "") for slot in (g.slot(n, row) for n, _ in g.readings)
+        ]
         rows.append((row, (paper, *cells)))
-    blocks = tuple(block(g.cells[n, row], cell_id(n, row), row, f"under {n}")
-                   for n, _ in g.readings for row in g.rows if (n, row) in g.cells)
-    return Grid(GRID_ID, "claim", ((PAPER, PAPER_WHAT),) + g.readings, tuple(rows), blocks,
-                run_line(view.multiverse_environment))
+    blocks = tuple(
+        block(g.cells[n, row], cell_id(n, row), row, f"under {n}")
+        for n, _ in g.readings
+        for row in g.rows
+        if (n, row) in g.cells
+    )
+    return Grid(
+        GRID_ID,
+        "claim",
+        ((PAPER, PAPER_WHAT),) + g.readings,
+        tuple(rows),
+        blocks,
+        run_line(view.multiverse_environment),
+    )

@@ -25,8 +25,16 @@ from lengthgen.report.figures import FigureError, Rendered, forest
 from lengthgen.report.robustness import grid_view
 from lengthgen.report.run_view import ClaimView, ControlView, RunView, label_verdict
 from lengthgen.report.templating import render, static_text
-from lengthgen.report.views import (Badge, CheckRow, MeasureRow, badge, check_rows, measure_row, values_note,
-                                    verdict_class)
+from lengthgen.report.views import (
+    Badge,
+    CheckRow,
+    MeasureRow,
+    badge,
+    check_rows,
+    measure_row,
+    values_note,
+    verdict_class,
+)
 
 PAPER_TITLE = "Relative Positions Generalize, Absolute Positions Memorize"
 CHECKS_OPEN = 12  # a claim's checks table starts expanded up to this many checks
@@ -89,9 +97,12 @@ def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
         rest.append(f"holds under the other {len(outcome.readings) - len(outcome.changes)}")
     if outcome.state == mv.CHANGES and outcome.missing:
         rest.append(f"{len(outcome.missing)} without a record")
-    return ReadingsCell(outcome.state, outcome.text(),
-                        tuple(ReadingChange(c.reading, badge(c.view), c.anchor, c.numbers)
-                              for c in outcome.changes), "; ".join(rest))
+    return ReadingsCell(
+        outcome.state,
+        outcome.text(),
+        tuple(ReadingChange(c.reading, badge(c.view), c.anchor, c.numbers) for c in outcome.changes),
+        "; ".join(rest),
+    )
 
 
 @dataclass(frozen=True)
@@ -124,8 +135,9 @@ class ClaimRow:
     readings: ReadingsCell | None  # what the multiverse's other readings do to the verdict; None: no multiverse
 
 
-def claim_rows(claims: Sequence[ClaimView], ids: Sequence[str],
-               readings: Mapping[str, mv.Outcome | None] | None = None) -> tuple[ClaimRow, ...]:
+def claim_rows(
+    claims: Sequence[ClaimView], ids: Sequence[str], readings: Mapping[str, mv.Outcome | None] | None = None
+) -> tuple[ClaimRow, ...]:
     """The claims (or predictions) table's rows; ``readings``: each test's multiverse outcome, by test id
     (None or absent: the run has no multiverse part)."""
     readings = readings or {}
@@ -139,26 +151,48 @@ def claim_rows(claims: Sequence[ClaimView], ids: Sequence[str],
         reason = r.verdict_reason
         first = reason.splitlines()[0] if reason else ""
         plan = r.sequential
-        rows.append(ClaimRow(
-            css=r.css, data_id=claim_number(r.claim) * 1000 + i, data_verdict=f"{rank:g}",
-            data_close=str(r.labelled_close).lower(), claim=r.claim, anchor=anchor, where=r.where,
-            statement=r.statement, test=r.test_name if r.claim in shared else None,
-            paper_value=r.paper_value,
-            measures=tuple(measure_row(m) for m in measured[:MEASURED_IN_TABLE]),
-            more_measures=max(len(measured) - MEASURED_IN_TABLE, 0),
-            deciding=(Deciding(check.name, text.num(check.value, 4), values_note(check))
-                      if check is not None and not measured else None),
-            checks_passed=passed, checks=total,
-            threshold=(Threshold(check.name, text.check_text(check), not check.passed,
-                                 text.close_text(check) if check.close else None)
-                       if check is not None else None),
-            assertion=r.assertion, scale=text.scale_text(r.scale),
-            runtime=text.duration(r.runtime_s), badge=badge(r), reason=reason,
-            reason_short=first if len(first) <= REASON_SHOWN else first[: REASON_SHOWN - 3].rstrip() + "...",
-            seeds_path=tuple(look.seeds for look in plan.path) if plan else None,
-            stopped=plan.raw.get("stopped", "") if plan else "",
-            readings=readings_cell(readings.get(r.test)),
-        ))
+        rows.append(
+            ClaimRow(
+                css=r.css,
+                data_id=claim_number(r.claim) * 1000 + i,
+                data_verdict=f"{rank:g}",
+                data_close=str(r.labelled_close).lower(),
+                claim=r.claim,
+                anchor=anchor,
+                where=r.where,
+                statement=r.statement,
+                test=r.test_name if r.claim in shared else None,
+                paper_value=r.paper_value,
+                measures=tuple(measure_row(m) for m in measured[:MEASURED_IN_TABLE]),
+                more_measures=max(len(measured) - MEASURED_IN_TABLE, 0),
+                deciding=(
+                    Deciding(check.name, text.num(check.value, 4), values_note(check))
+                    if check is not None and not measured
+                    else None
+                ),
+                checks_passed=passed,
+                checks=total,
+                threshold=(
+                    Threshold(
+                        check.name,
+                        text.check_text(check),
+                        not check.passed,
+                        text.close_text(check) if check.close else None,
+                    )
+                    if check is not None
+                    else None
+                ),
+                assertion=r.assertion,
+                scale=text.scale_text(r.scale),
+                runtime=text.duration(r.runtime_s),
+                badge=badge(r),
+                reason=reason,
+                reason_short=first if len(first) <= REASON_SHOWN else first[: REASON_SHOWN - 3].rstrip() + "...",
+                seeds_path=tuple(look.seeds for look in plan.path) if plan else None,
+                stopped=plan.raw.get("stopped", "") if plan else "",
+                readings=readings_cell(readings.get(r.test)),
+            )
+        )
     return tuple(rows)
 
 
@@ -190,10 +224,20 @@ class Control:
 
 def control_views(controls: Sequence[ControlView]) -> tuple[Control, ...]:
     """The claim's negative controls: the counterfactual each fed to the claim's checks, and how they failed."""
-    return tuple(Control(c.test_name, text.scale_text(c.scale), c.counterfactual, c.discriminates,
-                         len(c.failed_checks), len(c.checks), c.verdict or "?", c.verdict_reason or "",
-                         check_rows(c.failed_checks or c.checks))
-                 for c in controls)
+    return tuple(
+        Control(
+            c.test_name,
+            text.scale_text(c.scale),
+            c.counterfactual,
+            c.discriminates,
+            len(c.failed_checks),
+            len(c.checks),
+            c.verdict or "?",
+            c.verdict_reason or "",
+            check_rows(c.failed_checks or c.checks),
+        )
+        for c in controls
+    )
 
 
 @dataclass(frozen=True)
@@ -217,8 +261,11 @@ def seed_path(claim: ClaimView) -> SeedPath | None:
     looks = []
     for look in plan.path:
         shown = look.shown
-        cells = "; ".join(f"{c['name']}: {text.num(c['value'], 4)} {text.interval(c.get('interval'), 4)} "
-                          f"{text.threshold_text(c['op'], c['threshold'])}" for c in shown[:PATH_CHECKS_SHOWN])
+        cells = "; ".join(
+            f"{c['name']}: {text.num(c['value'], 4)} {text.interval(c.get('interval'), 4)} "
+            f"{text.threshold_text(c['op'], c['threshold'])}"
+            for c in shown[:PATH_CHECKS_SHOWN]
+        )
         more = f"; and {len(shown) - PATH_CHECKS_SHOWN} more" if len(shown) > PATH_CHECKS_SHOWN else ""
         looks.append(Look(look.seeds, "close" if look.close else "decided", cells + more))
     return SeedPath(text.path_text(plan), tuple(looks))
@@ -261,14 +308,24 @@ def section(claim: ClaimView, anchor: str, rendered: Sequence[Rendered]) -> Sect
     failed = claim.failed_checks
     passed, total = claim.checks_passed
     return Section(
-        css=claim.css, anchor=anchor, claim=claim.claim, badge=badge(claim),
-        scale=text.scale_text(claim.scale), statement=claim.statement, facts=tuple(facts),
+        css=claim.css,
+        anchor=anchor,
+        claim=claim.claim,
+        badge=badge(claim),
+        scale=text.scale_text(claim.scale),
+        statement=claim.statement,
+        facts=tuple(facts),
         close_calls=tuple((c.name, text.close_text(c)) for c in claim.close_checks),
         path=seed_path(claim),
         measured=tuple(measure_row(m) for m in claim.measured),
-        failed=check_rows(failed), holds_note=bool(claim.declared and failed),
-        checks=check_rows(claim.checks), checks_passed=passed, checks_open=total <= CHECKS_OPEN,
-        choices=claim.choices, notes=claim.notes, controls=control_views(claim.controls),
+        failed=check_rows(failed),
+        holds_note=bool(claim.declared and failed),
+        checks=check_rows(claim.checks),
+        checks_passed=passed,
+        checks_open=total <= CHECKS_OPEN,
+        choices=claim.choices,
+        notes=claim.notes,
+        controls=control_views(claim.controls),
         figures=figure_views(rendered),
     )
 
@@ -287,8 +344,14 @@ def overview_rows(claims: Sequence[ClaimView], depends: frozenset[str] = frozens
         name = check.name if len(check.name) <= OVERVIEW_NAME else check.name[: OVERVIEW_NAME - 3] + "..."
         param = re.search(r"\[(.*)\]$", r.test_name)
         test = f" [{param.group(1)}]" if r.claim in shared and param else ""
-        row = {"label": f"{r.claim}{test}: {name}", "verdict": r.verdict, "close": r.close, "kind": kind,
-               "passed": check.passed, "depends": r.test in depends}
+        row = {
+            "label": f"{r.claim}{test}: {name}",
+            "verdict": r.verdict,
+            "close": r.close,
+            "kind": kind,
+            "passed": check.passed,
+            "depends": r.test in depends,
+        }
         if margin is not None:
             row.update(margin=margin[0], low=margin[1], high=margin[2])
         rows.append(row)
@@ -401,9 +464,12 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
     found = mv.outcomes(universes) if universes is not None else {}
     readings = {r.test: mv.outcome_for(universes, r, found) for r in records}
     depends = frozenset(t for t, o in readings.items() if o is not None and o.state == mv.CHANGES)
-    sections = [tuple(section(r, a, rendered.get(i, []))
-                      for i, (r, a) in enumerate(zip(records, ids)) if r.is_prediction == part)
-                for part in (False, True)]  # the paper's claims, then the predictions beyond it
+    sections = [
+        tuple(
+            section(r, a, rendered.get(i, [])) for i, (r, a) in enumerate(zip(records, ids)) if r.is_prediction == part
+        )
+        for part in (False, True)
+    ]  # the paper's claims, then the predictions beyond it
     predicted = [i for i, r in enumerate(records) if r.is_prediction]
     claimed = [i for i in range(len(records)) if i not in predicted]
     # The stylesheet and the script are the package's own files, inlined as they are: Markup keeps the
@@ -411,16 +477,22 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
     css, js, grid_css = (Markup(static_text(name)) for name in ("page.css", "page.js", "robustness.css"))
     return render(
         TEMPLATE,
-        css=css, js=js, paper_title=PAPER_TITLE,
-        run_label=run.completeness.label, tests=len(records),
+        css=css,
+        js=js,
+        paper_title=PAPER_TITLE,
+        run_label=run.completeness.label,
+        tests=len(records),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)
-        chips=chips(run.verdict_counts("records")), overview=overview(records, depends),
-        claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed], readings), not_run=not_run(run),
+        chips=chips(run.verdict_counts("records")),
+        overview=overview(records, depends),
+        claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed], readings),
+        not_run=not_run(run),
         predictions=claim_rows([records[i] for i in predicted], [ids[i] for i in predicted], readings),
         with_readings=universes is not None,
         robustness=grid_view(run.robustness, run.robustness_environment),
         multiverse=mv.grid_view(run, {r.test: a for r, a in zip(records, ids)}),
         robustness_css=grid_css,
         environment=environment_rows(run.environment),
-        claim_sections=sections[0], prediction_sections=sections[1],
+        claim_sections=sections[0],
+        prediction_sections=sections[1],
     )

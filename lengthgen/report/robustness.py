@@ -21,8 +21,20 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import ROBUSTNESS
 from lengthgen.report.data import claim_number
-from lengthgen.report.grid import (MISSING, NOT_APPLICABLE, Grid, Slot, block, counts_line, failed_check, failed_lines,
-                                   grid_cell, run_line, shown, table_lines)
+from lengthgen.report.grid import (
+    MISSING,
+    NOT_APPLICABLE,
+    Grid,
+    Slot,
+    block,
+    counts_line,
+    failed_check,
+    failed_lines,
+    grid_cell,
+    run_line,
+    shown,
+    table_lines,
+)
 from lengthgen.report.run_view import ClaimView, claim_view
 
 
@@ -55,15 +67,26 @@ def build_map(cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, Any]:
                 out.append({"setting": s.name, "claim": claim, "verdict": "missing"})
                 continue
             passed, total = r.checks_passed
-            out.append({
-                "setting": s.name, "claim": claim, "verdict": r.verdict, "label": r.verdict_label,
-                "reason": r.raw.get("verdict_reason"), "test": r.raw.get("test"), "checks_passed": passed,
-                "checks": total, "seeds": r.scale.raw.get("seed_list"),
-                "failed_checks": [failed_check(c.raw) for c in r.failed_checks],
-                "runtime_s": r.runtime_s,
-            })
-    return {"settings": [{"name": s.name, "what": s.what, "claims": list(s.claims)} for s in ROBUSTNESS],
-            "claims": claims, "cells": out}
+            out.append(
+                {
+                    "setting": s.name,
+                    "claim": claim,
+                    "verdict": r.verdict,
+                    "label": r.verdict_label,
+                    "reason": r.raw.get("verdict_reason"),
+                    "test": r.raw.get("test"),
+                    "checks_passed": passed,
+                    "checks": total,
+                    "seeds": r.scale.raw.get("seed_list"),
+                    "failed_checks": [failed_check(c.raw) for c in r.failed_checks],
+                    "runtime_s": r.runtime_s,
+                }
+            )
+    return {
+        "settings": [{"name": s.name, "what": s.what, "claims": list(s.claims)} for s in ROBUSTNESS],
+        "claims": claims,
+        "cells": out,
+    }
 
 
 def map_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = True) -> list[str]:
@@ -84,21 +107,26 @@ def map_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = Tr
             else:
                 row.append(shown(view))
         rows.append((claim, row))
-    lines = ["robustness map (paper scale; verdict per claim x setting; ~ close call; - not run at that setting; "
-             "? no record)"] + table_lines("claim", 6, names, rows)
+    lines = [
+        "robustness map (paper scale; verdict per claim x setting; ~ close call; - not run at that setting; "
+        "? no record)"
+    ] + table_lines("claim", 6, names, rows)
     lines.append(counts_line(data["cells"]))
     if details:
         for c in data["cells"]:
             if c["verdict"] in ("reproduced", "missing"):
                 continue
-            lines.append(f"{c['claim']} at {c['setting']}: {c['label']} ({c['checks_passed']}/{c['checks']} checks)"
-                         + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else ""))
+            lines.append(
+                f"{c['claim']} at {c['setting']}: {c['label']} ({c['checks_passed']}/{c['checks']} checks)"
+                + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else "")
+            )
             lines += failed_lines(c["failed_checks"])
     return lines
 
 
-def grid_view(cells: Sequence[ClaimView | Mapping[str, Any]],
-              environment: Mapping[str, Any] | None = None) -> Grid | None:
+def grid_view(
+    cells: Sequence[ClaimView | Mapping[str, Any]], environment: Mapping[str, Any] | None = None
+) -> Grid | None:
     """The map on the page (None without cells): a coloured grid, each cell a link to its checks below
     it, then one collapsed block per cell with its verdict, reason, scale and checks (failed first)."""
     if not cells:
@@ -112,8 +140,16 @@ def grid_view(cells: Sequence[ClaimView | Mapping[str, Any]],
         keys = [(s["name"], claim) for s in data["settings"]]
         slots = [Slot(by_cell.get(k) if k in planned else None, k in planned, cell_id(*k)) for k in keys]
         rows.append((claim, tuple(grid_cell(slot, slot.view.verdict_label if slot.view else "") for slot in slots)))
-    blocks = tuple(block(by_cell[c["setting"], c["claim"]], cell_id(c["setting"], c["claim"]), c["claim"],
-                         f"at {c['setting']}")
-                   for c in data["cells"] if (c["setting"], c["claim"]) in by_cell)
-    return Grid(GRID_ID, "claim", tuple((s["name"], s["what"]) for s in data["settings"]), tuple(rows), blocks,
-                run_line(environment))
+    blocks = tuple(
+        block(by_cell[c["setting"], c["claim"]], cell_id(c["setting"], c["claim"]), c["claim"], f"at {c['setting']}")
+        for c in data["cells"]
+        if (c["setting"], c["claim"]) in by_cell
+    )
+    return Grid(
+        GRID_ID,
+        "claim",
+        tuple((s["name"], s["what"]) for s in data["settings"]),
+        tuple(rows),
+        blocks,
+        run_line(environment),
+    )

@@ -50,22 +50,56 @@ class VerdictStyle:
 
 
 VERDICT_STYLES: tuple[VerdictStyle, ...] = (  # in the order verdict counts are listed
-    VerdictStyle("reproduced", "v-reproduced", "#1a7f37", "ok", 0, 7,
-                 "every check passed at the catalogue's point"),
-    VerdictStyle("not reproduced", "v-not-reproduced", "#9a4d00", "not-repr", 1, 4,
-                 "a declared non-reproduction: failed through exactly the checks the test names"),
-    VerdictStyle("inconclusive", "v-inconclusive", "#0550ae", "inconcl", 2, 5,
-                 "too few seeds (or the test itself) left it undecided"),
-    VerdictStyle("unexpectedly reproduced", "v-unexpectedly-reproduced", "#8250df", "NEW-ok", 3, 3,
-                 "a declared non-reproduction passed every check"),
-    VerdictStyle("not reproduced (undeclared)", "v-not-reproduced-undeclared", "#8250df", "NEW-not-repr", 4, 2,
-                 "checks failed that the test does not declare: a finding, not a crash"),
+    VerdictStyle("reproduced", "v-reproduced", "#1a7f37", "ok", 0, 7, "every check passed at the catalogue's point"),
+    VerdictStyle(
+        "not reproduced",
+        "v-not-reproduced",
+        "#9a4d00",
+        "not-repr",
+        1,
+        4,
+        "a declared non-reproduction: failed through exactly the checks the test names",
+    ),
+    VerdictStyle(
+        "inconclusive",
+        "v-inconclusive",
+        "#0550ae",
+        "inconcl",
+        2,
+        5,
+        "too few seeds (or the test itself) left it undecided",
+    ),
+    VerdictStyle(
+        "unexpectedly reproduced",
+        "v-unexpectedly-reproduced",
+        "#8250df",
+        "NEW-ok",
+        3,
+        3,
+        "a declared non-reproduction passed every check",
+    ),
+    VerdictStyle(
+        "not reproduced (undeclared)",
+        "v-not-reproduced-undeclared",
+        "#8250df",
+        "NEW-not-repr",
+        4,
+        2,
+        "checks failed that the test does not declare: a finding, not a crash",
+    ),
     VerdictStyle("failed", "v-failed", "#cf222e", "FAILED", 5, 1, "an assertion outside the claim's checks"),
     VerdictStyle("error", "v-error", "#cf222e", "ERROR", 6, 0, "the test raised or its setup failed: the test broke"),
     VerdictStyle("skipped", "v-skipped", "#59636e", "skipped", None, 6, "the test did not run at this scale"),
 )
-UNKNOWN_STYLE = VerdictStyle("unknown", "v-unknown", "#59636e", "?", None, len(VERDICT_STYLES),
-                             "no verdict recorded, or one this version does not know")
+UNKNOWN_STYLE = VerdictStyle(
+    "unknown",
+    "v-unknown",
+    "#59636e",
+    "?",
+    None,
+    len(VERDICT_STYLES),
+    "no verdict recorded, or one this version does not know",
+)
 STYLES: dict[str, VerdictStyle] = {s.verdict: s for s in VERDICT_STYLES}
 CLOSE_SUFFIX = " (close)"
 
@@ -149,17 +183,28 @@ class CheckView:
     def parse(cls, check: Mapping[str, Any], record: Mapping[str, Any]) -> "CheckView":
         close = rule.is_close(check)
         return cls(
-            name=check["name"], value=check.get("value"), op=check["op"],
+            name=check["name"],
+            value=check.get("value"),
+            op=check["op"],
             threshold=_pair(check["threshold"]) if check["op"] == "in" else check["threshold"],
-            passed=bool(check["passed"]), values=_tuple(check.get("values")), ci95=_pair(check.get("ci95")),
-            decision_ci=_pair(check.get("decision_ci")), interval=_pair(rule.decision_interval(check)),
+            passed=bool(check["passed"]),
+            values=_tuple(check.get("values")),
+            ci95=_pair(check.get("ci95")),
+            decision_ci=_pair(check.get("decision_ci")),
+            interval=_pair(rule.decision_interval(check)),
             interval_kind=rule.interval_kind(check),
             level=rule.decision_level(record) if check.get("decision_ci") else 0.95,
-            has_interval=rule.has_interval(check), close=close, expected_to_fail=bool(check.get("expected_to_fail")),
-            threshold_source=check.get("threshold_source"), threshold_note=check.get("threshold_note"),
-            paper=check.get("paper"), reduce=check.get("reduce"),
-            margin=rule.standard_margin(check, record), relative_margin=rule._relative_margin(check),
-            seeds_to_decide=rule.seeds_to_decide_check(check, record) if close else None, raw=check,
+            has_interval=rule.has_interval(check),
+            close=close,
+            expected_to_fail=bool(check.get("expected_to_fail")),
+            threshold_source=check.get("threshold_source"),
+            threshold_note=check.get("threshold_note"),
+            paper=check.get("paper"),
+            reduce=check.get("reduce"),
+            margin=rule.standard_margin(check, record),
+            relative_margin=rule._relative_margin(check),
+            seeds_to_decide=rule.seeds_to_decide_check(check, record) if close else None,
+            raw=check,
         )
 
 
@@ -222,11 +267,23 @@ class Sequential:
     def parse(cls, plan: Mapping[str, Any] | None) -> "Sequential | None":
         if not plan:
             return None
-        looks = tuple(Look(int(look["seeds"]), bool(look.get("close")),
-                           tuple(look.get("close_checks") or ([look["deciding"]] if look.get("deciding") else [])))
-                      for look in plan.get("path") or [])
-        return cls(str(plan.get("rule", "?")), plan.get("looks_planned", "?"), plan.get("max_seeds", "?"),
-                   float(plan.get("level", 0.95)), str(plan.get("stopped", "?")), looks, plan)
+        looks = tuple(
+            Look(
+                int(look["seeds"]),
+                bool(look.get("close")),
+                tuple(look.get("close_checks") or ([look["deciding"]] if look.get("deciding") else [])),
+            )
+            for look in plan.get("path") or []
+        )
+        return cls(
+            str(plan.get("rule", "?")),
+            plan.get("looks_planned", "?"),
+            plan.get("max_seeds", "?"),
+            float(plan.get("level", 0.95)),
+            str(plan.get("stopped", "?")),
+            looks,
+            plan,
+        )
 
 
 def test_name(nodeid: str) -> str:
@@ -272,15 +329,29 @@ class ControlView:
 
     @classmethod
     def parse(cls, record: Mapping[str, Any]) -> "ControlView":
-        return cls(record["claim"], record.get("test", ""), _scale(record.get("scale")), record.get("verdict"),
-                   record.get("verdict_reason"), record.get("counterfactual") or "",
-                   tuple(CheckView.parse(c, record) for c in record.get("checks") or []), record)
+        return cls(
+            record["claim"],
+            record.get("test", ""),
+            _scale(record.get("scale")),
+            record.get("verdict"),
+            record.get("verdict_reason"),
+            record.get("counterfactual") or "",
+            tuple(CheckView.parse(c, record) for c in record.get("checks") or []),
+            record,
+        )
 
 
 def _scale(scale: Mapping[str, Any] | None) -> ScaleView:
     scale = scale or {}
-    return ScaleView(scale.get("name", "?"), scale.get("seeds"), scale.get("paper_seeds"),
-                     _tuple(scale.get("seed_list")), scale.get("steps"), scale.get("sequences"), scale)
+    return ScaleView(
+        scale.get("name", "?"),
+        scale.get("seeds"),
+        scale.get("paper_seeds"),
+        _tuple(scale.get("seed_list")),
+        scale.get("steps"),
+        scale.get("sequences"),
+        scale,
+    )
 
 
 @dataclass(frozen=True)
@@ -394,25 +465,54 @@ class ClaimView:
             return value if value is not None else (getattr(entry, key, "") if entry else "")
 
         return cls(
-            test=record.get("test", ""), claim=claim_id, where=words("where"), statement=words("statement"),
-            paper_value=words("paper_value"), assertion=words("assertion"),
+            test=record.get("test", ""),
+            claim=claim_id,
+            where=words("where"),
+            statement=words("statement"),
+            paper_value=words("paper_value"),
+            assertion=words("assertion"),
             kind="prediction" if claim_id in PREDICTIONS else "claim",
-            variant=variant_of(record.get("test", ""), scale.raw.get("name"), record.get("setting"),
-                               record.get("reading"),
-                               claim_id if record.get("setting") or record.get("reading") else None),
+            variant=variant_of(
+                record.get("test", ""),
+                scale.raw.get("name"),
+                record.get("setting"),
+                record.get("reading"),
+                claim_id if record.get("setting") or record.get("reading") else None,
+            ),
             verdict=record.get("verdict"),
-            verdict_reason=record.get("verdict_reason") or None, outcome=record.get("outcome"), close=bool(close),
-            checks=checks, deciding=by_name[id(deciding)] if deciding is not None else None,
+            verdict_reason=record.get("verdict_reason") or None,
+            outcome=record.get("outcome"),
+            close=bool(close),
+            checks=checks,
+            deciding=by_name[id(deciding)] if deciding is not None else None,
             close_checks=tuple(by_name[id(c)] for c in close),
-            declared=(Declared(tuple(declared.get("patterns") or ()), declared.get("why") or "",
-                               bool(declared.get("strict"))) if declared else None),
-            measured=tuple(Measure(n, measured[n].get("mean"), _pair(measured[n].get("ci95")),
-                                   tuple(measured[n].get("values") or ()), n in marked) for n in measured),
-            scale=scale, setting=record.get("setting") or None, reading=record.get("reading") or None,
-            runtime_s=record.get("runtime_s"), sequential=Sequential.parse(record.get("sequential")),
-            controls=tuple(controls), choices=tuple(record.get("choices") or ()),
-            notes=tuple(record.get("notes") or ()), inconclusive_reason=record.get("inconclusive_reason"),
-            threshold_basis=record.get("threshold_basis"), verified=record.get("verified"), raw=record,
+            declared=(
+                Declared(tuple(declared.get("patterns") or ()), declared.get("why") or "", bool(declared.get("strict")))
+                if declared
+                else None
+            ),
+            measured=tuple(
+                Measure(
+                    n,
+                    measured[n].get("mean"),
+                    _pair(measured[n].get("ci95")),
+                    tuple(measured[n].get("values") or ()),
+                    n in marked,
+                )
+                for n in measured
+            ),
+            scale=scale,
+            setting=record.get("setting") or None,
+            reading=record.get("reading") or None,
+            runtime_s=record.get("runtime_s"),
+            sequential=Sequential.parse(record.get("sequential")),
+            controls=tuple(controls),
+            choices=tuple(record.get("choices") or ()),
+            notes=tuple(record.get("notes") or ()),
+            inconclusive_reason=record.get("inconclusive_reason"),
+            threshold_basis=record.get("threshold_basis"),
+            verified=record.get("verified"),
+            raw=record,
         )
 
 
@@ -456,8 +556,12 @@ def run_scale(views: Sequence[ClaimView]) -> str:
 def completeness(views: Sequence[ClaimView]) -> Completeness:
     ran = {v.claim for v in views}
     predicted = sorted({v.claim for v in views if v.is_prediction}, key=claim_number)
-    return Completeness(tuple(c for c in CATALOGUE if c in ran), tuple(c for c in CATALOGUE if c not in ran),
-                        tuple(predicted), run_scale(views))
+    return Completeness(
+        tuple(c for c in CATALOGUE if c in ran),
+        tuple(c for c in CATALOGUE if c not in ran),
+        tuple(predicted),
+        run_scale(views),
+    )
 
 
 def verdict_counts(views: Iterable[ClaimView]) -> dict[str, int]:
@@ -535,9 +639,12 @@ class RunView:
         return cls(
             claims=tuple(v for v in views if not v.is_prediction),
             predictions=tuple(v for v in views if v.is_prediction),
-            controls=controls, robustness=tuple(cells), multiverse=tuple(multiverse),
+            controls=controls,
+            robustness=tuple(cells),
+            multiverse=tuple(multiverse),
             environment=data.get("environment") or {},
             robustness_environment=data.get("robustness_environment") if cells else None,
             multiverse_environment=data.get("multiverse_environment") if multiverse else None,
-            completeness=completeness(views), data=data,
+            completeness=completeness(views),
+            data=data,
         )

@@ -43,8 +43,11 @@ def _close_lines(claim: ClaimView, width: int) -> list[str]:
     return lines
 
 
-def run_view(run: RunView | Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None,
-             controls: Sequence[Mapping[str, Any]] = ()) -> RunView:
+def run_view(
+    run: RunView | Sequence[Mapping[str, Any]],
+    environment: Mapping[str, Any] | None = None,
+    controls: Sequence[Mapping[str, Any]] = (),
+) -> RunView:
     """``run`` itself, or the view of a run's records (claims and predictions; cells, if any, go to the map)
     with its ``controls`` and ``environment``."""
     if isinstance(run, RunView):
@@ -52,8 +55,12 @@ def run_view(run: RunView | Sequence[Mapping[str, Any]], environment: Mapping[st
     return RunView.from_records([*run, *controls], environment or {})
 
 
-def summary_lines(run: RunView | Sequence[Mapping[str, Any]], environment: Mapping[str, Any] | None = None,
-                  width: int | None = None, controls: Sequence[Mapping[str, Any]] = ()) -> list[str]:
+def summary_lines(
+    run: RunView | Sequence[Mapping[str, Any]],
+    environment: Mapping[str, Any] | None = None,
+    width: int | None = None,
+    controls: Sequence[Mapping[str, Any]] = (),
+) -> list[str]:
     """The verdict table in short: claim, scale, verdict, checks passed, paper value, measured headline
     (the failed check, else the recorded headline quantities, else the check nearest its threshold).
 
@@ -79,8 +86,9 @@ def summary_lines(run: RunView | Sequence[Mapping[str, Any]], environment: Mappi
         measured = _wrap(text.headline(r, compact=True), measured_w)
         for i, (p, m) in enumerate(itertools.zip_longest(paper, measured, fillvalue="")):
             shown = r.verdict_label if r.verdict else "?"
-            head = (f"{r.claim:<5} {r.scale.name:<6} {shown:<{verdict_w}} "
-                    f"{checks:>7}  ") if i == 0 else " " * len(fixed)
+            head = (
+                (f"{r.claim:<5} {r.scale.name:<6} {shown:<{verdict_w}} {checks:>7}  ") if i == 0 else " " * len(fixed)
+            )
             lines.append(f"{head}{p:<{paper_w}} | {m}".rstrip())
         if r.claim in shared:
             lines.append(f"{'':<12} test: {r.test_name}")
@@ -95,12 +103,16 @@ def summary_lines(run: RunView | Sequence[Mapping[str, Any]], environment: Mappi
         lines.append(f"predictions: {predicted}")
     if view.controls:
         good = [c for c in view.controls if c.discriminates]
-        lines.append(f"negative controls: {len(good)} of {len(view.controls)} discriminate (the claim's checks fail "
-                     f"on the counterfactual)")
+        lines.append(
+            f"negative controls: {len(good)} of {len(view.controls)} discriminate (the claim's checks fail "
+            f"on the counterfactual)"
+        )
         for c in view.controls:
             if not c.discriminates:
-                lines.append(f"  control {c.claim} {c.test_name}: {c.verdict}: "
-                             f"{(c.verdict_reason or '').splitlines()[0][:width - 30]}")
+                lines.append(
+                    f"  control {c.claim} {c.test_name}: {c.verdict}: "
+                    f"{(c.verdict_reason or '').splitlines()[0][: width - 30]}"
+                )
     if environment:
         lines.append(
             f"wall time {text.duration(environment.get('wall_time_s'))}; models trained "

@@ -81,8 +81,10 @@ def path_text(plan: Sequential | None) -> str:
     if plan is None:
         return ""
     seeds = " -> ".join(str(look.seeds) for look in plan.path)
-    return (f"until decided ({plan.rule}, {plan.looks_planned} looks planned up to {plan.max_seeds} seeds, each at "
-            f"{100 * plan.level:.3g}%): seeds {seeds}, {plan.stopped}")
+    return (
+        f"until decided ({plan.rule}, {plan.looks_planned} looks planned up to {plan.max_seeds} seeds, each at "
+        f"{100 * plan.level:.3g}%): seeds {seeds}, {plan.stopped}"
+    )
 
 
 def verdict_label(record: ClaimView | Mapping[str, Any]) -> str:
@@ -95,12 +97,17 @@ def close_text(check: CheckView) -> str:
     decide it, e.g. ``mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 seeds would decide it``."""
     kind = check.interval_kind or "?"
     needed = check.seeds_to_decide
-    decide = (f"about {needed} seeds would decide it" if needed is not None
-              else "no number of seeds decides it (the estimate sits on the threshold)")
+    decide = (
+        f"about {needed} seeds would decide it"
+        if needed is not None
+        else "no number of seeds decides it (the estimate sits on the threshold)"
+    )
     what = "mean" if kind == "t" else "statistic"
     kind = {"t": "t-interval", "bootstrap": "seed bootstrap"}.get(kind, kind)
-    return (f"{what} {num(check.value, 4)} {interval(check.interval, 4)} ({100 * check.level:.3g}% "
-            f"{kind}) {threshold_text(check.op, check.threshold)}; {decide}")
+    return (
+        f"{what} {num(check.value, 4)} {interval(check.interval, 4)} ({100 * check.level:.3g}% "
+        f"{kind}) {threshold_text(check.op, check.threshold)}; {decide}"
+    )
 
 
 def checks_passed(record: ClaimView | Mapping[str, Any]) -> tuple[int, int]:
@@ -112,6 +119,7 @@ def headline(record: ClaimView | Mapping[str, Any], compact: bool = False) -> st
     """The measured value in one line: the failed deciding check, else the quantities of ``claim.measure``
     (those marked headline, if any, else all), else the deciding check. ``compact`` drops parenthesised
     parts of names."""
+
     def name(text: str) -> str:
         return re.sub(r"\s+\([^()]*\)", "", text) if compact else text
 

@@ -79,7 +79,7 @@ CLOSE_LABELLED = ("reproduced", "not reproduced")  # verdicts that carry " (clos
 
 
 def interval_kind(check: Mapping[str, Any]) -> str | None:
-    """"t", "bootstrap", "exact" or None; a record of an earlier version (no ``interval``) with a mean
+    """ "t", "bootstrap", "exact" or None; a record of an earlier version (no ``interval``) with a mean
     over seeds and an interval is "t"."""
     kind = check.get("interval")
     if kind is None and check.get("reduce") == "mean" and check.get("ci95"):
@@ -185,8 +185,11 @@ def close_checks(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def closeness(record: Mapping[str, Any]) -> dict[str, Any]:
     """``{"close", "close_checks", "seeds_to_decide"}``: the record's fields, computed from its checks."""
     close = close_checks(record)
-    return {"close": bool(close), "close_checks": [c["name"] for c in close],
-            "seeds_to_decide": {c["name"]: seeds_to_decide_check(c, record) for c in close}}
+    return {
+        "close": bool(close),
+        "close_checks": [c["name"] for c in close],
+        "seeds_to_decide": {c["name"]: seeds_to_decide_check(c, record) for c in close},
+    }
 
 
 def deciding_check(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -249,8 +252,10 @@ def _seed_reason(record: Mapping[str, Any], checks: Sequence[Mapping[str, Any]])
     ci = check.get("ci95")
     where = f"95% interval [{ci[0]:.4g}, {ci[1]:.4g}]" if ci else "no interval from one seed"
     more = f" (and {len(checks) - 1} more)" if len(checks) > 1 else ""
-    return (f"too few seeds to decide: {seeds} of the paper's {paper}; {check['name']}: mean {check['value']:.4g}, "
-            f"{where}, threshold {check['op']} {check['threshold']}{more}")
+    return (
+        f"too few seeds to decide: {seeds} of the paper's {paper}; {check['name']}: mean {check['value']:.4g}, "
+        f"{where}, threshold {check['op']} {check['threshold']}{more}"
+    )
 
 
 def expected_failure(record: Mapping[str, Any], reason: str | None) -> tuple[str, str | None]:
@@ -342,8 +347,9 @@ def undeclared_reason(record: Mapping[str, Any]) -> str:
     stray = [c for c in failed if not c.expected_to_fail]
     shown = "; ".join(c.describe() for c in stray[:REASON_CHECKS])
     more = f"; and {len(stray) - REASON_CHECKS} more" if len(stray) > REASON_CHECKS else ""
-    declared = (f"; {len(failed) - len(stray)} declared checks fail as declared" if len(failed) > len(stray)
-                else "")
-    return (f"{record.get('claim', '?')} not reproduced {where_it_ran(record)}, not declared: {len(stray)} of "
-            f"{len(checks)} checks fail: {shown}{more}{declared}; the other {len(checks) - len(failed)} checks "
-            f"hold{suite_reading_note(stray)}")
+    declared = f"; {len(failed) - len(stray)} declared checks fail as declared" if len(failed) > len(stray) else ""
+    return (
+        f"{record.get('claim', '?')} not reproduced {where_it_ran(record)}, not declared: {len(stray)} of "
+        f"{len(checks)} checks fail: {shown}{more}{declared}; the other {len(checks) - len(failed)} checks "
+        f"hold{suite_reading_note(stray)}"
+    )

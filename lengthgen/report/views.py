@@ -62,13 +62,18 @@ def values_note(check: CheckView) -> str | None:
         return "exact (no seeds, no interval)"
     if kind == "bootstrap":
         ci = check.ci95
-        return (f"95% seed bootstrap {text.interval(ci) if ci else '(too few seeds)'}"
-                + (f"; values: {text.per_seed(values)}" if values else ""))
+        return f"95% seed bootstrap {text.interval(ci) if ci else '(too few seeds)'}" + (
+            f"; values: {text.per_seed(values)}" if values else ""
+        )
     if not values or len(values) < 2:
         return None
     n = len(values)
-    how = {"mean": f"mean of {n} {text.interval(check.ci95)}", "all": f"worst of {n} (every one must pass)",
-           "min": f"min of {n}", "max": f"max of {n}"}.get(check.reduce, f"{n} values")
+    how = {
+        "mean": f"mean of {n} {text.interval(check.ci95)}",
+        "all": f"worst of {n} (every one must pass)",
+        "min": f"min of {n}",
+        "max": f"max of {n}",
+    }.get(check.reduce, f"{n} values")
     return f"{how}; values: {text.per_seed(values)}"
 
 
@@ -87,7 +92,18 @@ class CheckRow:
 
 
 def check_rows(checks: Sequence[CheckView]) -> tuple[CheckRow, ...]:
-    return tuple(CheckRow(c.name, text.num(c.value, 4), values_note(c), text.threshold_text(c.op, c.threshold),
-                          c.close, c.paper or "", c.passed, c.expected_to_fail,
-                          (c.threshold_source or "not stated").replace("-", " "), c.threshold_note)
-                 for c in checks)
+    return tuple(
+        CheckRow(
+            c.name,
+            text.num(c.value, 4),
+            values_note(c),
+            text.threshold_text(c.op, c.threshold),
+            c.close,
+            c.paper or "",
+            c.passed,
+            c.expected_to_fail,
+            (c.threshold_source or "not stated").replace("-", " "),
+            c.threshold_note,
+        )
+        for c in checks
+    )

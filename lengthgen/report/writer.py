@@ -44,8 +44,9 @@ def render_page(data: Mapping[str, Any] | RunView, drawings: Path | None = None)
     rendered = {i: render_record(f, drawings) for i, f in enumerate(figures)}
     if drawings is not None and drawings.exists():
         prune_drawings(drawings, {spec_key(s) for f in figures for s in f.values()})
-    errors = [f"{records[i].claim} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs
-              if f.error]
+    errors = [
+        f"{records[i].claim} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs if f.error
+    ]
     return page(run, rendered), errors
 
 

@@ -86,8 +86,10 @@ def evaluated(
     """
     changed = transform is not None or evaluate is not None
     if (variant is not None) != changed:  # a changed evaluation stored under the plain key would feed wrong numbers
-        raise ValueError(f"variant {variant!r} must name a transform or an evaluate function, and only then "
-                         f"(transform {transform!r}, evaluate {evaluate!r})")
+        raise ValueError(
+            f"variant {variant!r} must name a transform or an evaluate function, and only then "
+            f"(transform {transform!r}, evaluate {evaluate!r})"
+        )
     evaluate = evaluate or evaluate_models
     payloads = [eval_payload(m, evaluation) for m in models]
     if variant is not None:

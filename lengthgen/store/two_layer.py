@@ -30,8 +30,13 @@ from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.store.fingerprint import code_fingerprint, environment
 
 # the files besides the core whose code decides a trained transformer's numbers
-MODEL_FILES = ("models/two_layer/transformer.py", "tasks/shift.py", "engine/train_two_layer.py", "encodings/rope.py",
-               "encodings/ape.py")
+MODEL_FILES = (
+    "models/two_layer/transformer.py",
+    "tasks/shift.py",
+    "engine/train_two_layer.py",
+    "encodings/rope.py",
+    "encodings/ape.py",
+)
 # ... and its evaluation's
 EVAL_FILES = MODEL_FILES + ("engine/evaluate_two_layer.py", "probes/retrieval.py", "probes/geometry.py")
 CACHE_KIND = "two-layer"  # the cache's folder of trained transformers
@@ -40,8 +45,12 @@ EVAL_KIND = "two-layer-eval"  # ... of their evaluations
 
 def train_payload(member: Member) -> dict[str, Any]:
     """Everything that decides the trained numbers."""
-    return {"what": "two-layer-transformer", "spec": member.spec.to_dict(), "seed": member.seed,
-            **environment(MODEL_FILES)}
+    return {
+        "what": "two-layer-transformer",
+        "spec": member.spec.to_dict(),
+        "seed": member.seed,
+        **environment(MODEL_FILES),
+    }
 
 
 def train_key(member: Member) -> str:
@@ -62,8 +71,11 @@ def trained_transformers(
         groups: dict[TwoLayerSpec, list[int]] = {}
         for i in todo:
             groups.setdefault(members[i].spec, []).append(i)
-        chunks = [indices[start : start + MAX_MEMBERS]
-                  for indices in groups.values() for start in range(0, len(indices), MAX_MEMBERS)]
+        chunks = [
+            indices[start : start + MAX_MEMBERS]
+            for indices in groups.values()
+            for start in range(0, len(indices), MAX_MEMBERS)
+        ]
         for chunk, models in _train_chunks(chunks):
             for i, model in zip(chunk, models):
                 meta = {"trajectory": model.trajectory, "seconds": model.seconds}
@@ -73,13 +85,20 @@ def trained_transformers(
         """``(chunk, models)`` per ensemble pass: on the connected Dask cluster, else here, in order."""
         if cluster.active():
             passes = [[members[i] for i in chunk] for chunk in chunks]
-            for number, models in train_passes(passes, threads=torch.get_num_threads(), train=train_transformers,
-                                               payload=train_payload, make=TrainedTransformer):
+            for number, models in train_passes(
+                passes,
+                threads=torch.get_num_threads(),
+                train=train_transformers,
+                payload=train_payload,
+                make=TrainedTransformer,
+            ):
                 yield chunks[number], models
             return
         for chunk in chunks:
             spec = members[chunk[0]].spec
-            with progress_bar(spec.train.steps, f"train two-layer {spec.model.encoding} x{len(chunk)}", progress) as update:
+            with progress_bar(
+                spec.train.steps, f"train two-layer {spec.model.encoding} x{len(chunk)}", progress
+            ) as update:
                 yield chunk, train_transformers([members[i] for i in chunk], progress=update)
 
     return fetch_or_compute(cache, CACHE_KIND, [train_key(m) for m in members], decode, compute)

@@ -11,7 +11,8 @@ uniform in [Lmin, Lmax] (``TrainConfig.length_mix="per-sequence"``; under ``"per
 step is shared by every sequence of the step, see ``uniform.py``). Under causal attention the prediction
 at position t depends on tokens 0..t only, so right padding never changes a real position's output, and
 mixing lengths only decides how often each position is trained: position t contributes in sequences with
-L > t (always for t < Lmin, with probability (Lmax - t) / (Lmax - Lmin + 1) beyond, under either reading). The loss is the mean cross-entropy over every
+L > t (always for t < Lmin, with probability (Lmax - t) / (Lmax - Lmin + 1) beyond, under either reading).
+The loss is the mean cross-entropy over every
 (sequence, position) pair that has a target in the batch.
 
 Every sampler takes an explicit ``torch.Generator``.

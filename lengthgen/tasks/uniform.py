@@ -27,7 +27,12 @@ from lengthgen.tasks.batch import Batch
 
 
 def draw_training_tokens(
-    generator: torch.Generator, vocab: int, min_len: int, max_len: int, steps: int, batch: int,
+    generator: torch.Generator,
+    vocab: int,
+    min_len: int,
+    max_len: int,
+    steps: int,
+    batch: int,
     length_mix: str = LENGTH_MIXES[0],
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Tokens (steps, B, Lmax) i.i.d. uniform over ``vocab`` and lengths (steps, B) uniform in

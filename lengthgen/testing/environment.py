@@ -44,8 +44,13 @@ def is_evaluation(kind: str) -> bool:
 def cache_counts(stats: Mapping[str, int]) -> dict[str, Any]:
     """Models trained and taken from the cache, evaluations computed and reused, from ``Cache.stats``
     (keys "<kind>:hit" / "<kind>:computed" / "<kind>:damaged", summed over processes), and per kind."""
-    totals = {"models_trained": 0, "models_from_cache": 0, "evaluations_computed": 0, "evaluations_from_cache": 0,
-              "damaged_entries": 0}
+    totals = {
+        "models_trained": 0,
+        "models_from_cache": 0,
+        "evaluations_computed": 0,
+        "evaluations_from_cache": 0,
+        "damaged_entries": 0,
+    }
     kinds: dict[str, dict[str, int]] = {}
     for key, count in stats.items():
         kind, _, event = key.rpartition(":")
@@ -55,8 +60,10 @@ def cache_counts(stats: Mapping[str, int]) -> dict[str, Any]:
         elif event in ("hit", "computed"):
             total = EVENT_TOTALS[is_evaluation(kind), event]
             totals[total] += int(count)
-    by_kind = "; ".join(f"{kind}: {e.get('computed', 0)} computed, {e.get('hit', 0)} from the cache"
-                        for kind, e in sorted(kinds.items()))
+    by_kind = "; ".join(
+        f"{kind}: {e.get('computed', 0)} computed, {e.get('hit', 0)} from the cache"
+        for kind, e in sorted(kinds.items())
+    )
     return {**totals, "cache_by_kind": by_kind or "no cache use"}
 
 

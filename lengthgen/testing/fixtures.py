@@ -42,8 +42,9 @@ def _recorder(request: pytest.FixtureRequest, marker_name: str, make):
     """The test's recorder for the id of its ``@pytest.mark.<marker_name>("Cn")``, kept for its report."""
     marker = request.node.get_closest_marker(marker_name)
     if marker is None or not marker.args:
-        raise pytest.UsageError(f"{request.node.nodeid} uses the {marker_name} fixture without "
-                                f"@pytest.mark.{marker_name}('Cn')")
+        raise pytest.UsageError(
+            f"{request.node.nodeid} uses the {marker_name} fixture without @pytest.mark.{marker_name}('Cn')"
+        )
     recorder = make(marker.args[0], request.node.nodeid)
     request.node.stash[state.RECORDER] = recorder
     return recorder

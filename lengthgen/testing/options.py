@@ -31,29 +31,73 @@ PREFIX = "--lengthgen-"  # every option of the group (pytest's namespace for a p
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("lengthgen")
-    group.addoption("--lengthgen-cache-dir", dest="lengthgen_cache_dir", default=None,
-                    help="model cache directory (default: $LENGTHGEN_CACHE_DIR or ~/.cache/lengthgen)")
-    group.addoption("--lengthgen-retrain", dest="lengthgen_retrain", action="store_true",
-                    help="ignore cached models from earlier runs (models trained in this run are shared)")
-    group.addoption("--lengthgen-seeds", dest="lengthgen_seeds", type=seeds_arg, default=None,
-                    help="seeds for every claim at paper scale, e.g. 0-31 (default: the paper's count)")
-    group.addoption("--lengthgen-device", dest="lengthgen_device", type=device_arg, default="cpu",
-                    help="train and evaluate on cpu (default) or cuda; part of the cache key")
-    group.addoption("--lengthgen-threads", dest="lengthgen_threads", type=threads_arg, default=1,
-                    help="torch threads per process (default 1; part of the cache key)")
-    group.addoption("--lengthgen-report-dir", dest="lengthgen_report_dir", default=None,
-                    help="where the claims report is written (default: <rootdir>/reports)")
-    group.addoption("--lengthgen-scheduler", dest="lengthgen_scheduler", type=scheduler_arg, default=None,
-                    metavar="tcp://HOST:PORT",
-                    help="train missing models on this Dask cluster (needs the dask extra: pip install -e '.[dask]')")
-    group.addoption("--lengthgen-until-decided", dest="lengthgen_until_decided", nargs="?", const=_default_max(),
-                    default=None, type=until_decided_arg, metavar="MAX",
-                    help="add seeds, 4 at a time, to claims with a close deciding check until none is close or "
-                         "MAX seeds (default 32) are used; intervals at 1 - 0.05/looks (lengthgen.sequential)")
-    group.addoption("--lengthgen-summary-md", dest="lengthgen_summary_md", type=summary_md_arg, default=None,
-                    metavar="FILE",
-                    help="also write the verdict table as markdown to FILE (and append it to $GITHUB_STEP_SUMMARY "
-                         "when that is set)")
+    group.addoption(
+        "--lengthgen-cache-dir",
+        dest="lengthgen_cache_dir",
+        default=None,
+        help="model cache directory (default: $LENGTHGEN_CACHE_DIR or ~/.cache/lengthgen)",
+    )
+    group.addoption(
+        "--lengthgen-retrain",
+        dest="lengthgen_retrain",
+        action="store_true",
+        help="ignore cached models from earlier runs (models trained in this run are shared)",
+    )
+    group.addoption(
+        "--lengthgen-seeds",
+        dest="lengthgen_seeds",
+        type=seeds_arg,
+        default=None,
+        help="seeds for every claim at paper scale, e.g. 0-31 (default: the paper's count)",
+    )
+    group.addoption(
+        "--lengthgen-device",
+        dest="lengthgen_device",
+        type=device_arg,
+        default="cpu",
+        help="train and evaluate on cpu (default) or cuda; part of the cache key",
+    )
+    group.addoption(
+        "--lengthgen-threads",
+        dest="lengthgen_threads",
+        type=threads_arg,
+        default=1,
+        help="torch threads per process (default 1; part of the cache key)",
+    )
+    group.addoption(
+        "--lengthgen-report-dir",
+        dest="lengthgen_report_dir",
+        default=None,
+        help="where the claims report is written (default: <rootdir>/reports)",
+    )
+    group.addoption(
+        "--lengthgen-scheduler",
+        dest="lengthgen_scheduler",
+        type=scheduler_arg,
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="train missing models on this Dask cluster (needs the dask extra: pip install -e '.[dask]')",
+    )
+    group.addoption(
+        "--lengthgen-until-decided",
+        dest="lengthgen_until_decided",
+        nargs="?",
+        const=_default_max(),
+        default=None,
+        type=until_decided_arg,
+        metavar="MAX",
+        help="add seeds, 4 at a time, to claims with a close deciding check until none is close or "
+        "MAX seeds (default 32) are used; intervals at 1 - 0.05/looks (lengthgen.sequential)",
+    )
+    group.addoption(
+        "--lengthgen-summary-md",
+        dest="lengthgen_summary_md",
+        type=summary_md_arg,
+        default=None,
+        metavar="FILE",
+        help="also write the verdict table as markdown to FILE (and append it to $GITHUB_STEP_SUMMARY "
+        "when that is set)",
+    )
 
 
 def threads_arg(text: str) -> int:
@@ -64,7 +108,8 @@ def threads_arg(text: str) -> int:
         threads = None
     if threads is None or threads < 1:
         raise argparse.ArgumentTypeError(
-            f"--lengthgen-threads={text!r}: must be a positive integer (torch threads per process)")
+            f"--lengthgen-threads={text!r}: must be a positive integer (torch threads per process)"
+        )
     return threads
 
 
@@ -94,7 +139,8 @@ def summary_md_arg(text: str) -> Path:
     path = Path(text).expanduser()
     if not text.strip() or path.is_dir():
         raise argparse.ArgumentTypeError(
-            f"--lengthgen-summary-md={text!r}: must name a file (the markdown verdict table)")
+            f"--lengthgen-summary-md={text!r}: must name a file (the markdown verdict table)"
+        )
     return path
 
 

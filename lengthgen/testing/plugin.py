@@ -61,9 +61,13 @@ SUITE_MODULES = (  # registered in this order when the session is the suite's
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini(SUITE_INI, type="bool", default=False,
-                  help="this session is the lengthgen suite's: the lengthgen plugin records claims, writes the "
-                       "report and caps torch threads (without it the plugin only adds its options)")
+    parser.addini(
+        SUITE_INI,
+        type="bool",
+        default=False,
+        help="this session is the lengthgen suite's: the lengthgen plugin records claims, writes the "
+        "report and caps torch threads (without it the plugin only adds its options)",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)

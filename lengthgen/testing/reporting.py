@@ -37,8 +37,10 @@ def check_summary_path(path: Path) -> None:
 
     writable_dir(path.parent, "--lengthgen-summary-md")
     if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-        raise ValueError(f"--lengthgen-summary-md {str(path)!r} cannot be written: "
-                         f"{'a directory' if path.is_dir() else 'permission denied'}")
+        raise ValueError(
+            f"--lengthgen-summary-md {str(path)!r} cannot be written: "
+            f"{'a directory' if path.is_dir() else 'permission denied'}"
+        )
 
 
 def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path) -> None:
@@ -71,8 +73,9 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def write_summary_md(records: list[dict], environment: dict[str, Any] | None, path: Path,
-                     step_summary: str | None = None) -> str:
+def write_summary_md(
+    records: list[dict], environment: dict[str, Any] | None, path: Path, step_summary: str | None = None
+) -> str:
     """Write the run's verdict table as markdown (``lengthgen.report.markdown.summary_markdown`` of the
     run's ``RunView``) to ``path``, replacing it, and append the same text to ``step_summary`` (GitHub's
     ``$GITHUB_STEP_SUMMARY``) when given. Returns the markdown."""
@@ -89,8 +92,13 @@ def write_summary_md(records: list[dict], environment: dict[str, Any] | None, pa
     return text
 
 
-def run_environment(config: pytest.Config, stats: dict[str, int], exit_status: int | None = None,
-                    workers: int = 0, peak_rss: dict[str, float] | None = None) -> dict[str, Any]:
+def run_environment(
+    config: pytest.Config,
+    stats: dict[str, int],
+    exit_status: int | None = None,
+    workers: int = 0,
+    peak_rss: dict[str, float] | None = None,
+) -> dict[str, Any]:
     """The report's ``environment``: threads, workers, wall time, cache, command, exit status, memory."""
     from lengthgen.testing.environment import collect
 

@@ -23,5 +23,7 @@ def refuse_space_form(args: list[str]) -> None:
     for index, arg in enumerate(args):
         if arg in PATH_OPTIONS:
             value = args[index + 1] if index + 1 < len(args) else "VALUE"
-            raise pytest.UsageError(f"{arg} {value}: pytest would take {value!r} for a test path when it chooses its "
-                                    f"rootdir (pytest-dev/pytest#8846); write {arg}={value}")
+            raise pytest.UsageError(
+                f"{arg} {value}: pytest would take {value!r} for a test path when it chooses its "
+                f"rootdir (pytest-dev/pytest#8846); write {arg}={value}"
+            )

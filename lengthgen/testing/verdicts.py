@@ -6,7 +6,8 @@ xfail.
 
 The test also gets a few short strings as JUnit properties (``item.user_properties``, as ``record_property``
 adds them): ``lengthgen_claim`` (the id), ``lengthgen_kind``, ``lengthgen_verdict``, and for a claim
-``lengthgen_paper``, ``lengthgen_measured``, ``lengthgen_checks`` and ``lengthgen_close``, so ``--junitxml`` shows them. pytest's
+``lengthgen_paper``, ``lengthgen_measured``, ``lengthgen_checks`` and ``lengthgen_close``, so ``--junitxml``
+shows them. pytest's
 junitxml writes the properties of the teardown report, which pytest builds from ``item.user_properties``;
 the record itself rides only on the (copied) list of the report that finished the test, so it never
 reaches the XML."""
@@ -88,8 +89,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
         for key, value in closeness(data).items():
             setattr(record, key, value)
-    data.update(verdict=record.verdict, verdict_reason=record.verdict_reason, close=record.close,
-                close_checks=record.close_checks, seeds_to_decide=record.seeds_to_decide)
+    data.update(
+        verdict=record.verdict,
+        verdict_reason=record.verdict_reason,
+        close=record.close,
+        close_checks=record.close_checks,
+        seeds_to_decide=record.seeds_to_decide,
+    )
     report.user_properties.append((state.RECORD_PROPERTY, data))
     item.user_properties.extend(junit_properties(data))
 

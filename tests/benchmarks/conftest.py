@@ -1,7 +1,7 @@
 """Benchmarks run only when asked for (``-m bench``), serially (pytest-benchmark is off under xdist):
 
-    pytest tests/benchmarks -m bench -p no:xdist --benchmark-autosave
-    pytest tests/benchmarks -m bench -p no:xdist --benchmark-compare --benchmark-compare-fail=median:25%
+pytest tests/benchmarks -m bench -p no:xdist --benchmark-autosave
+pytest tests/benchmarks -m bench -p no:xdist --benchmark-compare --benchmark-compare-fail=median:25%
 """
 
 from __future__ import annotations

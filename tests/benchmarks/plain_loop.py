@@ -16,7 +16,7 @@ import argparse
 import torch
 import torch.nn.functional as F
 
-from lengthgen.config import PAPER_EVAL_LENGTHS, TaskConfig
+from lengthgen.config import PAPER_EVAL_LENGTHS
 from lengthgen.experiments.common import paper_spec
 from lengthgen.models import OneLayerHead
 from lengthgen.seeding import generator

@@ -22,11 +22,32 @@ HERE = Path(__file__).parent
 SEEDS, STEPS, OFFSET = 8, 1000, 2
 ROUNDS = int(os.environ.get("LENGTHGEN_BENCH_ROUNDS", "1"))
 COMMANDS = {
-    "plain-loop": lambda tmp: [sys.executable, str(HERE / "plain_loop.py"), "--seeds", str(SEEDS),
-                               "--steps", str(STEPS), "--offset", str(OFFSET)],
-    "lengthgen-train": lambda tmp: [sys.executable, "-m", "lengthgen", "train", "--encoding", "rope",
-                                    "--offset", str(OFFSET), "--seeds", f"0-{SEEDS - 1}", "--steps", str(STEPS),
-                                    "--cache-dir", str(tmp / f"cache-{time.monotonic_ns()}")],
+    "plain-loop": lambda tmp: [
+        sys.executable,
+        str(HERE / "plain_loop.py"),
+        "--seeds",
+        str(SEEDS),
+        "--steps",
+        str(STEPS),
+        "--offset",
+        str(OFFSET),
+    ],
+    "lengthgen-train": lambda tmp: [
+        sys.executable,
+        "-m",
+        "lengthgen",
+        "train",
+        "--encoding",
+        "rope",
+        "--offset",
+        str(OFFSET),
+        "--seeds",
+        f"0-{SEEDS - 1}",
+        "--steps",
+        str(STEPS),
+        "--cache-dir",
+        str(tmp / f"cache-{time.monotonic_ns()}"),
+    ],
 }
 _times: dict[str, list[float]] = {}  # wall seconds per round
 _cpu: dict[str, list[float]] = {}  # CPU seconds (user + system) per round: steadier on a shared machine

@@ -43,7 +43,9 @@ def readout_by_head(p: dict[str, torch.Tensor], heads: int) -> torch.Tensor:
 
 def vocab_projections(p: dict[str, torch.Tensor], cfg: ModelConfig) -> tuple[torch.Tensor, torch.Tensor]:
     """Queries and keys (each (S, H, m, dh)) of the vocabulary entries W_Q x, W_K x (no position)."""
-    return project(p["embed.weight"], p["W_Q.weight"], cfg.heads), project(p["embed.weight"], p["W_K.weight"], cfg.heads)
+    return project(p["embed.weight"], p["W_Q.weight"], cfg.heads), project(
+        p["embed.weight"], p["W_K.weight"], cfg.heads
+    )
 
 
 def table_forward(

@@ -123,8 +123,21 @@ def manual_forward(
     unembed = p["unembed.weight"]  # (S, m, d)
     row_readout = bmm(v, _heads(unembed, H).transpose(-1, -2))  # (S, H, R, m): C_h = V_h U_h^T
     logits = torch.bmm(row_readout.view(S, H * R, m).transpose(1, 2), mass.view(S, H * R, B))  # (S, m, B)
-    state = ManualState(cfg, tuple(p), {n: t.shape for n, t in p.items()}, rows, weights, unembed, v,
-                        row_readout, attention, padding, mass, tuple(mass_index), scores_of)
+    state = ManualState(
+        cfg,
+        tuple(p),
+        {n: t.shape for n, t in p.items()},
+        rows,
+        weights,
+        unembed,
+        v,
+        row_readout,
+        attention,
+        padding,
+        mass,
+        tuple(mass_index),
+        scores_of,
+    )
     return TableOutput(logits.transpose(1, 2), attention.transpose(2, 3)), state
 
 

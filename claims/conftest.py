@@ -6,20 +6,17 @@ come from the plugin (``lengthgen.testing.fixtures``).
 Experiment results are memoised per process (``claims.memo``), and their models come from the shared cache (one
 lock per model), so a model is trained once per run whether or not xdist is used, and not again while the
 cache holds it. Every process that loads this conftest (the xdist controller too, which renders the report)
-hands the claims' plan of multiverse cells (``claims.multiverse.plan``) to the report (``use_plan``).
+imports ``claims.multiverse``, which hands the claims' plan of multiverse cells to the report (``use_plan``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from lengthgen.readings import use_plan
 from lengthgen.scale import Scale
 
 from claims.grid import phenomenon_result
-from claims.multiverse import plan
-
-use_plan(plan())  # the report's multiverse grid: which cells the registry runs (lengthgen/ never imports claims/)
+import claims.multiverse  # noqa: F401 (importing it hands the multiverse plan to the report)
 
 # The order xdist hands claim tests to workers: the heaviest trainers first, alternating between model
 # families that share few models, then the claims that only read models trained by then. Together with

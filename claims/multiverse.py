@@ -12,7 +12,9 @@ suite's width; ``C12-d64`` the first width tried, a declared non-reproduction at
 
 Which cells run by default (the cost budget: ``pytest claims -m multiverse -n auto`` within 15 minutes cold
 on 2 quiet cores) and which are extended (``-m multiverse_extended``): ``lengthgen.multiverse_cells.LEFT_OUT``.
-:func:`plan` is what the report reads (``claims/conftest.py`` hands it to ``lengthgen.readings.use_plan``).
+:func:`plan` is what the report reads: importing this module hands it to ``lengthgen.readings.use_plan`` (the
+package never imports ``claims/``), so every process that knows the claims (a claims run, the report's tests)
+renders the same grid.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 
 from lengthgen.multiverse_cells import columns, extended, split_column
-from lengthgen.readings import UNIVERSES, CellPlan, Universe, claim_order
+from lengthgen.readings import UNIVERSES, CellPlan, Universe, claim_order, use_plan
 
 from claims.multiverse_findings import CARRIED, FINDINGS, REPRODUCED_UNDER
 from claims.registry import CLAIMS
@@ -84,3 +86,6 @@ def declaration(reading: str, column: str) -> tuple[Declared | None, bool]:
         )
         return dataclasses.replace(own, why=why), False
     return None, True
+
+
+use_plan(plan())  # the report's multiverse grid: which cells the registry runs (lengthgen/ never imports claims/)

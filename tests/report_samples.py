@@ -1,20 +1,17 @@
 """Recorded claim results for the report's tests: one record per verdict and per figure kind, built
-with the same ``ClaimRecorder`` and verdict rule as a real run (no training). Importing it hands the claims'
-plan of multiverse cells to the report (``use_plan``), as ``claims/conftest.py`` does in a claims run."""
+with the same ``ClaimRecorder`` and verdict rule as a real run (no training). Importing it imports
+``claims.multiverse``, which hands the claims' plan of multiverse cells to the report (``use_plan``)."""
 
 from __future__ import annotations
 
 import math
 
-from lengthgen.readings import use_plan
 from lengthgen.report import figure_specs as figures
 from lengthgen.records import ClaimRecorder
 from lengthgen.report.verdict import closeness, decide
 from lengthgen.scale import PAPER as PAPER_SCALE
 
-from claims.multiverse import plan
-
-use_plan(plan())  # the report's multiverse grid: which cells the registry runs
+import claims.multiverse  # noqa: F401 (importing it hands the multiverse plan to the report)
 
 LENGTHS = [12, 16, 20, 24, 32, 40, 48]
 PAPER8 = {

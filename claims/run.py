@@ -30,6 +30,7 @@ from lengthgen.report.verdict import close_checks, deciding_check
 from lengthgen.scale import Scale
 from lengthgen.sequential import current_plan, until_decided
 
+from claims import preconditions
 from claims.robustness import cell_scale
 from claims.spec import ClaimSpec, Declared
 
@@ -80,6 +81,8 @@ def run_claim(
     with under(reading) if reading is not None else contextlib.nullcontext():
         plan = current_plan() if setting is None and reading is None else None  # the paper's point only
         first = at.seed_list(spec.paper_seeds)
+        if reading is not None:
+            return _cell(spec, claim, measure, scale, at, cache)
         if plan is None or not first:
             return _look(spec, claim, measure, at, cache)
 
@@ -117,6 +120,25 @@ def _at_setting(spec: ClaimSpec, setting: Setting) -> Any:
     if spec.at_setting is None:
         raise ValueError(f"{spec.id}: no measure at the robustness setting {setting.name!r}")
     return lambda scale, cache: spec.at_setting(setting, scale, cache)
+
+
+def _cell(spec: ClaimSpec, claim: Any, measure: Any, scale: Scale, at: Scale, cache: Any) -> Any:
+    """A multiverse cell: the claim's preconditions on the universe's models (those on models of their own
+    first, so a ruled-out universe trains nothing more), then its measure, the preconditions on its result,
+    and its checks; a failed precondition rules the cell out (None or the result, no checks)."""
+    own = [p for p in preconditions.of(spec) if not p.on_result]
+    for p in own:
+        if preconditions.rule_out_if_failed(claim, p, preconditions.record(claim, p, scale, cache)):
+            return None
+    result = measure(at, cache)
+    for p in preconditions.of(spec):
+        if p.on_result and preconditions.rule_out_if_failed(
+            claim, p, preconditions.record(claim, p, at, cache, result)
+        ):
+            return result
+    for check in spec.checks:
+        check(claim, result)
+    return result
 
 
 def _look(spec: ClaimSpec, claim: Any, measure: Any, scale: Scale, cache: Any) -> Any:

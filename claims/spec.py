@@ -79,6 +79,7 @@ class ClaimSpec:
     variants: tuple[Variant, ...] = ()  # the variants at the paper's point (their own test ids and verdicts)
     families: tuple[str, ...] = ()  # the model families its test reads ("one-layer", "two-layer"); (): none trained
     reads_ape: bool = False  # its checks read APE models of those families (APE-only readings touch it)
+    reads_content: bool = False  # it reads the content-task heads (C21, C22): their precondition applies
     at_setting: Callable[[Any, Scale, Any], Any] | None = None  # (setting, scale, cache) -> result at a robustness
     # setting that changes the spec or K (None: the map runs the claim at fresh seeds only)
     scale_block: Callable[[Scale], dict] | None = None  # the record's scale block of an exact computation (None:

@@ -81,7 +81,9 @@ def check(claim, result: ContentResult) -> None:
     )
 
 
-CLAIM = ClaimSpec("C21", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",))
+CLAIM = ClaimSpec(
+    "C21", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",), reads_content=True
+)
 
 
 @pytest.mark.claim("C21")

@@ -155,7 +155,9 @@ def record_figures(claim, result: ContentResult) -> None:
     )
 
 
-CLAIM = ClaimSpec("C22", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",))
+CLAIM = ClaimSpec(
+    "C22", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",), reads_content=True
+)
 
 
 @pytest.mark.claim("C22")

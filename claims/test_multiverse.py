@@ -12,13 +12,13 @@ readings change the specs the experiments build), at paper scale and the catalog
 ``multiverse_extended``, left out of the default run for their cost: ``-m multiverse_extended``):
 ``lengthgen.multiverse_cells.LEFT_OUT``.
 
-A verdict that changes under a reading is a finding: declared in ``FINDINGS`` after the first cold run,
-with the checks that fail (their measured values are each run's, in the verdict's reason), never a
-loosened threshold or a retuned run. A claim's own declared non-reproduction at the paper's point (C8,
-C10, C12/C13 d64, C19 ALiBi, C20, P1, P2) is carried to a reading only where it still fails exactly those
-checks (``CARRIED``); where it passes under a reading, its declaration is kept non-strict
-(``REPRODUCED_UNDER``), so the cell reads reproduced: the non-reproduction does not survive that reading (a
-finding too). All three live in ``claims/multiverse_findings.py``, read by ``claims.multiverse.declaration``.
+A cell measures the claim's preconditions first (``claims/preconditions.py``: what the paper reports of the
+models it reads, on the universe's own models); one that fails rules the cell out (the verdict "ruled out": the
+reading is one the paper's own results exclude; the test passes). The expected outcome of every cell (reproduced,
+not reproduced through which checks, ruled out by which precondition) is data, ``claims/multiverse_declared.json``,
+written by ``lengthgen multiverse --record`` from a cold run and read by ``claims.multiverse.declaration``; a
+cell whose outcome differs from it is a finding ("not reproduced (undeclared)", "unexpectedly reproduced"),
+never a loosened threshold or a retuned run.
 """
 
 from __future__ import annotations
@@ -42,15 +42,17 @@ CELLS = [
 @pytest.mark.parametrize("reading, column", CELLS)
 def test_multiverse(reading, column, model_cache, claim):
     universe = lookup(reading)
-    declared, strict = declaration(reading, column)
+    expected = declaration(reading, column)
+    if expected.ruled_out:
+        claim.expect_ruled_out(expected.ruled_out)
     run_claim(
         spec(column),
         claim,
         PAPER,
         model_cache,
         reading=universe,
-        declared=declared,
-        strict=strict,
+        declared=expected.declared,
+        strict=True,
         choices=[f"multiverse universe {universe.name}: {universe.describe()}"],
     )
     claim.verify()

@@ -2,7 +2,7 @@
 
 A trained model is identified by a :class:`RunSpec` plus an integer seed. Every field is validated in
 ``__post_init__``; an invalid value raises ``ValueError`` naming the value. The defaults are the paper's
-protocol (``../shared/paper/claims.md``, "Shared protocol").
+protocol (the catalogue, ``docs/catalogue.md`` and ``docs/protocol.md``: "Shared protocol").
 """
 
 from __future__ import annotations

@@ -8,37 +8,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from lengthgen.readings import UNIVERSE_BY_NAME, UNIVERSES, Universe, claim_order, planned
+from lengthgen.readings import READINGS, SEPARATOR, Universe, claim_order, planned, universe
 
-# Which cells run by default (the cost budget: `pytest claims -m multiverse -n auto` within 15 minutes cold on
-# 2 quiet cores, and CI's .ci/run within 40): the cells of every non-reproduction, of every claim read off the
-# C1 grid, of C19, and of every two-layer reading, under each reading that touches them. The cells below are
-# EXTENDED: they are tests too (marked ``multiverse_extended``: `pytest claims -m multiverse_extended -n auto`
-# runs them, `-m "multiverse or multiverse_extended"` the whole multiverse), left out of the default run for
-# their cost, each with the reason. The whole multiverse (98 cells) ran once cold on 2026-12-01 (the README's
-# docs/robustness.md, "Multiverse", gives every cell's verdict and cost).
+# Which cells run by default (the cost budget: `pytest claims -m multiverse -n auto` within 12 minutes cold on
+# 2 quiet cores of a machine where the claims take 6.5, after the claims' run whose models it reuses): every cell
+# but those below. The cells below are EXTENDED: tests too (marked ``multiverse_extended``: `pytest claims -m
+# multiverse_extended -n auto` runs them, `-m "multiverse or multiverse_extended"` the whole multiverse), left out
+# of the default run for their cost, each with the reason. A cell that its preconditions rule out (init=gpt2, and
+# every alternative at once for the one-layer claims: claims/preconditions.py) costs only the C1 grid that rules
+# it out, so those run by default.
 SWEEPS = ("C17", "C18")  # 80 models per universe: the expensive ones
 OWN_MODELS = ("C9", "C11", "C14", "C21", "C22", "P5")  # claims that reproduce at the paper's point on models of
 # their own (weight decays, linear heads, other bases, content heads, NoPE heads): 30 + 10 + 20 + 15 + 15 models
-_SINGLE = ("lengths=per-batch", "init=gpt2")  # the one-layer readings that retrain every one-layer claim
+_RETRAINS = ("lengths=per-batch",)  # the admissible one-layer reading that retrains every one-layer claim
 LEFT_OUT: dict[tuple[str, str], str] = {
     **{
         (u, c): "the C17/C18 sweep (80 models per universe, a third of a universe's cost): extended"
-        for u in _SINGLE + ("all-alternatives",)
+        for u in _RETRAINS
         for c in SWEEPS
     },
     **{
         (u, c): "a reproduction on models of its own under a one-layer reading (its own models are 1-2 minutes "
         "per reading): extended; the C1 grid's claims and the non-reproductions keep every reading"
-        for u in _SINGLE
+        for u in _RETRAINS
         for c in OWN_MODELS
     },
-    **{
-        ("all-alternatives", c): "the first width (d = 64) at 900 steps under every alternative (3 min of the "
-        "budget): extended; two-layer-steps=900 runs d = 64 at 900 steps, the other readings at 300"
-        for c in ("C12-d64", "C13-d64")
-    },
 }
+COMBINATIONS_WHY = (  # why every combination of two or more readings is extended
+    "a combination of readings admissible alone retrains every model its claim reads (a universe's cost per "
+    "cell; the factorial is 4 combinations per one-layer APE claim and 11 per two-layer column): extended"
+)
 WIDTH_VARIANTS = {"C12": ("", "-d64"), "C13": ("", "-d64")}  # "" is d = 96 (the suite's), "-d64" the first width
 
 
@@ -58,14 +57,20 @@ def sort_key(column: str) -> tuple[Any, ...]:
     return (*claim_order(claim), width or 0)
 
 
+def combination(name: str) -> bool:
+    """Whether the universe ``name`` combines two or more readings."""
+    return SEPARATOR in name
+
+
 def extended(universe: str, column: str) -> bool:
-    """Whether the cell is left out of the default run (:data:`LEFT_OUT`, by claim or by width column)."""
-    return (universe, column) in LEFT_OUT or (universe, split_column(column)[0]) in LEFT_OUT
+    """Whether the cell is left out of the default run: a combination (:data:`COMBINATIONS_WHY`), or a cell of
+    :data:`LEFT_OUT` (by claim or by width column)."""
+    return combination(universe) or (universe, column) in LEFT_OUT or (universe, split_column(column)[0]) in LEFT_OUT
 
 
 def all_cells() -> list[tuple[Universe, str]]:
     """Every (universe, column) cell of the plan."""
-    return [(UNIVERSE_BY_NAME[u], column) for u, column in planned().cells]
+    return [(universe(u), column) for u, column in planned().cells]
 
 
 def cells() -> list[tuple[Universe, str]]:
@@ -82,7 +87,7 @@ def left_out() -> list[tuple[str, str, str]]:
     """(universe, column, why) of every cell left out of the default run, universes in the registry's order,
     columns by number: read off :data:`LEFT_OUT` alone (a claim's entry covers each of its columns), so it needs
     no plan of cells (``tests/test_multiverse_registry.py`` checks that each is a cell of the registry)."""
-    order = {u.name: i for i, u in enumerate(UNIVERSES)}
+    order = {r.name: i for i, r in enumerate(READINGS)}
     found = [
         (universe, column, why)
         for (universe, key), why in LEFT_OUT.items()

@@ -4,7 +4,8 @@ number of the suite is measured under it) and the other readings, each with who 
 
 A :class:`Reading` changes its one choice and nothing else: it replaces fields of one family's specs (the
 one-layer ``RunSpec`` or the two-layer ``TwoLayerSpec``; APE-only fields on APE specs only). A
-:class:`Universe` is a set of readings applied together: each alternative alone, and ``all-alternatives``.
+:class:`Universe` is a set of readings applied together: each alternative alone, or a combination of alternatives
+(one reading per choice, named by their names joined by "+": :func:`factorial`).
 
 This module imports no torch: rendering a ``claims.json`` (``lengthgen multiverse``, the report) reads it.
 Applying a reading to a spec, and checking each change against the config classes, is the engine's part
@@ -208,9 +209,10 @@ LEFT_AT_ONE_READING: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True)
 class Universe:
-    """Readings applied together: the default (none), one alternative, or every alternative at once."""
+    """Readings applied together: the default (none), one alternative, or a combination of alternatives
+    (one per choice)."""
 
-    name: str  # "paper" (the suite's readings), a reading's name, or "all-alternatives"
+    name: str  # "paper" (the suite's readings), a reading's name, or readings joined by "+"
     readings: tuple[Reading, ...]  # the alternative readings in force
 
     def __post_init__(self) -> None:
@@ -243,9 +245,33 @@ class Universe:
 
 
 PAPER = Universe("paper", ())
-ALL_ALTERNATIVES = Universe("all-alternatives", READINGS)
-UNIVERSES: tuple[Universe, ...] = tuple(Universe(r.name, (r,)) for r in READINGS) + (ALL_ALTERNATIVES,)
+SEPARATOR = "+"  # joins the readings of a combination: "lengths=per-batch+ape-rows=zero"
+UNIVERSES: tuple[Universe, ...] = tuple(Universe(r.name, (r,)) for r in READINGS)  # each reading alone
 UNIVERSE_BY_NAME = {u.name: u for u in UNIVERSES}
+
+
+def combine(readings: "tuple[Reading, ...] | list[Reading]") -> Universe:
+    """The universe of ``readings`` applied together, named by their names in the registry's order joined by
+    :data:`SEPARATOR`; ValueError for two readings of one choice."""
+    order = {r.name: i for i, r in enumerate(READINGS)}
+    chosen = sorted(dict.fromkeys(readings), key=lambda r: order[r.name])
+    choices = [r.choice for r in chosen]
+    _require(len(set(choices)) == len(choices), f"a universe takes one reading per choice: {[r.name for r in chosen]}")
+    _require(bool(chosen), "a universe needs a reading")
+    return Universe(SEPARATOR.join(r.name for r in chosen), tuple(chosen))
+
+
+def factorial(readings: "tuple[Reading, ...] | list[Reading]") -> list[Universe]:
+    """Every combination of two or more of ``readings``, at most one per choice (the factorial beyond each
+    reading alone), smallest first, then in the registry's order."""
+    from itertools import combinations
+
+    found = []
+    for size in range(2, len(readings) + 1):
+        for group in combinations(readings, size):
+            if len({r.choice for r in group}) == size:
+                found.append(combine(group))
+    return found
 
 
 @dataclass(frozen=True)
@@ -257,9 +283,12 @@ class CellPlan:
     touched: tuple[tuple[str, tuple[str, ...]], ...]  # (universe name, the claims whose models it changes), each
     cells: tuple[tuple[str, str], ...]  # (universe name, column) of every cell, universes in the registry's order
 
+    not_run: tuple[tuple[str, str], ...] = ()  # (reading, why) of readings whose combinations are not run: ruled
+    # out alone for every claim they touch
+
     def __post_init__(self) -> None:
         for name, _ in self.touched + self.cells:
-            _require(name in UNIVERSE_BY_NAME or name == PAPER.name, f"unknown universe {name!r} in a cell plan")
+            universe(name)  # ValueError naming an unknown one
 
     def claims_of(self, universe: str) -> tuple[str, ...]:
         """The claims ``universe`` touches (by number; () for one the plan does not name)."""
@@ -282,13 +311,18 @@ def planned() -> CellPlan:
 
 
 def universe(name: str) -> Universe:
-    """The universe called ``name`` ("paper", a reading's name, "all-alternatives"); ValueError naming it."""
+    """The universe called ``name``: "paper", a reading's name, or readings joined by "+"
+    ("lengths=per-batch+ape-rows=zero"); ValueError naming an unknown one."""
     if name == PAPER.name:
         return PAPER
-    try:
-        return UNIVERSE_BY_NAME[name]
-    except KeyError:
-        raise ValueError(f"unknown reading {name!r} (known: {', '.join(UNIVERSE_BY_NAME)})") from None
+    parts = name.split(SEPARATOR) if isinstance(name, str) else [name]
+    unknown = [p for p in parts if p not in BY_NAME]
+    if unknown:
+        raise ValueError(f"unknown reading {unknown[0]!r} (known: {', '.join(BY_NAME)})")
+    found = combine([BY_NAME[p] for p in parts])
+    if found.name != name:
+        raise ValueError(f"universe {name!r}: write its readings in the registry's order, {found.name!r}")
+    return found
 
 
 def choice(name: str) -> Choice:

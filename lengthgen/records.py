@@ -27,6 +27,7 @@ VERDICTS = (
     "not reproduced (undeclared)",
     "unexpectedly reproduced",
     "inconclusive",
+    "ruled out",
     "failed",
     "error",
     "skipped",
@@ -57,7 +58,11 @@ CONTROL_VERDICTS = ("discriminates", "failed", "error", "skipped")
 #   or with undeclared failing checks); the reason is pytest's message;
 # error: the test raised something other than an AssertionError, or its setup failed: the test broke
 #   (the error's last line);
-# skipped: the test did not run at this scale (pytest.skip), with the reason.
+# skipped: the test did not run at this scale (pytest.skip), with the reason;
+# ruled out: a multiverse cell whose reading the paper's own results rule out: a precondition of the claim
+#   (what the paper reports of the models it reads, e.g. "the heads fit the task in range") failed on the
+#   universe's models (``recorder.precondition``), so the claim's checks did not run. Neither reproduced nor
+#   not: the reading is not one the paper can have used (``claims/preconditions.py``).
 # Every verdict but error, failed and skipped rests on the record's checks; each check says where its
 # threshold comes from (``THRESHOLD_SOURCES``), and the record's ``threshold_basis`` whether its deciding
 # checks are the paper's numbers or the suite's readings.
@@ -78,10 +83,11 @@ THRESHOLD_BASES = ("paper", "suite reading", "catalogue prediction")
 # A record's ``threshold_basis`` (``threshold_basis``), over its deciding checks (the failed checks when
 # some failed, else every check): paper: every one's threshold is the paper's; catalogue prediction:
 # every one is a prediction's; suite reading: some is the suite's reading (or states no source).
-VERIFIED = ("held", "not reproduced", "undeclared failures", "unexpected pass")
+VERIFIED = ("held", "not reproduced", "undeclared failures", "unexpected pass", "ruled out", "undeclared ruled out")
 # What ``ClaimRecorder.verify`` concluded (``ClaimRecord.verified``; None: it did not reach a conclusion):
 # every check held; the declared checks failed and only they; some undeclared check failed; a strict
-# declaration passed every check.
+# declaration passed every check; a precondition failed and the declarations expect it (the cell is ruled out);
+# a precondition failed where the declarations expect the cell admissible.
 
 OPS = {
     ">=": operator.ge,
@@ -227,6 +233,10 @@ class ClaimRecord:
     verified: str | None = None  # what verify() concluded: one of VERIFIED; None: it raised before a conclusion
     threshold_basis: str | None = None  # paper / suite reading / catalogue prediction (THRESHOLD_BASES), computed
     # from the checks by to_dict()
+    preconditions: list[Check] = field(default_factory=list)  # what the paper reports of the models the claim
+    # reads, measured on the universe's models before its checks (a multiverse cell; claims/preconditions.py)
+    ruled_out: str | None = None  # why a precondition ruled the cell out (None: admissible, or not a cell)
+    expected_ruled_out: list[str] | None = None  # the preconditions the declarations expect to fail (None: none)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -239,6 +249,7 @@ class ClaimRecord:
         known = {f.name for f in fields(cls)}
         data = {k: v for k, v in data.items() if k in known}
         data["checks"] = [Check.from_dict(c) for c in data.get("checks", [])]
+        data["preconditions"] = [Check.from_dict(c) for c in data.get("preconditions", [])]
         return cls(**data)
 
 
@@ -404,6 +415,31 @@ class ClaimRecorder:
         self.record.checks.append(check)
         return check
 
+    def precondition(
+        self, name: str, value: float | Sequence[float], op: str, threshold: float, **kwargs: Any
+    ) -> Check:
+        """Record a precondition of the claim (what the paper reports of the models it reads), measured as
+        :meth:`check` measures, kept apart from the claim's checks (``record.preconditions``)."""
+        made = self.check(name, value, op, threshold, **kwargs)
+        self.record.checks.pop()
+        self.record.preconditions.append(made)
+        return made
+
+    def rule_out(self, reason: str) -> None:
+        """The cell is ruled out: a precondition failed (``reason`` names it with its numbers); its checks do
+        not run."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(f"a ruled-out cell needs a reason, got {reason!r}")
+        self.record.ruled_out = reason
+
+    def expect_ruled_out(self, preconditions: Sequence[str]) -> None:
+        """The declarations expect the preconditions named (patterns, as ``expect_not_reproduced``) to fail:
+        the cell reads ruled out; if they hold, the cell is a finding (undeclared or unexpectedly reproduced)."""
+        names = list(preconditions)
+        if not names or not all(isinstance(p, str) and p for p in names):
+            raise ValueError(f"expected ruled-out preconditions {preconditions!r} must be non-empty names")
+        self.record.expected_ruled_out = names
+
     def measure(self, name: str, values: float | Sequence[float], *, headline: bool = False) -> Summary:
         """Record a measured quantity (mean, 95% interval, per-seed values) without a threshold.
 
@@ -464,8 +500,13 @@ class ClaimRecorder:
         """Raise ``AssertionError`` naming every failed check and its measured value; or, for a declared
         non-reproduction that failed through exactly its named checks, :class:`NotReproduced` with
         those checks' measured values (see ``expect_not_reproduced``)."""
+        if self.record.ruled_out is not None:
+            self._verify_ruled_out()
+            return
         if not self.record.checks:
             raise AssertionError(f"{self.record.claim}: the test recorded no checks")
+        if self.record.expected_ruled_out is not None:
+            self._verify_admissible()
         expected = self.record.expected_failures
         if expected is not None:
             for c in self.record.checks:
@@ -502,6 +543,30 @@ class ClaimRecorder:
                 f"{self.record.claim}: unexpected pass: declared not reproduced ({expected['why']}; checks "
                 f"{expected['patterns']}), but every one of {len(self.record.checks)} checks passed"
             )
+
+    def _verify_ruled_out(self) -> None:
+        """A ruled-out cell: as declared, or a finding (its preconditions failed where none is expected)."""
+        expected = self.record.expected_ruled_out or []
+        failed = [c.name for c in self.record.preconditions if not c.passed]
+        if expected and all(any(fnmatchcase(name, p) for p in expected) for name in failed):
+            self.record.verified = "ruled out"
+            return
+        self.record.verified = "undeclared ruled out"
+        raise AssertionError(
+            f"{self.record.claim}: ruled out ({self.record.ruled_out}), which the declarations do not expect"
+            + (f" (they expect {expected})" if expected else "")
+        )
+
+    def _verify_admissible(self) -> None:
+        """Declared ruled out, but every precondition held: the checks ran, and whatever they say is a finding."""
+        failed = self.failed
+        self.record.verified = "undeclared failures" if failed else "unexpected pass"
+        lines = [
+            f"{self.record.claim}: declared ruled out by {self.record.expected_ruled_out}, but every precondition "
+            f"held; {len(failed)} of {len(self.record.checks)} checks failed"
+        ]
+        lines += [f"  - {c.describe()}" for c in failed]
+        raise AssertionError("\n".join(lines))
 
 
 BOOTSTRAP_RESAMPLES = 2000  # enough for a stable 95% percentile interval, and cheap for a seed-mean fit

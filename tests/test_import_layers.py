@@ -109,6 +109,7 @@ RENDERS = {  # a command line of each subcommand that renders a claims.json ({cl
     "diff": ["diff", str(RECORDED), "{claims}"],
     "robustness": ["robustness", "--report", "{claims}"],
     "multiverse": ["multiverse", "--report", "{claims}"],
+    "docs": ["docs", "--check"],
 }
 
 

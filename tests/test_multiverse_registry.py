@@ -74,7 +74,7 @@ def test_under_applies_the_reading_to_built_specs_and_resets():
     with mv.under("two-layer-steps=900"):
         assert two_layer_spec("rope").train.steps == 900 and two_layer_spec("rope", d=FIRST_WIDTH).train.steps == 900
         assert paper_spec().train.steps == 4000
-    with mv.under("all-alternatives"):
+    with mv.under("lengths=per-batch+init=gpt2+ape-rows=zero+ape-value=token"):
         ape = paper_spec(model={"encoding": "ape"})
         assert (ape.model.init, ape.model.ape_unseen, ape.model.ape_value, ape.train.length_mix) == (
             "gpt2",
@@ -106,10 +106,10 @@ def test_memo_keys_differ_per_universe():
     assert memo_key(("phenomenon", 1), PAPER_SCALE) == MemoKey(Context("paper", None, PAPER_SCALE), ("phenomenon", 1))
     assert memo_key(("phenomenon", 1), QUICK) != memo_key(("phenomenon", 1), PAPER_SCALE)  # the scale is in it
     values = []
-    for universe in (mv.PAPER, mv.ALL_ALTERNATIVES):
+    for universe in (mv.PAPER, mv.universe("lengths=per-batch+ape-rows=zero")):
         with mv.under(universe):
             values.append(memo(("test-multiverse-memo",), PAPER_SCALE, lambda: mv.active_universe().name))
-    assert values == ["paper", "all-alternatives"]
+    assert values == ["paper", "lengths=per-batch+ape-rows=zero"]
     with pytest.raises(ValueError, match="'paper'"):
         Context("paper", None, "paper")
 
@@ -141,10 +141,36 @@ def test_every_choice_has_an_alternative_with_who_and_claims():
     assert all(name and why for name, why in mv.LEFT_AT_ONE_READING)
 
 
-def test_the_combined_universe_holds_every_alternative():
-    assert set(mv.ALL_ALTERNATIVES.readings) == set(mv.READINGS)
+def test_a_combination_takes_one_reading_per_choice_in_the_registry_order():
+    both = mv.universe("lengths=per-batch+ape-rows=zero")
+    assert [r.name for r in both.readings] == ["lengths=per-batch", "ape-rows=zero"]
+    assert mv.combine([mv.BY_NAME["ape-rows=zero"], mv.BY_NAME["lengths=per-batch"]]) == both
+    with pytest.raises(ValueError, match="one reading per choice"):
+        mv.universe("init=gpt2+init=torch")
+    with pytest.raises(ValueError, match="registry's order"):
+        mv.universe("ape-rows=zero+lengths=per-batch")
+    with pytest.raises(ValueError, match="'all-alternatives'"):
+        mv.universe("all-alternatives")
     with pytest.raises(ValueError, match="change"):
         mv.Universe("twice", (mv.BY_NAME["init=gpt2"], mv.BY_NAME["init=gpt2"]))
+    three = [mv.BY_NAME[n] for n in ("lengths=per-batch", "ape-rows=zero", "ape-value=token")]
+    assert [u.name.count("+") for u in mv.factorial(three)] == [1, 1, 1, 2]
+
+
+def test_the_factorial_leaves_out_readings_ruled_out_alone():
+    """init=gpt2 is ruled out alone for every one-layer claim (the declarations): no combination holds it;
+    every combination is extended (its cost), each single reading's cell is planned."""
+    combined = [(u, c) for u, c in cells.all_cells() if "+" in u.name]
+    assert combined and not any("init=gpt2" in u.name for u, _ in combined)
+    assert {u.name for u, c in combined if c == "C8"} == {
+        "lengths=per-batch+ape-rows=zero",
+        "lengths=per-batch+ape-value=token",
+        "ape-rows=zero+ape-value=token",
+        "lengths=per-batch+ape-rows=zero+ape-value=token",
+    }
+    assert len([u for u, c in combined if c == "C12"]) == 11 and not [u for u, c in combined if c == "C3"]
+    assert all(mv.extended(u.name, c) for u, c in combined)
+    assert dict(cells.not_run())["init=gpt2"].startswith("ruled out alone")
 
 
 def test_every_touched_claim_has_a_cell_under_every_universe_default_or_extended():
@@ -155,61 +181,20 @@ def test_every_touched_claim_has_a_cell_under_every_universe_default_or_extended
         for claim in cells.touched(universe):
             assert all((universe.name, column) in every for column in mv.columns(claim))
         assert universe.claims == cells.touched(universe)  # the plan handed to the report (lengthgen.readings)
-    assert extended == {(u, c) for u, c, _ in mv.left_out()}
+    assert {(u, c) for u, c in extended if "+" not in u} == {(u, c) for u, c, _ in mv.left_out()}
     assert all(why for _, _, why in mv.left_out())
     assert set(map(_named, mv.cells())) == default  # the report reads the same cells
-    # the non-reproductions at the paper's point keep every reading in the default run (the first width's
-    # all-alternatives cell at 900 steps is extended; two-layer-steps=900 runs that width longer)
+    # the non-reproductions at the paper's point keep every reading alone in the default run
     for column in ("C8", "C10", "C12-d64", "C13-d64", "C19", "C20", "P1", "P2"):
         for universe in mv.UNIVERSES:
             if mv.split_column(column)[0] in cells.touched(universe):
-                expected_extended = (universe.name, column) in {
-                    ("all-alternatives", "C12-d64"),
-                    ("all-alternatives", "C13-d64"),
-                }
-                assert ((universe.name, column) in extended) == expected_extended, (universe.name, column)
+                assert (universe.name, column) not in extended, (universe.name, column)
     assert {c for u, c in cells.cells() if c.startswith("C12")} == {"C12", "C12-d64"}
 
 
 def _named(cell):
     universe, column = cell
     return universe.name, column
-
-
-def test_a_cell_measures_under_its_universe_and_records_its_reading(monkeypatch):
-    """claims/test_multiverse.py's body with the measurement replaced (no training): the measure runs inside
-    the universe, the record carries the reading, and a claim's own declaration is carried only when listed."""
-    from lengthgen.experiments.multiverse import active_universe
-    from lengthgen.records import ClaimRecorder, NotReproduced
-
-    import claims.test_multiverse as cells_module
-    from claims import multiverse as plan
-
-    seen = []
-
-    def fake_spec(column):
-        def measure(scale, cache):
-            seen.append((active_universe().name, paper_spec().model.init))
-            return "result"
-
-        def check(claim, result):
-            for pattern in plan.spec("C20").declaration("paper").checks:  # the claim's own declared checks, failing
-                claim.check(pattern.rstrip("*") + " (mean over seeds)", 0.5, ">=", 0.85)
-            claim.check("a check that holds", 1.0, ">=", 0.5)
-
-        return dataclasses.replace(plan.spec(column), measure=measure, checks=(check,))
-
-    monkeypatch.setattr(cells_module, "spec", fake_spec)
-    monkeypatch.setattr(plan, "FINDINGS", {})  # the real cell's findings name the real checks
-    monkeypatch.setattr(plan, "CARRIED", frozenset())
-    recorder = ClaimRecorder("C20")
-    with pytest.raises(AssertionError):  # undeclared: a failed check fails the cell
-        cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
-    assert seen == [("init=gpt2", "gpt2")] and recorder.record.reading == "init=gpt2"
-    monkeypatch.setattr(plan, "CARRIED", frozenset({("init=gpt2", "C20")}))
-    with pytest.raises(NotReproduced):  # carried: the claim's own declaration matches the failed check
-        cells_module.test_multiverse("init=gpt2", "C20", None, ClaimRecorder("C20"))
-    assert mv.active_universe() is mv.PAPER
 
 
 def test_the_plain_registry_imports_no_torch():

@@ -59,12 +59,16 @@ def test_grid_marks_run_missing_and_failed_cells():
     assert by["init=torch", "C12-d64"]["verdict"] == "reproduced" and by["init=torch", "C12"]["verdict"] == "missing"
     assert ("ape-value=token", "C3") not in by  # C3 reads RoPE heads only
     text = "\n".join(grid_lines(cells))
-    assert "NEW-not-repr" in text and "FAIL RoPE K=1 L=48: accuracy" in text and "left out: C17 under init=gpt2" in text
+    assert (
+        "NEW-not-repr" in text
+        and "FAIL RoPE K=1 L=48: accuracy" in text
+        and "left out: C17 under lengths=per-batch" in text
+    )
     summary = claim_summary([record("C1", test="t1"), record("C12", test="t[paper-d64]")], cells)
     assert summary["C1"].startswith(
         "init=gpt2: not reproduced (undeclared) (RoPE K=1 L=48: accuracy: 0.1, needs >= 0.95)"
     )
-    assert summary["C12-d64"].startswith("holds under every reading (1 reading;")
+    assert summary["C12-d64"].startswith("holds in 2 of 2 admissible universes;")
 
 
 def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, capsys):
@@ -110,7 +114,7 @@ def test_outcomes_hold_change_or_not_run(view):
         .text()
         .startswith(
             "init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, "
-            "needs <= 0.15); holds under the other 1"
+            "needs <= 0.15); holds in 2 of 3 admissible universes"
         )
     )
     assert (
@@ -118,11 +122,11 @@ def test_outcomes_hold_change_or_not_run(view):
         .text()
         .startswith(
             "init=gpt2: reproduced (APE K=3 L=48: peak absolute position of every "
-            "seed: 12 < 16); holds under the other 1"
+            "seed: 12 < 16); holds in 2 of 3 admissible universes"
         )
     )
     assert by_claim["C10"].state == "holds"
-    assert by_claim["C10"].text().startswith("holds under every reading (1 reading")
+    assert by_claim["C10"].text().startswith("holds in 2 of 2 admissible universes")
     assert by_claim["C4"].state == "not-run" and by_claim["C4"].text() == "not run in the multiverse"
     assert outcome_for(view_grid(RunView.from_records(all_records(), ENVIRONMENT)), view.claims[0]) is None
 
@@ -131,7 +135,7 @@ def test_the_page_grid_links_and_colours_each_cell(html, view):
     grid = html[html.index('<table id="multiverse-grid"') :]
     grid = grid[: grid.index("</table>")]
     header = re.findall(r"<th[^>]*>([^<]*)</th>", grid[: grid.index("</thead>")])
-    assert header[:2] == ["claim", "paper"] and "init=gpt2" in header and "all-alternatives" in header
+    assert header[:2] == ["claim", "paper"] and "init=gpt2" in header and not any("+" in h for h in header)
     c1 = re.search(r'<tr><th class="claim">C1</th>(.*?)</tr>', grid).group(1)
     cells = re.findall(r'<td class="([^"]*)"[^>]*>(?:<a href="#([^"]*)">([^<]*)</a>|([^<]*))</td>', c1)
     assert cells[0] == ("cell v-reproduced", "C1-paper", "ok", "")  # the suite's reading: the claim's own section
@@ -153,8 +157,8 @@ def test_the_claims_table_says_what_other_readings_do(html):
     c1 = claims_row(html, "C1")
     assert 'class="readings-cell readings-changes"' in c1 and f'href="#{cell_id("init=gpt2", "C1")}"' in c1
     assert "not reproduced (undeclared)</span>" in c1 and "APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15" in c1
-    assert "holds under the other 1" in c1
-    assert "holds under every reading (1 reading" in claims_row(html, "C10")
+    assert "holds in 2 of 3 admissible universes" in c1
+    assert "holds in 2 of 2 admissible universes" in claims_row(html, "C10")
     assert "readings-not-run" in claims_row(html, "C4") and "not run in the multiverse" in claims_row(html, "C4")
     plain = render_page(RunView.from_records(all_records(), ENVIRONMENT))[0]
     assert "Under other readings" not in plain and 'class="readings-cell' not in plain  # no multiverse part: no column
@@ -205,11 +209,11 @@ def test_the_markdown_table_gains_the_column_only_with_a_multiverse(view):
     c1 = next(line for line in text.splitlines() if line.startswith("| C1 |"))
     assert c1.endswith(
         "| **init=gpt2: not reproduced (undeclared) (APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15); "
-        "holds under the other 1; 3 without a record** |"
+        "holds in 2 of 3 admissible universes; 2 without a record** |"
     )
     c4 = next(line for line in text.splitlines() if line.startswith("| C4 |"))
     assert c4.endswith("| not run in the multiverse |")
-    assert "| holds under every reading (1 reading; 4 without a record) |" in text  # C10
+    assert "| holds in 2 of 2 admissible universes; 3 without a record |" in text  # C10
     grid = text[text.index("### Multiverse") :]
     assert "| claim | paper | init=gpt2 | ape-rows=zero | ape-value=token |" in grid
     assert "| C1 | reproduced | not reproduced (undeclared) | ? | reproduced |" in grid
@@ -230,3 +234,14 @@ def test_cli_prints_the_paper_column_and_the_changed_cells(tmp_path, capsys):
     assert data["paper"]["C8"] == "not reproduced" and data["columns"][0] == "C1"
     changed = {(c["reading"], c["column"]) for c in data["cells"] if c.get("changed")}
     assert changed == {("init=gpt2", "C1"), ("init=gpt2", "C8")}
+
+
+def test_a_ruled_out_cell_is_not_a_change_and_is_named():
+    """A reading the paper's own results rule out is neither reproduced nor not: excluded from the admissible
+    universes, named apart."""
+    cells = [record("C1", "init=gpt2", "ruled out"), record("C1", "lengths=per-batch")]
+    summary = claim_summary([record("C1", test="t1")], cells)
+    assert summary["C1"].startswith("holds in 2 of 2 admissible universes; ruled out: init=gpt2"), summary["C1"]
+    grid = build_grid(cells)
+    assert {c["verdict"] for c in grid["cells"] if c["reading"] == "init=gpt2" and c["column"] == "C1"} == {"ruled out"}
+    assert "ruled-out" in "\n".join(grid_lines(cells))

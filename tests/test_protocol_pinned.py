@@ -2,9 +2,9 @@
 
 ``PAPER_PROTOCOL`` below is the paper's setup as the claims catalogue states it (``claims.md``,
 "Shared protocol (paper, 'setup')", "Seeds where the paper is silent", the claims table and the
-"Open choices" table for the two-layer recipe), each entry with the words it comes from. The catalogue
-lives outside the repository (``../shared/paper/``), so a clone has no copy to read: the values are
-written here, and a change to the catalogue is a change to this table.
+"Open choices" table for the two-layer recipe), each entry with the words it comes from. The values are
+written here (docs/catalogue.md renders the claims' rows from lengthgen/catalogue.py), and a change to the
+catalogue is a change to this table.
 
 Each entry has one test (test id: the entry's name). It reads what the paper-scale runs actually use:
 the scale object (``lengthgen.scale.PAPER``), the spec every one-layer experiment starts from
@@ -57,7 +57,7 @@ def seeds(count: int) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------------------------------------------
 # The paper's protocol, as the catalogue states it. Quotes: "paper" is paper-body.txt, "catalogue" is
-# claims.md (both in ../shared/paper/).
+# the claims catalogue (the paper's text and the catalogue the suite was written from).
 # ---------------------------------------------------------------------------------------------------
 PAPER_PROTOCOL: dict[str, Any] = {
     # paper: "fixed-offset retrieval ... The query is the last position, and the target is the token a

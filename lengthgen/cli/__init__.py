@@ -24,9 +24,9 @@ import lengthgen
 from lengthgen.cli.common import EXIT_USAGE, Parser, UsageError
 from lengthgen.engine import cluster  # imports nothing of distributed (nor torch) until asked to connect
 
-HELPERS = ("common", "until_decided")  # modules of this package that define no subcommand
+HELPERS = ("common", "until_decided", "multiverse_record")  # modules of this package that define no subcommand
 FIRST = ("train", "phenomenon", "pinning", "kernel")  # listed first by ``lengthgen --help``; the rest by name
-RENDERS = ("report", "diff", "robustness", "multiverse")  # subcommands that read a claims.json and compute
+RENDERS = ("report", "diff", "robustness", "multiverse", "docs")  # subcommands that read a claims.json and compute
 # nothing: no torch threads, device or workers are set up for them (tests/test_import_layers.py: no torch)
 
 

@@ -8,7 +8,10 @@ whose verdict differs from the paper's point, with its failed checks' numbers) a
 default ``multiverse.json`` beside the report). No training, and no torch: the registry is
 :mod:`lengthgen.readings`. ``--list`` prints it: the choices, their readings, who reads them so, the spec
 fields each changes (the claims it touches follow from them and each claim's declared model families, on the
-claims' side), the cells left out, and the choices left at one reading.
+claims' side), the cells left out, and the choices left at one reading. ``--curve C8`` prints one claim's
+specification curve instead (``--png PATH`` draws it too: :mod:`lengthgen.report.curve`); ``--record FILE``
+writes the multiverse's declarations from the run's cells (:mod:`lengthgen.cli.multiverse_record`); ``--paper``
+prints what the paper's stated numbers say about its readings (:mod:`lengthgen.report.stated_numbers`).
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lengthgen.cli.common import add_claims_option, beside, emit, read_claims
-from lengthgen.multiverse_cells import left_out
-from lengthgen.readings import ALL_ALTERNATIVES, CHOICES, LEFT_AT_ONE_READING, READINGS, Change, Times
+from lengthgen.cli.common import UsageError, add_claims_option, beside, emit, read_claims
+from lengthgen.multiverse_cells import COMBINATIONS_WHY, left_out
+from lengthgen.readings import CHOICES, LEFT_AT_ONE_READING, READINGS, Change, Times, planned
 
 NAME = "multiverse"
 HELP = "print the multiverse (readings x claims) from reports/claims.json and write it as JSON"
@@ -39,6 +42,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the registry: choices, readings, who reads them so, the spec fields each changes",
     )
+    parser.add_argument(
+        "--curve",
+        metavar="CLAIM",
+        default=None,
+        help="instead: print CLAIM's specification curve (a row: C8, C12-d64) across its universes",
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="instead: write the multiverse's declarations (claims/multiverse_declared.json) from the run's cells",
+    )
+    parser.add_argument(
+        "--paper",
+        action="store_true",
+        help="instead: the paper's stated numbers against every universe, ranked; per choice, the reading they favour",
+    )
+    parser.add_argument("--png", type=Path, default=None, metavar="PATH", help="with --curve: also draw it as a PNG")
 
 
 def change_text(change: Change) -> str:
@@ -56,14 +78,32 @@ def registry_text() -> str:
             lines.append(f"    who: {r.who}")
             lines.append(f"    changes: {'; '.join(change_text(change) for change in r.changes)}")
     lines.append(
-        f"{ALL_ALTERNATIVES.name}: every alternative reading at once (the claims each reading touches: the "
-        f"claims whose declared model families it changes, claims/multiverse.py)"
+        "combinations: every combination of the readings admissible alone for a claim (one per choice, named by "
+        f"their names joined by '+'; the claims each reading touches: claims/multiverse.py): {COMBINATIONS_WHY}"
     )
+    for reading, why in planned().not_run:
+        lines.append(f"not combined: {reading}: {why}")
     for universe, column, why in left_out():
         lines.append(f"left out: {column} under {universe}: {why}")
     lines.append("left at one reading:")
     lines += [f"  {name}: {why}" for name, why in LEFT_AT_ONE_READING]
     return "\n".join(lines)
+
+
+def print_curve(view, claim: str | None, png: Path | None) -> int:
+    """``--curve CLAIM`` (``--png PATH``): the claim's specification curve (lengthgen.report.curve)."""
+    from lengthgen.report.curve import curve, curve_lines, curve_png
+
+    if claim is None:
+        raise UsageError("--png needs --curve CLAIM")
+    shown = curve(view, claim)
+    print("\n".join(curve_lines(shown)))
+    if png is not None:
+        try:
+            print(f"wrote {curve_png(shown, png)}")
+        except OSError as error:
+            raise UsageError(f"cannot write --png {str(png)!r}: {error.strerror}") from None
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,9 +113,22 @@ def run(args: argparse.Namespace) -> int:
     from lengthgen.report.multiverse import build_grid, grid_lines
     from lengthgen.report.run_view import RunView
 
-    view = RunView.from_json(read_claims(args.report, missing=f"run `{RUN_GRID}` first, or pass --report"))
+    data = read_claims(args.report, missing=f"run `{RUN_GRID}` first, or pass --report")
+    if args.record is not None:
+        from lengthgen.cli.multiverse_record import record_run
+
+        print(record_run(data, args.record))
+        return 0
+    if args.paper:
+        from lengthgen.report.stated_numbers import paper_lines
+
+        print("\n".join(paper_lines(data)))
+        return 0
+    view = RunView.from_json(data)
     if not view.multiverse:
         raise ValueError(f"{str(args.report)!r} holds no multiverse (run `{RUN_GRID}`)")
+    if args.curve is not None or args.png is not None:
+        return print_curve(view, args.curve, args.png)
     args.json = beside(args.report, args.json, "multiverse.json")
     emit(args, "\n".join(grid_lines(view.multiverse, records=view.records)), build_grid(view.multiverse, view.records))
     return 0

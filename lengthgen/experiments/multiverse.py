@@ -34,7 +34,6 @@ from lengthgen.multiverse_cells import (  # noqa: F401 (re-exported)
     split_column,
 )
 from lengthgen.readings import (  # noqa: F401 (re-exported)
-    ALL_ALTERNATIVES,
     BY_NAME,
     CHOICES,
     FAMILIES,
@@ -43,6 +42,8 @@ from lengthgen.readings import (  # noqa: F401 (re-exported)
     READINGS,
     UNIVERSE_BY_NAME,
     UNIVERSES,
+    combine,
+    factorial,
     Change,
     Choice,
     Reading,

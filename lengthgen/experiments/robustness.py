@@ -1,6 +1,6 @@
 """The robustness settings: the claims away from the paper's operating point (issue 14).
 
-The catalogue (``../shared/paper/claims.md``, "Robustness settings") fixes each setting, what it changes
+The catalogue ("Robustness settings", ``docs/robustness.md``) fixes each setting, what it changes
 and the claims it applies to (``lengthgen.catalogue.ROBUSTNESS``, the words); :data:`SETTINGS` realises
 that table, setting by setting, in its order. Each claim is run again at each of its
 settings with its assertion unchanged; "L <= 16" / "L > 16" read as L <= Lmax / L > Lmax of the setting's

@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.multiverse_cells import cells as registry_cells
 from lengthgen.multiverse_cells import left_out, sort_key
-from lengthgen.readings import UNIVERSE_BY_NAME, UNIVERSES
+from lengthgen.readings import planned, universe
 from lengthgen.report import text
 from lengthgen.report.grid import (
     MISSING,
@@ -53,6 +53,7 @@ CELL_VARIANT = {"C20": "c1-reading"}
 NUMBERS_SHOWN = 1  # failed checks spelled out per changed reading in the claims tables (the rest are counted)
 HOLDS, CHANGES, NOT_RUN = "holds", "changes", "not-run"  # an outcome's states
 HOLDS_TEXT = "holds under every reading"
+RULED_OUT = "ruled out"  # the verdict of a cell whose precondition failed (records.VERDICTS)
 NOT_RUN_TEXT = "not run in the multiverse"
 
 
@@ -101,9 +102,10 @@ class UniverseGrid:
         return Slot(self.cells.get((reading, row)), planned, cell_id(reading, row))
 
     def changed(self, reading: str, row: str) -> bool:
-        """The cell's verdict differs from the row's at the paper's point (without one: it is not reproduced)."""
+        """The cell's verdict differs from the row's at the paper's point (without one: it is not reproduced);
+        a ruled-out cell changes nothing (its reading is not one the paper can have used)."""
         cell = self.cells.get((reading, row))
-        if cell is None:
+        if cell is None or cell.verdict == RULED_OUT:
             return False
         base = self.paper.get(row)
         return cell.verdict != (base.verdict if base is not None else "reproduced")
@@ -120,13 +122,29 @@ def universe_grid(
     by_cell = {(c.reading or "?", column_of(c)): c for c in cells}
     planned = frozenset((u.name, column) for u, column in registry_cells())
     rows = sorted({r for _, r in planned} | {r for _, r in by_cell}, key=_row_key(sort_key))
-    known = {u.name: u.describe() for u in UNIVERSES}
-    names = [u.name for u in UNIVERSES if any(n == u.name for n, _ in planned | set(by_cell))]
-    names += list(dict.fromkeys(n for n, _ in by_cell if n not in known))
-    readings = tuple((n, known.get(n, "a reading this version's registry does not know")) for n in names)
+    with_cell = {n for n, _ in planned | set(by_cell)}
+    names = [n for n, _ in _plan().touched if n in with_cell]
+    names += list(dict.fromkeys(n for n, _ in by_cell if n not in names))
+    readings = tuple((n, _describe(n)) for n in names)
     return UniverseGrid(
         readings, tuple(rows), by_cell, planned, {row: reference(records, row) for row in rows}, tuple(left_out())
     )
+
+
+def _plan():
+    return planned()
+
+
+def _describe(name: str) -> str:
+    """What the universe ``name`` changes, or that this version's registry does not know it."""
+    try:
+        return universe(name).describe()
+    except ValueError:
+        return "a reading this version's registry does not know"
+
+
+def _claims_of(name: str) -> list[str]:
+    return list(_plan().claims_of(name))
 
 
 def _row_key(sort_key):
@@ -175,10 +193,7 @@ def build_grid(
                 }
             )
     return {
-        "readings": [
-            {"name": n, "what": what, "claims": list(UNIVERSE_BY_NAME[n].claims) if n in UNIVERSE_BY_NAME else []}
-            for n, what in g.readings
-        ],
+        "readings": [{"name": n, "what": what, "claims": _claims_of(n)} for n, what in g.readings],
         "columns": list(g.rows),
         "paper": {row: (v.verdict_label if v is not None else None) for row, v in g.paper.items()},
         "cells": out,
@@ -246,26 +261,50 @@ class Outcome:
     readings: tuple[str, ...]  # the readings with a recorded cell
     changes: tuple[Change, ...]  # the readings under which the verdict differs, with the numbers
     missing: tuple[str, ...]  # readings the registry runs for it without a record in this report
+    ruled_out: tuple[str, ...] = ()  # the readings with a ruled-out cell (a precondition failed)
+
+    @property
+    def admissible(self) -> tuple[str, ...]:
+        """The readings with a recorded cell that no precondition ruled out."""
+        return tuple(r for r in self.readings if r not in self.ruled_out)
 
     @property
     def state(self) -> str:
         """``holds``, ``changes`` or ``not-run`` (no recorded cell)."""
         return NOT_RUN if not self.readings else CHANGES if self.changes else HOLDS
 
+    @property
+    def held(self) -> tuple[int, int]:
+        """(N, M): the paper's point's verdict holds in N of M admissible universes (the paper's point among them)."""
+        m = len(self.admissible) + 1
+        return m - len(self.changes), m
+
     def text(self) -> str:
-        """One line: "holds under every reading (7 readings)", "init=gpt2: not reproduced (undeclared): APE ...
-        0.31, needs <= 0.15; holds under the other 6", or "not run in the multiverse"."""
+        """One line: "holds in 6 of 6 admissible universes; ruled out: init=gpt2", "init=torch: not reproduced
+        (undeclared) (APE ... 0.31, needs <= 0.15); holds in 5 of 6 admissible universes", or "not run in the
+        multiverse"."""
         if self.state == NOT_RUN:
             return NOT_RUN_TEXT
-        n = len(self.readings)
+        n, m = self.held
         missing = f"; {len(self.missing)} without a record" if self.missing else ""
-        if self.state == HOLDS:
-            return f"{HOLDS_TEXT} ({n} reading{'s' if n != 1 else ''}{missing})"
-        rest = n - len(self.changes)
+        ruled = f"; ruled out: {', '.join(self.ruled_out)}" if self.ruled_out else ""
+        holds = f"holds in {n} of {m} admissible universe{'s' if m != 1 else ''}"
         parts = [
             f"{c.reading}: {c.view.verdict_label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes
         ]
-        return "; ".join(parts) + (f"; holds under the other {rest}" if rest else "") + missing
+        return "; ".join(parts + [holds]) + ruled + missing
+
+    def short(self) -> str:
+        """The README's column: the readings under which the verdict changes (names only), "holds in N of M
+        admissible universes", and the ruled-out readings."""
+        if self.state == NOT_RUN:
+            return NOT_RUN_TEXT
+        n, m = self.held
+        parts = [f"changes under {', '.join(c.reading for c in self.changes)}"] if self.changes else []
+        parts.append(f"holds in {n} of {m} admissible universes")
+        if self.ruled_out:
+            parts.append(f"ruled out: {', '.join(self.ruled_out)}")
+        return "; ".join(parts)
 
 
 def numbers(cell: ClaimView) -> str:
@@ -297,7 +336,8 @@ def outcomes(grid: UniverseGrid) -> dict[str, Outcome]:
             if grid.changed(n, row)
         )
         missing = tuple(n for n, _ in grid.readings if (n, row) in grid.planned and (n, row) not in grid.cells)
-        out[row] = Outcome(row, grid.paper.get(row), readings, changes, missing)
+        ruled = tuple(n for n in readings if grid.cells[n, row].verdict == RULED_OUT)
+        out[row] = Outcome(row, grid.paper.get(row), readings, changes, missing, ruled)
     return out
 
 

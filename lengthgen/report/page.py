@@ -85,7 +85,8 @@ class ReadingsCell:
     state: str  # "holds", "changes" or "not-run" (``multiverse.Outcome.state``)
     text: str  # the outcome in one line (``multiverse.Outcome.text``; the cell's tooltip)
     changes: tuple[ReadingChange, ...]  # the readings under which the verdict differs
-    rest: str  # after the changes: "holds under the other 6", readings without a record ("" for none)
+    rest: str  # after the changes: "holds in 5 of 6 admissible universes", the ruled-out readings, readings without
+    # a record
 
 
 def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
@@ -93,8 +94,11 @@ def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
     if outcome is None:
         return None
     rest = []
-    if outcome.state == mv.CHANGES and len(outcome.readings) > len(outcome.changes):
-        rest.append(f"holds under the other {len(outcome.readings) - len(outcome.changes)}")
+    if outcome.state == mv.CHANGES:
+        n, m = outcome.held
+        rest.append(f"holds in {n} of {m} admissible universes")
+    if outcome.state == mv.CHANGES and outcome.ruled_out:
+        rest.append(f"ruled out: {', '.join(outcome.ruled_out)}")
     if outcome.state == mv.CHANGES and outcome.missing:
         rest.append(f"{len(outcome.missing)} without a record")
     return ReadingsCell(

@@ -291,6 +291,8 @@ def decide(record: Mapping[str, Any], outcome: str, reason: str | None = None) -
     if outcome == "xfailed":
         return expected_failure(record, reason)
     if outcome == "passed":
+        if record.get("ruled_out"):
+            return "ruled out", record["ruled_out"]
         if record.get("inconclusive_reason"):
             return "inconclusive", record["inconclusive_reason"]
         open_checks = [c for c in checks if undecided(c, scale)]
@@ -303,6 +305,8 @@ def decide(record: Mapping[str, Any], outcome: str, reason: str | None = None) -
     if failed and all(undecided(c, scale) for c in failed):
         return "inconclusive", _seed_reason(record, failed)
     verified = record.get("verified")
+    if verified == "undeclared ruled out":
+        return "not reproduced (undeclared)", f"ruled out, which the declarations do not expect: {record['ruled_out']}"
     if verified == "undeclared failures":
         return "not reproduced (undeclared)", undeclared_reason(record)
     if verified == "unexpected pass":

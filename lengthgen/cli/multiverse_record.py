@@ -1,0 +1,41 @@
+"""``lengthgen multiverse --record FILE``: the multiverse's declarations (``claims/multiverse_declared.json``)
+written from a recorded run, every cell's outcome as the run found it (``lengthgen.report.declared.record``),
+the file's hand-written reasons and the cells the run did not hold kept as they are. Review the change with
+``git diff``: a cell whose outcome moved is a finding to explain, in the file's reasons. No torch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lengthgen.report import declared
+
+
+def record_run(data: dict[str, Any], path: Path) -> str:
+    """Write the declarations of the run ``data`` (a claims.json's data) to ``path`` (kept where it exists:
+    its reasons and the cells the run lacks); one line saying what changed. ValueError (one line) for a run
+    without a multiverse, a cell that cannot be recorded, or a path that cannot be written."""
+    from lengthgen.report.multiverse import column_of
+
+    cells = {(c["reading"], column_of(c)): c for c in data.get("multiverse", []) if c.get("reading")}
+    if not cells:
+        raise ValueError("the run holds no multiverse cells (run `pytest claims -m multiverse -n auto` first)")
+    papers: dict[str, dict[str, Any]] = {}  # column -> its declared patterns at the paper's point, over its tests
+    for r in data.get("records", []):
+        if r.get("kind", "claim") == "claim" and not r.get("reading") and not r.get("setting"):
+            patterns = papers.setdefault(column_of(r), {"expected_failures": {"patterns": []}})
+            patterns["expected_failures"]["patterns"] += (r.get("expected_failures") or {}).get("patterns", [])
+            patterns.setdefault("failed", set()).update(
+                c["name"] for c in r.get("checks", []) if not c.get("passed", True)
+            )
+    previous = declared.load(path) if Path(path).exists() else None
+    environment = data.get("multiverse_environment") or data.get("environment", {})
+    found = declared.record(cells, papers, environment, previous)
+    before = previous.cells if previous is not None else {}
+    moved = [k for k, c in found.cells.items() if before.get(k) != c]
+    try:
+        declared.write(path, found)
+    except OSError as e:
+        raise ValueError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+    return f"wrote {path}: {len(found.cells)} cells, {len(cells)} from this run, {len(moved)} changed"

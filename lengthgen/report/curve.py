@@ -1,0 +1,312 @@
+"""A specification curve per claim for the multiverse (Simonsohn, Simmons & Nelson 2020, "Specification curve
+analysis", Nature Human Behaviour 4): one claim's deciding check across every universe it ran in, sorted by
+value, above the matrix of readings each universe takes; the count of admissible universes that reproduce it.
+
+It reads a recorded run (``claims.json``, through :mod:`lengthgen.report.run_view`) and nothing else: no torch,
+and matplotlib only inside :func:`curve_png`. The cells are the multiverse's (records with ``reading`` set; a
+claim's row is :func:`lengthgen.report.multiverse.column_of`), the paper's point is the row's claim test at the
+suite's own reading (:func:`lengthgen.report.multiverse.reference`; universe ``"paper"``). A universe is a
+reading's name ("init=gpt2"), several joined by "+" ("lengths=per-batch+ape-rows=zero"), or, in a file of an
+earlier registry, ``all-alternatives`` (every reading of :data:`lengthgen.readings.READINGS`).
+
+- :func:`deciding_check_name`: the check the curve plots (a display choice: see its docstring);
+- :func:`curve`: the :class:`Curve` of one row ("C8", "C12-d64") of a run;
+- :func:`curve_lines`: the curve as text (``lengthgen multiverse --curve C8``);
+- :func:`curve_png`: the curve as a figure (``--png PATH``).
+
+A universe whose verdict is "ruled out" (a precondition the paper's own results state failed there, so the
+claim's checks did not run) is shown greyed and left out of the count: it is not a reading the paper can have
+used.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from lengthgen.catalogue import CATALOGUE, PREDICTIONS
+from lengthgen.readings import CHOICES, READINGS
+from lengthgen.report import text
+from lengthgen.report.multiverse import PAPER, column_of, reference
+from lengthgen.report.run_view import CheckView, ClaimView, RunView, claim_view
+
+RULED_OUT = "ruled out"  # the verdict of a cell a precondition rules out (excluded from the count)
+REPRODUCING = ("reproduced", "unexpectedly reproduced")  # the verdicts counted as reproducing the claim
+SUITE_MARK = "·"  # the matrix's mark for the suite's reading of a choice
+JOIN = "+"  # joins the readings of a combination ("lengths=per-batch+ape-rows=zero"; lengthgen.readings)
+ALL_ALTERNATIVES = "all-alternatives"  # an earlier registry's universe: every reading at once
+GREEN, ORANGE, GREY = "#1a7f37", "#9a4d00", "#8c959f"  # reproduced, any other verdict, ruled out
+
+
+def universe_readings(universe: str) -> tuple[str, ...]:
+    """The reading names in force in ``universe``: () for the paper's point, every reading for
+    ``all-alternatives``, else its "+"-joined parts."""
+    if universe == PAPER:
+        return ()
+    if universe == ALL_ALTERNATIVES:
+        return tuple(r.name for r in READINGS)
+    return tuple(part for part in universe.split(JOIN) if part)
+
+
+def relative_margin(check: CheckView) -> float:
+    """The check's distance from its value to its threshold's nearest bound, divided by max(|that bound|,
+    1e-12); positive on the passing side, and negative (at most -0.0) for a failed check; infinite for a check
+    without one (no finite value, or an ``==`` / ``!=`` comparison)."""
+    value, op, threshold = check.value, check.op, check.threshold
+    if value is None or not math.isfinite(float(value)):
+        return math.inf
+    value = float(value)
+    if op in (">=", ">"):
+        gap, bound = value - float(threshold), float(threshold)
+    elif op in ("<=", "<"):
+        gap, bound = float(threshold) - value, float(threshold)
+    elif op == "in":
+        low, high = float(threshold[0]), float(threshold[1])
+        gap, bound = min((value - low, low), (high - value, high))
+    else:
+        return math.inf
+    margin = gap / max(abs(bound), 1e-12)
+    return margin if check.passed else min(margin, -0.0)
+
+
+def _check(cell: ClaimView, name: str) -> CheckView | None:
+    return next((c for c in cell.checks if c.name == name), None)
+
+
+def deciding_check_name(cells: Sequence[ClaimView | Mapping[str, Any]]) -> str:
+    """The check a claim's curve plots, from ``cells``: the claim's records, its multiverse cells (``reading``
+    set) and its claim test at the paper's point (no ``reading``).
+
+    A display choice, not part of the verdict rule (``lengthgen.report.verdict.deciding_check`` picks each
+    record's own deciding check): the curve needs one check that every universe measured, and shows the one
+    the paper's point passes by the least. Of the checks present in every cell that recorded checks (a
+    ruled-out cell runs none), the one with the smallest relative margin (:func:`relative_margin`: the distance
+    from the value to the threshold's nearest bound over max(|bound|, 1e-12); a failed check's is negative) at
+    the paper's point; without a paper's point with checks, the smallest margin over the cells. Ties, and
+    checks without a margin (infinite), go by name. ValueError when no check is common to the cells."""
+    views = [claim_view(c) for c in cells]
+    measured = [v for v in views if v.checks]
+    if not measured:
+        raise ValueError(f"{_claims(views)}: no cell recorded a check")
+    names = [c.name for c in measured[0].checks]
+    common = [n for n in dict.fromkeys(names) if all(_check(v, n) is not None for v in measured)]
+    if not common:
+        raise ValueError(f"{_claims(views)}: no check is recorded in every cell")
+    paper = next((v for v in measured if not v.reading), None)
+
+    def margin(name: str) -> tuple[float, bool]:
+        at = [paper] if paper is not None else measured
+        checks = [_check(v, name) for v in at]
+        return min((relative_margin(c), c.passed) for c in checks if c is not None)
+
+    return min(common, key=lambda n: (*margin(n), n))
+
+
+def _claims(views: Sequence[ClaimView]) -> str:
+    return ", ".join(dict.fromkeys(column_of(v) for v in views)) or "no cells"
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One universe on the curve: the deciding check's value there."""
+
+    universe: str  # "paper", a reading's name, "+"-joined names, or "all-alternatives"
+    readings: tuple[str, ...]  # the reading names in force (:func:`universe_readings`)
+    value: float | None  # the check's value (None: not measured there, e.g. a ruled-out cell)
+    ci95: tuple[float, float] | None  # its 95% interval
+    passed: bool  # the check held there (False when it was not measured)
+    verdict: str  # the cell's verdict as recorded ("unknown" without one)
+    ruled_out: bool  # the cell's verdict is "ruled out": greyed, left out of the count
+
+    @property
+    def reproduces(self) -> bool:
+        return not self.ruled_out and self.verdict in REPRODUCING
+
+    @property
+    def colour(self) -> str:
+        return GREY if self.ruled_out else GREEN if self.reproduces else ORANGE
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A claim's specification curve: its deciding check across the universes it ran in."""
+
+    column: str  # the multiverse's row: the claim, "-d64" for C12/C13's first width
+    claim: str  # the catalogue id
+    check: str  # the deciding check's name (:func:`deciding_check_name`)
+    op: str  # its comparison
+    threshold: Any  # a number, or (low, high) for "in"
+    points: tuple[CurvePoint, ...]  # by value ascending (unmeasured last), the paper's point among them
+
+    @property
+    def admissible(self) -> int:
+        """Universes not ruled out, the paper's point included."""
+        return sum(1 for p in self.points if not p.ruled_out)
+
+    @property
+    def reproduced(self) -> int:
+        """Admissible universes whose verdict is reproduced or unexpectedly reproduced."""
+        return sum(1 for p in self.points if p.reproduces)
+
+    def summary(self) -> str:
+        return f"reproduced in {self.reproduced} of {self.admissible} admissible universes"
+
+
+def _parts(source: RunView | Mapping[str, Any] | Sequence[ClaimView | Mapping[str, Any]]):
+    """(claim tests at the paper's point, multiverse cells) of a view, a claims.json's data or records."""
+    if isinstance(source, Mapping):
+        source = RunView.from_json(source)
+    if isinstance(source, RunView):
+        return list(source.records), list(source.multiverse)
+    views = [claim_view(r) for r in source]
+    return [v for v in views if not v.reading and not v.setting], [v for v in views if v.reading]
+
+
+def curve(view_or_records: RunView | Mapping[str, Any] | Sequence[ClaimView | Mapping[str, Any]], column: str) -> Curve:
+    """The specification curve of ``column`` ("C8", "C12-d64") in a run (its view, its claims.json's data, or
+    its records); ValueError naming the column when it is unknown or has no multiverse cells."""
+    records, multiverse = _parts(view_or_records)
+    cells = {c.reading: c for c in multiverse if column_of(c) == column}  # the last record of a universe wins
+    if not cells:
+        have = ", ".join(dict.fromkeys(column_of(c) for c in multiverse)) or "none"
+        claim = column.removesuffix("-d64")
+        if claim not in CATALOGUE and claim not in PREDICTIONS:
+            raise ValueError(f"unknown claim {column!r} (claims with multiverse cells here: {have})")
+        raise ValueError(f"{column} has no multiverse cells in this run (claims with cells: {have})")
+    paper = reference(records, column)
+    universes = ([(PAPER, paper)] if paper is not None else []) + list(cells.items())
+    name = deciding_check_name([view for _, view in universes])
+    shape = next(c for _, v in universes if (c := _check(v, name)) is not None)
+    points = []
+    for universe, view in universes:
+        check = _check(view, name)
+        points.append(
+            CurvePoint(
+                universe,
+                universe_readings(universe),
+                check.value if check is not None else None,
+                check.ci95 if check is not None else None,
+                bool(check is not None and check.passed),
+                view.verdict or "unknown",
+                view.verdict == RULED_OUT or bool(getattr(view, "raw", {}).get("ruled_out")),
+            )
+        )
+    points.sort(key=lambda p: (p.value is None, p.value if p.value is not None else 0.0, p.universe != PAPER))
+    return Curve(column, cells[next(iter(cells))].claim, name, shape.op, shape.threshold, tuple(points))
+
+
+# ----------------------------------------------------------------------------------------------- the matrix
+
+
+def _choice_of(reading: str) -> str:
+    return reading.split("=", 1)[0]
+
+
+def matrix_rows(points: Sequence[CurvePoint]) -> list[tuple[str, list[str]]]:
+    """Per choice (:data:`lengthgen.readings.CHOICES`, then any other recorded), the reading each point takes:
+    the part after "=" of its reading's name ("+"-joined when it takes several), :data:`SUITE_MARK` for the
+    suite's reading."""
+    choices = [c.name for c in CHOICES]
+    choices += list(dict.fromkeys(_choice_of(r) for p in points for r in p.readings if _choice_of(r) not in choices))
+    rows = []
+    for name in choices:
+        marks = []
+        for p in points:
+            taken = [r.split("=", 1)[-1] for r in p.readings if _choice_of(r) == name]
+            marks.append(JOIN.join(taken) or SUITE_MARK)
+        rows.append((name, marks))
+    return rows
+
+
+def curve_lines(curve: Curve) -> list[str]:
+    """The curve as text: a header with the check and its threshold, one line per universe by value (its
+    number, value, 95% interval, pass / FAIL or "ruled out", verdict), the matrix of readings (a column per
+    universe, by number), and :meth:`Curve.summary`."""
+    points = curve.points
+    needs = text.threshold_text(curve.op, curve.threshold)
+    lines = [
+        f"{curve.column}: specification curve of {curve.check!r} (needs {needs}); {len(points)} universes by value"
+    ]
+    wide = max(len("universe"), *(len(p.universe) for p in points))
+    lines.append(f"  {'#':>3}  {'universe':<{wide}}  {'value':>10}  {'95% interval':<22}  {'check':<9}  verdict")
+    for i, p in enumerate(points, 1):
+        interval = f"[{text.num(p.ci95[0], 4)}, {text.num(p.ci95[1], 4)}]" if p.ci95 is not None else ""
+        mark = RULED_OUT if p.ruled_out else "pass" if p.passed else "n/a" if p.value is None else "FAIL"
+        verdict = "excluded from the count" if p.ruled_out else p.verdict
+        lines.append(
+            f"  {i:>3}  {p.universe:<{wide}}  {text.num(p.value, 4):>10}  {interval:<22}  {mark:<9}  {verdict}"
+        )
+    rows = matrix_rows(points)
+    widths = [max(len(str(i + 1)), *(len(marks[i]) for _, marks in rows)) for i in range(len(points))]
+    first = max(len("choice"), *(len(name) for name, _ in rows))
+    lines.append(f"readings by universe (columns numbered as above; {SUITE_MARK} the suite's reading)")
+    lines.append(f"  {'choice':<{first}}  " + "  ".join(f"{i + 1:>{w}}" for i, w in enumerate(widths)))
+    for name, marks in rows:
+        lines.append(f"  {name:<{first}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(marks, widths)))
+    lines.append(curve.summary())
+    return lines
+
+
+# ----------------------------------------------------------------------------------------------- the figure
+
+
+def curve_png(curve: Curve, path: Path | str) -> Path:
+    """Draw the curve as a PNG at ``path`` (Simonsohn et al.'s figure): above, the values by universe with
+    their 95% intervals and the threshold (both bounds for "in"), reproduced green, other verdicts orange,
+    ruled-out universes grey; below, the matrix of readings, a row per alternative reading. Returns the path."""
+    import matplotlib  # heavy: only when drawing (module docstring)
+
+    matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    points = curve.points
+    known = [r.name for r in READINGS]
+    rows = known + list(dict.fromkeys(r for p in points for r in p.readings if r not in known))
+    xs = range(1, len(points) + 1)
+    fig = Figure(figsize=(max(6.4, 1.6 + 0.45 * len(points)), 3.6 + 0.22 * len(rows)), dpi=100)
+    FigureCanvasAgg(fig)
+    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 0.25 * len(rows) + 0.5]})
+    for x, p in zip(xs, points):
+        if p.ruled_out:
+            top.axvspan(x - 0.5, x + 0.5, color=GREY, alpha=0.15, linewidth=0)
+        if p.value is None:
+            top.annotate(
+                RULED_OUT if p.ruled_out else "n/a",
+                (x, 0.02),
+                xycoords=("data", "axes fraction"),
+                ha="center",
+                rotation=90,
+                fontsize=7,
+                color=p.colour,
+            )
+            continue
+        yerr = None
+        if p.ci95 is not None:
+            yerr = [[max(p.value - p.ci95[0], 0.0)], [max(p.ci95[1] - p.value, 0.0)]]
+        top.errorbar([x], [p.value], yerr=yerr, fmt="o", color=p.colour, markersize=5, capsize=2)
+    bounds = curve.threshold if curve.op == "in" else (curve.threshold,)
+    for bound in bounds:
+        top.axhline(float(bound), color="black", linestyle="--", linewidth=1)
+    top.set_title(f"{curve.column}: {curve.check}", fontsize=9)
+    top.set_ylabel(f"value (needs {text.threshold_text(curve.op, curve.threshold)})", fontsize=8)
+    top.text(0.01, 0.98, curve.summary(), transform=top.transAxes, va="top", fontsize=8)
+    top.grid(True, alpha=0.25)
+    top.tick_params(labelsize=8)
+    for x, p in zip(xs, points):
+        taken = [rows.index(r) for r in p.readings]
+        idle = [i for i in range(len(rows)) if i not in taken]
+        bottom.scatter([x] * len(idle), idle, s=6, color="#d0d7de")
+        bottom.scatter([x] * len(taken), taken, s=30, color=p.colour)
+    bottom.set_yticks(range(len(rows)), rows, fontsize=7)
+    bottom.set_ylim(len(rows) - 0.5, -0.5)
+    bottom.set_xticks(list(xs), [PAPER if p.universe == PAPER else str(x) for x, p in zip(xs, points)], fontsize=7)
+    bottom.set_xlim(0.5, len(points) + 0.5)
+    bottom.set_xlabel("universe, by value (the paper's point takes no alternative reading)", fontsize=8)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path

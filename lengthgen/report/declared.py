@@ -1,0 +1,189 @@
+"""The multiverse's declarations as data: the expected outcome of every cell, written from a recorded run by
+``lengthgen multiverse --record FILE`` and read by the multiverse's tests (``claims/multiverse.py``), reviewed
+as a diff. Imports no torch.
+
+The file (JSON) holds:
+
+- ``cells``: per (universe, column) cell, its outcome in the run it was recorded from: ``reproduced``;
+  ``not reproduced`` with the checks that failed (``"own"``: exactly as the claim's own declaration at the
+  paper's point names them, so the claim's patterns carry over); or ``ruled out`` with the preconditions
+  that failed;
+- ``reasons``: a sentence per claim and choice, written by hand, saying why a verdict changes under that
+  choice's reading (kept as they are when the file is written again);
+- ``recorded``: where the run was recorded (CPU, torch, date), from the run's environment.
+
+A cell whose outcome differs from the file reads "not reproduced (undeclared)" or "unexpectedly reproduced"
+(the recorder's rules); a file naming an unknown universe, column or outcome is a one-line ValueError.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any, Mapping
+
+FORMAT = 1  # the file's format; another is refused
+OUTCOMES = ("reproduced", "not reproduced", "ruled out")
+OWN = "own"  # "checks": the claim's own declared checks at the paper's point
+RECORDABLE = {  # a cell's verdict -> its outcome (any other verdict cannot be recorded: the test broke)
+    "reproduced": "reproduced",
+    "unexpectedly reproduced": "reproduced",
+    "not reproduced": "not reproduced",
+    "not reproduced (undeclared)": "not reproduced",
+    "ruled out": "ruled out",
+}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell's declared outcome."""
+
+    universe: str  # the universe's name (readings joined by "+")
+    column: str  # the grid's column ("C8", "C12-d64")
+    outcome: str  # one of OUTCOMES
+    checks: tuple[str, ...] | str = ()  # the failing checks' names, or OWN (outcome "not reproduced")
+    preconditions: tuple[str, ...] = ()  # the failing preconditions' names (outcome "ruled out")
+
+    def __post_init__(self) -> None:
+        where = f"declared cell ({self.universe!r}, {self.column!r})"
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"{where}: unknown outcome {self.outcome!r} (known: {', '.join(OUTCOMES)})")
+        if self.outcome == "not reproduced" and not self.checks:
+            raise ValueError(f"{where}: not reproduced through which checks?")
+        if self.outcome == "ruled out" and not self.preconditions:
+            raise ValueError(f"{where}: ruled out by which precondition?")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"universe": self.universe, "column": self.column, "outcome": self.outcome}
+        if self.outcome == "not reproduced":
+            out["checks"] = self.checks if isinstance(self.checks, str) else list(self.checks)
+        if self.outcome == "ruled out":
+            out["preconditions"] = list(self.preconditions)
+        return out
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """The file, read."""
+
+    cells: dict[tuple[str, str], Cell]  # (universe, column) -> its declared outcome
+    reasons: dict[str, dict[str, str]]  # claim -> choice -> why a verdict changes under that choice's reading
+    recorded: dict[str, Any]  # the run's machine and date
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "about": "the multiverse's expected outcomes, written by `lengthgen multiverse --record` from a cold run; "
+            "reasons are written by hand, per claim and choice",
+            "recorded": self.recorded,
+            "reasons": {
+                c: dict(sorted(r.items())) for c, r in sorted(self.reasons.items(), key=lambda kv: _claim_key(kv[0]))
+            },
+            "cells": [c.to_json() for _, c in sorted(self.cells.items(), key=lambda kv: _cell_key(kv[0]))],
+        }
+
+
+def _claim_key(claim: str) -> tuple:
+    try:
+        return (0 if claim.startswith("C") else 1, int(claim[1:]))
+    except ValueError:
+        return (2, claim)
+
+
+def _cell_key(key: tuple[str, str]) -> tuple:
+    universe, column = key
+    claim, _, width = column.partition("-d")
+    return (universe.count("+"), universe, *_claim_key(claim), width)
+
+
+def parse(data: Any, where: str = "declarations") -> Declarations:
+    """The file's data, checked (ValueError naming what is wrong, in one line)."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, Mapping) else type(data).__name__
+        raise ValueError(f"{where}: not a declarations file of format {FORMAT} (found {found!r})")
+    cells: dict[tuple[str, str], Cell] = {}
+    for entry in data.get("cells", []):
+        if not isinstance(entry, Mapping) or not {"universe", "column", "outcome"} <= set(entry):
+            raise ValueError(f"{where}: a cell needs universe, column and outcome: {entry!r}")
+        checks = entry.get("checks", ())
+        cell = Cell(
+            str(entry["universe"]),
+            str(entry["column"]),
+            str(entry["outcome"]),
+            checks if isinstance(checks, str) else tuple(checks),
+            tuple(entry.get("preconditions", ())),
+        )
+        if (cell.universe, cell.column) in cells:
+            raise ValueError(f"{where}: cell ({cell.universe!r}, {cell.column!r}) declared twice")
+        cells[cell.universe, cell.column] = cell
+    reasons = data.get("reasons", {})
+    if not isinstance(reasons, Mapping) or not all(isinstance(v, Mapping) for v in reasons.values()):
+        raise ValueError(f"{where}: reasons must map claim -> choice -> sentence")
+    return Declarations(cells, {c: dict(r) for c, r in reasons.items()}, dict(data.get("recorded", {})))
+
+
+def load(path: Path) -> Declarations:
+    """The declarations file at ``path`` (ValueError, one line, for a missing or malformed one)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ValueError(
+            f"{str(path)!r}: no declarations file (write one with `lengthgen multiverse --record`)"
+        ) from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{str(path)!r}: not JSON ({e.msg} at line {e.lineno})") from None
+    return parse(data, str(path))
+
+
+def write(path: Path, declarations: Declarations) -> None:
+    """Write the file (sorted, one entry per line block, so a change reads as a diff)."""
+    Path(path).write_text(json.dumps(declarations.to_json(), indent=1, ensure_ascii=False) + "\n")
+
+
+def precondition_names(checks: Any) -> tuple[str, ...]:
+    """The preconditions (their names, before ":") among the failed precondition checks of a record."""
+    names = [c["name"].partition(":")[0] for c in checks if not c.get("passed", True)]
+    return tuple(dict.fromkeys(names))
+
+
+def cell_of(cell: Mapping[str, Any], paper: Mapping[str, Any] | None, universe: str, column: str) -> Cell:
+    """The declared outcome a recorded cell (a record's dict) gives: its verdict read as an outcome; the failed
+    checks as "own" where they are exactly the checks that fail at the paper's point (``paper``'s ``failed``)
+    and its declaration there (``paper``'s patterns) names every one."""
+    verdict = cell.get("verdict")
+    if cell.get("ruled_out"):
+        return Cell(universe, column, "ruled out", preconditions=precondition_names(cell.get("preconditions", [])))
+    if verdict not in RECORDABLE:
+        raise ValueError(f"cell ({universe!r}, {column!r}): verdict {verdict!r} cannot be recorded (the test broke)")
+    outcome = RECORDABLE[verdict]
+    if outcome != "not reproduced":
+        return Cell(universe, column, outcome)
+    failed = [c["name"] for c in cell.get("checks", []) if not c.get("passed", True)]
+    own = ((paper or {}).get("expected_failures") or {}).get("patterns") or []
+    same = set(failed) == set((paper or {}).get("failed", failed))
+    if own and same and all(any(fnmatchcase(name, p) for p in own) for name in failed):
+        return Cell(universe, column, outcome, OWN)
+    return Cell(universe, column, outcome, tuple(failed))
+
+
+def record(
+    cells: Mapping[tuple[str, str], Mapping[str, Any]],
+    papers: Mapping[str, Mapping[str, Any]],
+    environment: Mapping[str, Any],
+    previous: Declarations | None,
+) -> Declarations:
+    """The declarations of a run: every recorded cell's outcome (``cells``: (universe, column) -> record),
+    against its column's record at the paper's point (``papers``); the previous file's cells the run did not
+    hold and its reasons are kept."""
+    kept = dict(previous.cells) if previous is not None else {}
+    for (universe, column), cell in cells.items():
+        kept[universe, column] = cell_of(cell, papers.get(column), universe, column)
+    recorded = {k: environment.get(k) for k in ("cpu_model", "cpu_capability", "torch", "started") if k in environment}
+    return Declarations(kept, dict(previous.reasons) if previous is not None else {}, recorded)
+
+
+def escape(name: str) -> str:
+    """A check's name as an fnmatch pattern matching exactly it."""
+    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in name)

@@ -1,0 +1,208 @@
+"""What the paper's numbers say about its readings: every number the paper states (:mod:`lengthgen.stated`)
+against its measured counterpart in every universe of a run (the paper's point, each reading, each
+combination), the universes ranked by how many agree, and per choice which reading the numbers favour.
+``lengthgen multiverse --paper`` prints it. No torch.
+
+A universe that does not touch a claim measures it as the paper's point does (the same models), so the
+paper's point's record stands in for it; a universe whose cell of that claim is ruled out does not compare
+(its reading is not one the paper can have used); a planned cell without a record is not compared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any, Mapping, Sequence
+
+from lengthgen.readings import READINGS, planned
+from lengthgen.stated import BASELINE_BY_WIDTH, STATED, Stated
+
+PAPER = "paper"
+RULED_OUT = "ruled out"
+
+
+def candidates(record: Mapping[str, Any], stated: Stated) -> list[tuple[str, float, tuple[float, float] | None]]:
+    """(name, value, interval) of every check or measured quantity of ``record`` the stated number names."""
+    found = []
+    for c in record.get("checks", []):
+        if any(fnmatchcase(c["name"], p) for p in stated.names):
+            found.append((c["name"], float(c["value"]), tuple(c["ci95"]) if c.get("ci95") else None))
+    for name, summary in (record.get("measured") or {}).items():
+        if any(fnmatchcase(name, p) for p in stated.names):
+            ci = summary.get("ci95")
+            found.append((name, float(summary["mean"]), tuple(ci) if ci else None))
+    return found
+
+
+def agrees_with(stated: Stated, value: float, interval: tuple[float, float] | None) -> bool:
+    """The paper's value within its rounding of the measured interval (a range: the value inside it)."""
+    h = stated.half_unit
+    if stated.low != stated.high:
+        return stated.low - h <= value <= stated.high + h
+    low, high = interval if interval is not None else (value, value)
+    return low - h <= stated.low <= high + h
+
+
+@dataclass(frozen=True)
+class Comparison:
+    stated: Stated  # the paper's number
+    universe: str  # where it was measured
+    agrees: bool | None  # None: not compared (ruled out, no record, no measurement)
+    measured: str  # the measured value(s) in short, or why it was not compared
+
+
+def compare(stated: Stated, record: Mapping[str, Any] | None, universe: str) -> Comparison:
+    if record is None:
+        return Comparison(stated, universe, None, "no record")
+    if record.get("verdict") == RULED_OUT or record.get("ruled_out"):
+        return Comparison(stated, universe, None, RULED_OUT)
+    if stated.all_checks_pass:
+        checks = record.get("checks", [])
+        ok = bool(checks) and all(c.get("passed") for c in checks)
+        return Comparison(stated, universe, ok, f"{sum(bool(c.get('passed')) for c in checks)}/{len(checks)} checks")
+    found = candidates(record, stated)
+    if not found:
+        return Comparison(stated, universe, None, "not measured")
+    each = [agrees_with(stated, v, ci) for _, v, ci in found]
+    ok = any(each) if stated.match == "any" else all(each)
+    values = sorted(v for _, v, _ in found)
+    shown = f"{values[0]:.3g}" if len(values) == 1 else f"{values[0]:.3g}-{values[-1]:.3g}"
+    return Comparison(stated, universe, ok, shown)
+
+
+def _column(record: Mapping[str, Any]) -> str:
+    from lengthgen.report.multiverse import column_of
+
+    return column_of(record)
+
+
+def records_by_universe(
+    data: Mapping[str, Any],
+) -> tuple[dict[str, Mapping[str, Any]], dict[tuple[str, str], Mapping[str, Any]]]:
+    """The paper's point's records by column, and the multiverse's cells by (universe, column)."""
+    paper = {
+        _column(r): r
+        for r in data.get("records", [])
+        if r.get("kind", "claim") == "claim"
+        and not r.get("reading")
+        and not r.get("setting")
+        and (r.get("scale") or {}).get("name", "paper") == "paper"
+    }
+    cells = {(r["reading"], _column(r)): r for r in data.get("multiverse", []) if r.get("reading")}
+    return paper, cells
+
+
+def record_in(universe: str, column: str, paper, cells) -> Mapping[str, Any] | None:
+    """The record that measures ``column`` in ``universe``: its cell, or the paper's point's where the universe
+    has no cell of it and does not touch its claim (the same models)."""
+    if universe == PAPER:
+        return paper.get(column)
+    if (universe, column) in cells:
+        return cells[universe, column]
+    touched = planned().claims_of(universe)
+    claim = column.partition("-d")[0]
+    if touched and claim in touched:
+        return None  # planned (or plannable) but not recorded here
+    return paper.get(column)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    universe: str
+    agree: int  # stated numbers that agree
+    compared: int  # stated numbers compared
+    comparisons: tuple[Comparison, ...]
+
+
+def rank(data: Mapping[str, Any]) -> list[Ranked]:
+    """Every universe of the run (and the paper's point) with its agreements, most agreeing first."""
+    paper, cells = records_by_universe(data)
+    universes = [PAPER] + list(dict.fromkeys(u for u, _ in cells))
+    out = []
+    for u in universes:
+        comps = tuple(compare(s, record_in(u, s.column, paper, cells), u) for s in STATED)
+        done = [c for c in comps if c.agrees is not None]
+        out.append(Ranked(u, sum(c.agrees for c in done), len(done), comps))
+    return sorted(out, key=lambda r: (-(r.agree / r.compared if r.compared else 0), -r.compared, r.universe != PAPER))
+
+
+def by_choice(ranked: Sequence[Ranked]) -> list[str]:
+    """Per reading run alone: which reading the stated numbers of the claims it touches favour, against the
+    suite's reading on the same numbers, or that they cannot tell."""
+    by = {r.universe: r for r in ranked}
+    base = by.get(PAPER)
+    lines = []
+    for reading in READINGS:
+        mine = by.get(reading.name)
+        if mine is None or base is None:
+            continue
+        pairs = [
+            (a, b)
+            for a, b in zip(mine.comparisons, base.comparisons)
+            if a.agrees is not None and b.agrees is not None and a.measured != b.measured
+        ]
+        ruled = sum(1 for c in mine.comparisons if c.measured == RULED_OUT)
+        if ruled and not pairs:
+            lines.append(f"{reading.name}: ruled out for the claims whose numbers it would move ({ruled})")
+            continue
+        gain = sum(a.agrees for a, _ in pairs) - sum(b.agrees for _, b in pairs)
+        if not pairs or gain == 0:
+            lines.append(
+                f"{reading.name}: the paper's numbers cannot tell it from the suite's reading ({len(pairs)} moved)"
+            )
+        else:
+            winner = reading.name if gain > 0 else "the suite's reading"
+            lines.append(
+                f"{reading.name}: the paper's numbers favour {winner} by {abs(gain)} of {len(pairs)} that move"
+            )
+    return lines
+
+
+def baseline_lines(data: Mapping[str, Any]) -> list[str]:
+    """The untrained baselines under the two definitions: the untrained model's measured fraction (the suite's)
+    and 1/d, against the paper's 0.016 (C4) and 0.02 (C13)."""
+    paper, _ = records_by_universe(data)
+    out = []
+    for s in STATED:
+        if s.column not in BASELINE_BY_WIDTH and "baseline" not in s.quantity:
+            continue
+        if "baseline" not in s.quantity:
+            continue
+        for column in [c for c in BASELINE_BY_WIDTH if c.partition("-d")[0] == s.claim]:
+            record = paper.get(column)
+            measured = compare(s, record, PAPER) if record is not None else None
+            d = BASELINE_BY_WIDTH[column]
+            inverse = 1.0 / d
+            agrees = abs(inverse - s.low) <= s.half_unit
+            verdict = "agrees" if measured and measured.agrees else "disagrees"
+            out.append(
+                f"{column} baseline, paper {s.text}: the untrained model measures "
+                f"{measured.measured if measured else 'n/a'} ({verdict}); "
+                f"1/d at d = {d} is {inverse:.4f} ({'agrees' if agrees else 'disagrees'})"
+            )
+    return out
+
+
+def paper_lines(data: Mapping[str, Any], top: int = 10) -> list[str]:
+    """``lengthgen multiverse --paper``: the ranking, the per-choice reading, the baselines."""
+    ranked = rank(data)
+    lines = [
+        f"the paper's {len(STATED)} stated numbers against every universe (agree / compared), most agreeing first:"
+    ]
+    for r in ranked[:top]:
+        lines.append(f"  {r.agree:>2} / {r.compared:<2}  {r.universe}")
+    if len(ranked) > top:
+        lines.append(f"  ... {len(ranked) - top} more universes")
+    base = next((r for r in ranked if r.universe == PAPER), None)
+    if base is not None:
+        lines.append("at the paper's point (the suite's readings):")
+        for c in base.comparisons:
+            mark = "agrees" if c.agrees else "n/a" if c.agrees is None else "DISAGREES"
+            lines.append(
+                f"  {c.stated.claim} {c.stated.quantity}: paper {c.stated.text}, measured {c.measured}: {mark}"
+            )
+    lines.append("per choice:")
+    lines += [f"  {line}" for line in by_choice(ranked)]
+    lines.append("the untrained baselines:")
+    lines += [f"  {line}" for line in baseline_lines(data)]
+    return lines

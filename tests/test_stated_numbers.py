@@ -1,0 +1,58 @@
+"""The numbers the paper states (lengthgen/stated.py) against a run (lengthgen/report/stated_numbers.py,
+``lengthgen multiverse --paper``)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from lengthgen.report import stated_numbers as sn
+from lengthgen.stated import STATED, Stated
+
+REFERENCE = Path(__file__).parent / "data" / "claims-reference.json.gz"
+
+
+@pytest.fixture(scope="module")
+def run() -> dict:
+    return json.loads(gzip.decompress(REFERENCE.read_bytes()))
+
+
+def test_every_stated_number_has_its_measurement_in_a_paper_scale_run(run):
+    paper, _ = sn.records_by_universe(run)
+    for s in STATED:
+        c = sn.compare(s, paper.get(s.column), sn.PAPER)
+        assert c.agrees is not None, f"{s.claim} {s.quantity}: {c.measured}"
+
+
+def test_agreement_is_the_paper_value_within_its_rounding_of_the_interval():
+    s = Stated("C4", "q", 0.80, 0.80, 2, "w", "C4", ("x",))
+    assert sn.agrees_with(s, 0.81, (0.802, 0.82)) and sn.agrees_with(s, 0.81, (0.8049, 0.82))
+    assert not sn.agrees_with(s, 0.81, (0.806, 0.82))  # 0.80 is 0.006 below the interval, beyond 0.005
+    r = Stated("C15", "q", 0.67, 0.79, 2, "w", "C15", ("x",), match="all")
+    assert sn.agrees_with(r, 0.794, None) and not sn.agrees_with(r, 0.796, None)
+
+
+def test_the_ranking_and_the_baselines(run):
+    ranked = sn.rank(run)
+    paper = next(r for r in ranked if r.universe == sn.PAPER)
+    assert paper.compared == len(STATED) and 0 < paper.agree < paper.compared
+    lines = sn.baseline_lines(run)
+    assert any(line.startswith("C4 baseline") and "1/d at d = 64 is 0.0156 (agrees)" in line for line in lines), lines
+
+
+def test_a_ruled_out_cell_does_not_compare():
+    s = STATED[1]
+    assert sn.compare(s, {"verdict": "ruled out", "checks": []}, "init=gpt2").agrees is None
+
+
+def test_the_cli_prints_it(tmp_path, capsys, run):
+    from lengthgen.cli import main
+
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps(run))
+    assert main(["multiverse", "--report", str(path), "--paper"]) == 0
+    out = capsys.readouterr().out
+    assert "stated numbers against every universe" in out and "the untrained baselines:" in out

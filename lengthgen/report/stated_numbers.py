@@ -146,9 +146,12 @@ def by_choice(ranked: Sequence[Ranked]) -> list[str]:
             lines.append(f"{reading.name}: ruled out for the claims whose numbers it would move ({ruled})")
             continue
         gain = sum(a.agrees for a, _ in pairs) - sum(b.agrees for _, b in pairs)
-        if not pairs or gain == 0:
+        if not pairs:
+            lines.append(f"{reading.name}: no stated number moves under it: the paper's numbers cannot tell")
+        elif gain == 0:
             lines.append(
-                f"{reading.name}: the paper's numbers cannot tell it from the suite's reading ({len(pairs)} moved)"
+                f"{reading.name}: the paper's numbers cannot tell it from the suite's reading ({len(pairs)} move, "
+                "as many agree under each)"
             )
         else:
             winner = reading.name if gain > 0 else "the suite's reading"

@@ -136,7 +136,8 @@ def test_the_text_has_a_line_per_universe_and_the_matrix_of_readings(claims_json
     assert (
         "ruled out" in rows["lengths=per-batch+ape-rows=zero"] and "excluded" in rows["lengths=per-batch+ape-rows=zero"]
     )
-    matrix = {line.split()[0]: line.split()[1:] for line in lines[8:-1]}
+    end = next(i for i, line in enumerate(lines) if line.startswith("main effects"))
+    matrix = {line.split()[0]: line.split()[1:] for line in lines[8:end]}
     assert matrix["choice"] == ["1", "2", "3", "4", "5"]
     assert matrix["lengths"] == ["·", "·", "per-batch", "·", "per-batch"]
     assert matrix["init"] == ["·", "gpt2", "gpt2+torch", "·", "·"]
@@ -171,3 +172,30 @@ def test_the_curve_module_imports_neither_torch_nor_matplotlib():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_main_effects_compare_matched_universes(claims_json):
+    """A reading's effect: its universe's value minus the same universe's without it, with the seed intervals
+    combined; consequential when the interval excludes 0."""
+    from lengthgen.report.curve import main_effects
+
+    effects = {e.reading: e for e in main_effects(curve(RunView.from_json(claims_json), "C8"))}
+    assert set(effects) <= {r.name for r in __import__("lengthgen.readings", fromlist=["READINGS"]).READINGS}
+    assert all(e.pairs >= 1 and e.half >= 0 for e in effects.values())
+    lines = curve_lines(curve(RunView.from_json(claims_json), "C8"))
+    assert any(line.startswith("main effects") for line in lines) == bool(effects)
+
+
+def test_a_main_effect_by_hand():
+    from lengthgen.report.curve import Curve, CurvePoint, main_effects
+
+    points = (
+        CurvePoint("ape-rows=zero", ("ape-rows=zero",), 0.5, (0.45, 0.55), False, "not reproduced", False),
+        CurvePoint("paper", (), 1.0, (0.9, 1.1), True, "reproduced", False),
+        CurvePoint("init=gpt2", ("init=gpt2",), None, None, False, "ruled out", True),
+        CurvePoint("lengths=per-batch", ("lengths=per-batch",), 0.99, (0.89, 1.09), True, "reproduced", False),
+    )
+    (lengths, rows) = main_effects(Curve("C8", "C8", "x", ">=", 0.85, points))
+    assert rows.reading == "ape-rows=zero" and rows.pairs == 1 and abs(rows.mean + 0.5) < 1e-12
+    assert abs(rows.half - (0.1**2 + 0.05**2) ** 0.5) < 1e-12 and rows.consequential
+    assert lengths.reading == "lengths=per-batch" and not lengths.consequential  # -0.01 within +-0.14

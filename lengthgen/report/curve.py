@@ -82,7 +82,8 @@ def deciding_check_name(cells: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     A display choice, not part of the verdict rule (``lengthgen.report.verdict.deciding_check`` picks each
     record's own deciding check): the curve needs one check that every universe measured, and shows the one
     the paper's point passes by the least. Of the checks present in every cell that recorded checks (a
-    ruled-out cell runs none), the one with the smallest relative margin (:func:`relative_margin`: the distance
+    ruled-out cell runs none), the one that fails in the most cells (the check the verdicts turn on), then the
+    one with the smallest relative margin (:func:`relative_margin`: the distance
     from the value to the threshold's nearest bound over max(|bound|, 1e-12); a failed check's is negative) at
     the paper's point; without a paper's point with checks, the smallest margin over the cells. Ties, and
     checks without a margin (infinite), go by name. ValueError when no check is common to the cells."""
@@ -101,7 +102,10 @@ def deciding_check_name(cells: Sequence[ClaimView | Mapping[str, Any]]) -> str:
         checks = [_check(v, name) for v in at]
         return min((relative_margin(c), c.passed) for c in checks if c is not None)
 
-    return min(common, key=lambda n: (*margin(n), n))
+    def failures(name: str) -> int:
+        return sum(1 for v in measured if not _check(v, name).passed)
+
+    return min(common, key=lambda n: (-failures(n), *margin(n), n))
 
 
 def _claims(views: Sequence[ClaimView]) -> str:
@@ -220,6 +224,49 @@ def matrix_rows(points: Sequence[CurvePoint]) -> list[tuple[str, list[str]]]:
     return rows
 
 
+@dataclass(frozen=True)
+class Effect:
+    """The main effect of one reading on the curve's value: against the suite's reading of its choice, over
+    matched pairs of admissible universes (the universe with the reading, and the same universe without it)."""
+
+    reading: str  # the reading's name
+    pairs: int  # matched pairs of admissible universes with a value on both sides
+    mean: float  # the mean of (value with the reading - value without it) over the pairs
+    half: float  # the interval's half-width: the pairs' seed intervals combined, sqrt(mean(h_with^2 + h_without^2))
+    spread: tuple[float, float]  # the smallest and largest pair difference
+
+    @property
+    def consequential(self) -> bool:
+        """The interval excludes 0: the reading moves the value beyond its seeds' noise."""
+        return abs(self.mean) > self.half
+
+
+def _half(p: CurvePoint) -> float:
+    return (p.ci95[1] - p.ci95[0]) / 2 if p.ci95 is not None else 0.0
+
+
+def main_effects(curve: Curve) -> list[Effect]:
+    """Per reading that an admissible universe of the curve takes, its main effect (:class:`Effect`). The
+    interval is the pairs' seed intervals combined (not shrunk across pairs: the universes share seeds)."""
+    by = {frozenset(p.readings): p for p in curve.points if not p.ruled_out and p.value is not None}
+    names = sorted(
+        {r for key in by for r in key},
+        key=lambda n: [r.name for r in READINGS].index(n) if n in [r.name for r in READINGS] else 99,
+    )
+    out = []
+    for name in names:
+        diffs, halves = [], []
+        for key, point in by.items():
+            if name in key and (key - {name}) in by:
+                other = by[key - {name}]
+                diffs.append(point.value - other.value)
+                halves.append(_half(point) ** 2 + _half(other) ** 2)
+        if diffs:
+            mean = sum(diffs) / len(diffs)
+            out.append(Effect(name, len(diffs), mean, (sum(halves) / len(halves)) ** 0.5, (min(diffs), max(diffs))))
+    return out
+
+
 def curve_lines(curve: Curve) -> list[str]:
     """The curve as text: a header with the check and its threshold, one line per universe by value (its
     number, value, 95% interval, pass / FAIL or "ruled out", verdict), the matrix of readings (a column per
@@ -245,6 +292,17 @@ def curve_lines(curve: Curve) -> list[str]:
     lines.append(f"  {'choice':<{first}}  " + "  ".join(f"{i + 1:>{w}}" for i, w in enumerate(widths)))
     for name, marks in rows:
         lines.append(f"  {name:<{first}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(marks, widths)))
+    effects = main_effects(curve)
+    if effects:
+        lines.append("main effects on the value (each reading against the suite's reading, matched universes):")
+        for e in effects:
+            low, high = e.mean - e.half, e.mean + e.half
+            mark = "consequential" if e.consequential else "within the seeds' noise"
+            spread = f"; pairs {text.num(e.spread[0], 3)} to {text.num(e.spread[1], 3)}" if e.pairs > 1 else ""
+            lines.append(
+                f"  {e.reading}: {e.mean:+.4g} [{low:+.4g}, {high:+.4g}] over {e.pairs} pair"
+                f"{'s' if e.pairs != 1 else ''}{spread}: {mark}"
+            )
     lines.append(curve.summary())
     return lines
 

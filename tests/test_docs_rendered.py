@@ -70,3 +70,25 @@ def test_the_rendering_needs_no_torch():
     code = "import sys; from lengthgen.cli import docs; docs.rendered(docs.REFERENCE); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_every_document_uses_the_verdict_words_of_the_report():
+    """A verdict a document quotes is one the report shows (run_view.VERDICT_STYLES, the controls' words);
+    a retired use (an unexpected pass or an undeclared failure called "failed") fails here."""
+    from lengthgen.records import CONTROL_VERDICTS
+    from lengthgen.report.run_view import VERDICT_STYLES
+
+    words = {s.verdict for s in VERDICT_STYLES} | set(CONTROL_VERDICTS) | {"changed", "close", "held"}
+    retired = re.compile(
+        r'(?:unexpected pass|undeclared (?:failure|finding)|another failing check) (?:is|reads|as) "failed"'
+    )
+    found = []
+    for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
+        text = path.read_text()
+        found += [f"{path.name}: {m.group(0)}" for m in retired.finditer(text)]
+        found += [
+            f"{path.name}: {m.group(0)}"
+            for m in re.finditer(r'the verdict (?:is|was) "([a-z ()]+)"', text)
+            if m.group(1) not in words
+        ]
+    assert not found, f"retired or unknown verdict words: {found}"

@@ -23,7 +23,8 @@ from lengthgen.report import text
 from lengthgen.report.data import claim_number
 from lengthgen.report.figures import FigureError, Rendered, forest
 from lengthgen.report.robustness import grid_view
-from lengthgen.report.run_view import ClaimView, ControlView, RunView, label_verdict
+from lengthgen.report.answer import sentence
+from lengthgen.report.run_view import VERDICT_STYLES, ClaimView, ControlView, RunView, label_verdict
 from lengthgen.report.templating import render, static_text
 from lengthgen.report.views import (
     Badge,
@@ -460,6 +461,12 @@ def chips(counts: Mapping[str, int]) -> tuple[Chip, ...]:
     return tuple(chips)
 
 
+def glossary(run: RunView) -> tuple[tuple[str, str], ...]:
+    """(verdict, meaning) of each verdict this run's tests and cells hold, in the report's order."""
+    present = {v.verdict for part in ("records", "robustness", "multiverse") for v in getattr(run, part)}
+    return tuple((s.verdict, s.meaning) for s in VERDICT_STYLES if s.verdict in present)
+
+
 def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
     """The HTML of a run; ``rendered``: each claim test's figures, by its place in ``run.records``."""
     records = run.records
@@ -488,6 +495,10 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
         tests=len(records),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)
         chips=chips(run.verdict_counts("records")),
+        answer=sentence(run),
+        claims_count=len({r.claim for r in run.claims}),
+        predictions_count=len({r.claim for r in run.predictions}),
+        glossary=glossary(run),
         overview=overview(records, depends),
         claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed], readings),
         not_run=not_run(run),

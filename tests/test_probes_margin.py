@@ -26,6 +26,8 @@ from lengthgen.seeding import generator
 
 LOGIT_ATOL = 1e-4  # float32 forward against the float64 table (logits of order 1)
 BOUND_SLACK = 1e-6  # float32 softmax weights against the float64 bound
+MARGIN_RTOL = 1e-12  # length_margins reduces every length at once, head_margins one span at a time: the CPU's
+# kernels may sum in another order (ATEN_CPU_CAPABILITY=default moved the typical margin by 8e-16 relative)
 
 
 def _model(seed: int, d: int = 16, heads: int = 1, temperature: float = 1.0) -> OneLayerHead:
@@ -113,7 +115,10 @@ def test_length_margins_are_the_exact_worst_case_at_each_length(seed):
     per_length = length_margins(model.state_dict(), model.cfg, offset, lengths)
     assert [m.span for m in per_length] == list(lengths)
     for margins, length in zip(per_length, lengths):
-        assert margins == head_margins(model.state_dict(), model.cfg, offset, length)
+        alone = head_margins(model.state_dict(), model.cfg, offset, length)
+        assert margins.span == alone.span, (margins, alone)
+        assert math.isclose(margins.worst, alone.worst, rel_tol=MARGIN_RTOL), (margins, alone)
+        assert math.isclose(margins.typical, alone.typical, rel_tol=MARGIN_RTOL), (margins, alone)
     assert [m.worst for m in per_length] == sorted((m.worst for m in per_length), reverse=True)
     g = generator(seed, "test")
     for margins, length in zip(per_length, lengths):

@@ -36,7 +36,7 @@ DECLARED_PATH = Path(__file__).with_name("multiverse_declared.json")  # the cell
 
 def touched(universe: Universe) -> tuple[str, ...]:
     """The claims whose models ``universe`` changes, by number (C before P)."""
-    found = [s.id for s in CLAIMS.values() if s.families and universe.reaches(s.families, s.reads_ape)]
+    found = [s.id for s in CLAIMS.values() if s.families and universe.reaches(s.families, s.reads_ape, s.reads_decay)]
     return tuple(sorted(found, key=claim_order))
 
 

@@ -79,6 +79,7 @@ class ClaimSpec:
     variants: tuple[Variant, ...] = ()  # the variants at the paper's point (their own test ids and verdicts)
     families: tuple[str, ...] = ()  # the model families its test reads ("one-layer", "two-layer"); (): none trained
     reads_ape: bool = False  # its checks read APE models of those families (APE-only readings touch it)
+    reads_decay: bool = False  # its checks read models trained with weight decay (decay-only readings touch it)
     reads_content: bool = False  # it reads the content-task heads (C21, C22): their precondition applies
     at_setting: Callable[[Any, Scale, Any], Any] | None = None  # (setting, scale, cache) -> result at a robustness
     # setting that changes the spec or K (None: the map runs the claim at fresh seeds only)
@@ -95,6 +96,8 @@ class ClaimSpec:
             raise ValueError(f"{self.id}: families {self.families!r} must be among {FAMILIES}")
         if self.reads_ape and not self.families:
             raise ValueError(f"{self.id}: reads_ape={self.reads_ape!r} without a model family")
+        if self.reads_decay and not self.families:
+            raise ValueError(f"{self.id}: reads_decay={self.reads_decay!r} without a model family")
         names = [v.name for v in self.variants]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: variant names {names!r} repeat")

@@ -122,7 +122,7 @@ def check(claim, result: WeightDecayResult) -> None:
                 )
 
 
-CLAIM = ClaimSpec("C9", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True)
+CLAIM = ClaimSpec("C9", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True, reads_decay=True)
 
 
 @pytest.mark.claim("C9")

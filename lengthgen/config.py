@@ -16,9 +16,12 @@ ENCODINGS = ("rope", "ape", "nope", "alibi", "t5")  # positional encodings (see 
 ATTENTIONS = ("softmax", "linear")  # attention normalisation
 # readings of choices the paper leaves open (issue 20's multiverse); the first of each is the suite's
 INITS = ("torch", "gpt2")  # initialisation: PyTorch's layer defaults | every weight N(0, 0.02^2)
+# the one-layer head also takes JAX/Flax's defaults (LeCun-normal projections, embeddings N(0, 1/d))
+ONE_LAYER_INITS = (*INITS, "flax")
 APE_UNSEEN = ("init", "zero")  # APE rows at positions >= Lmax: keep their initial draw | zeros
 APE_VALUES = ("embedded", "token")  # APE's value path: v_t = W_V (x_t + p_t) | v_t = W_V x_t
 LENGTH_MIXES = ("per-sequence", "per-batch")  # training lengths: one per sequence | one per step
+DECAYS = ("coupled", "decoupled")  # weight decay: Adam's L2 added to the gradient | AdamW's, applied to the weight
 
 
 def _require(ok: bool, message: str) -> None:
@@ -40,13 +43,13 @@ def require_integers(cfg: Any, names: tuple[str, ...], minimum: int | None = Non
             _require(value >= minimum, f"{name}={value} must be at least {minimum}")
 
 
-def check_readings(cfg: Any) -> None:
+def check_readings(cfg: Any, inits: tuple[str, ...] = INITS) -> None:
     """Validate the open-choice readings ``init``, ``ape_unseen``, ``ape_value`` of a model config (the
     one-layer ``ModelConfig`` or the two-layer ``TransformerConfig``, which has no ``ape_value``). The APE
     readings must keep their defaults for another encoding, so that one model never has two configs (and
-    two cache keys)."""
+    two cache keys). ``inits``: the initialisations the model family knows."""
     ape_value = getattr(cfg, "ape_value", APE_VALUES[0])
-    _require(cfg.init in INITS, f"unknown init {cfg.init!r} (known: {', '.join(INITS)})")
+    _require(cfg.init in inits, f"unknown init {cfg.init!r} (known: {', '.join(inits)})")
     _require(cfg.ape_unseen in APE_UNSEEN, f"unknown ape_unseen {cfg.ape_unseen!r} (known: {', '.join(APE_UNSEEN)})")
     _require(ape_value in APE_VALUES, f"unknown ape_value {ape_value!r} (known: {', '.join(APE_VALUES)})")
     if cfg.encoding != "ape":
@@ -107,7 +110,9 @@ class ModelConfig:
     rope_base: float = 1e4  # RoPE base b: frequencies theta_i = b^(-2i/d_head)
     positions: int = 48  # APE table rows (the longest evaluation length); rows past Lmax: see ape_unseen
     # "torch": embeddings and APE table N(0, 1), projections and readout U(+-1/sqrt(d)), T5 bias N(0, 1/d)
-    # (PyTorch's layer defaults; T5's bias init); "gpt2": every weight N(0, 0.02^2) (GPT-2, nanoGPT)
+    # (PyTorch's layer defaults; T5's bias init); "gpt2": every weight N(0, 0.02^2) (GPT-2, nanoGPT);
+    # "flax": JAX/Flax's defaults: projections and readout LeCun-normal (N(0, 1/fan_in), truncated at two
+    # standard deviations as Flax does), embeddings and APE table N(0, 1/d) (nn.Embed's), T5 bias as "torch"
     init: str = "torch"
     # APE only: table rows at positions >= Lmax (never trained): "init" keeps their initial draw;
     # "zero" sets them to 0 after the draw (no gradient reaches them: they stay 0, under weight decay too)
@@ -121,7 +126,7 @@ class ModelConfig:
             self.encoding in ENCODINGS,
             f"unknown encoding {self.encoding!r} (known: {', '.join(ENCODINGS)})",
         )
-        check_readings(self)
+        check_readings(self, ONE_LAYER_INITS)
         _require(
             self.attention in ATTENTIONS,
             f"unknown attention {self.attention!r} (known: {', '.join(ATTENTIONS)})",
@@ -151,7 +156,10 @@ class TrainConfig:
     steps: int = 4000  # optimizer steps
     batch: int = 256  # sequences per step; their lengths: see length_mix
     lr: float = 1e-3  # Adam learning rate
-    weight_decay: float = 0.0  # Adam's coupled L2 weight decay (torch.optim.Adam weight_decay)
+    weight_decay: float = 0.0  # the weight decay lambda; how it acts: see decay
+    # "coupled": Adam's L2, lambda * w added to the gradient before the moments (torch.optim.Adam weight_decay);
+    # "decoupled": AdamW's, w *= 1 - lr * lambda before the Adam step (torch.optim.AdamW weight_decay)
+    decay: str = "coupled"
     record_every: int = 50  # steps between trajectory records (loss, carrier, rank concentration)
     # how mixed training lengths are batched: "per-sequence": each sequence draws its length uniform in
     # [Lmin, Lmax] (padded batches); "per-batch": one length per step, uniform in [Lmin, Lmax], shared by
@@ -168,6 +176,11 @@ class TrainConfig:
         _require(self.batch >= 1, f"batch={self.batch} must be at least 1")
         _require(self.lr > 0, f"lr={self.lr} must be positive")
         _require(self.weight_decay >= 0, f"weight_decay={self.weight_decay} must be non-negative")
+        _require(self.decay in DECAYS, f"unknown decay {self.decay!r} (known: {', '.join(DECAYS)})")
+        _require(
+            self.decay == DECAYS[0] or self.weight_decay > 0,
+            f"decay={self.decay!r} needs a weight_decay > 0 (without decay both are Adam: one model, one config)",
+        )
         _require(self.record_every >= 1, f"record_every={self.record_every} must be at least 1")
 
 

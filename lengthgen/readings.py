@@ -45,12 +45,14 @@ class Change:
     field: str  # the config field, e.g. "init"
     value: Any  # its value under the reading, or a Times(factor) of the current value
     ape_only: bool = False  # applied to APE specs only (other encodings must keep the default)
+    decay_only: bool = False  # applied to specs trained with weight decay only (without it the field is moot)
 
     def __post_init__(self) -> None:
         _require(self.family in FAMILIES, f"unknown family {self.family!r} (known: {', '.join(FAMILIES)})")
         _require(self.part in PARTS, f"unknown part {self.part!r} of a {self.family} spec")
         _require(isinstance(self.field, str) and bool(self.field), f"field {self.field!r} must be a non-empty name")
         _require(isinstance(self.ape_only, bool), f"ape_only={self.ape_only!r} must be a bool")
+        _require(isinstance(self.decay_only, bool), f"decay_only={self.decay_only!r} must be a bool")
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,12 @@ CHOICES: tuple[Choice, ...] = (
         "the paper adds a learned position embedding without saying whether the values see it",
     ),
     Choice(
+        "weight-decay",
+        "Adam's coupled L2 (torch.optim.Adam weight_decay: lambda * w added to the gradient)",
+        "the paper says 'weight decay' (C9) without naming the optimiser's form; AdamW's decoupled decay is what "
+        "'Adam with weight decay' means in most transformer code",
+    ),
+    Choice(
         "two-layer-steps",
         "300 steps (Adam lr 1e-3, batch 32)",
         "the paper gives no training recipe for its two-layer transformer",
@@ -137,6 +145,15 @@ READINGS: tuple[Reading, ...] = (
         (Change("two-layer", "model", "init", "torch"),),
     ),
     Reading(
+        "init",
+        "init=flax",
+        "the one-layer head with JAX/Flax's defaults: projections LeCun-normal N(0, 1/fan_in) (truncated at two "
+        "standard deviations), embeddings and APE table N(0, 1/d)",
+        "anyone who builds the head in JAX/Flax (nn.Dense, nn.Embed) and keeps its default initialisers, a scale "
+        "between PyTorch's and GPT-2's",
+        (Change("one-layer", "model", "init", "flax"),),
+    ),
+    Reading(
         "ape-rows",
         "ape-rows=zero",
         "APE rows at positions >= Lmax are zeros (one- and two-layer APE models)",
@@ -152,6 +169,13 @@ READINGS: tuple[Reading, ...] = (
         "v_t = W_V x_t: the position enters queries and keys only (one-layer APE)",
         "several APE implementations that add the position to queries and keys only (as relative schemes do)",
         (Change("one-layer", "model", "ape_value", "token", ape_only=True),),
+    ),
+    Reading(
+        "weight-decay",
+        "weight-decay=decoupled",
+        "C9's weight decay as AdamW's (w *= 1 - lr * lambda before the Adam step), same lambdas",
+        "anyone who trains with torch.optim.AdamW or optax.adamw, the usual 'Adam with weight decay'",
+        (Change("one-layer", "train", "decay", "decoupled", decay_only=True),),
     ),
     Reading(
         "two-layer-steps",
@@ -182,10 +206,6 @@ LEFT_AT_ONE_READING: tuple[tuple[str, str], ...] = (
         "linear attention (C11: o = sum_t l_t v_t, unnormalised)",
         "the literal reading of 'linear attention'; a "
         "normalised or feature-map variant is another architecture, not another reading of this one",
-    ),
-    (
-        "weight decay (C9: Adam's coupled L2)",
-        "decoupled AdamW could move C9's numbers; it is not a config field this round: the next axis to add",
     ),
     (
         "APE fixes (C10: interpolate with aligned ends, clamp, rescale)",
@@ -227,10 +247,15 @@ class Universe:
     def is_default(self) -> bool:
         return not self.readings
 
-    def reaches(self, families: tuple[str, ...], reads_ape: bool) -> bool:
+    def reaches(self, families: tuple[str, ...], reads_ape: bool, reads_decay: bool = False) -> bool:
         """Whether this universe changes the models of a claim that reads ``families`` (its APE models too
-        when ``reads_ape``): some change addresses one of them, and is not APE-only or the claim reads APE."""
-        return any(c.family in families and (reads_ape or not c.ape_only) for r in self.readings for c in r.changes)
+        when ``reads_ape``, models trained with weight decay when ``reads_decay``): some change addresses one of
+        them, and is not APE-only or the claim reads APE, and not decay-only or the claim reads decay."""
+        return any(
+            c.family in families and (reads_ape or not c.ape_only) and (reads_decay or not c.decay_only)
+            for r in self.readings
+            for c in r.changes
+        )
 
     @property
     def claims(self) -> tuple[str, ...]:

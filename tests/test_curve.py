@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from lengthgen.readings import READINGS
 from lengthgen.report.curve import curve, curve_lines, curve_png, deciding_check_name, matrix_rows
 from lengthgen.report.run_view import RunView
 
@@ -99,7 +100,7 @@ def test_points_are_sorted_by_value_with_the_unmeasured_last(claims_json):
     ruled = c.points[-1]
     assert ruled.ruled_out and ruled.readings == ("lengths=per-batch", "ape-rows=zero") and not ruled.passed
     assert c.points[0].ci95 == (0.55, 0.65) and not c.points[0].passed
-    assert c.points[2].readings[0] == "lengths=per-batch" and len(c.points[2].readings) == 6  # every reading
+    assert c.points[2].readings[0] == "lengths=per-batch" and len(c.points[2].readings) == len(READINGS)
     assert c.points[3].readings == () and (c.check, c.op, c.threshold) == (ACCURACY, ">=", 0.85)
     assert c == curve(records(), "C8")  # the records themselves give the same curve
 
@@ -140,7 +141,7 @@ def test_the_text_has_a_line_per_universe_and_the_matrix_of_readings(claims_json
     matrix = {line.split()[0]: line.split()[1:] for line in lines[8:end]}
     assert matrix["choice"] == ["1", "2", "3", "4", "5"]
     assert matrix["lengths"] == ["·", "·", "per-batch", "·", "per-batch"]
-    assert matrix["init"] == ["·", "gpt2", "gpt2+torch", "·", "·"]
+    assert matrix["init"] == ["·", "gpt2", "gpt2+torch+flax", "·", "·"]  # all-alternatives: every init reading
     assert matrix["ape-rows"] == ["zero", "·", "zero", "·", "zero"]
     assert matrix["two-layer-steps"] == ["·", "·", "900", "·", "·"]
     assert list(matrix)[1:] == [name for name, _ in matrix_rows(curve(records(), "C8").points)]

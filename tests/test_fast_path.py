@@ -109,9 +109,14 @@ def test_ape_beyond_table_raises():
         model(tokens, torch.full((2,), 21))
 
 
-@pytest.mark.parametrize("weight_decay", [0.0, 1e-2])
-def test_fused_adam_matches_torch_adam_bit_for_bit(weight_decay):
-    """The engine's FusedAdam is torch.optim.Adam(fused=True) without the Optimizer machinery."""
+@pytest.mark.parametrize(
+    "weight_decay, decoupled, reference",
+    [(0.0, False, torch.optim.Adam), (1e-2, False, torch.optim.Adam), (1e-2, True, torch.optim.AdamW)],
+    ids=["adam", "adam-coupled-decay", "adamw-decoupled-decay"],
+)
+def test_fused_adam_matches_torch_adam_bit_for_bit(weight_decay, decoupled, reference):
+    """The engine's FusedAdam is torch.optim.Adam(fused=True) without the Optimizer machinery; decoupled, it
+    is torch.optim.AdamW(fused=True)."""
     from lengthgen.engine.ensemble import FusedAdam
 
     cfg = ModelConfig(encoding="ape", d=16)
@@ -119,8 +124,8 @@ def test_fused_adam_matches_torch_adam_bit_for_bit(weight_decay):
     stacked = Batch.stack(batches)
     ours = {n: v.detach().clone().requires_grad_() for n, v in params.items()}
     theirs = {n: v.detach().clone().requires_grad_() for n, v in params.items()}
-    opt_ours = FusedAdam(list(ours.values()), lr=1e-2, weight_decay=weight_decay)
-    opt_theirs = torch.optim.Adam(theirs.values(), lr=1e-2, weight_decay=weight_decay, fused=True)
+    opt_ours = FusedAdam(list(ours.values()), lr=1e-2, weight_decay=weight_decay, decoupled=decoupled)
+    opt_theirs = reference(theirs.values(), lr=1e-2, weight_decay=weight_decay, fused=True)
     for _ in range(5):
         for p, opt in ((ours, opt_ours), (theirs, opt_theirs)):
             logits = table_forward(p, cfg, stacked.tokens, stacked.lengths).logits

@@ -19,6 +19,7 @@ from claims import multiverse as cells
 from claims.memo import Context, MemoKey, memo, memo_key
 
 ONE_LAYER_SPECS = [paper_spec(model={"encoding": e}) for e in ("rope", "ape", "nope", "alibi", "t5")]
+ONE_LAYER_SPECS.append(paper_spec(model={"encoding": "ape"}, train={"weight_decay": 1e-2}))  # C9's decayed APE
 TWO_LAYER_SPECS = [two_layer_spec(e, d=d) for e in ("rope", "ape") for d in (WIDTH, FIRST_WIDTH)]
 
 
@@ -38,7 +39,9 @@ def test_every_reading_changes_exactly_its_fields(reading):
         expected = {
             (c.part, c.field)
             for c in reading.changes
-            if c.family == family and (not c.ape_only or spec.model.encoding == "ape")
+            if c.family == family
+            and (not c.ape_only or spec.model.encoding == "ape")
+            and (not c.decay_only or spec.train.weight_decay > 0)
         }
         assert differences(spec, mv.apply_reading(reading, spec)) == expected, (reading.name, spec)
 
@@ -50,6 +53,18 @@ def test_ape_only_readings_leave_other_encodings_untouched():
         for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
             if spec.model.encoding != "ape":
                 assert mv.apply_reading(reading, spec) is spec
+
+
+def test_decay_only_readings_leave_models_without_weight_decay_untouched():
+    """weight-decay=decoupled changes C9's decayed models and no other: without decay AdamW is Adam, and one
+    model keeps one config (one cache key)."""
+    reading = mv.BY_NAME["weight-decay=decoupled"]
+    assert all(c.decay_only for c in reading.changes)
+    for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
+        changed = mv.apply_reading(reading, spec)
+        assert (changed is spec) == (spec.train.weight_decay == 0), spec
+    assert mv.Universe("d", (reading,)).reaches(("one-layer",), True, reads_decay=True)
+    assert not mv.Universe("d", (reading,)).reaches(("one-layer",), True)
 
 
 def test_the_default_universe_leaves_specs_identical():
@@ -162,13 +177,15 @@ def test_the_factorial_leaves_out_readings_ruled_out_alone():
     every combination is extended (its cost), each single reading's cell is planned."""
     combined = [(u, c) for u, c in cells.all_cells() if "+" in u.name]
     assert combined and not any("init=gpt2" in u.name for u, _ in combined)
-    assert {u.name for u, c in combined if c == "C8"} == {
-        "lengths=per-batch+ape-rows=zero",
-        "lengths=per-batch+ape-value=token",
-        "ape-rows=zero+ape-value=token",
-        "lengths=per-batch+ape-rows=zero+ape-value=token",
-    }
-    assert len([u for u, c in combined if c == "C12"]) == 11 and not [u for u, c in combined if c == "C3"]
+    c8 = {u.name for u, c in combined if c == "C8"}  # per-batch, flax, zero and token are admissible alone for C8
+    assert (
+        len(c8) == 11
+        and {"lengths=per-batch+ape-rows=zero", "lengths=per-batch+init=flax+ape-rows=zero+ape-value=token"} <= c8
+    )
+    assert len([u for u, c in combined if c == "C12"]) == 11
+    assert [u.name for u, c in combined if c == "C3"] == ["lengths=per-batch+init=flax"]  # RoPE: no APE readings
+    c9 = [u for u, c in combined if c == "C9"]  # C9 adds weight-decay=decoupled: 2^5 - 1 - 5 combinations
+    assert len(c9) == 26 and all(not any(r.name == "init=gpt2" for r in u.readings) for u in c9)
     assert all(mv.extended(u.name, c) for u, c in combined)
     assert dict(cells.not_run())["init=gpt2"].startswith("ruled out alone")
 

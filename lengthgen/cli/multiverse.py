@@ -66,7 +66,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def change_text(change: Change) -> str:
     """One change of a reading, e.g. "one-layer model.init = 'gpt2'" ("(APE models only)" where it says so)."""
     value = f"x{change.value.factor}" if isinstance(change.value, Times) else repr(change.value)
-    return f"{change.family} {change.part}.{change.field} = {value}" + (" (APE models only)" if change.ape_only else "")
+    return (
+        f"{change.family} {change.part}.{change.field} = {value}"
+        + (" (APE models only)" if change.ape_only else "")
+        + (" (models trained with weight decay only)" if change.decay_only else "")
+    )
 
 
 def registry_text() -> str:

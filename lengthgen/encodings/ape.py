@@ -1,7 +1,8 @@
 """Learned absolute position embeddings (APE): z_t = x_t + p_t, then q, k, v are projections of z.
 
 The table has ``cfg.positions`` rows (the longest evaluation length), initialised N(0, 1) as
-``nn.Embedding`` (``cfg.init == "torch"``) or N(0, 0.02^2) (``"gpt2"``). Training sequences only reach
+``nn.Embedding`` (``cfg.init == "torch"``), N(0, 0.02^2) (``"gpt2"``) or N(0, 1/d) as Flax's ``nn.Embed``
+(``"flax"``). Training sequences only reach
 positions 0 .. Lmax-1, so rows from Lmax on receive no gradient. What they hold is a choice the paper
 leaves open (``cfg.ape_unseen``): under ``"init"`` (the suite's reading) they keep their initial draw
 (under coupled weight decay they decay towards zero instead); under ``"zero"`` they are set to 0 right
@@ -49,7 +50,7 @@ class APE(Encoding):
         self.pos = embedding_table(cfg.positions, cfg.d)
 
     def reset_parameters(self, generator: torch.Generator) -> None:
-        init_normal(self.pos.weight, 1.0, self.cfg, generator)
+        init_normal(self.pos.weight, 1.0, self.cfg, generator, flax_std=self.cfg.d**-0.5)  # Flax: nn.Embed's
 
     def embed(self, x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
         check_range(int(pos.max()), self.cfg)

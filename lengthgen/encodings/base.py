@@ -16,13 +16,30 @@ from lengthgen.config import ModelConfig
 
 
 GPT2_STD = 0.02  # init "gpt2": every weight N(0, 0.02^2), as GPT-2 and nanoGPT initialise
+# init "flax": Flax's lecun_normal() draws a normal truncated at +-2 of its scale, and divides that scale by the
+# standard deviation of a standard normal truncated to [-2, 2] so that the variance is exactly 1/fan_in
+FLAX_TRUNCATION = 2.0
+FLAX_TRUNCATED_STD = 0.87962566103423978
 
 
-def init_normal(weight: torch.Tensor, torch_std: float, cfg, generator: torch.Generator) -> None:
+def init_normal(
+    weight: torch.Tensor, torch_std: float, cfg, generator: torch.Generator, flax_std: float | None = None
+) -> None:
     """Draw ``weight`` in place: N(0, ``torch_std``^2) under ``cfg.init == "torch"`` (the suite's reading:
-    the layer's PyTorch / paper default), N(0, GPT2_STD^2) under "gpt2". One ``normal_`` call either way,
+    the layer's PyTorch / paper default), N(0, GPT2_STD^2) under "gpt2", N(0, ``flax_std``^2) under "flax"
+    (``torch_std`` where None: a weight Flax initialises as PyTorch does). One ``normal_`` call either way,
     so the generator advances by the same draws."""
-    nn.init.normal_(weight, std=GPT2_STD if cfg.init == "gpt2" else torch_std, generator=generator)
+    std = {"gpt2": GPT2_STD, "flax": torch_std if flax_std is None else flax_std}.get(cfg.init, torch_std)
+    nn.init.normal_(weight, std=std, generator=generator)
+
+
+def lecun_normal_(weight: torch.Tensor, generator: torch.Generator) -> None:
+    """Flax's default ``nn.Dense`` kernel initialiser (``nn.initializers.lecun_normal()``) on an ``nn.Linear``
+    weight (out, in), in place: a normal truncated at +-FLAX_TRUNCATION of its scale, variance 1/fan_in."""
+    fan_in = weight.shape[1]
+    std = fan_in**-0.5 / FLAX_TRUNCATED_STD
+    bound = FLAX_TRUNCATION * std
+    nn.init.trunc_normal_(weight, std=std, a=-bound, b=bound, generator=generator)
 
 
 def embedding_table(rows: int, width: int) -> nn.Embedding:

@@ -42,7 +42,8 @@ class FusedAdam:
     """Adam as ``torch.optim.Adam(params, lr, weight_decay=..., fused=True)`` computes it: the same fused
     kernel (``torch._fused_adam_``), state and step counters, so the same numbers bit for bit
     (``tests/test_fast_path.py`` checks it), without the ``Optimizer`` machinery: its per-step Python
-    overhead and its first use, which imports ``torch._dynamo`` (seconds of start-up per process).
+    overhead and its first use, which imports ``torch._dynamo`` (seconds of start-up per process). With
+    ``decoupled``, AdamW as ``torch.optim.AdamW(..., fused=True)`` computes it (``torch._fused_adamw_``).
     """
 
     def __init__(
@@ -52,9 +53,11 @@ class FusedAdam:
         weight_decay: float = 0.0,
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
+        decoupled: bool = False,
     ):
         self.params = list(params)
         self.lr, self.weight_decay, self.betas, self.eps = lr, weight_decay, betas, eps
+        self.kernel = torch._fused_adamw_ if decoupled else torch._fused_adam_
         self.exp_avgs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
         self.exp_avg_sqs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
         self.state_steps = [torch.zeros((), dtype=torch.float32, device=p.device) for p in self.params]
@@ -66,7 +69,7 @@ class FusedAdam:
     @torch.no_grad()
     def step(self) -> None:
         torch._foreach_add_(self.state_steps, 1)
-        torch._fused_adam_(
+        self.kernel(
             self.params,
             [p.grad for p in self.params],
             self.exp_avgs,
@@ -94,6 +97,11 @@ class MemberResult:
     seconds: float  # wall time of the pass divided by the members
 
 
+def optimizer_for(params: Sequence[torch.Tensor], cfg: TrainConfig) -> FusedAdam:
+    """The optimizer of ``cfg``: Adam at its lr, with its weight decay coupled (Adam) or decoupled (AdamW)."""
+    return FusedAdam(params, lr=cfg.lr, weight_decay=cfg.weight_decay, decoupled=cfg.decay == "decoupled")
+
+
 def stack(modules: Sequence[nn.Module]) -> Params:
     """The members' parameters stacked on a leading axis, on the engine's device, trainable."""
     stacked, _ = stack_module_state(list(modules))  # name -> (S, ...)
@@ -119,7 +127,7 @@ def train_ensemble(
     start = time.perf_counter()
     members = len(modules)
     params = stack(modules)
-    optimizer = FusedAdam(list(params.values()), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    optimizer = optimizer_for(list(params.values()), cfg)
     trajectory: dict[str, list] = {"step": [], "loss": []}
     loss_sum = torch.zeros(members, dtype=torch.float64, device=get_device())  # (S,)
 

@@ -23,7 +23,7 @@ from torch import nn
 from lengthgen.config import TrainConfig
 from lengthgen.device import get_device
 from lengthgen.engine import train as autograd_train
-from lengthgen.engine.ensemble import FusedAdam, Member, MemberResult, Params, stack
+from lengthgen.engine.ensemble import Member, MemberResult, Params, optimizer_for, stack
 from lengthgen.engine.train import TrainedModel, _Streams, build_model, ensemble_signature, geometry_record
 from lengthgen.models.one_layer.fast.manual import loss_and_grads
 
@@ -44,7 +44,7 @@ def train_ensemble_by_hand(
     members = len(modules)
     params = stack(modules)
     detached = {name: value.detach() for name, value in params.items()}  # the same storage, no autograd
-    optimizer = FusedAdam(list(params.values()), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    optimizer = optimizer_for(list(params.values()), cfg)
     trajectory: dict[str, list] = {"step": [], "loss": []}
     loss_sum = torch.zeros(members, dtype=torch.float64, device=get_device())  # (S,)
 

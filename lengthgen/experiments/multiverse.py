@@ -79,8 +79,13 @@ def check_change(change: Change) -> Change:
 
 
 def applies(change: Change, spec: Any) -> bool:
-    """Whether ``change`` addresses ``spec`` (its family, and an APE spec for an APE-only change)."""
-    return family_of(spec) == change.family and (not change.ape_only or spec.model.encoding == "ape")
+    """Whether ``change`` addresses ``spec`` (its family, an APE spec for an APE-only change, a spec trained
+    with weight decay for a decay-only one)."""
+    return (
+        family_of(spec) == change.family
+        and (not change.ape_only or spec.model.encoding == "ape")
+        and (not change.decay_only or spec.train.weight_decay > 0)
+    )
 
 
 def apply_change(change: Change, spec: Any) -> Any:
@@ -109,6 +114,7 @@ def apply_universe(target: Universe, spec: Any) -> Any:
 def probe_specs() -> list[Any]:
     """The default spec of every family and encoding a reading must apply to."""
     specs: list[Any] = [RunSpec().replace(model={"encoding": e}) for e in ("rope", "ape", "nope", "alibi", "t5")]
+    specs.append(RunSpec().replace(model={"encoding": "ape"}, train={"weight_decay": 1e-2}))  # C9's
     specs += [TwoLayerSpec().replace(model={"encoding": e}) for e in ("rope", "ape")]
     return specs
 

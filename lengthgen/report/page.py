@@ -25,6 +25,7 @@ from lengthgen.report.figures import FigureError, Rendered, forest
 from lengthgen.report.robustness import grid_view
 from lengthgen.report.answer import sentence
 from lengthgen.report.run_view import VERDICT_STYLES, ClaimView, ControlView, RunView, label_verdict
+from lengthgen.report.specification import CurveView, share, stated_view
 from lengthgen.report.templating import render, static_text
 from lengthgen.report.views import (
     Badge,
@@ -467,8 +468,9 @@ def glossary(run: RunView) -> tuple[tuple[str, str], ...]:
     return tuple((s.verdict, s.meaning) for s in VERDICT_STYLES if s.verdict in present)
 
 
-def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
-    """The HTML of a run; ``rendered``: each claim test's figures, by its place in ``run.records``."""
+def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Sequence[CurveView] = ()) -> str:
+    """The HTML of a run; ``rendered``: each claim test's figures, by its place in ``run.records``; ``curves``:
+    the multiverse rows' specification curves, drawn (``specification.curve_views``)."""
     records = run.records
     ids = anchors(records)
     universes = mv.view_grid(run)  # None without a multiverse part
@@ -506,6 +508,9 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]]) -> str:
         with_readings=universes is not None,
         robustness=grid_view(run.robustness, run.robustness_environment),
         multiverse=mv.grid_view(run, {r.test: a for r, a in zip(records, ids)}),
+        curves=tuple(curves),
+        stated=stated_view(run.data),
+        share=share,
         robustness_css=grid_css,
         environment=environment_rows(run.environment),
         claim_sections=sections[0],

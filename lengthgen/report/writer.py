@@ -19,6 +19,7 @@ from lengthgen.report.data import assemble, carry_over, dump
 from lengthgen.report.figures import prune_drawings, render_record, spec_key
 from lengthgen.report.page import page
 from lengthgen.report.run_view import RunView
+from lengthgen.report.specification import curve_views
 from lengthgen.store.files import atomic_write
 
 
@@ -42,12 +43,14 @@ def render_page(data: Mapping[str, Any] | RunView, drawings: Path | None = None)
     records = run.records
     figures = [r.raw.get("figures") or {} for r in records]
     rendered = {i: render_record(f, drawings) for i, f in enumerate(figures)}
+    curves = curve_views(run, drawings)
     if drawings is not None and drawings.exists():
-        prune_drawings(drawings, {spec_key(s) for f in figures for s in f.values()})
+        prune_drawings(drawings, {spec_key(s) for f in figures for s in f.values()} | {c.key for c in curves})
     errors = [
         f"{records[i].claim} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs if f.error
     ]
-    return page(run, rendered), errors
+    errors += [f"{c.column} specification curve: {c.error}" for c in curves if c.error]
+    return page(run, rendered, curves), errors
 
 
 def write_report(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any], out_dir: Path) -> ReportFiles:

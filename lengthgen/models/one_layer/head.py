@@ -14,7 +14,9 @@ order embedding, W_Q, W_K, W_V, readout, then the encoding's (APE table, T5 bias
 paper leaves open (``ModelConfig.init``): under ``"torch"`` (the suite's reading) embeddings (and the APE
 table) N(0, 1) as ``nn.Embedding``, projections and readout U(-1/sqrt(d), 1/sqrt(d)) as ``nn.Linear``'s
 default, the T5 bias N(0, 1/d) as T5; under ``"gpt2"`` every weight N(0, 0.02^2) (GPT-2, nanoGPT), the
-APE table and T5 bias included. The APE rows never trained may be zeroed after the draw
+APE table and T5 bias included; under ``"flax"`` JAX/Flax's defaults: embeddings and the APE table N(0, 1/d)
+(``nn.Embed``), projections and readout LeCun-normal, N(0, 1/fan_in) truncated at two standard deviations
+(``nn.Dense``), the T5 bias as T5. The APE rows never trained may be zeroed after the draw
 (``ModelConfig.ape_unseen``, applied by ``engine/train.py``'s ``build_model``, which knows Lmax).
 
 Queries, keys, values, logits and attention weights pass through named identity hook points
@@ -31,7 +33,7 @@ from torch import nn
 
 from lengthgen.config import ModelConfig
 from lengthgen.encodings import make_encoding
-from lengthgen.encodings.base import GPT2_STD, embedding_table
+from lengthgen.encodings.base import GPT2_STD, embedding_table, lecun_normal_
 from lengthgen.tasks.batch import absolute_positions, valid_mask
 
 # parameter names in initialisation order (the encoding's follow); the fast path reads the same names
@@ -72,6 +74,10 @@ class OneLayerHead(nn.Module):
         if self.cfg.init == "gpt2":
             for weight in (self.embed.weight, *(linear.weight for linear in linears)):
                 nn.init.normal_(weight, std=GPT2_STD, generator=generator)
+        elif self.cfg.init == "flax":
+            nn.init.normal_(self.embed.weight, std=self.cfg.d**-0.5, generator=generator)  # nn.Embed's default
+            for linear in linears:
+                lecun_normal_(linear.weight, generator)  # nn.Dense's default
         else:
             bound = 1.0 / math.sqrt(self.cfg.d)
             nn.init.normal_(self.embed.weight, generator=generator)

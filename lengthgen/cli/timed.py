@@ -1,0 +1,94 @@
+"""``lengthgen timed --record FILE --label TEXT -- COMMAND...``: run a command as it is (its output passes
+through), and append what it cost to ``FILE`` (JSON): its label, the command line, its wall time, its exit
+status, pytest's closing line ("55 passed, 10 xfailed in 412.3s") and the machine (the CPU's model, its
+cores, whether it offers AVX-512). Exits with the command's status. ``.ci/run`` times each of its steps with
+it; the README's cost table is rendered from such a file (``lengthgen docs``), not typed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from lengthgen.cli.common import UsageError
+from lengthgen.cpu import cpu_model
+from lengthgen.store.files import atomic_write
+
+NAME = "timed"
+HELP = "run a command and append its wall time and pytest's closing line to a costs file (JSON)"
+CLOSING = re.compile(r"^=*\s*(\d+ (passed|failed|error|errors|skipped|xfailed|xpassed|deselected)\b.*?)\s*=*$")
+FORMAT = 1  # the costs file's format
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--record", type=Path, required=True, metavar="FILE", help="the costs file to append to")
+    parser.add_argument("--label", required=True, metavar="TEXT", help="what the step is, e.g. 'pytest claims -n auto'")
+    parser.add_argument("--cold", action="store_true", help="the step ran with an empty model cache")
+    parser.add_argument(
+        "argv", nargs=argparse.REMAINDER, metavar="COMMAND", help="-- then the command and its arguments"
+    )
+
+
+def machine() -> dict:
+    """The machine a cost was measured on."""
+    flags = ""
+    try:
+        flags = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        pass
+    return {"cpu_model": cpu_model(), "cores": os.cpu_count(), "avx512": " avx512f" in flags}
+
+
+def load(path: Path) -> dict:
+    """The costs file at ``path`` (an empty one where it does not exist); ValueError for a malformed one."""
+    if not path.exists():
+        return {"format": FORMAT, "machine": machine(), "steps": []}
+    try:
+        data = json.loads(path.read_text())
+    except ValueError as error:
+        raise ValueError(f"{path}: not a costs file ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("steps"), list):
+        raise ValueError(f"{path}: not a costs file of format {FORMAT}")
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    command = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
+    if not command:
+        raise UsageError("timed: no command to run (write it after --)")
+    data = load(args.record)  # a malformed file is a usage error before the command runs
+    start = time.perf_counter()
+    closing = ""
+    try:
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    except OSError as error:
+        raise UsageError(f"timed: cannot run {command[0]!r} ({error.strerror})") from None
+    with child:
+        assert child.stdout is not None
+        for line in child.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            found = CLOSING.match(line.strip())
+            if found:
+                closing = found.group(1)
+    seconds = time.perf_counter() - start
+    data["steps"].append(
+        {
+            "label": args.label,
+            "command": " ".join(command),
+            "seconds": round(seconds, 1),
+            "exit": child.returncode,
+            "closing": closing,
+            "cold": bool(args.cold),
+            "date": time.strftime("%Y-%m-%d"),
+        }
+    )
+    args.record.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(args.record, json.dumps(data, indent=1) + "\n")
+    return child.returncode

@@ -1,0 +1,83 @@
+"""The multiverse's answer on the page (lengthgen/report/specification.py): a specification curve per row of the
+grid with its joint answer and the choices it hinges on, and what the paper's stated numbers say about its
+readings. Built from the report samples (tests/report_samples.py): C1 not reproduced (undeclared) under init=gpt2
+and reproduced under ape-value=token; C8 reproduced under init=gpt2, carried under ape-rows=zero; C10 reproduced
+under ape-value=token."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import claims.multiverse  # noqa: F401 (hands the registry's plan of cells to the report)
+from lengthgen.report import specification
+from lengthgen.report.run_view import RunView
+from lengthgen.report.writer import write_page
+
+from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
+
+
+@pytest.fixture(scope="module")
+def view() -> RunView:
+    return RunView.from_records(all_records() + multiverse_records(), ENVIRONMENT)
+
+
+@pytest.fixture(scope="module")
+def page(view, tmp_path_factory) -> str:
+    out = tmp_path_factory.mktemp("page")
+    write_page(view, out)
+    return (out / "index.html").read_text()
+
+
+def test_a_curve_per_multiverse_row_with_its_joint_answer(view):
+    curves = {c.column: c for c in specification.curve_views(view)}
+    assert list(curves) == ["C1", "C8", "C10"]
+    assert curves["C1"].summary == "reproduced in 2 of 3 admissible universes"
+    assert curves["C10"].summary == "reproduced in 2 of 2 admissible universes"
+    assert curves["C1"].changes and not curves["C10"].changes  # the row whose verdict moves opens
+    assert all(c.png and c.error is None for c in curves.values())
+    # C1's APE accuracy at L = 20 moves from 0.05 to 0.31 under init=gpt2: far beyond the seeds' intervals
+    assert "init=gpt2" in curves["C1"].hinges_on
+    assert any(e.startswith("init=gpt2: +0.2") and e.endswith("consequential") for e in curves["C1"].effects)
+
+
+def test_the_page_shows_the_curves_and_the_stated_numbers(page):
+    block = page[page.index('id="specification-curves"') :]
+    row = re.search(r'<tr><th><a href="#curve-C8">C8</a></th><td>(.*?)</td><td>(.*?)</td>', block).groups()
+    assert row == ("reproduced in 1 of 3 admissible universes", "init=gpt2")
+    assert re.search(r'<details class="grid-cell" id="curve-C1" open><summary>C1: reproduced in 2 of 3', block)
+    assert 'alt="specification curve of C1" src="data:image/png;base64,' in block
+    stated = page[page.index('id="stated-numbers"') :]
+    assert "stated numbers that agree" in stated and "<b>Per choice.</b>" in stated
+    assert "The untrained baselines" in stated
+
+
+def test_a_warm_redraw_reuses_the_kept_curves(view, tmp_path, monkeypatch):
+    write_page(view, tmp_path)
+    kept = sorted(p.name for p in (tmp_path / ".figures").glob("curve-*.json"))
+    assert len(kept) == 3
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a kept curve was drawn again")
+
+    monkeypatch.setattr(specification, "curve_png", refuse)
+    write_page(view, tmp_path)
+    assert sorted(p.name for p in (tmp_path / ".figures").glob("curve-*.json")) == kept
+
+
+def test_a_curve_that_cannot_be_drawn_says_why_and_the_page_renders(view, tmp_path, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("no axes today")
+
+    monkeypatch.setattr(specification, "curve_png", broken)
+    files = write_page(view, tmp_path)
+    assert "C1 specification curve: no axes today" in files.figure_errors
+    assert "the curve could not be drawn: no axes today" in files.html.read_text()
+
+
+def test_no_multiverse_no_curves_and_no_stated_numbers(tmp_path):
+    plain = RunView.from_records(all_records(), ENVIRONMENT)
+    assert specification.curve_views(plain) == () and specification.stated_view(plain.data) is None
+    html = write_page(plain, tmp_path).html.read_text()
+    assert 'id="specification-curves"' not in html and 'id="stated-numbers"' not in html

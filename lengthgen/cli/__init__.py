@@ -27,7 +27,8 @@ from lengthgen.engine import cluster  # imports nothing of distributed (nor torc
 HELPERS = ("common", "until_decided", "multiverse_record")  # modules of this package that define no subcommand
 FIRST = ("train", "phenomenon", "pinning", "kernel")  # listed first by ``lengthgen --help``; the rest by name
 RENDERS = ("report", "diff", "robustness", "multiverse", "docs", "timed")  # subcommands that read a claims.json (or,
-# timed, run another command) and compute nothing: no torch threads, device or workers are set up for them (tests/test_import_layers.py: no torch)
+# timed, run another command) and compute nothing: no torch threads, device or workers are set up for them
+# (tests/test_import_layers.py: no torch)
 
 
 def command_modules() -> list[str]:

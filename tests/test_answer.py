@@ -38,8 +38,9 @@ def test_a_claim_with_a_failing_test_among_passing_ones_reproduces_in_part():
 
 def test_the_glossary_holds_only_the_verdicts_present():
     run = RunView.from_json(REFERENCE)
-    present = {v.verdict for v in run.records}
+    present = {v.verdict for part in (run.records, run.robustness, run.multiverse) for v in part}
     assert {verdict for verdict, _ in glossary(run)} == present and "error" not in present
+    assert "ruled out" in present  # the reference's multiverse holds init=gpt2's cells
 
 
 def test_the_first_screen_leads_with_the_answer():

@@ -1,6 +1,7 @@
-"""The documents rendered from the reference run (``lengthgen docs``): the page in the repository is its
-rendering, a bad reference run is one line and exit 2 and changes nothing, and no document names a path
-outside the repository."""
+"""The documents rendered from the reference run (``lengthgen docs``): the catalogue page and the marked
+sections of the README and docs/robustness.md are their rendering, a hand edit of a rendered number fails
+naming its line, a bad reference run, costs file or marker is one line and exit 2 and changes nothing, no
+document names a path outside the repository, and none tells the project's history."""
 
 from __future__ import annotations
 
@@ -27,8 +28,23 @@ def test_the_catalogue_page_is_its_rendering():
     assert out.returncode == 0, f"run `lengthgen docs` and commit the result: {out.stdout}{out.stderr}"
 
 
+RENDERED = (  # the documents `lengthgen docs` writes
+    "README.md",
+    "docs/catalogue.md",
+    "docs/findings.md",
+    "docs/predictions.md",
+    "docs/robustness.md",
+)
+
+
+def copy_documents(root: Path) -> None:
+    (root / "docs").mkdir(exist_ok=True)
+    for name in RENDERED:
+        (root / name).write_text((ROOT / name).read_text())
+
+
 def test_a_hand_edit_is_named(tmp_path, capsys):
-    (tmp_path / "docs").mkdir()
+    copy_documents(tmp_path)
     page = tmp_path / "docs" / "catalogue.md"
     page.write_text((ROOT / "docs" / "catalogue.md").read_text().replace("| C3 |", "| C3x |"))
     assert main(["docs", "--root", str(tmp_path), "--check"]) == 1
@@ -36,19 +52,104 @@ def test_a_hand_edit_is_named(tmp_path, capsys):
     assert main(["docs", "--root", str(tmp_path)]) == 0 and page.read_text() == (ROOT / "docs/catalogue.md").read_text()
 
 
-@pytest.mark.parametrize("kind", ["missing", "truncated", "older-format"])
-def test_a_bad_reference_is_one_line_and_changes_nothing(kind, tmp_path, capsys):
-    (tmp_path / "docs").mkdir()
+def _rendered_number(text: str, section: str) -> str:
+    """The first number with a decimal point inside ``section``'s markers of ``text``."""
+    body = text[text.index(f"begin {section} -->") : text.index(f"end {section} -->")]
+    return re.search(r"\d+\.\d+", body).group(0)
+
+
+@pytest.mark.parametrize(
+    "name, section",
+    [
+        ("README.md", "verdicts"),
+        ("README.md", "costs"),
+        ("docs/findings.md", "claims"),
+        ("docs/predictions.md", "predictions"),
+        ("docs/robustness.md", "stated-numbers"),
+    ],
+)
+def test_changing_a_rendered_number_by_hand_fails_naming_the_line(name, section, tmp_path, capsys):
+    """The README's verdict table and costs, and docs/robustness.md's stated numbers, are their rendering:
+    a number typed over is found, and rendering again restores it."""
+    copy_documents(tmp_path)
+    text = (ROOT / name).read_text()
+    number = _rendered_number(text, section)
+    start = text.index(f"begin {section} -->")
+    at = text.index(number, start)
+    changed = text[:at] + number + "1" + text[at + len(number) :]
+    (tmp_path / name).write_text(changed)
+    assert main(["docs", "--root", str(tmp_path), "--check"]) == 1
+    out = capsys.readouterr().out
+    edited = next(line for line in changed.splitlines() if number + "1" in line)  # the line typed over, named
+    assert f"{name} differs from its rendering: -{edited[:100]}" in out
+    assert main(["docs", "--root", str(tmp_path)]) == 0 and (tmp_path / name).read_text() == text
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "<!-- lengthgen docs: end costs -->\n",
+        "<!-- lengthgen docs: begin costs -->\n",
+        "<!-- lengthgen docs: bgin x -->\n",
+    ],
+    ids=["end-without-begin", "begin-twice", "malformed"],
+)
+def test_a_broken_marker_is_one_line_and_changes_nothing(broken, tmp_path, capsys):
+    copy_documents(tmp_path)
+    readme = tmp_path / "README.md"
+    readme.write_text(readme.read_text() + broken)
+    before = {name: (tmp_path / name).read_text() for name in RENDERED}
+    (tmp_path / "docs" / "catalogue.md").write_text("stale\n")
+    before["docs/catalogue.md"] = "stale\n"
+    assert main(["docs", "--root", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "README.md" in err
+    assert {name: (tmp_path / name).read_text() for name in RENDERED} == before
+
+
+BAD_INPUTS = {  # (option, kind) -> the bytes written at its path (None: no file there)
+    ("--reference", "missing"): None,
+    ("--reference", "truncated"): lambda: docs.REFERENCE.read_bytes()[:5000],
+    ("--reference", "older-format"): lambda: gzip.compress(json.dumps({"format": 0, "records": "no"}).encode()),
+    ("--costs", "missing"): None,
+    ("--costs", "malformed"): lambda: b"{",
+    ("--costs", "older-format"): lambda: json.dumps({"format": 0, "steps": []}).encode(),
+}
+
+
+@pytest.mark.parametrize("option, kind", list(BAD_INPUTS), ids=[f"{o[2:]}-{k}" for o, k in BAD_INPUTS])
+def test_a_bad_reference_or_costs_file_is_one_line_and_changes_nothing(option, kind, tmp_path, capsys):
+    copy_documents(tmp_path)
     page = tmp_path / "docs" / "catalogue.md"
     page.write_text("as it was\n")
-    reference = tmp_path / "claims.json.gz"
-    if kind == "truncated":
-        reference.write_bytes(docs.REFERENCE.read_bytes()[:5000])
-    elif kind == "older-format":
-        reference.write_bytes(gzip.compress(json.dumps({"format": 0, "records": "no"}).encode()))
-    assert main(["docs", "--root", str(tmp_path), "--reference", str(reference)]) == 2
+    path = tmp_path / "input"
+    content = BAD_INPUTS[option, kind]
+    if content is not None:
+        path.write_bytes(content())
+    assert main(["docs", "--root", str(tmp_path), option, str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and page.read_text() == "as it was\n"
+
+
+HISTORY = re.compile(
+    r"earlier host|this stop|\bstop \d+|last round|this round|before this round|until this round|next round|"
+    r"issue budget|this session|previous session|\b(?:commit|at) [0-9a-f]{7,40}\b",
+    re.IGNORECASE,
+)
+
+
+def test_no_document_tells_the_project_s_history():
+    """A reader has neither the project's history nor its commits: documents say what holds now (a time names
+    its CPU). The pattern fails on "until this round", "the earlier host", "at commit 1e63f06"."""
+    assert HISTORY.search("until this round by hypothesis") and HISTORY.search("measured at commit 1e63f06")
+    found = []
+    for path in [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *(ROOT / "docs").glob("*.md")]:
+        found += [
+            f"{path.name}:{i}: {m.group(0)}"
+            for i, line in enumerate(path.read_text().splitlines(), 1)
+            for m in HISTORY.finditer(line)
+        ]
+    assert not found, f"documents tell the project's history: {found}"
 
 
 def test_no_document_or_docstring_names_a_path_outside_the_repository():
@@ -67,7 +168,10 @@ def test_no_document_or_docstring_names_a_path_outside_the_repository():
 
 
 def test_the_rendering_needs_no_torch():
-    code = "import sys; from lengthgen.cli import docs; docs.rendered(docs.REFERENCE); print('torch' in sys.modules)"
+    code = (
+        "import sys; from lengthgen.cli import docs; "
+        "docs.rendered(docs.REFERENCE, docs.COSTS, docs.ROOT, docs.OTHER_CPU); print('torch' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr
 

@@ -110,6 +110,7 @@ RENDERS = {  # a command line of each subcommand that renders a claims.json ({cl
     "robustness": ["robustness", "--report", "{claims}"],
     "multiverse": ["multiverse", "--report", "{claims}"],
     "docs": ["docs", "--check"],
+    "timed": ["timed", "--record", "costs.json", "--label", "true", "--", sys.executable, "-c", "pass"],
 }
 
 

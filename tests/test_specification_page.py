@@ -53,6 +53,13 @@ def test_the_page_shows_the_curves_and_the_stated_numbers(page):
     assert "The untrained baselines" in stated
 
 
+def test_the_grid_marks_the_readings_a_claim_hinges_on(page):
+    """C8 hinges on init=gpt2 in the samples (its peak moves beyond the seeds' intervals): its cell is marked."""
+    grid = page[page.index('id="multiverse"') : page.index('id="specification-curves"')]
+    c8 = re.search(r'<tr><th class="claim">C8</th>.*?</tr>', grid, re.S).group(0)
+    assert c8.count("\u25c6") == 1 and "the claim hinges on this reading" in c8
+
+
 def test_a_warm_redraw_reuses_the_kept_curves(view, tmp_path, monkeypatch):
     write_page(view, tmp_path)
     kept = sorted(p.name for p in (tmp_path / ".figures").glob("curve-*.json"))

@@ -1,37 +1,94 @@
-"""``lengthgen docs``: the documents rendered from the reference run (``tests/data/claims-reference.json.gz``)
-and the package: today ``docs/catalogue.md`` (:mod:`lengthgen.report.catalogue_page`). ``--check`` writes
-nothing and exits 1 naming the first line that differs. A missing or malformed reference run is one line and
-exit 2, and leaves every document as it was. No torch.
+"""``lengthgen docs``: the documents rendered from the reference run (``tests/data/claims-reference.json.gz``:
+the claims at the paper's scale, the robustness map and the multiverse, cold) and the costs recorded with it
+(``tests/data/costs-reference.json``, written by ``lengthgen timed``): ``docs/catalogue.md`` whole
+(:mod:`lengthgen.report.catalogue_page`), and the sections between markers of the README, docs/findings.md,
+docs/predictions.md and docs/robustness.md
+(:mod:`lengthgen.report.doc_sections`; the prose around them stays hand-written). ``--check`` writes nothing and
+exits 1 naming the first line that differs. A missing, truncated or older-format reference run or costs file, or
+a document whose markers are broken, is one line and exit 2, and leaves every document as it was. No torch.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import json
 from pathlib import Path
 
 NAME = "docs"
-HELP = "render docs/catalogue.md from the catalogue and the reference run (--check: compare only)"
+HELP = "render the README's and docs/' recorded numbers from the reference run (--check: compare only)"
 ROOT = Path(__file__).resolve().parents[2]  # the repository (an editable install)
 REFERENCE = ROOT / "tests" / "data" / "claims-reference.json.gz"
+COSTS = ROOT / "tests" / "data" / "costs-reference.json"
+OTHER_CPU = ROOT / "tests" / "data" / "costs-other-cpu.json"  # a slower CPU's cold claims run (the README's ratio)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reference", type=Path, default=REFERENCE, metavar="PATH", help="the reference run")
-    parser.add_argument("--root", type=Path, default=ROOT, metavar="DIR", help="the repository whose docs/ it writes")
+    parser.add_argument("--costs", type=Path, default=COSTS, metavar="PATH", help="the costs recorded with it")
+    parser.add_argument(
+        "--other-cpu", type=Path, default=OTHER_CPU, metavar="PATH", help="a slower CPU's costs (the README's ratio)"
+    )
+    parser.add_argument("--root", type=Path, default=ROOT, metavar="DIR", help="the repository whose docs it writes")
     parser.add_argument("--check", action="store_true", help="compare only: exit 1 naming the first line that differs")
 
 
-def rendered(reference: Path) -> dict[str, str]:
-    """Each rendered document (its path under the repository -> its text)."""
+def load_costs(path: Path) -> dict:
+    """The costs file (``lengthgen timed``'s format); ValueError (one line) for a missing or malformed one."""
+    from lengthgen.cli.timed import FORMAT
+
+    try:
+        data = json.loads(path.read_text())
+    except OSError as error:
+        raise ValueError(f"cannot read the costs file {str(path)!r}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise ValueError(f"{path}: not a costs file ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("steps"), list):
+        raise ValueError(f"{path}: not a costs file of format {FORMAT}")
+    return data
+
+
+def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = None) -> dict[str, str]:
+    """Each rendered document (its path under ``root`` -> its whole new text), before anything is written."""
+    from lengthgen.report import findings_doc, readme, robustness_doc
     from lengthgen.report.catalogue_page import render
     from lengthgen.report.data import read
+    from lengthgen.report.doc_sections import fill
+    from lengthgen.report.run_view import RunView
 
-    return {"docs/catalogue.md": render(read(reference))}
+    data = read(reference)
+    run = RunView.from_data(data)
+    spent = load_costs(costs)
+    other = load_costs(other_cpu) if other_cpu is not None else None
+    sections = {
+        "README.md": {
+            "answer": readme.answer(run),
+            "verdicts": readme.verdict_table(run),
+            "costs": readme.costs_table(spent, data.get("environment", {}), other),
+        },
+        "docs/findings.md": {
+            "claims": findings_doc.claims_table(run),
+            "controls": findings_doc.controls_table(run),
+        },
+        "docs/predictions.md": {"predictions": findings_doc.predictions_table(run)},
+        "docs/robustness.md": {
+            "multiverse-outcomes": robustness_doc.outcomes_table(run),
+            "stated-numbers": robustness_doc.stated_numbers(data),
+        },
+    }
+    out = {"docs/catalogue.md": render(data)}
+    for name, parts in sections.items():
+        path = root / name
+        if not path.exists():
+            raise ValueError(f"{name}: no such document under {root}")
+        out[name] = fill(path.read_text(), parts, name)
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
-    documents = rendered(args.reference)  # before anything is written: a bad reference changes nothing
+    documents = rendered(
+        args.reference, args.costs, args.root, args.other_cpu
+    )  # before anything is written: nothing changes
     stale = []
     for name, text in documents.items():
         path = args.root / name
@@ -49,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             )
             stale.append(f"{name} differs from its rendering: {first[:160]}")
         else:
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
             print(f"wrote {name}")
     for line in stale:

@@ -21,17 +21,19 @@ readings and the cells the registry runs are the plain registry's (``lengthgen.r
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from lengthgen.multiverse_cells import cells as registry_cells
 from lengthgen.multiverse_cells import left_out, sort_key
-from lengthgen.readings import planned, universe
+from lengthgen.readings import READINGS, planned, universe
 from lengthgen.report import text
 from lengthgen.report.grid import (
     MISSING,
     NOT_APPLICABLE,
     Grid,
+    GridCell,
     Slot,
     block,
     counts_line,
@@ -123,8 +125,7 @@ def universe_grid(
     planned = frozenset((u.name, column) for u, column in registry_cells())
     rows = sorted({r for _, r in planned} | {r for _, r in by_cell}, key=_row_key(sort_key))
     with_cell = {n for n, _ in planned | set(by_cell)}
-    names = [n for n, _ in _plan().touched if n in with_cell]
-    names += list(dict.fromkeys(n for n, _ in by_cell if n not in names))
+    names = sorted(with_cell, key=registry_order)  # the same order in every process, with or without a plan
     readings = tuple((n, _describe(n)) for n in names)
     return UniverseGrid(
         readings, tuple(rows), by_cell, planned, {row: reference(records, row) for row in rows}, tuple(left_out())
@@ -133,6 +134,16 @@ def universe_grid(
 
 def _plan():
     return planned()
+
+
+def registry_order(name: str) -> tuple:
+    """A universe's place in the registry's order: each reading alone (in ``READINGS``' order), then the
+    combinations, smallest first, each by its readings' places; a name the registry does not know last."""
+    order = {r.name: i for i, r in enumerate(READINGS)}
+    parts = name.split("+")
+    if not all(p in order for p in parts):
+        return (1, 0, [], name)
+    return (0, len(parts), [order[p] for p in parts], name)
 
 
 def _describe(name: str) -> str:
@@ -364,10 +375,24 @@ def claim_summary(
     return {row: o.text() for row, o in outcomes(grid).items() if o.readings}
 
 
-def grid_view(view: RunView, anchors: Mapping[str, str] | None = None) -> Grid | None:
+CONSEQUENTIAL_MARK = "\u25c6"  # after a cell's word: the claim hinges on this reading (its main effect excludes 0)
+
+
+def marked(cell: GridCell, hinges: bool) -> GridCell:
+    """``cell`` with the consequential mark and its tooltip, where the row's claim ``hinges`` on its reading."""
+    if not hinges:
+        return cell
+    why = "the claim hinges on this reading: its main effect on the curve's check excludes 0"
+    return dataclasses.replace(cell, label=f"{cell.label} {CONSEQUENTIAL_MARK}", title=f"{why}; {cell.title}")
+
+
+def grid_view(
+    view: RunView, anchors: Mapping[str, str] | None = None, consequential: frozenset[tuple[str, str]] = frozenset()
+) -> Grid | None:
     """The multiverse on the page (None without cells): claims as rows, the suite's reading first (linked to
     the claim's section: ``anchors``, test id -> anchor), then a column per reading, each cell coloured by its
-    verdict with its short word and linked to its checks below the grid."""
+    verdict with its short word and linked to its checks below the grid; a cell of ``consequential`` ((reading,
+    row) pairs: the row's claim hinges on the reading, ``specification.CurveView.hinges_on``) is marked."""
     g = view_grid(view)
     if g is None:
         return None
@@ -380,7 +405,8 @@ def grid_view(view: RunView, anchors: Mapping[str, str] | None = None) -> Grid |
             shown(base) if base is not None else "",
         )
         cells = [
-            grid_cell(slot, shown(slot.view) if slot.view else "") for slot in (g.slot(n, row) for n, _ in g.readings)
+            marked(grid_cell(slot, shown(slot.view) if slot.view else ""), (n, row) in consequential)
+            for n, slot in ((n, g.slot(n, row)) for n, _ in g.readings)
         ]
         rows.append((row, (paper, *cells)))
     blocks = tuple(

@@ -507,7 +507,11 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
         predictions=claim_rows([records[i] for i in predicted], [ids[i] for i in predicted], readings),
         with_readings=universes is not None,
         robustness=grid_view(run.robustness, run.robustness_environment),
-        multiverse=mv.grid_view(run, {r.test: a for r, a in zip(records, ids)}),
+        multiverse=mv.grid_view(
+            run,
+            {r.test: a for r, a in zip(records, ids)},
+            frozenset((reading, c.column) for c in curves for reading in c.hinges_on),
+        ),
         curves=tuple(curves),
         stated=stated_view(run.data),
         share=share,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any, Mapping, Sequence
 
+from lengthgen.multiverse_cells import left_out
 from lengthgen.readings import READINGS, planned
 from lengthgen.stated import BASELINE_BY_WIDTH, STATED, Stated
 
@@ -99,11 +100,22 @@ def record_in(universe: str, column: str, paper, cells) -> Mapping[str, Any] | N
         return paper.get(column)
     if (universe, column) in cells:
         return cells[universe, column]
-    touched = planned().claims_of(universe)
     claim = column.partition("-d")[0]
-    if touched and claim in touched:
+    if claim in touched_claims(universe, cells):
         return None  # planned (or plannable) but not recorded here
     return paper.get(column)
+
+
+def touched_claims(universe: str, cells) -> set[str]:
+    """The claims whose models ``universe`` changes: the plan's (where this process loaded the claims' registry),
+    else what the run shows: each of its readings' recorded cells and the cells left out of the default run for
+    it (``multiverse_cells.left_out``), so a process that only renders a claims.json answers as a claims run."""
+    found = set(planned().claims_of(universe))
+    if found:
+        return found
+    parts = set(universe.split("+"))
+    found = {column.partition("-d")[0] for u, column in cells if set(u.split("+")) <= parts or u == universe}
+    return found | {column.partition("-d")[0] for u, column, _ in left_out() if u in parts}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,81 @@
+"""docs/findings.md's and docs/predictions.md's rendered tables (``lengthgen docs``), from the reference run:
+every claim test at the paper's point with its measured quantities in full, its close calls and its verdict;
+and every negative control with the checks its counterfactual fails. The hand-written explanation around them
+(what holds inside each non-reproduction, why the predictions fail) stays hand-written. No torch.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from lengthgen.catalogue import TITLES, claim
+from lengthgen.report import text
+from lengthgen.report.markdown import cell, table, variant
+from lengthgen.report.run_view import ClaimView, RunView
+
+MEASURED_CHARS = 600  # characters of the measured cell: every headline quantity, rarely cut
+
+
+def _close(c: ClaimView) -> str:
+    """ "close: NAME (value, [low, high] vs op threshold)" per close deciding check ("" without one)."""
+    shown = []
+    for check in c.close_checks:
+        interval = f", [{text.num(check.ci95[0], 3)}, {text.num(check.ci95[1], 3)}]" if check.ci95 else ""
+        shown.append(
+            f"{check.name} ({text.num(check.value, 4)}{interval} vs {text.threshold_text(check.op, check.threshold)})"
+        )
+    return "close: " + "; ".join(shown) if shown else ""
+
+
+def verdict_table(views: Sequence[ClaimView]) -> str:
+    """A row per claim test: id (and variant), the claim in a few words and where it stands, the paper's value,
+    the measured quantities (the failed deciding check first) and close calls, the verdict."""
+    functions: dict[str, set[str]] = {}
+    for c in views:
+        functions.setdefault(c.claim, set()).add(c.test_name.split("[", 1)[0])
+    rows = []
+    for c in views:
+        measured = text.headline(c)
+        close = _close(c)
+        verdict = c.verdict_label if c.verdict else "unknown"
+        rows.append(
+            [
+                cell(f"{c.claim} {variant(c, len(functions[c.claim]) > 1)}".strip()),
+                cell(f"{TITLES.get(c.claim, '')} ({claim(c.claim).where})"),
+                cell(c.statement if c.is_prediction else c.paper_value),
+                cell(measured + (f". {close}" if close else ""), MEASURED_CHARS),
+                cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**",
+            ]
+        )
+    return "\n".join(table(["id", "claim (where)", "paper", "measured", "verdict"], rows)) + "\n"
+
+
+def claims_table(run: RunView) -> str:
+    return verdict_table(run.claims)
+
+
+def predictions_table(run: RunView) -> str:
+    return verdict_table(run.predictions)
+
+
+def controls_table(run: RunView) -> str:
+    """A row per negative control at the paper's scale: the claim, its counterfactual, the checks that fail of
+    those it ran, its verdict."""
+
+    def label(v) -> str:  # the claim, and the control's parameters beyond its scale (C12 per width)
+        params = v.test_name.split("[", 1)[1].rstrip("]") if "[" in v.test_name else ""
+        shown = "-".join(p for p in params.split("-") if p not in ("paper", "quick"))
+        return f"{v.claim} {shown}".strip()
+
+    rows = [
+        [
+            cell(label(v)),
+            cell(v.counterfactual, 240),
+            f"{len(v.failed_checks)} / {len(v.checks)}",
+            cell(v.verdict or "unknown"),
+        ]
+        for v in run.controls
+        if v.scale.name in ("paper", "?")
+    ]
+    header = ["claim", "counterfactual (built from real, cached models)", "checks that fail", "verdict"]
+    return "\n".join(table(header, rows)) + "\n"

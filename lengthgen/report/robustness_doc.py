@@ -1,0 +1,60 @@
+"""docs/robustness.md's rendered sections (``lengthgen docs``): per multiverse row, what the other readings do
+to its verdict, and what the paper's stated numbers say about its readings; both from the reference run. No
+torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from lengthgen.multiverse_cells import sort_key
+from lengthgen.report import multiverse as mv
+from lengthgen.report.curve import curve, main_effects
+from lengthgen.report.markdown import cell, table
+from lengthgen.report.run_view import RunView
+from lengthgen.report.stated_numbers import baseline_lines, by_choice, rank
+
+TOP = 8  # the ranking's rows shown (the rest: `lengthgen multiverse --paper`)
+
+
+def outcomes_table(run: RunView) -> str:
+    """A row per multiverse row: its verdict at the paper's point, what the readings do to it, the joint answer
+    of its curve and the readings it hinges on (consequential main effects)."""
+    grid = mv.view_grid(run)
+    if grid is None:
+        return "The reference run holds no multiverse.\n"
+    found = mv.outcomes(grid)
+    rows = []
+    for row in sorted(found, key=sort_key):
+        outcome = found[row]
+        if outcome.state == mv.NOT_RUN:
+            continue
+        base = outcome.paper.verdict_label if outcome.paper is not None else "no record"
+        spec = curve(run, row)
+        hinges = [e.reading for e in main_effects(spec) if e.consequential]
+        rows.append(
+            [
+                cell(f"{row} ({base})"),
+                cell(outcome.short()),
+                cell(spec.summary()),
+                cell(", ".join(hinges) or "nothing beyond the seeds' noise"),
+            ]
+        )
+    header = ["claim (verdict at the paper's point)", "under the other readings", "its curve", "hinges on"]
+    return "\n".join(table(header, rows)) + "\n"
+
+
+def stated_numbers(data: Mapping[str, Any]) -> str:
+    """The universes ranked by the stated numbers they agree with, per choice the reading they favour, and the
+    untrained baselines under both definitions."""
+    if not data.get("multiverse"):
+        return "The reference run holds no multiverse.\n"
+    ranked = rank(data)
+    rows = [[f"`{cell(r.universe)}`", f"{r.agree} of {r.compared}"] for r in ranked[:TOP]]
+    lines = table(["universe", "stated numbers that agree"], rows)
+    if len(ranked) > TOP:
+        lines.append("")
+        lines.append(f"and {len(ranked) - TOP} more universes (`lengthgen multiverse --paper`).")
+    lines += ["", "Per choice:", ""] + [f"- {line}" for line in by_choice(ranked)]
+    lines += ["", "The untrained baselines:", ""] + [f"- {line}" for line in baseline_lines(data)]
+    return "\n".join(lines) + "\n"

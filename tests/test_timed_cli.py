@@ -1,0 +1,78 @@
+"""``lengthgen timed``: a command's cost appended to a costs file (what the README's cost table is rendered from),
+its exit status passed through; bad input one line and exit 2. And the README's cost lines rendered from such a
+file (lengthgen/report/readme.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from lengthgen.cli import main
+from lengthgen.report.readme import costs_table, duration, slower_line
+
+PYTEST_LINE = "print('===== 3 passed, 1 xfailed in 2.00s =====')"
+
+
+def test_a_step_is_appended_with_its_time_closing_line_and_status(tmp_path, capsys):
+    record = tmp_path / "costs.json"
+    code = f"import sys; {PYTEST_LINE}; sys.exit(3)"
+    assert (
+        main(["timed", "--record", str(record), "--label", "step one", "--cold", "--", sys.executable, "-c", code]) == 3
+    )
+    assert "3 passed, 1 xfailed" in capsys.readouterr().out  # the output passes through
+    assert main(["timed", "--record", str(record), "--label", "step two", "--", sys.executable, "-c", "pass"]) == 0
+    data = json.loads(record.read_text())
+    assert data["format"] == 1 and set(data["machine"]) == {"cpu_model", "cores", "avx512"}
+    one, two = data["steps"]
+    assert (one["label"], one["exit"], one["closing"], one["cold"]) == (
+        "step one",
+        3,
+        "3 passed, 1 xfailed in 2.00s",
+        True,
+    )
+    assert (two["label"], two["exit"], two["closing"], two["cold"]) == ("step two", 0, "", False)
+    assert one["seconds"] >= 0
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
+    record = tmp_path / "costs.json"
+    assert main(["timed", "--record", str(record), "--label", "x"]) == 2
+    assert main(["timed", "--record", str(record), "--label", "x", "--", "no-such-command-here"]) == 2
+    record.write_text("{")
+    assert main(["timed", "--record", str(record), "--label", "x", "--", sys.executable, "-c", "pass"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 and all(line.startswith("lengthgen timed: error: ") for line in err)
+    assert record.read_text() == "{"  # a malformed file is left as it was
+
+
+def test_the_cost_table_and_the_slower_cpu_line():
+    costs = {
+        "format": 1,
+        "machine": {"cpu_model": "AMD EPYC", "cores": 2, "avx512": True},
+        "steps": [
+            {
+                "label": "pytest claims -n auto",
+                "seconds": 400.0,
+                "cold": True,
+                "closing": "55 passed",
+                "date": "2026-12-03",
+            },
+            {
+                "label": "pytest claims -n auto",
+                "seconds": 30.0,
+                "cold": False,
+                "closing": "55 passed",
+                "date": "2026-12-03",
+            },
+        ],
+    }
+    other = {
+        "machine": {"cpu_model": "AMD EPYC", "cores": 2, "avx512": False},
+        "steps": [{"label": "pytest claims -n auto", "seconds": 1000.0, "cold": True, "date": "2026-12-02"}],
+    }
+    text = costs_table(costs, {"torch": "2.13.0+cpu"}, other)
+    assert "| `pytest claims -n auto` | empty | 6 min 40 s | 55 passed |" in text
+    assert "| `pytest claims -n auto` | the runs above | 30 s | 55 passed |" in text
+    assert "Measured on an AMD EPYC (AVX-512), 2 cores, torch 2.13.0+cpu, on 2026-12-03." in text
+    assert slower_line(costs, other).endswith("took 16 min 40 s: 2.5x this machine's.\n")
+    assert slower_line(costs, None) == "" and duration(59.6) == "1 min 00 s" and duration(7) == "7 s"

@@ -51,3 +51,7 @@ def test_the_first_screen_leads_with_the_answer():
     head = html[html.index("<header>") : html.index("</header>")]
     assert head.index('id="answer"') < head.index('id="run-scale"') < head.index('id="verdicts"')
     assert sentence(run) in head and "claim tests:" in head and '<details class="small" id="glossary">' in head
+    # the README's answer goes on with the multiverse and the stated numbers: the page's second line says the same
+    readings = head[head.index('id="answer-readings"') : head.index('id="run-scale"')]
+    assert "verdicts hold in every admissible universe" in readings and "init=gpt2 is ruled out" in readings
+    assert "The paper&#39;s stated numbers agree best with" in readings

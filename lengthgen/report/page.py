@@ -25,6 +25,7 @@ from lengthgen.report.figures import FigureError, Rendered, forest
 from lengthgen.report.robustness import grid_view
 from lengthgen.report.answer import sentence
 from lengthgen.report.run_view import VERDICT_STYLES, ClaimView, ControlView, RunView, label_verdict
+from lengthgen.report.readme import multiverse_sentence, stated_sentence
 from lengthgen.report.specification import CurveView, share, stated_view
 from lengthgen.report.templating import render, static_text
 from lengthgen.report.views import (
@@ -498,6 +499,7 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)
         chips=chips(run.verdict_counts("records")),
         answer=sentence(run),
+        answer_readings=" ".join(p for p in (multiverse_sentence(run), stated_sentence(run.data)) if p),
         claims_count=len({r.claim for r in run.claims}),
         predictions_count=len({r.claim for r in run.predictions}),
         glossary=glossary(run),

@@ -2,7 +2,7 @@
 the claims at the paper's scale, the robustness map and the multiverse, cold) and the costs recorded with it
 (``tests/data/costs-reference.json``, written by ``lengthgen timed``): ``docs/catalogue.md`` whole
 (:mod:`lengthgen.report.catalogue_page`), and the sections between markers of the README, docs/findings.md,
-docs/predictions.md and docs/robustness.md
+docs/predictions.md, docs/robustness.md and docs/speed.md
 (:mod:`lengthgen.report.doc_sections`; the prose around them stays hand-written). ``--check`` writes nothing and
 exits 1 naming the first line that differs. A missing, truncated or older-format reference run or costs file, or
 a document whose markers are broken, is one line and exit 2, and leaves every document as it was. No torch.
@@ -71,6 +71,7 @@ def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = 
             "controls": findings_doc.controls_table(run),
         },
         "docs/predictions.md": {"predictions": findings_doc.predictions_table(run)},
+        "docs/speed.md": {"claim-costs": findings_doc.claim_costs(run)},
         "docs/robustness.md": {
             "multiverse-outcomes": robustness_doc.outcomes_table(run),
             "stated-numbers": robustness_doc.stated_numbers(data),

@@ -79,3 +79,26 @@ def controls_table(run: RunView) -> str:
     ]
     header = ["claim", "counterfactual (built from real, cached models)", "checks that fail", "verdict"]
     return "\n".join(table(header, rows)) + "\n"
+
+
+def claim_costs(run: RunView) -> str:
+    """docs/speed.md's table: each claim test's seconds in the reference run's cold paper-scale run (with the
+    models shared between tests, a test's time is the models it trained first and its waits for the others),
+    then the run's totals: wall time, models trained and read from the cache, peak memory per process."""
+    rows = [
+        [cell(c.test_name), cell(c.claim), f"{float(c.raw.get('runtime_s') or 0):.1f} s"]
+        for c in sorted(run.records, key=lambda c: -float(c.raw.get("runtime_s") or 0))
+    ]
+    env = run.environment
+    lines = table(["claim test", "claim", "seconds in the cold run"], rows)
+    total = sum(float(c.raw.get("runtime_s") or 0) for c in run.records)
+    peak = ", ".join(f"{k} {v:.0f} MiB" for k, v in sorted((env.get("peak_rss_mib") or {}).items()))
+    lines += [
+        "",
+        f"The tests' seconds add up to {total:.0f} s of worker time; the run took "
+        f"{text.num(env.get('wall_time_s'), 4)} s of wall time on {env.get('workers', '?')} workers, trained "
+        f"{env.get('models_trained', '?')} models and read {env.get('models_from_cache', '?')} from the cache"
+        + (f"; peak resident memory: {peak}" if peak else "")
+        + f" ({env.get('cpu_model', 'unknown CPU')}, torch kernels {env.get('cpu_capability', '?')}).",
+    ]
+    return "\n".join(lines) + "\n"

@@ -10,7 +10,7 @@ from typing import Sequence
 
 from lengthgen.catalogue import TITLES, claim
 from lengthgen.report import text
-from lengthgen.report.markdown import cell, table, variant
+from lengthgen.report.markdown import cell, table, test_ids
 from lengthgen.report.run_view import ClaimView, RunView
 
 MEASURED_CHARS = 600  # characters of the measured cell: every headline quantity, rarely cut
@@ -30,17 +30,14 @@ def _close(c: ClaimView) -> str:
 def verdict_table(views: Sequence[ClaimView]) -> str:
     """A row per claim test: id (and variant), the claim in a few words and where it stands, the paper's value,
     the measured quantities (the failed deciding check first) and close calls, the verdict."""
-    functions: dict[str, set[str]] = {}
-    for c in views:
-        functions.setdefault(c.claim, set()).add(c.test_name.split("[", 1)[0])
     rows = []
-    for c in views:
+    for c, shown_id in zip(views, test_ids(views)):
         measured = text.headline(c)
         close = _close(c)
         verdict = c.verdict_label if c.verdict else "unknown"
         rows.append(
             [
-                cell(f"{c.claim} {variant(c, len(functions[c.claim]) > 1)}".strip()),
+                cell(shown_id),
                 cell(f"{TITLES.get(c.claim, '')} ({claim(c.claim).where})"),
                 cell(c.statement if c.is_prediction else c.paper_value),
                 cell(measured + (f". {close}" if close else ""), MEASURED_CHARS),

@@ -59,6 +59,15 @@ def variant(claim: ClaimView, several: bool) -> str:
     return f"{claim.variant} ({function(claim)})" if claim.variant else function(claim)
 
 
+def test_ids(claims: Sequence[ClaimView]) -> list[str]:
+    """Each claim test's id in a table: the claim, and its variant (its function too when several test functions
+    record the claim), e.g. "C12 d64", "C19 alibi (selects_the_target_like_rope)"."""
+    functions: dict[str, set[str]] = {}
+    for c in claims:
+        functions.setdefault(c.claim, set()).add(function(c))
+    return [f"{c.claim} {variant(c, len(functions[c.claim]) > 1)}".strip() for c in claims]
+
+
 def verdict_rows(
     claims: Sequence[ClaimView], readings: Mapping[str, mv.Outcome | None] | None = None
 ) -> list[list[str]]:

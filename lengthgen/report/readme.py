@@ -12,7 +12,7 @@ from lengthgen.catalogue import TITLES
 from lengthgen.report import multiverse as mv
 from lengthgen.report import text
 from lengthgen.report.answer import sentence
-from lengthgen.report.markdown import cell, table, variant
+from lengthgen.report.markdown import cell, table, test_ids
 from lengthgen.report.run_view import RunView
 from lengthgen.report.stated_numbers import PAPER, rank
 
@@ -85,17 +85,13 @@ def verdict_table(run: RunView) -> str:
     the measured headline, the verdict (bold unless reproduced), and what the multiverse's readings do to it."""
     grid = mv.view_grid(run)
     found = mv.outcomes(grid) if grid is not None else {}
-    functions: dict[str, set[str]] = {}
-    for c in run.records:
-        functions.setdefault(c.claim, set()).add(c.test_name.split("[", 1)[0])
     rows = []
-    for c in run.records:
-        shown_variant = variant(c, len(functions[c.claim]) > 1)
+    for c, shown_id in zip(run.records, test_ids(run.records)):
         verdict = c.verdict_label if c.verdict else "unknown"
         outcome = mv.outcome_for(grid, c, found)
         rows.append(
             [
-                cell(f"{c.claim} {shown_variant}".strip()),
+                cell(shown_id),
                 cell(TITLES.get(c.claim, "")),
                 cell(c.statement if c.is_prediction else c.paper_value, PAPER_CHARS),
                 cell(text.headline(c, compact=True), MEASURED_CHARS),

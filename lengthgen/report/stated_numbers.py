@@ -114,7 +114,7 @@ def touched_claims(universe: str, cells) -> set[str]:
     if found:
         return found
     parts = set(universe.split("+"))
-    found = {column.partition("-d")[0] for u, column in cells if set(u.split("+")) <= parts or u == universe}
+    found = {column.partition("-d")[0] for u, column in cells if set(u.split("+")) <= parts}
     return found | {column.partition("-d")[0] for u, column, _ in left_out() if u in parts}
 
 

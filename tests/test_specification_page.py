@@ -13,6 +13,7 @@ import pytest
 import claims.multiverse  # noqa: F401 (hands the registry's plan of cells to the report)
 from lengthgen.report import specification
 from lengthgen.report.run_view import RunView
+from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.writer import write_page
 
 from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
@@ -85,6 +86,6 @@ def test_a_curve_that_cannot_be_drawn_says_why_and_the_page_renders(view, tmp_pa
 
 def test_no_multiverse_no_curves_and_no_stated_numbers(tmp_path):
     plain = RunView.from_records(all_records(), ENVIRONMENT)
-    assert specification.curve_views(plain) == () and specification.stated_view(plain.data) is None
+    assert specification.curve_views(plain) == () and stated_view(plain.data) is None
     html = write_page(plain, tmp_path).html.read_text()
     assert 'id="specification-curves"' not in html and 'id="stated-numbers"' not in html

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 from pathlib import Path
 
 NAME = "docs"
@@ -33,23 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true", help="compare only: exit 1 naming the first line that differs")
 
 
-def load_costs(path: Path) -> dict:
-    """The costs file (``lengthgen timed``'s format); ValueError (one line) for a missing or malformed one."""
-    from lengthgen.cli.timed import FORMAT
-
-    try:
-        data = json.loads(path.read_text())
-    except OSError as error:
-        raise ValueError(f"cannot read the costs file {str(path)!r}: {error.strerror or error}") from None
-    except ValueError as error:
-        raise ValueError(f"{path}: not a costs file ({error})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("steps"), list):
-        raise ValueError(f"{path}: not a costs file of format {FORMAT}")
-    return data
-
-
 def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = None) -> dict[str, str]:
     """Each rendered document (its path under ``root`` -> its whole new text), before anything is written."""
+    from lengthgen.cli.timed import read as read_costs
     from lengthgen.report import findings_doc, readme, robustness_doc
     from lengthgen.report.catalogue_page import render
     from lengthgen.report.data import read
@@ -58,8 +43,8 @@ def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = 
 
     data = read(reference)
     run = RunView.from_data(data)
-    spent = load_costs(costs)
-    other = load_costs(other_cpu) if other_cpu is not None else None
+    spent = read_costs(costs)
+    other = read_costs(other_cpu) if other_cpu is not None else None
     sections = {
         "README.md": {
             "answer": readme.answer(run),
@@ -87,9 +72,8 @@ def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = 
 
 
 def run(args: argparse.Namespace) -> int:
-    documents = rendered(
-        args.reference, args.costs, args.root, args.other_cpu
-    )  # before anything is written: nothing changes
+    # every document rendered before anything is written: a bad input changes nothing
+    documents = rendered(args.reference, args.costs, args.root, args.other_cpu)
     stale = []
     for name, text in documents.items():
         path = args.root / name

@@ -45,17 +45,22 @@ def machine() -> dict:
     return {"cpu_model": cpu_model(), "cores": os.cpu_count(), "avx512": " avx512f" in flags}
 
 
-def load(path: Path) -> dict:
-    """The costs file at ``path`` (an empty one where it does not exist); ValueError for a malformed one."""
-    if not path.exists():
-        return {"format": FORMAT, "machine": machine(), "steps": []}
+def read(path: Path) -> dict:
+    """The costs file at ``path``; ValueError (one line) for a missing, malformed or older-format one."""
     try:
         data = json.loads(path.read_text())
+    except OSError as error:
+        raise ValueError(f"cannot read the costs file {str(path)!r}: {error.strerror or error}") from None
     except ValueError as error:
         raise ValueError(f"{path}: not a costs file ({error})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("steps"), list):
         raise ValueError(f"{path}: not a costs file of format {FORMAT}")
     return data
+
+
+def load(path: Path) -> dict:
+    """The costs file to append to: :func:`read`'s, or an empty one where none exists."""
+    return read(path) if path.exists() else {"format": FORMAT, "machine": machine(), "steps": []}
 
 
 def run(args: argparse.Namespace) -> int:

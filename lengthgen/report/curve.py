@@ -267,6 +267,16 @@ def main_effects(curve: Curve) -> list[Effect]:
     return out
 
 
+def effect_line(e: Effect) -> str:
+    """One main effect in a line: "ape-rows=zero: -32 [-41.6, -22.4] over 1 pair: consequential" (with the pairs'
+    spread when there are several)."""
+    low, high = e.mean - e.half, e.mean + e.half
+    mark = "consequential" if e.consequential else "within the seeds' noise"
+    spread = f"; pairs {text.num(e.spread[0], 3)} to {text.num(e.spread[1], 3)}" if e.pairs > 1 else ""
+    plural = "s" if e.pairs != 1 else ""
+    return f"{e.reading}: {e.mean:+.4g} [{low:+.4g}, {high:+.4g}] over {e.pairs} pair{plural}{spread}: {mark}"
+
+
 def curve_lines(curve: Curve) -> list[str]:
     """The curve as text: a header with the check and its threshold, one line per universe by value (its
     number, value, 95% interval, pass / FAIL or "ruled out", verdict), the matrix of readings (a column per
@@ -295,14 +305,7 @@ def curve_lines(curve: Curve) -> list[str]:
     effects = main_effects(curve)
     if effects:
         lines.append("main effects on the value (each reading against the suite's reading, matched universes):")
-        for e in effects:
-            low, high = e.mean - e.half, e.mean + e.half
-            mark = "consequential" if e.consequential else "within the seeds' noise"
-            spread = f"; pairs {text.num(e.spread[0], 3)} to {text.num(e.spread[1], 3)}" if e.pairs > 1 else ""
-            lines.append(
-                f"  {e.reading}: {e.mean:+.4g} [{low:+.4g}, {high:+.4g}] over {e.pairs} pair"
-                f"{'s' if e.pairs != 1 else ''}{spread}: {mark}"
-            )
+        lines += [f"  {effect_line(e)}" for e in effects]
     lines.append(curve.summary())
     return lines
 

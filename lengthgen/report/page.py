@@ -26,7 +26,8 @@ from lengthgen.report.robustness import grid_view
 from lengthgen.report.answer import sentence
 from lengthgen.report.run_view import VERDICT_STYLES, ClaimView, ControlView, RunView, label_verdict
 from lengthgen.report.readme import multiverse_sentence, stated_sentence
-from lengthgen.report.specification import CurveView, share, stated_view
+from lengthgen.report.specification import CurveView
+from lengthgen.report.stated_numbers import share, stated_view
 from lengthgen.report.templating import render, static_text
 from lengthgen.report.views import (
     Badge,

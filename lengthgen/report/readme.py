@@ -20,12 +20,6 @@ PAPER_CHARS = 70  # characters of the paper's value in the README's table ("..."
 MEASURED_CHARS = 110  # characters of the measured headline
 
 
-def duration(seconds: float) -> str:
-    """ "6 min 34 s", "48 s"."""
-    whole = int(round(seconds))
-    return f"{whole // 60} min {whole % 60:02d} s" if whole >= 60 else f"{whole} s"
-
-
 def ruled_out_readings(grid: mv.UniverseGrid) -> dict[str, int]:
     """Per reading, the cells it rules out (a precondition failed), in the grid's order."""
     found: dict[str, int] = {}
@@ -128,9 +122,10 @@ def slower_line(costs: Mapping[str, Any], other: Mapping[str, Any] | None) -> st
             m = other.get("machine", {})
             vector = "AVX-512" if m.get("avx512") else "AVX2 and no AVX-512"
             ratio = float(step["seconds"]) / float(here["seconds"])
+            took = text.duration(float(step["seconds"]))
             return (
                 f"On an {m.get('cpu_model', 'unknown CPU')} with {vector} ({m.get('cores', '?')} cores, "
-                f"{step.get('date', 'undated')}) the cold `{step['label']}` took {duration(float(step['seconds']))}: "
+                f"{step.get('date', 'undated')}) the cold `{step['label']}` took {took}: "
                 f"{ratio:.1f}x this machine's.\n"
             )
     return ""
@@ -145,7 +140,7 @@ def costs_table(
         [
             f"`{cell(s['label'])}`",
             "empty" if s.get("cold") else "the runs above",
-            duration(float(s["seconds"])),
+            text.duration(float(s["seconds"])),
             cell(s.get("closing") or f"exit {s.get('exit')}"),
         ]
         for s in costs.get("steps", [])

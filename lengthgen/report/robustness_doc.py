@@ -12,9 +12,7 @@ from lengthgen.report import multiverse as mv
 from lengthgen.report.curve import curve, main_effects
 from lengthgen.report.markdown import cell, table
 from lengthgen.report.run_view import RunView
-from lengthgen.report.stated_numbers import baseline_lines, by_choice, rank
-
-TOP = 8  # the ranking's rows shown (the rest: `lengthgen multiverse --paper`)
+from lengthgen.report.stated_numbers import stated_view
 
 
 def outcomes_table(run: RunView) -> str:
@@ -46,15 +44,15 @@ def outcomes_table(run: RunView) -> str:
 
 def stated_numbers(data: Mapping[str, Any]) -> str:
     """The universes ranked by the stated numbers they agree with, per choice the reading they favour, and the
-    untrained baselines under both definitions."""
-    if not data.get("multiverse"):
+    untrained baselines under both definitions (``stated_numbers.stated_view``, as the page shows them)."""
+    view = stated_view(data)
+    if view is None:
         return "The reference run holds no multiverse.\n"
-    ranked = rank(data)
-    rows = [[f"`{cell(r.universe)}`", f"{r.agree} of {r.compared}"] for r in ranked[:TOP]]
+    rows = [[f"`{cell(universe)}`", f"{agree} of {compared}"] for universe, agree, compared in view.ranking]
     lines = table(["universe", "stated numbers that agree"], rows)
-    if len(ranked) > TOP:
+    if view.more:
         lines.append("")
-        lines.append(f"and {len(ranked) - TOP} more universes (`lengthgen multiverse --paper`).")
-    lines += ["", "Per choice:", ""] + [f"- {line}" for line in by_choice(ranked)]
-    lines += ["", "The untrained baselines:", ""] + [f"- {line}" for line in baseline_lines(data)]
+        lines.append(f"and {view.more} more universes (`lengthgen multiverse --paper`).")
+    lines += ["", "Per choice:", ""] + [f"- {line}" for line in view.per_choice]
+    lines += ["", "The untrained baselines:", ""] + [f"- {line}" for line in view.baselines]
     return "\n".join(lines) + "\n"

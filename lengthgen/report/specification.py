@@ -2,8 +2,8 @@
 multiverse grid its specification curve (:mod:`lengthgen.report.curve`: the deciding check in every universe,
 sorted, the ruled-out ones greyed, the matrix of readings beneath), the joint answer "reproduced in N of M
 admissible universes" and the choices it hinges on (the consequential main effects); then what the paper's
-stated numbers say about its readings (:mod:`lengthgen.report.stated_numbers`: the universes ranked, the
-reading each choice's numbers favour, the untrained baselines).
+stated numbers say about its readings (:func:`lengthgen.report.stated_numbers.stated_view`: the universes ranked,
+the reading each choice's numbers favour, the untrained baselines).
 
 Everything is read off the run's records; the curves are drawn once per curve and kept beside the page like the
 claims' figures (:func:`cached_curve`), so a rerun that records the same cells redraws nothing. No torch.
@@ -17,17 +17,12 @@ import json
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Mapping
 
-from lengthgen.report import text
-from lengthgen.report.curve import Curve, Effect, curve, curve_png, main_effects
+from lengthgen.report.curve import Curve, curve, curve_png, effect_line, main_effects
 from lengthgen.report.multiverse import column_of
 from lengthgen.report.run_view import RunView
-from lengthgen.report.stated_numbers import PAPER, baseline_lines, by_choice, rank
 from lengthgen.multiverse_cells import sort_key
 from lengthgen.store.files import atomic_write, files_fingerprint
-
-TOP_UNIVERSES = 8  # the ranking's rows shown on the page (the rest: `lengthgen multiverse --paper`)
 
 
 @dataclass(frozen=True)
@@ -43,15 +38,6 @@ class CurveView:
     png: str | None  # the figure, base64 (None when it could not be drawn)
     error: str | None  # why not
     changes: bool  # some admissible universe does not reproduce it while the paper's point does, or the reverse
-
-
-def effect_line(e: Effect) -> str:
-    """ "ape-rows=zero: -32 [-41.6, -22.4] over 1 pair: consequential"."""
-    low, high = e.mean - e.half, e.mean + e.half
-    mark = "consequential" if e.consequential else "within the seeds' noise"
-    return (
-        f"{e.reading}: {e.mean:+.4g} [{low:+.4g}, {high:+.4g}] over {e.pairs} pair{'s' if e.pairs != 1 else ''}: {mark}"
-    )
 
 
 def curve_key(found: Curve) -> str:
@@ -106,45 +92,3 @@ def curve_views(run: RunView, drawings: Path | None = None) -> tuple[CurveView, 
             )
         )
     return tuple(views)
-
-
-@dataclass(frozen=True)
-class StatedView:
-    """What the paper's stated numbers say about its readings."""
-
-    ranking: tuple[tuple[str, int, int], ...]  # (universe, agree, compared), most agreeing first, the top rows
-    more: int  # universes ranked below the rows shown
-    at_paper: tuple[tuple[str, str, str, str], ...]  # (claim, quantity, paper, measured: agrees/DISAGREES)
-    per_choice: tuple[str, ...]  # per reading run alone: the reading the numbers favour, or that they cannot tell
-    baselines: tuple[str, ...]  # the untrained baselines under both definitions
-
-
-def stated_view(data: Mapping[str, Any]) -> StatedView | None:
-    """The stated numbers against the run's universes (None without a multiverse part)."""
-    if not data.get("multiverse"):
-        return None
-    ranked = rank(data)
-    paper = next((r for r in ranked if r.universe == PAPER), None)
-    at_paper = ()
-    if paper is not None:
-        at_paper = tuple(
-            (
-                c.stated.claim,
-                c.stated.quantity,
-                c.stated.text,
-                f"{c.measured}: {'agrees' if c.agrees else 'n/a' if c.agrees is None else 'disagrees'}",
-            )
-            for c in paper.comparisons
-        )
-    return StatedView(
-        tuple((r.universe, r.agree, r.compared) for r in ranked[:TOP_UNIVERSES]),
-        max(0, len(ranked) - TOP_UNIVERSES),
-        at_paper,
-        tuple(by_choice(ranked)),
-        tuple(baseline_lines(data)),
-    )
-
-
-def share(agree: int, compared: int) -> str:
-    """ "16 / 20"."""
-    return f"{agree} / {compared}" if compared else text.num(None)

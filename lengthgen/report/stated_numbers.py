@@ -221,3 +221,48 @@ def paper_lines(data: Mapping[str, Any], top: int = 10) -> list[str]:
     lines.append("the untrained baselines:")
     lines += [f"  {line}" for line in baseline_lines(data)]
     return lines
+
+
+TOP_UNIVERSES = 8  # the ranking's rows a document shows (the rest: `lengthgen multiverse --paper`)
+
+
+@dataclass(frozen=True)
+class StatedView:
+    """What the paper's stated numbers say about its readings, as the page and docs/robustness.md show it."""
+
+    ranking: tuple[tuple[str, int, int], ...]  # (universe, agree, compared), most agreeing first, the top rows
+    more: int  # universes ranked below the rows shown
+    at_paper: tuple[tuple[str, str, str, str], ...]  # (claim, quantity, paper, measured: agrees/disagrees)
+    per_choice: tuple[str, ...]  # per reading run alone: the reading the numbers favour, or that they cannot tell
+    baselines: tuple[str, ...]  # the untrained baselines under both definitions
+
+
+def stated_view(data: Mapping[str, Any]) -> StatedView | None:
+    """The stated numbers against the run's universes (None without a multiverse part)."""
+    if not data.get("multiverse"):
+        return None
+    ranked = rank(data)
+    paper = next((r for r in ranked if r.universe == PAPER), None)
+    at_paper = ()
+    if paper is not None:
+        at_paper = tuple(
+            (
+                c.stated.claim,
+                c.stated.quantity,
+                c.stated.text,
+                f"{c.measured}: {'agrees' if c.agrees else 'n/a' if c.agrees is None else 'disagrees'}",
+            )
+            for c in paper.comparisons
+        )
+    return StatedView(
+        tuple((r.universe, r.agree, r.compared) for r in ranked[:TOP_UNIVERSES]),
+        max(0, len(ranked) - TOP_UNIVERSES),
+        at_paper,
+        tuple(by_choice(ranked)),
+        tuple(baseline_lines(data)),
+    )
+
+
+def share(agree: int, compared: int) -> str:
+    """ "16 / 20"."""
+    return f"{agree} / {compared}" if compared else "n/a"

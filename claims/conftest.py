@@ -17,6 +17,7 @@ from lengthgen.scale import Scale
 
 from claims.grid import phenomenon_result
 import claims.multiverse  # noqa: F401 (importing it hands the multiverse plan to the report)
+from claims.scheduling import TogetherScheduling
 
 # The order xdist hands claim tests to workers: the heaviest trainers first, alternating between model
 # families that share few models, then the claims that only read models trained by then. Together with
@@ -63,6 +64,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return SCHEDULE.index(claim_id) if claim_id in SCHEDULE else len(SCHEDULE)
 
     items.sort(key=rank)  # stable: tests of one claim keep their order
+
+
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown under -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """Under ``--dist load`` (``-n``'s default), the tests that read the same transformers run on one worker
+    (``claims/scheduling.py``); any other ``--dist`` keeps xdist's scheduler."""
+    return TogetherScheduling(config, log) if config.getvalue("dist") == "load" else None
 
 
 @pytest.fixture

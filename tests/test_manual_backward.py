@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch.func import stack_module_state
 
 from lengthgen.config import ENCODINGS, ModelConfig, RunSpec, TaskConfig, TrainConfig
-from lengthgen.engine import train_manual
+from lengthgen.engine import train as engine_train
 from lengthgen.engine.train import Member, build_model
 from lengthgen.models import table_forward
 from lengthgen.models.one_layer.fast import FAST_PATHS
@@ -187,7 +187,7 @@ def test_unsupported_configuration_raises():
     with pytest.raises(ValueError, match="no hand-derived step"):
         check_supported(types.SimpleNamespace(encoding="rope", attention="sigmoid"))
     with pytest.raises(ValueError, match="unknown backward"):
-        train_manual.train_members([], backward="symbolic")
+        engine_train.train_members([], backward="symbolic")
 
 
 def test_cross_entropy_matches_torch():
@@ -225,8 +225,8 @@ def _largest_gap(a, b) -> float:
 @pytest.mark.parametrize("model", [{"encoding": "rope"}, {"encoding": "ape", "heads": 2}], ids=["rope", "ape-H2"])
 def test_training_ends_where_the_autograd_engine_ends(model):
     members = [Member(_train_spec(TRAIN_STEPS, **model), seed) for seed in range(TRAIN_MEMBERS)]
-    autograd = train_manual.train_members(members, backward="autograd")
-    manual = train_manual.train_members(members, backward="manual")
+    autograd = engine_train.train_members(members, backward="autograd")
+    manual = engine_train.train_members(members, backward="manual")
     assert _largest_gap(autograd, manual) <= TRAIN_ATOL
     for a, b in zip(autograd, manual):
         assert a.trajectory["step"] == b.trajectory["step"]
@@ -238,16 +238,28 @@ def test_training_ends_where_the_autograd_engine_ends(model):
                 rtol=1e-5,
                 msg=name,
             )
-    one_more = train_manual.train_members([Member(_train_spec(TRAIN_STEPS + 1, **model), m.seed) for m in members])
+    one_more = engine_train.train_members(
+        [Member(_train_spec(TRAIN_STEPS + 1, **model), m.seed) for m in members], backward="autograd"
+    )
     assert _largest_gap(autograd, one_more) > 10 * TRAIN_ATOL  # the tolerance tells one step apart
 
 
 @pytest.mark.slow
-def test_autograd_backward_is_the_engine_itself():
-    """``backward="autograd"`` is ``engine.train.train_members``, bit for bit."""
-    from lengthgen.engine.train import train_members
-
+def test_the_engine_trains_with_the_hand_derived_backward():
+    """The suite's engine (``engine.train.train_members`` as called) is the hand-derived step, bit for bit, and
+    the autograd path is another computation (it differs in the last bits)."""
     members = [Member(_train_spec(5, encoding="t5"), seed) for seed in range(2)]
-    for a, b in zip(train_manual.train_members(members), train_members(members)):
+    default = engine_train.train_members(members)
+    manual = engine_train.train_members(members, backward="manual")
+    autograd = engine_train.train_members(members, backward="autograd")
+    for a, b in zip(default, manual):
         assert all(torch.equal(a.state[n], b.state[n]) for n in a.state)
         assert a.trajectory == b.trajectory
+    assert 0 < _largest_gap(default, autograd) <= TRAIN_ATOL
+
+
+def test_train_ensemble_takes_one_step_function():
+    from lengthgen.engine.ensemble import train_ensemble
+
+    with pytest.raises(ValueError, match="exactly one"):
+        train_ensemble([], TrainConfig())

@@ -112,21 +112,28 @@ def stack(modules: Sequence[nn.Module]) -> Params:
 def train_ensemble(
     modules: Sequence[nn.Module],
     cfg: TrainConfig,
-    losses: Callable[[Params, int], torch.Tensor],
+    losses: Callable[[Params, int], torch.Tensor] | None = None,
     probe: Callable[[Params], dict[str, torch.Tensor]] | None = None,
     progress: Callable[[int], None] | None = None,
     progress_every: int = 100,
+    losses_and_grads: Callable[[Params, int], tuple[torch.Tensor, Params]] | None = None,
 ) -> list[MemberResult]:
     """Train the members (freshly initialised ``modules``, one per member) together for ``cfg.steps``.
 
-    ``losses(params, step)`` returns each member's own mean loss at ``step``, shape (S,). Every
+    Exactly one of the two step functions is given. ``losses(params, step)`` returns each member's own mean
+    loss at ``step``, shape (S,), and autograd takes its gradients; ``losses_and_grads(params, step)`` is
+    called with the parameters detached (no graph) and returns the losses and the gradient of their sum for
+    every parameter (named as ``params``: a hand-derived backward), which Adam then applies. Every
     ``cfg.record_every`` steps (and at the last) the trajectory records the step and each member's mean
     loss over the window; with a ``probe``, also the probe's per-member quantities, and a first record
     at step 0 (loss 0). ``progress(steps_done)`` is called every ``progress_every`` steps and at the end.
     """
+    if (losses is None) == (losses_and_grads is None):
+        raise ValueError("train_ensemble takes exactly one of losses and losses_and_grads")
     start = time.perf_counter()
     members = len(modules)
     params = stack(modules)
+    detached = {name: value.detach() for name, value in params.items()}  # the same storage, no autograd
     optimizer = optimizer_for(list(params.values()), cfg)
     trajectory: dict[str, list] = {"step": [], "loss": []}
     loss_sum = torch.zeros(members, dtype=torch.float64, device=get_device())  # (S,)
@@ -144,9 +151,14 @@ def train_ensemble(
     if probe is not None:
         record(0)
     for step in range(cfg.steps):
-        per_member = losses(params, step)  # (S,)
-        optimizer.zero_grad()
-        per_member.sum().backward()
+        if losses_and_grads is not None:
+            per_member, grads = losses_and_grads(detached, step)  # (S,), name -> (S, ...)
+            for name, value in params.items():
+                value.grad = grads[name]
+        else:
+            per_member = losses(params, step)  # (S,)
+            optimizer.zero_grad()
+            per_member.sum().backward()
         optimizer.step()
         loss_sum += per_member.detach()
         done = step + 1

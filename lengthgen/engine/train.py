@@ -1,15 +1,14 @@
 """Training the one-layer head: every member of an ensemble (seed, offset) trains in one batched pass of
 the shared engine (``engine/ensemble.py``).
 
-A *member* is a (RunSpec, seed) pair. Members whose specs agree on everything but the target offset(s)
-share an ensemble: the engine stacks independently initialised ``OneLayerHead`` modules, each member
-draws batches from its own data generator, and its loss is its own mean cross-entropy through the fast
-path (``models/one_layer/fast/``). Seed s therefore yields the same model trained alone or beside
-others (``tests/test_train.py`` checks it). The carrier fractions and rank energy are recorded along
-the trajectory.
-
-The data stream of a member is drawn ``DATA_CHUNK`` steps at a time from ``generator(seed, "data")``;
-the chunk size is a constant of the stream, never of the ensemble, so it does not affect the numbers.
+A *member* is a (RunSpec, seed) pair. Members whose specs agree on everything but the target offset(s) share
+an ensemble: the engine stacks independently initialised ``OneLayerHead`` modules, each member draws batches
+from its own data generator, and its loss is its own mean cross-entropy through the fast path
+(``models/one_layer/fast/``), its gradients derived by hand (``fast/manual.py``; autograd on request). Seed s
+therefore yields the same model trained alone or beside others (``tests/test_train.py`` checks it). The
+carrier fractions and rank energy are recorded along the trajectory. The data stream of a member is drawn
+``DATA_CHUNK`` steps at a time from ``generator(seed, "data")``; the chunk size is a constant of the stream,
+never of the ensemble, so it does not affect the numbers.
 """
 
 from __future__ import annotations
@@ -26,11 +25,13 @@ from lengthgen.encodings.ape import zero_unseen_rows
 from lengthgen.engine.ensemble import Member, train_ensemble
 from lengthgen.models import OneLayerHead, table_forward
 from lengthgen.models.one_layer.fast import vocab_projections
+from lengthgen.models.one_layer.fast.manual import loss_and_grads
 from lengthgen.probes import carrier_fraction, per_head_bilinear, top_singular_energy
 from lengthgen.seeding import generator
 from lengthgen.tasks import Batch, make_task
 
 DATA_CHUNK = 50  # training steps drawn per call to the task sampler (part of the data stream's definition)
+BACKWARDS = ("manual", "autograd")  # where a step's gradients come from; the first is the suite's
 
 
 @dataclass
@@ -111,9 +112,15 @@ class _Streams:
         return [first[key] for key in self.generators]
 
 
-def train_members(members: Sequence[Member], progress: Callable[[int], None] | None = None) -> list[TrainedModel]:
+def train_members(
+    members: Sequence[Member], progress: Callable[[int], None] | None = None, backward: str = BACKWARDS[0]
+) -> list[TrainedModel]:
     """Train members of one signature together (``engine/ensemble.py``); ``progress(steps_done)`` is
-    called every 100 steps."""
+    called every 100 steps. ``backward``: "manual" (the suite's) takes each step's gradients from the
+    hand-derived backward (``models/one_layer/fast/manual.py``), "autograd" from autograd through the fast
+    path's forward; the two agree up to float rounding (``tests/test_manual_backward.py``)."""
+    if backward not in BACKWARDS:
+        raise ValueError(f"unknown backward {backward!r} (known: {', '.join(BACKWARDS)})")
     if not members:
         return []
     signature = ensemble_signature(members[0].spec)
@@ -131,12 +138,17 @@ def train_members(members: Sequence[Member], progress: Callable[[int], None] | N
         per_member = F.cross_entropy(out.logits.view(S * B, m), batch.targets.view(-1), reduction="none")
         return per_member.view(S, B).mean(1)  # (S,) each member's own mean loss
 
+    def losses_and_grads(params: dict[str, torch.Tensor], step: int) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        batch = streams.step(step).to(device)
+        return loss_and_grads(params, spec.model, batch.tokens, batch.lengths, batch.targets)  # (S,), name -> (S, ...)
+
     results = train_ensemble(
         [build_model(m.spec, m.seed) for m in members],
         spec.train,
-        losses,
+        losses if backward == "autograd" else None,
         probe=lambda params: geometry_record(params, spec),
         progress=progress,
+        losses_and_grads=losses_and_grads if backward == "manual" else None,
     )
     return [
         TrainedModel(member.spec, member.seed, r.state, r.trajectory, r.seconds) for member, r in zip(members, results)

@@ -30,6 +30,9 @@ CORE = (
     "models/one_layer/head.py",
     "models/one_layer/fast/forward.py",
     "models/one_layer/fast/base.py",
+    "models/one_layer/fast/paths.py",
+    "models/one_layer/fast/manual.py",
+    "models/one_layer/fast/manual_scores.py",
     "probes/geometry.py",
     "probes/attention.py",
 )

@@ -1,7 +1,7 @@
 """The one-layer step by hand: the table path's forward (the tables of ``forward.py``'s ``table_forward``),
-keeping what its backward needs, and the backward derived in closed form, with no autograd graph. An
-opt-in path beside the autograd one, which the engine does not call unless asked
-(``engine/train_manual.py``); ``tests/test_manual_backward.py`` checks its loss and every gradient against
+keeping what its backward needs, and the backward derived in closed form, with no autograd graph: the
+engine's training step (``engine/train.py``; autograd through ``table_forward`` on request,
+``backward="autograd"``). ``tests/test_manual_backward.py`` checks its loss and every gradient against
 autograd through the reference forward (``head.py``) and through the fast path, for every encoding, head
 count, attention, task and reading.
 

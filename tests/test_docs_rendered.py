@@ -35,6 +35,8 @@ RENDERED = (  # the documents `lengthgen docs` writes
     "docs/predictions.md",
     "docs/robustness.md",
     "docs/speed.md",
+    "docs/memory.md",
+    "docs/statistics.md",
 )
 
 
@@ -54,9 +56,10 @@ def test_a_hand_edit_is_named(tmp_path, capsys):
 
 
 def _rendered_number(text: str, section: str) -> str:
-    """The first number with a decimal point inside ``section``'s markers of ``text``."""
+    """The first number with a decimal point inside ``section``'s markers of ``text`` (else the first count of
+    MiB or models)."""
     body = text[text.index(f"begin {section} -->") : text.index(f"end {section} -->")]
-    return re.search(r"\d+\.\d+", body).group(0)
+    return (re.search(r"\d+\.\d+", body) or re.search(r"\d+(?= MiB| models)", body)).group(0)
 
 
 @pytest.mark.parametrize(
@@ -65,14 +68,21 @@ def _rendered_number(text: str, section: str) -> str:
         ("README.md", "verdicts"),
         ("README.md", "costs"),
         ("docs/findings.md", "claims"),
+        ("docs/findings.md", "non-reproductions"),
         ("docs/predictions.md", "predictions"),
+        ("docs/predictions.md", "prediction-failures"),
+        ("docs/robustness.md", "robustness-map"),
+        ("docs/robustness.md", "map-breaks"),
         ("docs/robustness.md", "stated-numbers"),
         ("docs/speed.md", "claim-costs"),
+        ("docs/speed.md", "benchmarks"),
+        ("docs/statistics.md", "seeds-added"),
+        ("docs/memory.md", "peak-memory"),
     ],
 )
 def test_changing_a_rendered_number_by_hand_fails_naming_the_line(name, section, tmp_path, capsys):
-    """The README's verdict table and costs, and docs/robustness.md's stated numbers, are their rendering:
-    a number typed over is found, and rendering again restores it."""
+    """Every rendered section (the README's verdict table and costs, docs/'s tables, non-reproductions, map,
+    seed paths) is its rendering: a number typed over is found, and rendering again restores it."""
     copy_documents(tmp_path)
     text = (ROOT / name).read_text()
     number = _rendered_number(text, section)
@@ -116,11 +126,16 @@ BAD_INPUTS = {  # (option, kind) -> the bytes written at its path (None: no file
     ("--costs", "missing"): None,
     ("--costs", "malformed"): lambda: b"{",
     ("--costs", "older-format"): lambda: json.dumps({"format": 0, "steps": []}).encode(),
+    ("--bench", "missing"): None,
+    ("--bench", "malformed"): lambda: b"{",
+    ("--bench", "foreign"): lambda: json.dumps({"steps": []}).encode(),
+    ("--seeds-added", "missing"): None,
+    ("--seeds-added", "truncated"): lambda: docs.UNTIL_DECIDED.read_bytes()[:5000],
 }
 
 
 @pytest.mark.parametrize("option, kind", list(BAD_INPUTS), ids=[f"{o[2:]}-{k}" for o, k in BAD_INPUTS])
-def test_a_bad_reference_or_costs_file_is_one_line_and_changes_nothing(option, kind, tmp_path, capsys):
+def test_a_bad_input_file_is_one_line_and_changes_nothing(option, kind, tmp_path, capsys):
     copy_documents(tmp_path)
     page = tmp_path / "docs" / "catalogue.md"
     page.write_text("as it was\n")
@@ -172,7 +187,8 @@ def test_no_document_or_docstring_names_a_path_outside_the_repository():
 def test_the_rendering_needs_no_torch():
     code = (
         "import sys; from lengthgen.cli import docs; "
-        "docs.rendered(docs.REFERENCE, docs.COSTS, docs.ROOT, docs.OTHER_CPU); print('torch' in sys.modules)"
+        "docs.rendered(docs.REFERENCE, docs.COSTS, docs.ROOT, docs.OTHER_CPU, docs.UNTIL_DECIDED, docs.BENCH); "
+        "print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr

@@ -421,9 +421,14 @@ def _first_training_step(family: str) -> dict[str, Any]:
     spec = _paper_spec() if family == "one_layer" else _two_layer_spec()
     seen: dict[str, Any] = {}
 
-    def one_pass(modules, cfg, losses, **_: Any):
+    def one_pass(modules, cfg, losses=None, losses_and_grads=None, **_: Any):
+        params = ensemble.stack(modules)
         with torch.no_grad():
-            seen["loss"] = float(losses(ensemble.stack(modules), 0)[0])
+            if losses_and_grads is not None:  # the engine's hand-derived step (the one-layer head)
+                loss, _ = losses_and_grads({name: value.detach() for name, value in params.items()}, 0)
+            else:
+                loss = losses(params, 0)
+            seen["loss"] = float(loss[0])
         return []
 
     draw = module._Streams.step
@@ -437,14 +442,14 @@ def _first_training_step(family: str) -> dict[str, Any]:
         patch.setattr(module, "train_ensemble", one_pass)
         patch.setattr(module._Streams, "step", recording_draw)
         if family == "one_layer":
-            forward = one_layer.table_forward
+            forward, step = one_layer.table_forward, one_layer.loss_and_grads
 
-            def recording_forward(params, cfg, tokens, lengths):
+            def recording_step(params, cfg, tokens, lengths, targets):  # the logits of the same parameters
                 out = forward(params, cfg, tokens, lengths)
                 seen["tokens"], seen["logits"] = tuple(tokens.shape), out.logits  # (S, B, P), (S, B, m)
-                return out
+                return step(params, cfg, tokens, lengths, targets)
 
-            patch.setattr(one_layer, "table_forward", recording_forward)
+            patch.setattr(one_layer, "loss_and_grads", recording_step)
             one_layer.train_members([ensemble.Member(spec, 0)])
         else:
             make_forward = two_layer.ensemble_forward

@@ -32,6 +32,9 @@ def test_a_step_is_appended_with_its_time_closing_line_and_status(tmp_path, caps
     )
     assert (two["label"], two["exit"], two["closing"], two["cold"]) == ("step two", 0, "", False)
     assert one["seconds"] >= 0
+    busy = "import time; end = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
+    assert main(["timed", "--record", str(record), "--label", "busy", "--", sys.executable, "-c", busy]) == 0
+    assert json.loads(record.read_text())["steps"][-1]["cpu_seconds"] >= 0.3  # the child's CPU time is counted
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
@@ -76,3 +79,8 @@ def test_the_cost_table_and_the_slower_cpu_line():
     assert "Measured on an AMD EPYC (AVX-512), 2 cores, torch 2.13.0+cpu, on 2026-12-03." in text
     assert slower_line(costs, other).endswith("took 16 min 40 s: 2.5x this machine's.\n")
     assert slower_line(costs, None) == ""
+    # a slower CPU timed with another backward is compared with the same backward's time on the faster CPU
+    against = {"seconds": 500.0, "cpu_model": "AMD EPYC", "avx512": True, "date": "2026-12-01"}
+    other["steps"][0] |= {"backward": "autograd", "against": against}
+    line = slower_line(costs, other)
+    assert "with the autograd backward took 16 min 40 s, 2.0x its 8 min 20 s on AMD EPYC with AVX-512" in line

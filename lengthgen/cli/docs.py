@@ -2,7 +2,8 @@
 the claims at the paper's scale, the robustness map and the multiverse, cold) and the costs recorded with it
 (``tests/data/costs-reference.json``, written by ``lengthgen timed``): ``docs/catalogue.md`` whole
 (:mod:`lengthgen.report.catalogue_page`), and the sections between markers of the README, docs/findings.md,
-docs/predictions.md, docs/robustness.md and docs/speed.md
+docs/predictions.md, docs/robustness.md and docs/speed.md, and docs/statistics.md's seed paths from the same
+claims with seeds added until decided (``tests/data/claims-until-decided.json.gz``)
 (:mod:`lengthgen.report.doc_sections`; the prose around them stays hand-written). ``--check`` writes nothing and
 exits 1 naming the first line that differs. A missing, truncated or older-format reference run or costs file, or
 a document whose markers are broken, is one line and exit 2, and leaves every document as it was. No torch.
@@ -20,11 +21,23 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository (an editable instal
 REFERENCE = ROOT / "tests" / "data" / "claims-reference.json.gz"
 COSTS = ROOT / "tests" / "data" / "costs-reference.json"
 OTHER_CPU = ROOT / "tests" / "data" / "costs-other-cpu.json"  # a slower CPU's cold claims run (the README's ratio)
+BENCH = ROOT / "tests" / "data" / "bench-reference.json"  # pytest-benchmark's JSON of the benchmarks, serially
+UNTIL_DECIDED = ROOT / "tests" / "data" / "claims-until-decided.json.gz"  # `--lengthgen-until-decided=24` on it
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reference", type=Path, default=REFERENCE, metavar="PATH", help="the reference run")
     parser.add_argument("--costs", type=Path, default=COSTS, metavar="PATH", help="the costs recorded with it")
+    parser.add_argument(
+        "--bench", type=Path, default=BENCH, metavar="PATH", help="the recorded benchmarks (docs/speed.md's table)"
+    )
+    parser.add_argument(
+        "--seeds-added",
+        type=Path,
+        default=UNTIL_DECIDED,
+        metavar="PATH",
+        help="the reference run's claims with seeds added until decided (docs/statistics.md's seed paths)",
+    )
     parser.add_argument(
         "--other-cpu", type=Path, default=OTHER_CPU, metavar="PATH", help="a slower CPU's costs (the README's ratio)"
     )
@@ -32,10 +45,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true", help="compare only: exit 1 naming the first line that differs")
 
 
-def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = None) -> dict[str, str]:
+def rendered(
+    reference: Path,
+    costs: Path,
+    root: Path,
+    other_cpu: Path | None = None,
+    until_decided: Path | None = None,
+    bench: Path | None = None,
+) -> dict[str, str]:
     """Each rendered document (its path under ``root`` -> its whole new text), before anything is written."""
     from lengthgen.cli.timed import read as read_costs
-    from lengthgen.report import findings_doc, readme, robustness_doc
+    from lengthgen.report import bench_doc, findings_doc, readme, robustness_doc, until_decided_doc
     from lengthgen.report.catalogue_page import render
     from lengthgen.report.data import read
     from lengthgen.report.doc_sections import fill
@@ -45,6 +65,8 @@ def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = 
     run = RunView.from_data(data)
     spent = read_costs(costs)
     other = read_costs(other_cpu) if other_cpu is not None else None
+    timed = bench_doc.read(bench) if bench is not None else None
+    more_seeds = RunView.from_data(read(until_decided)) if until_decided is not None else None
     sections = {
         "README.md": {
             "answer": readme.answer(run),
@@ -53,15 +75,26 @@ def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = 
         },
         "docs/findings.md": {
             "claims": findings_doc.claims_table(run),
+            "non-reproductions": findings_doc.non_reproductions(run.claims),
             "controls": findings_doc.controls_table(run),
         },
-        "docs/predictions.md": {"predictions": findings_doc.predictions_table(run)},
+        "docs/predictions.md": {
+            "predictions": findings_doc.predictions_table(run),
+            "prediction-failures": findings_doc.non_reproductions(run.predictions),
+        },
         "docs/speed.md": {"claim-costs": findings_doc.claim_costs(run)},
+        "docs/memory.md": {"peak-memory": findings_doc.peak_memory(run)},
         "docs/robustness.md": {
+            "robustness-map": robustness_doc.robustness_map(run),
+            "map-breaks": robustness_doc.map_breaks(run),
             "multiverse-outcomes": robustness_doc.outcomes_table(run),
             "stated-numbers": robustness_doc.stated_numbers(data),
         },
     }
+    if timed is not None:
+        sections["docs/speed.md"]["benchmarks"] = bench_doc.benchmarks(timed)
+    if more_seeds is not None:
+        sections["docs/statistics.md"] = {"seeds-added": until_decided_doc.seeds_added(more_seeds)}
     out = {"docs/catalogue.md": render(data)}
     for name, parts in sections.items():
         path = root / name
@@ -73,7 +106,7 @@ def rendered(reference: Path, costs: Path, root: Path, other_cpu: Path | None = 
 
 def run(args: argparse.Namespace) -> int:
     # every document rendered before anything is written: a bad input changes nothing
-    documents = rendered(args.reference, args.costs, args.root, args.other_cpu)
+    documents = rendered(args.reference, args.costs, args.root, args.other_cpu, args.seeds_added, args.bench)
     stale = []
     for name, text in documents.items():
         path = args.root / name

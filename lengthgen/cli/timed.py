@@ -1,8 +1,9 @@
 """``lengthgen timed --record FILE --label TEXT -- COMMAND...``: run a command as it is (its output passes
 through), and append what it cost to ``FILE`` (JSON): its label, the command line, its wall time, its exit
-status, pytest's closing line ("55 passed, 10 xfailed in 412.3s") and the machine (the CPU's model, its
-cores, whether it offers AVX-512). Exits with the command's status. ``.ci/run`` times each of its steps with
-it; the README's cost table is rendered from such a file (``lengthgen docs``), not typed.
+status, pytest's closing line ("55 passed, 10 xfailed in 412.3s"), the CPU time of the command and every
+process it waited for (user + system: over cores x wall time, how busy the cores were) and the machine (the
+CPU's model, its cores, whether it offers AVX-512). Exits with the command's status. ``.ci/run`` times each of
+its steps with it; the README's cost table is rendered from such a file (``lengthgen docs``), not typed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -69,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("timed: no command to run (write it after --)")
     data = load(args.record)  # a malformed file is a usage error before the command runs
     start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     closing = ""
     try:
         child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
@@ -83,11 +86,14 @@ def run(args: argparse.Namespace) -> int:
             if found:
                 closing = found.group(1)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)  # waited-for descendants too
     data["steps"].append(
         {
             "label": args.label,
             "command": " ".join(command),
             "seconds": round(seconds, 1),
+            "cpu_seconds": round(cpu, 1),
             "exit": child.returncode,
             "closing": closing,
             "cold": bool(args.cold),

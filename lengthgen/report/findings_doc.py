@@ -1,7 +1,8 @@
 """docs/findings.md's and docs/predictions.md's rendered tables (``lengthgen docs``), from the reference run:
 every claim test at the paper's point with its measured quantities in full, its close calls and its verdict;
-and every negative control with the checks its counterfactual fails. The hand-written explanation around them
-(what holds inside each non-reproduction, why the predictions fail) stays hand-written. No torch.
+what holds inside each non-reproduction (its failing checks with their numbers, the declared reason, the checks
+that hold); and every negative control with the checks its counterfactual fails. The hand-written explanation
+around them stays hand-written. No torch.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from lengthgen.report.markdown import cell, table, test_ids
 from lengthgen.report.run_view import ClaimView, RunView
 
 MEASURED_CHARS = 600  # characters of the measured cell: every headline quantity, rarely cut
+FAILING_SHOWN = 4  # failing checks listed per non-reproduction; the rest are counted ("and 8 more")
 
 
 def _close(c: ClaimView) -> str:
@@ -45,6 +47,31 @@ def verdict_table(views: Sequence[ClaimView]) -> str:
             ]
         )
     return "\n".join(table(["id", "claim (where)", "paper", "measured", "verdict"], rows)) + "\n"
+
+
+def non_reproductions(views: Sequence[ClaimView]) -> str:
+    """A bullet per claim test that does not reproduce: its failing checks of all it ran, each with its measured
+    value (per seed where every seed must pass) against its threshold, the declared reason (the claim's
+    ``Declared``, data beside the claim, not prose here), and that every other check holds."""
+    lines = []
+    for c, shown_id in zip(views, test_ids(views)):
+        if c.verdict == "reproduced" or not c.failed_checks:
+            continue
+        failed, total = len(c.failed_checks), len(c.checks)
+        shown = [
+            f"{check.name}: measured {text.num(check.value, 4)}, needs {text.threshold_text(check.op, check.threshold)}"
+            + (f" (per seed {text.per_seed(check.values)})" if check.reduce == "all" and check.values else "")
+            for check in c.failed_checks[:FAILING_SHOWN]
+        ]
+        more = failed - len(shown)
+        why = f" {c.declared.why[0].upper()}{c.declared.why[1:]}." if c.declared and c.declared.why else ""
+        lines.append(
+            f"- **{shown_id}** ({c.verdict_label}; {failed} of {total} checks fail).{why} Failing: "
+            + "; ".join(shown)
+            + (f"; and {more} more" if more > 0 else "")
+            + f". The other {total - failed} checks hold."
+        )
+    return "\n".join(lines) + "\n" if lines else "Every claim test reproduces.\n"
 
 
 def claims_table(run: RunView) -> str:
@@ -99,3 +126,28 @@ def claim_costs(run: RunView) -> str:
         + f" ({env.get('cpu_model', 'unknown CPU')}, torch kernels {env.get('cpu_capability', '?')}).",
     ]
     return "\n".join(lines) + "\n"
+
+
+def peak_memory(run: RunView) -> str:
+    """docs/memory.md's table: the peak resident memory of each process of the reference run's commands (the
+    claims cold, the robustness map, the multiverse), against the budget per process."""
+    runs = [
+        ("`pytest claims -n auto` (cold)", run.environment),
+        ("`pytest claims -m robustness -n auto`", run.robustness_environment),
+        ("`pytest claims -m multiverse -n auto`", run.multiverse_environment),
+    ]
+    processes = sorted({name for _, env in runs if env for name in (env.get("peak_rss_mib") or {})})
+    rows = [
+        [label]
+        + [f"{float(env['peak_rss_mib'][p]):.0f} MiB" if p in env.get("peak_rss_mib", {}) else "-" for p in processes]
+        for label, env in runs
+        if env and env.get("peak_rss_mib")
+    ]
+    if not rows:
+        return "The reference run records no peak memory.\n"
+    env = run.environment
+    return (
+        "\n".join(table(["command"] + processes, rows))
+        + f"\n\nMeasured in the reference run ({env.get('cpu_model', 'unknown CPU')}, {env.get('workers', '?')} "
+        f'workers, torch {env.get("torch", "?")}); "controller" is the xdist controller, which writes the report.\n'
+    )

@@ -112,17 +112,27 @@ def machine_line(costs: Mapping[str, Any], environment: Mapping[str, Any]) -> st
 
 
 def slower_line(costs: Mapping[str, Any], other: Mapping[str, Any] | None) -> str:
-    """How much slower the other CPU was on the cold command both recorded ("" when they share none)."""
+    """How much slower the other CPU was on a cold command both recorded ("" when they share none). A step
+    of ``other`` that names its ``backward`` and carries ``against`` (the same command on this machine kind's
+    faster CPU with that backward) is compared with that, not with this run."""
     if not other:
         return ""
     mine = {s["label"]: s for s in costs.get("steps", []) if s.get("cold")}
     for step in other.get("steps", []):
-        here = mine.get(step["label"])
+        here = step.get("against") or mine.get(step["label"])
         if step.get("cold") and here is not None and float(here["seconds"]) > 0:
             m = other.get("machine", {})
             vector = "AVX-512" if m.get("avx512") else "AVX2 and no AVX-512"
             ratio = float(step["seconds"]) / float(here["seconds"])
             took = text.duration(float(step["seconds"]))
+            if step.get("against"):
+                return (
+                    f"On an {m.get('cpu_model', 'unknown CPU')} with {vector} ({m.get('cores', '?')} cores, "
+                    f"{step.get('date', 'undated')}) the cold `{step['label']}` with the {step.get('backward', '?')} "
+                    f"backward took {took}, {ratio:.1f}x its {text.duration(float(here['seconds']))} on "
+                    f"{here.get('cpu_model', 'the faster CPU')} with AVX-512 ({here.get('date', 'undated')}); the "
+                    "engine's backward has not been timed there.\n"
+                )
             return (
                 f"On an {m.get('cpu_model', 'unknown CPU')} with {vector} ({m.get('cores', '?')} cores, "
                 f"{step.get('date', 'undated')}) the cold `{step['label']}` took {took}: "

@@ -1,6 +1,6 @@
-"""docs/robustness.md's rendered sections (``lengthgen docs``): per multiverse row, what the other readings do
-to its verdict, and what the paper's stated numbers say about its readings; both from the reference run. No
-torch.
+"""docs/robustness.md's rendered sections (``lengthgen docs``): the robustness map and what broke in it; per
+multiverse row, what the other readings do to its verdict, and what the paper's stated numbers say about its
+readings; all from the reference run. No torch.
 """
 
 from __future__ import annotations
@@ -10,9 +10,42 @@ from typing import Any, Mapping
 from lengthgen.multiverse_cells import sort_key
 from lengthgen.report import multiverse as mv
 from lengthgen.report.curve import curve, main_effects
+from lengthgen.report.findings_doc import non_reproductions
 from lengthgen.report.markdown import cell, table
 from lengthgen.report.run_view import RunView
 from lengthgen.report.stated_numbers import stated_view
+
+
+def robustness_map(run: RunView) -> str:
+    """The map as ``lengthgen robustness`` prints it (without its per-cell details), in a code block, with the
+    models its run trained."""
+    from lengthgen.report.robustness import map_lines
+
+    if not run.robustness:
+        return "The reference run holds no robustness map.\n"
+    env = run.robustness_environment or {}
+    return (
+        "```\n"
+        + "\n".join(map_lines(run.robustness, details=False))
+        + "\n```\n\n"
+        + f"The map's run trained {env.get('models_trained', '?')} models beyond the claims' and read "
+        f"{env.get('models_from_cache', '?')} from the cache.\n"
+    )
+
+
+def map_breaks(run: RunView) -> str:
+    """Per setting, each cell that does not reproduce: its failing checks with their numbers and the declared
+    reason (``findings_doc.non_reproductions``, the claims' own renderer)."""
+    settings: dict[str, list] = {}
+    for c in run.robustness:
+        settings.setdefault(c.setting or "?", []).append(c)
+    parts = []
+    for setting, cells in settings.items():
+        body = non_reproductions(cells)
+        if body.startswith("Every"):
+            continue
+        parts.append(f"**{setting}**\n\n{body}")
+    return "\n".join(parts) if parts else "Every cell of the map reproduces.\n"
 
 
 def outcomes_table(run: RunView) -> str:

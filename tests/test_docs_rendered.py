@@ -67,6 +67,7 @@ def _rendered_number(text: str, section: str) -> str:
     [
         ("README.md", "verdicts"),
         ("README.md", "costs"),
+        ("README.md", "ci-costs"),
         ("docs/findings.md", "claims"),
         ("docs/findings.md", "non-reproductions"),
         ("docs/predictions.md", "predictions"),
@@ -126,6 +127,8 @@ BAD_INPUTS = {  # (option, kind) -> the bytes written at its path (None: no file
     ("--costs", "missing"): None,
     ("--costs", "malformed"): lambda: b"{",
     ("--costs", "older-format"): lambda: json.dumps({"format": 0, "steps": []}).encode(),
+    ("--ci-costs", "missing"): None,
+    ("--ci-costs", "malformed"): lambda: b"{",
     ("--bench", "missing"): None,
     ("--bench", "malformed"): lambda: b"{",
     ("--bench", "foreign"): lambda: json.dumps({"steps": []}).encode(),
@@ -187,8 +190,8 @@ def test_no_document_or_docstring_names_a_path_outside_the_repository():
 def test_the_rendering_needs_no_torch():
     code = (
         "import sys; from lengthgen.cli import docs; "
-        "docs.rendered(docs.REFERENCE, docs.COSTS, docs.ROOT, docs.OTHER_CPU, docs.UNTIL_DECIDED, docs.BENCH); "
-        "print('torch' in sys.modules)"
+        "docs.rendered(docs.REFERENCE, docs.COSTS, docs.ROOT, docs.OTHER_CPU, docs.UNTIL_DECIDED, docs.BENCH, "
+        "docs.CI_COSTS); print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr

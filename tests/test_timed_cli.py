@@ -8,7 +8,7 @@ import json
 import sys
 
 from lengthgen.cli import main
-from lengthgen.report.readme import costs_table, slower_line
+from lengthgen.report.readme import ci_section, costs_table, slower_line
 
 PYTEST_LINE = "print('===== 3 passed, 1 xfailed in 2.00s =====')"
 
@@ -84,3 +84,17 @@ def test_the_cost_table_and_the_slower_cpu_line():
     other["steps"][0] |= {"backward": "autograd", "against": against}
     line = slower_line(costs, other)
     assert "with the autograd backward took 16 min 40 s, 2.0x its 8 min 20 s on AMD EPYC with AVX-512" in line
+
+
+def test_the_ci_section_shows_each_step_how_busy_the_cores_were_and_the_sum():
+    ci = {
+        "machine": {"cpu_model": "AMD EPYC", "cores": 2, "avx512": False},
+        "steps": [
+            {"label": "pytest -n auto", "seconds": 600.0, "cpu_seconds": 1080.0, "closing": "9 passed", "date": "d"},
+            {"label": "pytest -m quick -n auto", "seconds": 60.0, "closing": "", "date": "d"},
+        ],
+    }
+    text = ci_section(ci)
+    assert "| `pytest -n auto` | 10 min 00 s | 90 % | 9 passed |" in text  # 1080 s of CPU over 2 x 600 s
+    assert "| `pytest -m quick -n auto` | 60.0 s | - |" in text  # no CPU time recorded
+    assert "add up to 11 min 00 s" in text and "AMD EPYC (AVX2, no AVX-512), 2 cores" in text

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository (an editable instal
 REFERENCE = ROOT / "tests" / "data" / "claims-reference.json.gz"
 COSTS = ROOT / "tests" / "data" / "costs-reference.json"
 OTHER_CPU = ROOT / "tests" / "data" / "costs-other-cpu.json"  # a slower CPU's cold claims run (the README's ratio)
+CI_COSTS = ROOT / "tests" / "data" / "costs-ci.json"  # the costs file of a `.ci/run` on a clean clone
 BENCH = ROOT / "tests" / "data" / "bench-reference.json"  # pytest-benchmark's JSON of the benchmarks, serially
 UNTIL_DECIDED = ROOT / "tests" / "data" / "claims-until-decided.json.gz"  # `--lengthgen-until-decided=24` on it
 
@@ -28,6 +29,9 @@ UNTIL_DECIDED = ROOT / "tests" / "data" / "claims-until-decided.json.gz"  # `--l
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reference", type=Path, default=REFERENCE, metavar="PATH", help="the reference run")
     parser.add_argument("--costs", type=Path, default=COSTS, metavar="PATH", help="the costs recorded with it")
+    parser.add_argument(
+        "--ci-costs", type=Path, default=CI_COSTS, metavar="PATH", help="a .ci/run's costs (the README's CI table)"
+    )
     parser.add_argument(
         "--bench", type=Path, default=BENCH, metavar="PATH", help="the recorded benchmarks (docs/speed.md's table)"
     )
@@ -52,6 +56,7 @@ def rendered(
     other_cpu: Path | None = None,
     until_decided: Path | None = None,
     bench: Path | None = None,
+    ci_costs: Path | None = None,
 ) -> dict[str, str]:
     """Each rendered document (its path under ``root`` -> its whole new text), before anything is written."""
     from lengthgen.cli.timed import read as read_costs
@@ -66,6 +71,7 @@ def rendered(
     spent = read_costs(costs)
     other = read_costs(other_cpu) if other_cpu is not None else None
     timed = bench_doc.read(bench) if bench is not None else None
+    ci = read_costs(ci_costs) if ci_costs is not None else None
     more_seeds = RunView.from_data(read(until_decided)) if until_decided is not None else None
     sections = {
         "README.md": {
@@ -91,6 +97,8 @@ def rendered(
             "stated-numbers": robustness_doc.stated_numbers(data),
         },
     }
+    if ci is not None:
+        sections["README.md"]["ci-costs"] = readme.ci_section(ci)
     if timed is not None:
         sections["docs/speed.md"]["benchmarks"] = bench_doc.benchmarks(timed)
     if more_seeds is not None:
@@ -106,7 +114,9 @@ def rendered(
 
 def run(args: argparse.Namespace) -> int:
     # every document rendered before anything is written: a bad input changes nothing
-    documents = rendered(args.reference, args.costs, args.root, args.other_cpu, args.seeds_added, args.bench)
+    documents = rendered(
+        args.reference, args.costs, args.root, args.other_cpu, args.seeds_added, args.bench, args.ci_costs
+    )
     stale = []
     for name, text in documents.items():
         path = args.root / name

@@ -141,6 +141,32 @@ def slower_line(costs: Mapping[str, Any], other: Mapping[str, Any] | None) -> st
     return ""
 
 
+def ci_section(ci: Mapping[str, Any]) -> str:
+    """What ``.ci/run`` costs, from the costs file a run of it on a clean clone wrote (``reports/costs.json``,
+    kept as ``tests/data/costs-ci.json``): each timed step's wall time, how busy the 2 cores were (CPU time over
+    cores x wall time, where recorded), their sum, and the machine."""
+    steps = ci.get("steps", [])
+    m = ci.get("machine", {})
+    cores = int(m.get("cores") or 0)
+
+    def busy(s: Mapping[str, Any]) -> str:
+        cpu = s.get("cpu_seconds")
+        return f"{100 * float(cpu) / (cores * float(s['seconds'])):.0f} %" if cpu and cores else "-"
+
+    rows = [
+        [f"`{cell(s['label'])}`", text.duration(float(s["seconds"])), busy(s), cell(s.get("closing") or "")]
+        for s in steps
+    ]
+    total = sum(float(s["seconds"]) for s in steps)
+    vector = "AVX-512" if m.get("avx512") else "AVX2, no AVX-512"
+    dates = sorted({s.get("date") for s in steps if s.get("date")})
+    return (
+        "\n".join(table(["step of `.ci/run`", "wall time", "cores busy", "pytest's closing line"], rows))
+        + f"\n\nThe timed steps add up to {text.duration(total)} (the install and the lint besides), on an "
+        f"{m.get('cpu_model', 'unknown CPU')} ({vector}), {cores or '?'} cores, on {dates[-1] if dates else '?'}.\n"
+    )
+
+
 def costs_table(
     costs: Mapping[str, Any], environment: Mapping[str, Any], other: Mapping[str, Any] | None = None
 ) -> str:

@@ -30,20 +30,17 @@ def read(path: Path) -> Mapping[str, Any]:
 def _median(bench: Mapping[str, Any]) -> str:
     median = float(bench["stats"]["median"])
     shown = f"{1000 * median:.2f} ms" if median < 1 else text.duration(median)
-    members = (bench.get("extra_info") or {}).get("members")
-    if members:
-        shown += f" ({1000 * median / int(members):.3f} ms per member-step)"
     extra = bench.get("extra_info") or {}
+    if extra.get("members"):
+        shown += f" ({1000 * median / int(extra['members']):.3f} ms per member-step)"
     if "speedup" in extra:
         shown += f"; the plain loop takes {extra['speedup']}x as long ({extra.get('cpu_speedup', '?')}x in CPU time)"
     return shown
 
 
 def benchmarks(data: Mapping[str, Any]) -> str:
-    """A row per benchmark: its test id, what it times (its docstring's first sentence, else its name), median."""
-    rows = []
-    for bench in data["benchmarks"]:
-        rows.append([f"`{cell(bench['name'])}`", cell(_median(bench))])
+    """A row per benchmark, in the file's order: its test id and its median (docs/speed.md says what each times)."""
+    rows = [[f"`{cell(bench['name'])}`", cell(_median(bench))] for bench in data["benchmarks"]]
     machine = data.get("machine_info") or {}
     cpu = (machine.get("cpu") or {}).get("brand_raw") or machine.get("processor") or "unknown CPU"
     flags = (machine.get("cpu") or {}).get("flags") or []

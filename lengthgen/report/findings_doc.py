@@ -49,10 +49,11 @@ def verdict_table(views: Sequence[ClaimView]) -> str:
     return "\n".join(table(["id", "claim (where)", "paper", "measured", "verdict"], rows)) + "\n"
 
 
-def non_reproductions(views: Sequence[ClaimView]) -> str:
+def non_reproductions(views: Sequence[ClaimView], none: str = "Every claim test reproduces.\n") -> str:
     """A bullet per claim test that does not reproduce: its failing checks of all it ran, each with its measured
     value (per seed where every seed must pass) against its threshold, the declared reason (the claim's
-    ``Declared``, data beside the claim, not prose here), and that every other check holds."""
+    ``Declared``, data beside the claim, not prose here), and that every other check holds; ``none`` when every
+    test reproduces."""
     lines = []
     for c, shown_id in zip(views, test_ids(views)):
         if c.verdict == "reproduced" or not c.failed_checks:
@@ -71,7 +72,7 @@ def non_reproductions(views: Sequence[ClaimView]) -> str:
             + (f"; and {more} more" if more > 0 else "")
             + f". The other {total - failed} checks hold."
         )
-    return "\n".join(lines) + "\n" if lines else "Every claim test reproduces.\n"
+    return "\n".join(lines) + "\n" if lines else none
 
 
 def claims_table(run: RunView) -> str:
@@ -130,7 +131,7 @@ def claim_costs(run: RunView) -> str:
 
 def peak_memory(run: RunView) -> str:
     """docs/memory.md's table: the peak resident memory of each process of the reference run's commands (the
-    claims cold, the robustness map, the multiverse), against the budget per process."""
+    claims cold, the robustness map, the multiverse), a column per process."""
     runs = [
         ("`pytest claims -n auto` (cold)", run.environment),
         ("`pytest claims -m robustness -n auto`", run.robustness_environment),

@@ -125,19 +125,17 @@ def slower_line(costs: Mapping[str, Any], other: Mapping[str, Any] | None) -> st
             vector = "AVX-512" if m.get("avx512") else "AVX2 and no AVX-512"
             ratio = float(step["seconds"]) / float(here["seconds"])
             took = text.duration(float(step["seconds"]))
+            where = (
+                f"On an {m.get('cpu_model', 'unknown CPU')} with {vector} ({m.get('cores', '?')} cores, "
+                f"{step.get('date', 'undated')}) the cold `{step['label']}`"
+            )
             if step.get("against"):
                 return (
-                    f"On an {m.get('cpu_model', 'unknown CPU')} with {vector} ({m.get('cores', '?')} cores, "
-                    f"{step.get('date', 'undated')}) the cold `{step['label']}` with the {step.get('backward', '?')} "
-                    f"backward took {took}, {ratio:.1f}x its {text.duration(float(here['seconds']))} on "
-                    f"{here.get('cpu_model', 'the faster CPU')} with AVX-512 ({here.get('date', 'undated')}); the "
-                    "engine's backward has not been timed there.\n"
+                    f"{where} with the {step.get('backward', '?')} backward took {took}, {ratio:.1f}x its "
+                    f"{text.duration(float(here['seconds']))} on {here.get('cpu_model', 'the faster CPU')} with "
+                    f"AVX-512 ({here.get('date', 'undated')}); the engine's backward has not been timed there.\n"
                 )
-            return (
-                f"On an {m.get('cpu_model', 'unknown CPU')} with {vector} ({m.get('cores', '?')} cores, "
-                f"{step.get('date', 'undated')}) the cold `{step['label']}` took {took}: "
-                f"{ratio:.1f}x this machine's.\n"
-            )
+            return f"{where} took {took}: {ratio:.1f}x this machine's.\n"
     return ""
 
 
@@ -158,12 +156,11 @@ def ci_section(ci: Mapping[str, Any]) -> str:
         for s in steps
     ]
     total = sum(float(s["seconds"]) for s in steps)
-    vector = "AVX-512" if m.get("avx512") else "AVX2, no AVX-512"
-    dates = sorted({s.get("date") for s in steps if s.get("date")})
     return (
         "\n".join(table(["step of `.ci/run`", "wall time", "cores busy", "pytest's closing line"], rows))
-        + f"\n\nThe timed steps add up to {text.duration(total)} (the install and the lint besides), on an "
-        f"{m.get('cpu_model', 'unknown CPU')} ({vector}), {cores or '?'} cores, on {dates[-1] if dates else '?'}.\n"
+        + f"\n\nThe timed steps add up to {text.duration(total)} (the install and the lint besides). "
+        + machine_line(ci, {})
+        + ".\n"
     )
 
 

@@ -41,10 +41,9 @@ def map_breaks(run: RunView) -> str:
         settings.setdefault(c.setting or "?", []).append(c)
     parts = []
     for setting, cells in settings.items():
-        body = non_reproductions(cells)
-        if body.startswith("Every"):
-            continue
-        parts.append(f"**{setting}**\n\n{body}")
+        body = non_reproductions(cells, none="")
+        if body:
+            parts.append(f"**{setting}**\n\n{body}")
     return "\n".join(parts) if parts else "Every cell of the map reproduces.\n"
 
 

@@ -1,4 +1,4 @@
-"""What adding seeds moved: docs/statistics.md's and docs/findings.md's sections rendered (``lengthgen docs``) from
+"""What adding seeds moved: docs/statistics.md's section rendered (``lengthgen docs``) from
 a recorded ``pytest claims -n auto --lengthgen-until-decided=MAX`` run (``tests/data/claims-until-decided.json.gz``):
 per claim test that took more than its own seeds, its seed path, where it stopped and its verdict; the claims
 decided at their first look named together. No torch.
@@ -31,17 +31,17 @@ def _line(c: ClaimView, shown_id: str) -> str:
     plan = c.sequential
     first, last = plan.path[0], plan.path[-1]
     where = "still close" if last.close else f"decided at {last.seeds} seeds"
-    lines = f"- **{shown_id}**, {first.seeds} → {last.seeds} seeds, {where}: **{c.verdict_label}**."
+    line = f"- **{shown_id}**, {first.seeds} → {last.seeds} seeds, {where}: **{c.verdict_label}**."
     followed = (last.shown or first.shown or ({},))[0]
     name = followed.get("name")
     if name is None:
-        return lines
-    lines += f" {_shown(followed, plan.level)}."
+        return line
+    line += f" {_shown(followed, plan.level)}."
     steps = [(look.seeds, _check_at(look, name)) for look in plan.path]
     steps = [(n, check) for n, check in steps if check is not None]
     if len(steps) > 1:
-        lines += " Its path: " + ", ".join(f"{text.num(check.get('value'), 3)} ({n})" for n, check in steps) + "."
-    return lines
+        line += " Its path: " + ", ".join(f"{text.num(check.get('value'), 3)} ({n})" for n, check in steps) + "."
+    return line
 
 
 def seeds_added(run: RunView) -> str:

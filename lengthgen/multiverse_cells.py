@@ -6,9 +6,10 @@ run for their cost (:data:`LEFT_OUT`), and the cells of the plan the claims' reg
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from lengthgen.readings import READINGS, SEPARATOR, Universe, claim_order, planned, universe
+from lengthgen.readings import READINGS, SEPARATOR, CellPlan, Universe, claim_order, planned, universe
 
 # Which cells run by default (the cost budget: `pytest claims -m multiverse -n auto` within 12 minutes cold on
 # 2 quiet cores of a machine where the claims take 6.5, after the claims' run whose models it reuses): every cell
@@ -95,3 +96,35 @@ def left_out() -> list[tuple[str, str, str]]:
         for column in (columns(key) if key in WIDTH_VARIANTS else (key,))
     ]
     return sorted(found, key=lambda cell: (order[cell[0]], sort_key(cell[1])))
+
+
+@dataclass(frozen=True)
+class UniverseCount:
+    """How many universes a column of the grid has in a plan of cells, and where they run."""
+
+    column: str  # a claim, or C12/C13 at a width ("C12-d64")
+    alone: int  # readings alone (a ruled-out one among them: it runs, to be ruled out)
+    combinations: int  # combinations of two or more readings admissible alone for it
+    default: int  # cells of the default run (`-m multiverse`)
+    extended: int  # cells left out of it for their cost (`-m multiverse_extended`)
+
+    @property
+    def universes(self) -> int:
+        return self.alone + self.combinations
+
+
+def universe_counts(plan: CellPlan) -> list[UniverseCount]:
+    """Per column of ``plan`` (by claim number), its universes: alone and combined, default and extended."""
+    by_column: dict[str, list[str]] = {}
+    for name, column in plan.cells:
+        by_column.setdefault(column, []).append(name)
+    return [
+        UniverseCount(
+            column,
+            alone=sum(not combination(n) for n in names),
+            combinations=sum(combination(n) for n in names),
+            default=sum(not extended(n, column) for n in names),
+            extended=sum(extended(n, column) for n in names),
+        )
+        for column, names in sorted(by_column.items(), key=lambda kv: sort_key(kv[0]))
+    ]

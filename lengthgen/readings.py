@@ -319,6 +319,27 @@ class CellPlan:
         """The claims ``universe`` touches (by number; () for one the plan does not name)."""
         return dict(self.touched).get(universe, ())
 
+    def to_dict(self) -> dict[str, list]:
+        """The plan as a claims.json records it (``multiverse_plan``): plain lists, in the plan's order."""
+        return {
+            "touched": [[name, list(claims)] for name, claims in self.touched],
+            "cells": [list(cell) for cell in self.cells],
+            "not_run": [list(pair) for pair in self.not_run],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "CellPlan":
+        """The plan a claims.json recorded (:meth:`to_dict`); ValueError (one line) for a malformed one or a
+        universe this version's registry does not know."""
+        try:
+            return cls(
+                tuple((str(name), tuple(str(c) for c in claims)) for name, claims in data["touched"]),
+                tuple((str(name), str(column)) for name, column in data["cells"]),
+                tuple((str(name), str(why)) for name, why in data.get("not_run", [])),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"a malformed multiverse plan ({error})") from None
+
 
 EMPTY = CellPlan((), ())
 _PLAN: list[CellPlan] = [EMPTY]  # the plan of this process: the claims' registry's once claims/multiverse.py ran

@@ -216,6 +216,8 @@ class ClaimRecord:
     notes: list[str] = field(default_factory=list)
     inconclusive_reason: str | None = None
     runtime_s: float | None = None  # setup + call of the test, seconds (shared experiments count once)
+    models_trained: int | None = None  # models its process trained during it (a model two tests share counts in
+    # the one that trained it; None: a record of an older version)
     verdict: str | None = None  # one of VERDICTS, set by the pytest plugin after the test
     verdict_reason: str | None = None  # why, for every verdict but reproduced (xfail reason, failure, ...)
     outcome: str | None = None  # pytest's outcome: passed, failed, skipped, xfailed, error

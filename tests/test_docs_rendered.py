@@ -37,6 +37,7 @@ RENDERED = (  # the documents `lengthgen docs` writes
     "docs/speed.md",
     "docs/memory.md",
     "docs/statistics.md",
+    "docs/protocol.md",
 )
 
 
@@ -79,6 +80,9 @@ def _rendered_number(text: str, section: str) -> str:
         ("docs/speed.md", "benchmarks"),
         ("docs/statistics.md", "seeds-added"),
         ("docs/memory.md", "peak-memory"),
+        ("docs/robustness.md", "universes"),
+        ("docs/protocol.md", "two-layer-widths"),
+        ("docs/protocol.md", "quick-steps"),
     ],
 )
 def test_changing_a_rendered_number_by_hand_fails_naming_the_line(name, section, tmp_path, capsys):
@@ -134,7 +138,28 @@ BAD_INPUTS = {  # (option, kind) -> the bytes written at its path (None: no file
     ("--bench", "foreign"): lambda: json.dumps({"steps": []}).encode(),
     ("--seeds-added", "missing"): None,
     ("--seeds-added", "truncated"): lambda: docs.UNTIL_DECIDED.read_bytes()[:5000],
+    ("--development", "missing"): None,
+    ("--development", "malformed"): lambda: b"{",
+    ("--development", "foreign"): lambda: json.dumps({"environment": {}}).encode(),
+    ("--development", "lacking"): lambda: json.dumps({"runs": {}}).encode(),
+    ("--reference", "without-plan"): lambda: _without_plan(),
+    ("--extended", "missing"): None,
+    ("--extended", "other-code"): lambda: _other_code(),
 }
+
+
+def _other_code() -> bytes:
+    """The extended cells as a run of other numeric code recorded them (another code fingerprint)."""
+    data = json.loads(gzip.decompress(docs.EXTENDED.read_bytes()))
+    data["multiverse_environment"]["code_fingerprint"] = "0" * 16
+    return gzip.compress(json.dumps(data).encode())
+
+
+def _without_plan() -> bytes:
+    """The reference run as an older version recorded it: no multiverse plan (docs/robustness.md's universes)."""
+    data = json.loads(gzip.decompress(docs.REFERENCE.read_bytes()))
+    data.pop("multiverse_plan", None)
+    return gzip.compress(json.dumps(data).encode())
 
 
 @pytest.mark.parametrize("option, kind", list(BAD_INPUTS), ids=[f"{o[2:]}-{k}" for o, k in BAD_INPUTS])

@@ -64,3 +64,21 @@ def test_the_transport_name_is_none_of_the_junit_names_and_the_controller_ignore
     run.pytest_runtest_logreport(call)
     run.pytest_runtest_logreport(teardown)
     assert run.records == [record]
+
+
+def test_a_tests_model_count_is_its_processs_trained_models_across_it():
+    """``trained_so_far`` counts the models this process stored (every model kind, no evaluation); a test's
+    ``models_trained`` is its difference across the test."""
+    from collections import Counter
+
+    import pytest
+
+    from lengthgen.testing.verdicts import trained_so_far
+
+    stash = pytest.Stash()
+    config = SimpleNamespace(stash=stash)
+    assert trained_so_far(config) == 0  # no cache made yet in this process
+    stats = Counter({"train:computed": 3, "two-layer:computed": 2, "eval:computed": 5, "two-layer-eval:computed": 4})
+    stats["train:hit"] = 7
+    stash[state.CACHE] = SimpleNamespace(stats=stats)
+    assert trained_so_far(config) == 5

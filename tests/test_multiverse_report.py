@@ -246,3 +246,89 @@ def test_a_ruled_out_cell_is_not_a_change_and_is_named():
     grid = build_grid(cells)
     assert {c["verdict"] for c in grid["cells"] if c["reading"] == "init=gpt2" and c["column"] == "C1"} == {"ruled out"}
     assert "ruled-out" in "\n".join(grid_lines(cells))
+
+
+# ------------------------------------------------------------------------------- the plan a claims run records
+
+
+def test_a_claims_run_records_the_plan_and_list_counts_each_claims_universes(tmp_path, capsys):
+    """A claims run (a process that loaded claims/multiverse.py) records the registry's plan of every cell in its
+    claims.json; ``--list`` counts each claim's universes from it, as many as the registry has cells."""
+    import claims.multiverse as planner
+    from lengthgen.cli import main
+    from lengthgen.readings import CellPlan, planned
+
+    data = assemble(all_records(), ENVIRONMENT)
+    assert CellPlan.from_dict(json.loads(json.dumps(data["multiverse_plan"]))) == planned()
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps(data))
+    assert main(["multiverse", "--list", "--report", str(path)]) == 0
+    out = capsys.readouterr().out
+    counts = dict(re.findall(r"^  (C\d+(?:-d64)?|P\d) +(\d+) universes:", out, re.M))
+    every = planner.all_cells()
+    assert counts["C8"] == str(sum(column == "C8" for _, column in every))
+    assert f"all: {len(every)} cells, {len(planner.cells())} in the default run" in out
+
+
+def test_list_refuses_a_given_report_without_a_plan_and_hints_for_the_default(tmp_path, capsys, monkeypatch):
+    from lengthgen.cli import main
+
+    data = assemble(all_records(), ENVIRONMENT)
+    del data["multiverse_plan"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data))
+    assert main(["multiverse", "--list", "--report", str(old)]) == 2
+    assert "records no multiverse plan" in capsys.readouterr().err
+    monkeypatch.chdir(tmp_path)  # no reports/claims.json here: the registry, and how to get the counts
+    assert main(["multiverse", "--list"]) == 0
+    assert "universes per claim: reports/claims.json is not there" in capsys.readouterr().out
+
+
+def test_a_malformed_plan_is_one_line():
+    from lengthgen.readings import CellPlan
+
+    with pytest.raises(ValueError, match="malformed multiverse plan"):
+        CellPlan.from_dict({"cells": [["init=gpt2"]]})
+    with pytest.raises(ValueError, match="unknown reading"):
+        CellPlan.from_dict({"touched": [], "cells": [["init=nope", "C1"]]})
+
+
+def test_the_universes_section_needs_a_recorded_plan():
+    from lengthgen.report.robustness_doc import universes
+
+    data = assemble(all_records(), ENVIRONMENT)
+    assert "| C8 | " in universes(data)
+    del data["multiverse_plan"]
+    with pytest.raises(ValueError, match="records no multiverse plan"):
+        universes(data)
+
+
+def test_the_extended_cells_join_the_grid_only_from_the_same_code():
+    from lengthgen.report.data import with_cells_of
+
+    data = assemble(all_records() + [record("C1", "init=gpt2")], {"code_fingerprint": "abc"})
+    other = assemble([record("C1", "init=gpt2"), record("C8", "init=flax+ape-rows=zero")], {"code_fingerprint": "abc"})
+    merged = with_cells_of(data, other)
+    assert [(c["reading"], c["claim"]) for c in merged["multiverse"]] == [
+        ("init=gpt2", "C1"),
+        ("init=flax+ape-rows=zero", "C8"),
+    ]
+    assert merged["multiverse_extended_environment"]["code_fingerprint"] == "abc"
+    other["multiverse_environment"] = {"code_fingerprint": "def"}
+    with pytest.raises(ValueError, match="computed with other code"):
+        with_cells_of(data, other)
+
+
+def test_cli_add_joins_the_cells_of_a_run_of_the_same_code(tmp_path, capsys):
+    from lengthgen.cli import main
+
+    base, more = tmp_path / "claims.json", tmp_path / "extended.json"
+    base.write_text(json.dumps(assemble(all_records() + [record("C1", "init=gpt2")], {"code_fingerprint": "abc"})))
+    more.write_text(json.dumps(assemble([record("C8", "init=flax+ape-rows=zero")], {"code_fingerprint": "abc"})))
+    assert main(["multiverse", "--report", str(base), "--add", str(more)]) == 0
+    cells = json.loads((tmp_path / "multiverse.json").read_text())["cells"]
+    assert {c["reading"] for c in cells} >= {"init=gpt2", "init=flax+ape-rows=zero"}
+    more.write_text(json.dumps(assemble([record("C8", "init=flax+ape-rows=zero")], {"code_fingerprint": "def"})))
+    capsys.readouterr()
+    assert main(["multiverse", "--report", str(base), "--add", str(more)]) == 2
+    assert "computed with other code" in capsys.readouterr().err

@@ -192,14 +192,14 @@ def add_claims_option(parser: argparse.ArgumentParser, flag: str, what: str) -> 
 
 
 def read_claims(path: Path, missing: str | None = None) -> dict[str, Any]:
-    """The data of the claims.json at ``path`` (``lengthgen.report.data.load``: ValueError naming the file if
-    it is missing or not a report). ``missing``: what the error for a path that does not exist tells the user
+    """The data of the claims.json (or claims.json.gz, or report directory) at ``path``
+    (``lengthgen.report.data.read``: ValueError naming the file if it is missing or not a report). ``missing``: what the error for a path that does not exist tells the user
     to do, in place of load's "run `pytest claims` first, or pass --json"."""
-    from lengthgen.report.data import load
+    from lengthgen.report.data import read
 
     if missing is not None and not path.exists():
         raise ValueError(f"{str(path)!r} does not exist ({missing})")
-    return load(path)
+    return read(path)
 
 
 def beside(claims: Path, given: Path | None, name: str = "") -> Path:

@@ -3,7 +3,8 @@ the claims at the paper's scale, the robustness map and the multiverse, cold) an
 (``tests/data/costs-reference.json``, written by ``lengthgen timed``): ``docs/catalogue.md`` whole
 (:mod:`lengthgen.report.catalogue_page`), and the sections between markers of the README, docs/findings.md,
 docs/predictions.md, docs/robustness.md and docs/speed.md, and docs/statistics.md's seed paths from the same
-claims with seeds added until decided (``tests/data/claims-until-decided.json.gz``)
+claims with seeds added until decided (``tests/data/claims-until-decided.json.gz``), and docs/protocol.md's
+development measurements (``tests/data/development.json``, ``scripts/record-development``)
 (:mod:`lengthgen.report.doc_sections`; the prose around them stays hand-written). ``--check`` writes nothing and
 exits 1 naming the first line that differs. A missing, truncated or older-format reference run or costs file, or
 a document whose markers are broken, is one line and exit 2, and leaves every document as it was. No torch.
@@ -24,6 +25,8 @@ OTHER_CPU = ROOT / "tests" / "data" / "costs-other-cpu.json"  # a slower CPU's c
 CI_COSTS = ROOT / "tests" / "data" / "costs-ci.json"  # the costs file of a `.ci/run` on a clean clone
 BENCH = ROOT / "tests" / "data" / "bench-reference.json"  # pytest-benchmark's JSON of the benchmarks, serially
 UNTIL_DECIDED = ROOT / "tests" / "data" / "claims-until-decided.json.gz"  # `--lengthgen-until-decided=24` on it
+EXTENDED = ROOT / "tests" / "data" / "claims-extended.json.gz"  # `-m multiverse_extended`, cold, the same code
+DEVELOPMENT = ROOT / "tests" / "data" / "development.json"  # scripts/record-development: docs/protocol.md's numbers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +46,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the reference run's claims with seeds added until decided (docs/statistics.md's seed paths)",
     )
     parser.add_argument(
+        "--extended",
+        type=Path,
+        default=EXTENDED,
+        metavar="PATH",
+        help="the multiverse's extended cells, run on their own with the reference's code (added to its grid)",
+    )
+    parser.add_argument(
+        "--development",
+        type=Path,
+        default=DEVELOPMENT,
+        metavar="PATH",
+        help="the development measurements behind choices made after seeing a result (docs/protocol.md)",
+    )
+    parser.add_argument(
         "--other-cpu", type=Path, default=OTHER_CPU, metavar="PATH", help="a slower CPU's costs (the README's ratio)"
     )
     parser.add_argument("--root", type=Path, default=ROOT, metavar="DIR", help="the repository whose docs it writes")
@@ -57,22 +74,26 @@ def rendered(
     until_decided: Path | None = None,
     bench: Path | None = None,
     ci_costs: Path | None = None,
+    development: Path | None = None,
+    extended: Path | None = None,
 ) -> dict[str, str]:
     """Each rendered document (its path under ``root`` -> its whole new text), before anything is written."""
     from lengthgen.cli.timed import read as read_costs
-    from lengthgen.report import bench_doc, findings_doc, readme, robustness_doc, until_decided_doc
+    from lengthgen.report import bench_doc, development_doc, findings_doc, readme, robustness_doc, until_decided_doc
     from lengthgen.report.catalogue_page import render
-    from lengthgen.report.data import read
+    from lengthgen.report.data import read, with_cells_of
     from lengthgen.report.doc_sections import fill
     from lengthgen.report.run_view import RunView
 
-    data = read(reference)
+    recorded = read(reference)
+    data = with_cells_of(recorded, read(extended)) if extended is not None else recorded  # the whole factorial
     run = RunView.from_data(data)
     spent = read_costs(costs)
     other = read_costs(other_cpu) if other_cpu is not None else None
     timed = bench_doc.read(bench) if bench is not None else None
     ci = read_costs(ci_costs) if ci_costs is not None else None
     more_seeds = RunView.from_data(read(until_decided)) if until_decided is not None else None
+    developed = development_doc.read(development) if development is not None else None
     sections = {
         "README.md": {
             "answer": readme.answer(run),
@@ -95,12 +116,18 @@ def rendered(
             "map-breaks": robustness_doc.map_breaks(run),
             "multiverse-outcomes": robustness_doc.outcomes_table(run),
             "stated-numbers": robustness_doc.stated_numbers(data),
+            "universes": robustness_doc.universes(recorded, data.get("multiverse_extended_environment")),
         },
     }
     if ci is not None:
         sections["README.md"]["ci-costs"] = readme.ci_section(ci)
     if timed is not None:
         sections["docs/speed.md"]["benchmarks"] = bench_doc.benchmarks(timed)
+    if developed is not None:
+        sections["docs/protocol.md"] = {
+            "two-layer-widths": development_doc.two_layer_widths(developed),
+            "quick-steps": development_doc.quick_steps(developed),
+        }
     if more_seeds is not None:
         sections["docs/statistics.md"] = {"seeds-added": until_decided_doc.seeds_added(more_seeds)}
     out = {"docs/catalogue.md": render(data)}
@@ -115,7 +142,15 @@ def rendered(
 def run(args: argparse.Namespace) -> int:
     # every document rendered before anything is written: a bad input changes nothing
     documents = rendered(
-        args.reference, args.costs, args.root, args.other_cpu, args.seeds_added, args.bench, args.ci_costs
+        args.reference,
+        args.costs,
+        args.root,
+        args.other_cpu,
+        args.seeds_added,
+        args.bench,
+        args.ci_costs,
+        args.development,
+        args.extended,
     )
     stale = []
     for name, text in documents.items():

@@ -10,7 +10,8 @@ default ``multiverse.json`` beside the report). No training, and no torch: the r
 fields each changes (the claims it touches follow from them and each claim's declared model families, on the
 claims' side), the cells left out, and the choices left at one reading. ``--curve C8`` prints one claim's
 specification curve instead (``--png PATH`` draws it too: :mod:`lengthgen.report.curve`); ``--record FILE``
-writes the multiverse's declarations from the run's cells (:mod:`lengthgen.cli.multiverse_record`); ``--paper``
+writes the multiverse's declarations from the run's cells (:mod:`lengthgen.cli.multiverse_record`); ``--add RUN``
+joins the cells of another run of the same code (the extended cells, run on their own); ``--paper``
 prints what the paper's stated numbers say about its readings (:mod:`lengthgen.report.stated_numbers`).
 """
 
@@ -19,9 +20,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lengthgen.cli.common import UsageError, add_claims_option, beside, emit, read_claims
-from lengthgen.multiverse_cells import COMBINATIONS_WHY, left_out
-from lengthgen.readings import CHOICES, LEFT_AT_ONE_READING, READINGS, Change, Times, planned
+from lengthgen.cli.common import CLAIMS_JSON, UsageError, add_claims_option, beside, emit, read_claims
+from lengthgen.multiverse_cells import COMBINATIONS_WHY, left_out, universe_counts
+from lengthgen.readings import CHOICES, LEFT_AT_ONE_READING, READINGS, CellPlan, Change, Times, planned
 
 NAME = "multiverse"
 HELP = "print the multiverse (readings x claims) from reports/claims.json and write it as JSON"
@@ -40,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--list",
         action="store_true",
-        help="print the registry: choices, readings, who reads them so, the spec fields each changes",
+        help="print the registry: choices, readings, who reads them so, the spec fields each changes; and each "
+        "claim's universes, from the plan --report recorded",
     )
     parser.add_argument(
         "--curve",
@@ -60,6 +62,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="instead: the paper's stated numbers against every universe, ranked; per choice, the reading they favour",
     )
+    parser.add_argument(
+        "--add",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="also the multiverse cells of this run (a claims.json[.gz] of the same code: the extended cells)",
+    )
     parser.add_argument("--png", type=Path, default=None, metavar="PATH", help="with --curve: also draw it as a PNG")
 
 
@@ -73,7 +82,9 @@ def change_text(change: Change) -> str:
     )
 
 
-def registry_text() -> str:
+def registry_text(plan: CellPlan | None = None) -> str:
+    """The registry, and with ``plan`` (a run's recorded plan of cells) the readings not combined."""
+    plan = planned() if plan is None else plan
     lines = ["choices the paper leaves open (the suite's reading is the default; every number is measured under it)"]
     for c in CHOICES:
         lines.append(f"{c.name}: suite: {c.suite} (open: {c.why_open})")
@@ -85,13 +96,51 @@ def registry_text() -> str:
         "combinations: every combination of the readings admissible alone for a claim (one per choice, named by "
         f"their names joined by '+'; the claims each reading touches: claims/multiverse.py): {COMBINATIONS_WHY}"
     )
-    for reading, why in planned().not_run:
+    for reading, why in plan.not_run:
         lines.append(f"not combined: {reading}: {why}")
     for universe, column, why in left_out():
         lines.append(f"left out: {column} under {universe}: {why}")
     lines.append("left at one reading:")
     lines += [f"  {name}: {why}" for name, why in LEFT_AT_ONE_READING]
     return "\n".join(lines)
+
+
+def counts_text(plan: CellPlan, source: str) -> str:
+    """Each claim's universes in ``plan`` (recorded by the run at ``source``): alone and combined, and how many
+    the default run holds."""
+    counts = universe_counts(plan)
+    lines = [f"universes per claim (the plan of cells {source} recorded; a ruled-out reading alone counts: it runs)"]
+    width = max(len(c.column) for c in counts)
+    for c in counts:
+        lines.append(
+            f"  {c.column:<{width}}  {c.universes:>3} universes: {c.alone} readings alone, {c.combinations} "
+            f"combination{'' if c.combinations == 1 else 's'}; {c.default} in the default run, {c.extended} extended"
+        )
+    total = sum(c.universes for c in counts)
+    default = sum(c.default for c in counts)
+    lines.append(f"  all: {total} cells, {default} in the default run (-m multiverse), {total - default} extended")
+    return "\n".join(lines)
+
+
+def list_text(report: Path) -> str:
+    """``--list``: the registry, then each claim's universes from the plan the run at ``report`` recorded (the
+    default reports/claims.json missing or without a plan: how to get one; another path that is missing or
+    without a plan: ValueError)."""
+    from lengthgen.report.data import read
+
+    hint = (
+        "they come from a claims run's recorded plan (run `pytest claims -n auto`, or pass --report, e.g. "
+        "tests/data/claims-reference.json.gz)"
+    )
+    if report == CLAIMS_JSON and not report.exists():
+        return registry_text() + f"\nuniverses per claim: {report} is not there; {hint}"
+    data = read(report)
+    if "multiverse_plan" not in data:
+        if report == CLAIMS_JSON:  # the default report, of an older version: the registry still prints
+            return registry_text() + f"\nuniverses per claim: {report} records no plan (an older version's run); {hint}"
+        raise ValueError(f"{str(report)!r} records no multiverse plan (a run of an older version): run the claims")
+    plan = CellPlan.from_dict(data["multiverse_plan"])
+    return registry_text(plan) + "\n" + counts_text(plan, str(report))
 
 
 def print_curve(view, claim: str | None, png: Path | None) -> int:
@@ -112,12 +161,16 @@ def print_curve(view, claim: str | None, png: Path | None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.list:
-        print(registry_text())
+        print(list_text(args.report))
         return 0
     from lengthgen.report.multiverse import build_grid, grid_lines
     from lengthgen.report.run_view import RunView
 
     data = read_claims(args.report, missing=f"run `{RUN_GRID}` first, or pass --report")
+    if args.add is not None:
+        from lengthgen.report.data import read, with_cells_of
+
+        data = with_cells_of(data, read(args.add))
     if args.record is not None:
         from lengthgen.cli.multiverse_record import record_run
 

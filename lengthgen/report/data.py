@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from lengthgen.readings import planned
 from lengthgen.records import ClaimRecord
 from lengthgen.store.files import atomic_write
 
@@ -64,7 +65,10 @@ def split_settings(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[s
 def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]) -> dict[str, Any]:
     """``{"format", "environment", "records", "controls"}``, each sorted by claim number, then test; and
     ``"robustness"`` (the robustness map's cells, records with a ``setting``) with its environment when the
-    run has any (``lengthgen.report.robustness``); likewise ``"multiverse"`` (records with a ``reading``)."""
+    run has any (``lengthgen.report.robustness``); likewise ``"multiverse"`` (records with a ``reading``); and
+    ``"multiverse_plan"``, the registry's plan of every multiverse cell (run or not: ``CellPlan.to_dict``), where
+    this process knows it (every claims run does), so a reader without the claims can count each claim's
+    universes (``lengthgen multiverse --list``, docs/robustness.md)."""
     claims, controls = split(records)
     claims, cells = split_settings(claims)
     claims, readings = [r for r in claims if not r.get("reading")], [r for r in claims if r.get("reading")]
@@ -80,6 +84,9 @@ def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any
     if readings:  # the multiverse's cells (records with a ``reading``: claims/test_multiverse.py)
         data["multiverse"] = [finite(dict(r)) for r in sorted(readings, key=lambda r: (r["reading"], *sort_key(r)))]
         data["multiverse_environment"] = data["environment"]
+    plan = planned()
+    if plan.cells:  # the registry's plan of cells, where this process knows it (a claims run: claims/multiverse.py)
+        data["multiverse_plan"] = plan.to_dict()
     return data
 
 
@@ -104,6 +111,26 @@ def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:
             data[part] = previous[part]
             data[f"{part}_environment"] = previous.get(f"{part}_environment") or {}
     return data
+
+
+def with_cells_of(data: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with the multiverse cells of ``other`` that it lacks (the extended cells, run on their own, beside
+    the reference run's default cells); ValueError (one line) unless ``other`` ran the same numeric code (its
+    multiverse's ``code_fingerprint``, part of every cache key, equals ``data``'s)."""
+    mine = (data.get("multiverse_environment") or {}).get("code_fingerprint")
+    theirs = (other.get("multiverse_environment") or {}).get("code_fingerprint")
+    if not other.get("multiverse"):
+        raise ValueError("the run to add holds no multiverse cells")
+    if mine is None or mine != theirs:
+        raise ValueError(
+            f"the run to add computed with other code (code fingerprint {theirs}, the reference's {mine}): re-run it"
+        )
+    have = {(c.get("reading"), c.get("claim"), c.get("test")) for c in data.get("multiverse") or []}
+    added = [c for c in other["multiverse"] if (c.get("reading"), c.get("claim"), c.get("test")) not in have]
+    merged = dict(data)
+    merged["multiverse"] = list(data.get("multiverse") or []) + added
+    merged["multiverse_extended_environment"] = other.get("multiverse_environment")
+    return merged
 
 
 def dump(data: Mapping[str, Any], path: Path) -> None:

@@ -7,7 +7,7 @@ around them stays hand-written. No torch.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import TITLES, claim
 from lengthgen.report import text
@@ -106,16 +106,23 @@ def controls_table(run: RunView) -> str:
     return "\n".join(table(header, rows)) + "\n"
 
 
+def trained(record: Mapping[str, Any]) -> str:
+    """The models a test trained (a record of an older version does not say: "?")."""
+    count = record.get("models_trained")
+    return "?" if count is None else str(count)
+
+
 def claim_costs(run: RunView) -> str:
-    """docs/speed.md's table: each claim test's seconds in the reference run's cold paper-scale run (with the
-    models shared between tests, a test's time is the models it trained first and its waits for the others),
+    """docs/speed.md's table: each claim test's seconds in the reference run's cold paper-scale run and the models
+    it trained (with the models shared between tests, a test's time is the models it trained first and its
+    waits for the others),
     then the run's totals: wall time, models trained and read from the cache, peak memory per process."""
     rows = [
-        [cell(c.test_name), cell(c.claim), f"{float(c.raw.get('runtime_s') or 0):.1f} s"]
+        [cell(c.test_name), cell(c.claim), f"{float(c.raw.get('runtime_s') or 0):.1f} s", trained(c.raw)]
         for c in sorted(run.records, key=lambda c: -float(c.raw.get("runtime_s") or 0))
     ]
     env = run.environment
-    lines = table(["claim test", "claim", "seconds in the cold run"], rows)
+    lines = table(["claim test", "claim", "seconds in the cold run", "models it trained"], rows)
     total = sum(float(c.raw.get("runtime_s") or 0) for c in run.records)
     peak = ", ".join(f"{k} {v:.0f} MiB" for k, v in sorted((env.get("peak_rss_mib") or {}).items()))
     lines += [

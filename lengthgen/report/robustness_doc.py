@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from lengthgen.multiverse_cells import sort_key
+from lengthgen.multiverse_cells import sort_key, universe_counts
+from lengthgen.readings import CellPlan
 from lengthgen.report import multiverse as mv
 from lengthgen.report.curve import curve, main_effects
 from lengthgen.report.findings_doc import non_reproductions
@@ -88,3 +89,64 @@ def stated_numbers(data: Mapping[str, Any]) -> str:
     lines += ["", "Per choice:", ""] + [f"- {line}" for line in view.per_choice]
     lines += ["", "The untrained baselines:", ""] + [f"- {line}" for line in view.baselines]
     return "\n".join(lines) + "\n"
+
+
+def universes(data: Mapping[str, Any], extended: Mapping[str, Any] | None = None) -> str:
+    """Per multiverse column, its universes in the plan of cells the reference run recorded: readings alone,
+    combinations, and how many the default run holds (``lengthgen multiverse --list`` prints the same); the models
+    each universe of the default run trained; and with ``extended`` (the environment of the run of the extended
+    cells) what that run cost."""
+    if "multiverse_plan" not in data:
+        raise ValueError("the reference run records no multiverse plan (a run of an older version): re-record it")
+    counts = universe_counts(CellPlan.from_dict(data["multiverse_plan"]))
+    rows = [
+        [c.column, str(c.universes), str(c.alone), str(c.combinations), str(c.default), str(c.extended)] for c in counts
+    ]
+    total, default = sum(c.universes for c in counts), sum(c.default for c in counts)
+    head = ["claim", "universes", "readings alone", "combinations", "default run", "extended"]
+    summary = f"{total} cells in all: {default} in the default run, {total - default} extended."
+    return "\n".join(table(head, rows)) + f"\n\n{summary}\n" + universe_models(data) + extended_cost(extended)
+
+
+def extended_cost(env: Mapping[str, Any] | None) -> str:
+    """What the run of the extended cells (`-m multiverse_extended`, cold) cost, on which CPU."""
+    if not env:
+        return ""
+    minutes, seconds = divmod(round(float(env.get("wall_time_s") or 0)), 60)
+    return (
+        f"\nThe extended cells ran cold on their own (`pytest claims -m multiverse_extended -n auto`, "
+        f"{env.get('started', '?')}): {minutes} min {seconds:02d} s on {env.get('workers', '?')} workers, "
+        f"{env.get('models_trained', '?')} models trained ({env.get('cpu_model', 'unknown CPU')}, torch kernels "
+        f"{env.get('cpu_capability', '?')}).\n"
+    )
+
+
+def universe_models(data: Mapping[str, Any]) -> str:
+    """Per universe the run holds, its cells and the models they trained (the run's multiverse, after the claims'
+    run whose models at the paper's point it reuses: a universe trains only the models its readings change)."""
+    from lengthgen.report.multiverse import registry_order
+
+    cells = [c for c in data.get("multiverse") or [] if c.get("reading")]
+    if not cells or any(c.get("models_trained") is None for c in cells):
+        return ""
+    found: dict[str, list[Mapping[str, Any]]] = {}
+    for c in cells:
+        found.setdefault(c["reading"], []).append(c)
+    rows = [
+        [
+            f"`{name}`",
+            str(len(mine)),
+            "ruled out" if all(c.get("ruled_out") for c in mine) else "",
+            str(sum(int(c["models_trained"]) for c in mine)),
+            f"{sum(float(c.get('runtime_s') or 0) for c in mine):.0f} s",
+        ]
+        for name, mine in sorted(found.items(), key=lambda kv: registry_order(kv[0]))
+    ]
+    env = data.get("multiverse_environment") or {}
+    return (
+        "\nThe models each universe of the run trained (its cells' own count: a model two cells share counts "
+        "once), and its cells' seconds of worker time:\n\n"
+        + "\n".join(table(["universe", "cells", "", "models trained", "seconds"], rows))
+        + f"\n\nIn all the run trained {env.get('models_trained', '?')} models beyond the claims' and read "
+        f"{env.get('models_from_cache', '?')} from the cache.\n"
+    )

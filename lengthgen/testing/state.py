@@ -21,6 +21,7 @@ RUN = pytest.StashKey[Any]()  # this process's lengthgen.testing.run.RunRecords
 # item.stash
 RECORDER = pytest.StashKey[Any]()  # the test's ClaimRecorder or ControlRecorder, once its fixture ran
 DURATION = pytest.StashKey[float]()  # seconds of the test's phases reported so far
+TRAINED_BEFORE = pytest.StashKey[int]()  # models this process had trained when the test's setup began
 
 
 def is_worker(config: pytest.Config) -> bool:

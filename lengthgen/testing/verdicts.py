@@ -1,6 +1,6 @@
 """Each claim test's record, with its verdict, onto its test report: after the test (or its failed
-setup) the recorder's record gets the runtime, pytest's outcome and the verdict of
-``lengthgen.report.verdict.decide``, and rides on the report's ``user_properties``, so the xdist
+setup) the recorder's record gets the runtime, the models its process trained during it, pytest's outcome
+and the verdict of ``lengthgen.report.verdict.decide``, and rides on the report's ``user_properties``, so the xdist
 controller receives every worker's records. A ``NotReproduced`` finding is reported as pytest reports an
 xfail.
 
@@ -44,6 +44,27 @@ def _outcome(report: pytest.TestReport, call: pytest.CallInfo) -> str:
     return "error"
 
 
+def trained_so_far(config: pytest.Config) -> int:
+    """Models this process has trained and stored so far (its cache's "computed" counts of model kinds, not of
+    evaluations): a test's own count is the difference across it. A model trained for two tests counts once,
+    in the test that trained it (the other reads it from the cache or its process's memo)."""
+    cache = config.stash.get(state.CACHE, None)
+    if cache is None:
+        return 0
+    from lengthgen.testing.environment import is_evaluation
+
+    return sum(
+        int(n)
+        for key, n in cache.stats.items()
+        if key.endswith(":computed") and not is_evaluation(key.rpartition(":")[0])
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.stash[state.TRAINED_BEFORE] = trained_so_far(item.config)
+
+
 def _unrun_recorder(item: pytest.Item, marker: pytest.Mark):
     """The recorder of a test that never ran (setup failed or skipped before the claim fixture)."""
     from lengthgen.records import ClaimRecorder, ControlRecorder
@@ -78,6 +99,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
     record = recorder.record
     record.runtime_s = item.stash[state.DURATION]
+    record.models_trained = trained_so_far(item.config) - item.stash.get(state.TRAINED_BEFORE, 0)
     record.outcome = _outcome(report, call)
     reason = report.wasxfail if record.outcome == "xfailed" else _message(report)
     if record.outcome == "error" and report.when == "setup":

@@ -142,10 +142,18 @@ BAD_INPUTS = {  # (option, kind) -> the bytes written at its path (None: no file
     ("--development", "malformed"): lambda: b"{",
     ("--development", "foreign"): lambda: json.dumps({"environment": {}}).encode(),
     ("--development", "lacking"): lambda: json.dumps({"runs": {}}).encode(),
-    ("--reference", "without-plan"): lambda: _without_plan(),
+    ("--extended-costs", "missing"): None,
+    ("--extended-costs", "malformed"): lambda: b"{",
     ("--extended", "missing"): None,
     ("--extended", "other-code"): lambda: _other_code(),
 }
+
+
+def _other_code() -> bytes:
+    """The extended cells as a run of other numeric code recorded them (another code fingerprint)."""
+    data = json.loads(gzip.decompress(docs.EXTENDED.read_bytes()))
+    data["multiverse_environment"]["code_fingerprint"] = "0" * 16
+    return gzip.compress(json.dumps(data).encode())
 
 
 def _other_code() -> bytes:

@@ -193,8 +193,9 @@ def add_claims_option(parser: argparse.ArgumentParser, flag: str, what: str) -> 
 
 def read_claims(path: Path, missing: str | None = None) -> dict[str, Any]:
     """The data of the claims.json (or claims.json.gz, or report directory) at ``path``
-    (``lengthgen.report.data.read``: ValueError naming the file if it is missing or not a report). ``missing``: what the error for a path that does not exist tells the user
-    to do, in place of load's "run `pytest claims` first, or pass --json"."""
+    (``lengthgen.report.data.read``: ValueError naming the file if it is missing or not a report).
+    ``missing``: what the error for a path that does not exist tells the user to do, in place of the default
+    "run `pytest claims` first, or pass --json"."""
     from lengthgen.report.data import read
 
     if missing is not None and not path.exists():

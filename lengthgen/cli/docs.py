@@ -25,7 +25,8 @@ OTHER_CPU = ROOT / "tests" / "data" / "costs-other-cpu.json"  # a slower CPU's c
 CI_COSTS = ROOT / "tests" / "data" / "costs-ci.json"  # the costs file of a `.ci/run` on a clean clone
 BENCH = ROOT / "tests" / "data" / "bench-reference.json"  # pytest-benchmark's JSON of the benchmarks, serially
 UNTIL_DECIDED = ROOT / "tests" / "data" / "claims-until-decided.json.gz"  # `--lengthgen-until-decided=24` on it
-EXTENDED = ROOT / "tests" / "data" / "claims-extended.json.gz"  # `-m multiverse_extended`, cold, the same code
+EXTENDED = ROOT / "tests" / "data" / "claims-extended.json.gz"  # `-m multiverse_extended` with the same code
+EXTENDED_COSTS = ROOT / "tests" / "data" / "costs-extended.json"  # what its cold run cost (`lengthgen timed`)
 DEVELOPMENT = ROOT / "tests" / "data" / "development.json"  # scripts/record-development: docs/protocol.md's numbers
 
 
@@ -53,6 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the multiverse's extended cells, run on their own with the reference's code (added to its grid)",
     )
     parser.add_argument(
+        "--extended-costs",
+        type=Path,
+        default=EXTENDED_COSTS,
+        metavar="PATH",
+        help="what the cold run of the extended cells cost (docs/robustness.md)",
+    )
+    parser.add_argument(
         "--development",
         type=Path,
         default=DEVELOPMENT,
@@ -76,6 +84,7 @@ def rendered(
     ci_costs: Path | None = None,
     development: Path | None = None,
     extended: Path | None = None,
+    extended_costs: Path | None = None,
 ) -> dict[str, str]:
     """Each rendered document (its path under ``root`` -> its whole new text), before anything is written."""
     from lengthgen.cli.timed import read as read_costs
@@ -116,7 +125,9 @@ def rendered(
             "map-breaks": robustness_doc.map_breaks(run),
             "multiverse-outcomes": robustness_doc.outcomes_table(run),
             "stated-numbers": robustness_doc.stated_numbers(data),
-            "universes": robustness_doc.universes(recorded, data.get("multiverse_extended_environment")),
+            "universes": robustness_doc.universes(
+                data, read_costs(extended_costs) if extended_costs is not None else None
+            ),
         },
     }
     if ci is not None:
@@ -151,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
         args.ci_costs,
         args.development,
         args.extended,
+        args.extended_costs,
     )
     stale = []
     for name, text in documents.items():

@@ -116,7 +116,8 @@ def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:
 def with_cells_of(data: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
     """``data`` with the multiverse cells of ``other`` that it lacks (the extended cells, run on their own, beside
     the reference run's default cells); ValueError (one line) unless ``other`` ran the same numeric code (its
-    multiverse's ``code_fingerprint``, part of every cache key, equals ``data``'s)."""
+    multiverse's ``code_fingerprint``, part of every cache key, equals ``data``'s). The plan of cells
+    (``multiverse_plan``) comes from ``other`` where ``data`` records none."""
     mine = (data.get("multiverse_environment") or {}).get("code_fingerprint")
     theirs = (other.get("multiverse_environment") or {}).get("code_fingerprint")
     if not other.get("multiverse"):
@@ -130,6 +131,8 @@ def with_cells_of(data: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str
     merged = dict(data)
     merged["multiverse"] = list(data.get("multiverse") or []) + added
     merged["multiverse_extended_environment"] = other.get("multiverse_environment")
+    if "multiverse_plan" not in merged and "multiverse_plan" in other:  # the registry's plan: the same code's
+        merged["multiverse_plan"] = other["multiverse_plan"]
     return merged
 
 

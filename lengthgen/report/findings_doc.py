@@ -113,16 +113,18 @@ def trained(record: Mapping[str, Any]) -> str:
 
 
 def claim_costs(run: RunView) -> str:
-    """docs/speed.md's table: each claim test's seconds in the reference run's cold paper-scale run and the models
-    it trained (with the models shared between tests, a test's time is the models it trained first and its
-    waits for the others),
-    then the run's totals: wall time, models trained and read from the cache, peak memory per process."""
+    """docs/speed.md's table: each claim test's seconds in the reference run's cold paper-scale run and, where the
+    run records it, the models it trained (with the models shared between tests, a test's time is the models it
+    trained first and its waits for the others), then the run's totals: wall time, models trained and read from
+    the cache, peak memory per process."""
+    counted = any(c.raw.get("models_trained") is not None for c in run.records)  # a run of an older version: no
     rows = [
-        [cell(c.test_name), cell(c.claim), f"{float(c.raw.get('runtime_s') or 0):.1f} s", trained(c.raw)]
+        [cell(c.test_name), cell(c.claim), f"{float(c.raw.get('runtime_s') or 0):.1f} s"]
+        + ([trained(c.raw)] if counted else [])
         for c in sorted(run.records, key=lambda c: -float(c.raw.get("runtime_s") or 0))
     ]
     env = run.environment
-    lines = table(["claim test", "claim", "seconds in the cold run", "models it trained"], rows)
+    lines = table(["claim test", "claim", "seconds in the cold run"] + (["models it trained"] if counted else []), rows)
     total = sum(float(c.raw.get("runtime_s") or 0) for c in run.records)
     peak = ", ".join(f"{k} {v:.0f} MiB" for k, v in sorted((env.get("peak_rss_mib") or {}).items()))
     lines += [

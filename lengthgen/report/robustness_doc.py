@@ -94,8 +94,8 @@ def stated_numbers(data: Mapping[str, Any]) -> str:
 def universes(data: Mapping[str, Any], extended: Mapping[str, Any] | None = None) -> str:
     """Per multiverse column, its universes in the plan of cells the reference run recorded: readings alone,
     combinations, and how many the default run holds (``lengthgen multiverse --list`` prints the same); the models
-    each universe of the default run trained; and with ``extended`` (the environment of the run of the extended
-    cells) what that run cost."""
+    each universe of the default run trained, where the run records it; and with ``extended`` (the costs file of
+    the cold run of the extended cells) what that run cost."""
     if "multiverse_plan" not in data:
         raise ValueError("the reference run records no multiverse plan (a run of an older version): re-record it")
     counts = universe_counts(CellPlan.from_dict(data["multiverse_plan"]))
@@ -108,16 +108,18 @@ def universes(data: Mapping[str, Any], extended: Mapping[str, Any] | None = None
     return "\n".join(table(head, rows)) + f"\n\n{summary}\n" + universe_models(data) + extended_cost(extended)
 
 
-def extended_cost(env: Mapping[str, Any] | None) -> str:
-    """What the run of the extended cells (`-m multiverse_extended`, cold) cost, on which CPU."""
-    if not env:
+def extended_cost(costs: Mapping[str, Any] | None) -> str:
+    """What the cold run of the extended cells cost (its costs file, ``lengthgen timed``), on which CPU."""
+    steps = [step for step in (costs or {}).get("steps", []) if "multiverse_extended" in step.get("label", "")]
+    if not steps:
         return ""
-    minutes, seconds = divmod(round(float(env.get("wall_time_s") or 0)), 60)
+    step, machine = steps[-1], (costs or {}).get("machine", {})
+    minutes, seconds = divmod(round(float(step["seconds"])), 60)
     return (
-        f"\nThe extended cells ran cold on their own (`pytest claims -m multiverse_extended -n auto`, "
-        f"{env.get('started', '?')}): {minutes} min {seconds:02d} s on {env.get('workers', '?')} workers, "
-        f"{env.get('models_trained', '?')} models trained ({env.get('cpu_model', 'unknown CPU')}, torch kernels "
-        f"{env.get('cpu_capability', '?')}).\n"
+        f"\nThe extended cells ran cold on their own (`{step['label']}`, after the claims' run): {minutes} min "
+        f"{seconds:02d} s on {machine.get('cores', '?')} cores of an {machine.get('cpu_model', 'unknown CPU')}"
+        f"{' with AVX-512' if machine.get('avx512') else ''} ({step.get('closing', '')}; the failures were the cells "
+        "not yet declared, recorded from this run).\n"
     )
 
 

@@ -224,7 +224,7 @@ def test_the_rendering_needs_no_torch():
     code = (
         "import sys; from lengthgen.cli import docs; "
         "docs.rendered(docs.REFERENCE, docs.COSTS, docs.ROOT, docs.OTHER_CPU, docs.UNTIL_DECIDED, docs.BENCH, "
-        "docs.CI_COSTS); print('torch' in sys.modules)"
+        "docs.CI_COSTS, docs.DEVELOPMENT, docs.EXTENDED, docs.EXTENDED_COSTS); print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr

@@ -21,10 +21,15 @@ from claims import preconditions
 from claims.registry import CLAIMS
 
 REFERENCE = Path(__file__).parent / "data" / "claims-reference.json.gz"  # a cold paper-scale run (its checks' names)
+EXTENDED = Path(__file__).parent / "data" / "claims-extended.json.gz"  # the extended cells, with the same code
 
 
 def _run() -> dict:
-    return json.loads(gzip.decompress(REFERENCE.read_bytes()))
+    """The reference run with the extended cells joined (every cell of the factorial)."""
+    from lengthgen.report.data import with_cells_of
+
+    reference = json.loads(gzip.decompress(REFERENCE.read_bytes()))
+    return with_cells_of(reference, json.loads(gzip.decompress(EXTENDED.read_bytes())))
 
 
 def test_the_file_names_only_cells_of_the_plan_and_known_preconditions():
@@ -35,8 +40,8 @@ def test_the_file_names_only_cells_of_the_plan_and_known_preconditions():
 
 def test_every_declared_check_is_one_the_claim_emits():
     """Each check a cell declares failing is a check its column's claim records at the paper's point, or one the
-    cell itself recorded in the reference run (a check named by what it measured there, such as P6's "longest
-    L selecting -K", is named by the universe's models)."""
+    cell itself recorded in the reference run or the extended cells' (a check named by what it measured there,
+    such as P6's "longest L selecting -K", is named by the universe's models)."""
     from lengthgen.report.multiverse import column_of
 
     run = _run()

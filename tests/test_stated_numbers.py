@@ -56,3 +56,22 @@ def test_the_cli_prints_it(tmp_path, capsys, run):
     assert main(["multiverse", "--report", str(path), "--paper"]) == 0
     out = capsys.readouterr().out
     assert "stated numbers against every universe" in out and "the untrained baselines:" in out
+
+
+def test_a_combination_reads_each_claim_through_the_readings_that_touch_it():
+    """A reading that does not touch a claim leaves its models as they are: a one-layer claim under a combination of
+    a one-layer and a two-layer reading is the one-layer reading's cell; a claim none of them touches, the paper's."""
+    from lengthgen.readings import CellPlan
+    from lengthgen.report.stated_numbers import record_in
+
+    plan = CellPlan(
+        (("lengths=per-batch", ("C1", "C12")), ("init=torch", ("C12",))),
+        (("lengths=per-batch", "C1"), ("lengths=per-batch", "C12"), ("init=torch", "C12")),
+    )
+    paper = {"C1": {"at": "paper C1"}, "C4": {"at": "paper C4"}}
+    cells = {("lengths=per-batch", "C1"): {"at": "lengths C1"}, ("lengths=per-batch+init=torch", "C12"): {"at": "both"}}
+    both = "lengths=per-batch+init=torch"
+    assert record_in(both, "C1", paper, cells, plan) == {"at": "lengths C1"}
+    assert record_in(both, "C12", paper, cells, plan) == {"at": "both"}
+    assert record_in(both, "C4", paper, cells, plan) == {"at": "paper C4"}
+    assert record_in("init=torch", "C12", paper, cells, plan) is None  # planned, not recorded here

@@ -140,14 +140,20 @@ def dump(data: Mapping[str, Any], path: Path) -> None:
     atomic_write(path, json.dumps(data, indent=1, allow_nan=False) + "\n")
 
 
+def read_json(path: Path, what: str, missing: str) -> Any:
+    """The JSON at ``path``; ValueError (one line, naming the file) when it is not there (``missing``: what to
+    do) or is not readable JSON (``what`` it should have been)."""
+    try:
+        return json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{str(path)!r} does not exist ({missing})") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{str(path)!r} is not a readable {what}: {error}") from None
+
+
 def load(path: Path) -> dict[str, Any]:
     """The data of a ``claims.json``; ValueError naming the file if it is missing or not a report."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ValueError(f"{str(path)!r} does not exist (run `pytest claims` first, or pass --json)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"{str(path)!r} is not a readable claims.json: {error}") from None
+    data = read_json(path, "claims.json", "run `pytest claims` first, or pass --json")
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         raise ValueError(f"{str(path)!r} is not a claims.json (no list of records)")
     for i, record in enumerate(data["records"]):

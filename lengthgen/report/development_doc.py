@@ -6,12 +6,12 @@ No torch.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from statistics import fmean
 from typing import Any, Mapping
 
 from lengthgen.report import text
+from lengthgen.report.data import read_json
 from lengthgen.report.markdown import table
 
 WIDTHS = (64, 96, 128)  # the two-layer widths the development run trains (seeds 0..4, RoPE and APE)
@@ -22,12 +22,7 @@ QUICK_LENGTH = 48
 
 def read(path: Path) -> dict[str, Any]:
     """The development run's data; ValueError (one line) for a missing or malformed file."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ValueError(f"{str(path)!r} does not exist (scripts/record-development writes it)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"{str(path)!r} is not a readable development run: {error}") from None
+    data = read_json(path, "development run", "scripts/record-development writes it")
     if not isinstance(data, dict) or not isinstance(data.get("runs"), dict):
         raise ValueError(f"{str(path)!r} is not a development run (no runs)")
     return data

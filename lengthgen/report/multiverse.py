@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from lengthgen.multiverse_cells import cells as registry_cells
 from lengthgen.multiverse_cells import left_out, sort_key
@@ -311,11 +311,25 @@ class Outcome:
         if self.state == NOT_RUN:
             return NOT_RUN_TEXT
         n, m = self.held
-        parts = [f"changes under {', '.join(c.reading for c in self.changes)}"] if self.changes else []
+        parts = [f"changes under {compact(c.reading for c in self.changes)}"] if self.changes else []
         parts.append(f"holds in {n} of {m} admissible universes")
         if self.ruled_out:
             parts.append(f"ruled out: {', '.join(self.ruled_out)}")
         return "; ".join(parts)
+
+
+def compact(universes: Iterable[str]) -> str:
+    """Universes named by their readings alone, the combinations that hold one of them counted ("init=flax,
+    ape-rows=zero and 10 combinations holding one of them"); a combination holding none of them named."""
+    names = list(dict.fromkeys(universes))
+    alone = [n for n in names if "+" not in n]
+    holding = [n for n in names if "+" in n and set(n.split("+")) & set(alone)]
+    others = [n for n in names if "+" in n and n not in holding]
+    shown = ", ".join(alone)
+    if holding:
+        one = "it" if len(alone) == 1 else "one of them"
+        shown += f" and {len(holding)} combination{'s' if len(holding) != 1 else ''} holding {one}"
+    return ", ".join([shown] + others) if shown else ", ".join(others)
 
 
 def numbers(cell: ClaimView) -> str:

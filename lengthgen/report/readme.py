@@ -43,7 +43,7 @@ def multiverse_sentence(run: RunView) -> str:
     if changing:
         by: dict[str, list[str]] = {}  # the readings under which verdicts change -> the rows they change
         for o in changing:
-            by.setdefault(", ".join(c.reading for c in o.changes), []).append(o.row)
+            by.setdefault(mv.compact(c.reading for c in o.changes), []).append(o.row)
         shown = "; ".join(f"{', '.join(rows)} under {readings}" for readings, rows in by.items())
         part += f"; {len(changing)} change ({shown})"
     ruled = ruled_out_readings(grid)

@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 from typing import Any, Mapping, Sequence
 
 from lengthgen.multiverse_cells import left_out
-from lengthgen.readings import READINGS, planned
+from lengthgen.readings import READINGS, CellPlan, planned
 from lengthgen.stated import BASELINE_BY_WIDTH, STATED, Stated
 
 PAPER = "paper"
@@ -93,24 +93,25 @@ def records_by_universe(
     return paper, cells
 
 
-def record_in(universe: str, column: str, paper, cells) -> Mapping[str, Any] | None:
-    """The record that measures ``column`` in ``universe``: its cell, or the paper's point's where the universe
-    has no cell of it and does not touch its claim (the same models)."""
+def record_in(universe: str, column: str, paper, cells, plan: CellPlan | None = None) -> Mapping[str, Any] | None:
+    """The record that measures ``column`` in ``universe``: the cell of the universe's readings that touch its
+    claim (a reading that does not touch a claim leaves its models as they are: C1 under
+    ``lengths=per-batch+init=torch``, a two-layer reading beside a one-layer one, is C1 under
+    ``lengths=per-batch``), or the paper's point's where none does; None for a cell planned but not recorded."""
     if universe == PAPER:
         return paper.get(column)
-    if (universe, column) in cells:
-        return cells[universe, column]
     claim = column.partition("-d")[0]
-    if claim in touched_claims(universe, cells):
-        return None  # planned (or plannable) but not recorded here
-    return paper.get(column)
+    parts = [p for p in universe.split("+") if claim in touched_claims(p, cells, plan)]
+    if not parts:
+        return paper.get(column)
+    return cells.get(("+".join(parts), column))
 
 
-def touched_claims(universe: str, cells) -> set[str]:
-    """The claims whose models ``universe`` changes: the plan's (where this process loaded the claims' registry),
-    else what the run shows: each of its readings' recorded cells and the cells left out of the default run for
-    it (``multiverse_cells.left_out``), so a process that only renders a claims.json answers as a claims run."""
-    found = set(planned().claims_of(universe))
+def touched_claims(universe: str, cells, plan: CellPlan | None = None) -> set[str]:
+    """The claims whose models ``universe`` changes: the plan's (the one the run recorded, else this process's,
+    where it loaded the claims' registry), else what the run shows: each of its readings' recorded cells and
+    the cells left out of the default run for it (``multiverse_cells.left_out``)."""
+    found = set((plan if plan is not None else planned()).claims_of(universe))
     if found:
         return found
     parts = set(universe.split("+"))
@@ -127,15 +128,24 @@ class Ranked:
 
 
 def rank(data: Mapping[str, Any]) -> list[Ranked]:
-    """Every universe of the run (and the paper's point) with its agreements, most agreeing first."""
+    """Every universe of the run (and the paper's point) with its agreements, most agreeing first: first the
+    universes that compare as many stated numbers as any (a universe of one model family's readings, such as a
+    two-layer combination, or a ruled-out one compares fewer: 3 of 3 is not more agreement than 16 of 20), then
+    by the share that agrees."""
     paper, cells = records_by_universe(data)
+    plan = CellPlan.from_dict(data["multiverse_plan"]) if data.get("multiverse_plan") else None
     universes = [PAPER] + list(dict.fromkeys(u for u, _ in cells))
     out = []
     for u in universes:
-        comps = tuple(compare(s, record_in(u, s.column, paper, cells), u) for s in STATED)
+        comps = tuple(compare(s, record_in(u, s.column, paper, cells, plan), u) for s in STATED)
         done = [c for c in comps if c.agrees is not None]
         out.append(Ranked(u, sum(c.agrees for c in done), len(done), comps))
-    return sorted(out, key=lambda r: (-(r.agree / r.compared if r.compared else 0), -r.compared, r.universe != PAPER))
+    full = max((r.compared for r in out), default=0)
+
+    def share(r: Ranked) -> float:
+        return r.agree / r.compared if r.compared else 0.0
+
+    return sorted(out, key=lambda r: (r.compared < full, -share(r), -r.compared, r.universe != PAPER))
 
 
 def by_choice(ranked: Sequence[Ranked]) -> list[str]:

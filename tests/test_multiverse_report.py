@@ -332,3 +332,14 @@ def test_cli_add_joins_the_cells_of_a_run_of_the_same_code(tmp_path, capsys):
     capsys.readouterr()
     assert main(["multiverse", "--report", str(base), "--add", str(more)]) == 2
     assert "computed with other code" in capsys.readouterr().err
+
+
+def test_the_models_each_universe_trained_need_every_cells_count():
+    from lengthgen.report.robustness_doc import universe_models
+
+    cells = [dict(record("C1", "init=gpt2"), models_trained=48, ruled_out=True), dict(record("C8", "init=flax"))]
+    data = {"multiverse": cells, "multiverse_environment": {"models_trained": 48, "models_from_cache": 5}}
+    assert universe_models(data) == ""  # a cell of an older version does not say
+    cells[1]["models_trained"] = 0
+    shown = universe_models(data)
+    assert "| `init=gpt2` | 1 | ruled out | 48 |" in shown and "| `init=flax` | 1 | run | 0 |" in shown

@@ -125,8 +125,8 @@ def rendered(
             "map-breaks": robustness_doc.map_breaks(run),
             "multiverse-outcomes": robustness_doc.outcomes_table(run),
             "stated-numbers": robustness_doc.stated_numbers(data),
-            "universes": robustness_doc.universes(
-                data, read_costs(extended_costs) if extended_costs is not None else None
+            "universes": robustness_doc.universes(  # models per universe: the reference's own cold cells
+                data, read_costs(extended_costs) if extended_costs is not None else None, recorded
             ),
         },
     }

@@ -91,11 +91,13 @@ def stated_numbers(data: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def universes(data: Mapping[str, Any], extended: Mapping[str, Any] | None = None) -> str:
-    """Per multiverse column, its universes in the plan of cells the reference run recorded: readings alone,
-    combinations, and how many the default run holds (``lengthgen multiverse --list`` prints the same); the models
-    each universe of the default run trained, where the run records it; and with ``extended`` (the costs file of
-    the cold run of the extended cells) what that run cost."""
+def universes(
+    data: Mapping[str, Any], extended: Mapping[str, Any] | None = None, cold: Mapping[str, Any] | None = None
+) -> str:
+    """Per multiverse column, its universes in the plan of cells ``data`` recorded: readings alone, combinations,
+    and how many the default run holds (``lengthgen multiverse --list`` prints the same); the models each universe
+    of ``cold`` (a cold run's data, default ``data``) trained, where it records them; and with ``extended`` (the
+    costs file of the cold run of the extended cells) what that run cost."""
     if "multiverse_plan" not in data:
         raise ValueError("the reference run records no multiverse plan (a run of an older version): re-record it")
     counts = universe_counts(CellPlan.from_dict(data["multiverse_plan"]))
@@ -105,7 +107,8 @@ def universes(data: Mapping[str, Any], extended: Mapping[str, Any] | None = None
     total, default = sum(c.universes for c in counts), sum(c.default for c in counts)
     head = ["claim", "universes", "readings alone", "combinations", "default run", "extended"]
     summary = f"{total} cells in all: {default} in the default run, {total - default} extended."
-    return "\n".join(table(head, rows)) + f"\n\n{summary}\n" + universe_models(data) + extended_cost(extended)
+    models = universe_models(cold if cold is not None else data)
+    return "\n".join(table(head, rows)) + f"\n\n{summary}\n" + models + extended_cost(extended)
 
 
 def extended_cost(costs: Mapping[str, Any] | None) -> str:
@@ -138,7 +141,7 @@ def universe_models(data: Mapping[str, Any]) -> str:
         [
             f"`{name}`",
             str(len(mine)),
-            "ruled out" if all(c.get("ruled_out") for c in mine) else "",
+            "ruled out" if all(c.get("ruled_out") for c in mine) else "run",
             str(sum(int(c["models_trained"]) for c in mine)),
             f"{sum(float(c.get('runtime_s') or 0) for c in mine):.0f} s",
         ]
@@ -146,9 +149,10 @@ def universe_models(data: Mapping[str, Any]) -> str:
     ]
     env = data.get("multiverse_environment") or {}
     return (
-        "\nThe models each universe of the run trained (its cells' own count: a model two cells share counts "
-        "once), and its cells' seconds of worker time:\n\n"
-        + "\n".join(table(["universe", "cells", "", "models trained", "seconds"], rows))
+        "\nThe models each universe of the default run trained (the reference run's multiverse, cold after the "
+        "claims' run whose models it reuses; a model two cells share counts once), and its cells' seconds of worker "
+        "time:\n\n"
+        + "\n".join(table(["universe", "cells", "state", "models trained", "seconds"], rows))
         + f"\n\nIn all the run trained {env.get('models_trained', '?')} models beyond the claims' and read "
         f"{env.get('models_from_cache', '?')} from the cache.\n"
     )

@@ -303,6 +303,27 @@ def test_the_universes_section_needs_a_recorded_plan():
         universes(data)
 
 
+def test_the_recorded_plan_is_read_in_one_place():
+    """``recorded_plan``: what ``--list``, the universes section and the stated numbers' ranking read."""
+    from lengthgen.readings import planned
+    from lengthgen.report.data import recorded_plan
+
+    data = assemble(all_records(), ENVIRONMENT)
+    assert recorded_plan(data).to_dict() == planned().to_dict() == data["multiverse_plan"]
+    del data["multiverse_plan"]
+    assert recorded_plan(data) is None
+
+
+@pytest.mark.parametrize(
+    "seconds, text",
+    [(0.25, "250 ms"), (119.94, "119.9 s"), (179.6, "3 min 00 s"), (2811.4, "46 min 51 s"), (None, "n/a")],
+)
+def test_a_duration_rounds_to_whole_seconds_before_it_splits_minutes(seconds, text):
+    from lengthgen.report.text import duration
+
+    assert duration(seconds) == text
+
+
 def test_the_extended_cells_join_the_grid_only_from_the_same_code():
     from lengthgen.report.data import with_cells_of
 

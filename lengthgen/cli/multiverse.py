@@ -126,7 +126,7 @@ def list_text(report: Path) -> str:
     """``--list``: the registry, then each claim's universes from the plan the run at ``report`` recorded (the
     default reports/claims.json missing or without a plan: how to get one; another path that is missing or
     without a plan: ValueError)."""
-    from lengthgen.report.data import read
+    from lengthgen.report.data import read, recorded_plan
 
     hint = (
         "they come from a claims run's recorded plan (run `pytest claims -n auto`, or pass --report, e.g. "
@@ -134,12 +134,11 @@ def list_text(report: Path) -> str:
     )
     if report == CLAIMS_JSON and not report.exists():
         return registry_text() + f"\nuniverses per claim: {report} is not there; {hint}"
-    data = read(report)
-    if "multiverse_plan" not in data:
+    plan = recorded_plan(read(report))
+    if plan is None:
         if report == CLAIMS_JSON:  # the default report, of an older version: the registry still prints
             return registry_text() + f"\nuniverses per claim: {report} records no plan (an older version's run); {hint}"
         raise ValueError(f"{str(report)!r} records no multiverse plan (a run of an older version): run the claims")
-    plan = CellPlan.from_dict(data["multiverse_plan"])
     return registry_text(plan) + "\n" + counts_text(plan, str(report))
 
 

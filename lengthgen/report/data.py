@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lengthgen.readings import planned
+from lengthgen.readings import CellPlan, planned
 from lengthgen.records import ClaimRecord
 from lengthgen.store.files import atomic_write
 
@@ -88,6 +88,13 @@ def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any
     if plan.cells:  # the registry's plan of cells, where this process knows it (a claims run: claims/multiverse.py)
         data["multiverse_plan"] = plan.to_dict()
     return data
+
+
+def recorded_plan(data: Mapping[str, Any]) -> CellPlan | None:
+    """The registry's plan of multiverse cells that the run ``data`` recorded (``"multiverse_plan"``), or None
+    where it records none (a run of an older version, or of a process that knew no plan)."""
+    recorded = data.get("multiverse_plan")
+    return CellPlan.from_dict(recorded) if recorded else None
 
 
 def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:

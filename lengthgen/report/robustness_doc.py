@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from lengthgen.multiverse_cells import sort_key, universe_counts
-from lengthgen.readings import CellPlan
+from lengthgen.report.data import recorded_plan
 from lengthgen.report import multiverse as mv
 from lengthgen.report.curve import curve, main_effects
 from lengthgen.report.findings_doc import non_reproductions
 from lengthgen.report.markdown import cell, table
 from lengthgen.report.run_view import RunView
+from lengthgen.report.text import duration
 from lengthgen.report.stated_numbers import stated_view
 
 
@@ -98,9 +99,10 @@ def universes(
     and how many the default run holds (``lengthgen multiverse --list`` prints the same); the models each universe
     of ``cold`` (a cold run's data, default ``data``) trained, where it records them; and with ``extended`` (the
     costs file of the cold run of the extended cells) what that run cost."""
-    if "multiverse_plan" not in data:
+    plan = recorded_plan(data)
+    if plan is None:
         raise ValueError("the reference run records no multiverse plan (a run of an older version): re-record it")
-    counts = universe_counts(CellPlan.from_dict(data["multiverse_plan"]))
+    counts = universe_counts(plan)
     rows = [
         [c.column, str(c.universes), str(c.alone), str(c.combinations), str(c.default), str(c.extended)] for c in counts
     ]
@@ -117,10 +119,10 @@ def extended_cost(costs: Mapping[str, Any] | None) -> str:
     if not steps:
         return ""
     step, machine = steps[-1], (costs or {}).get("machine", {})
-    minutes, seconds = divmod(round(float(step["seconds"])), 60)
     return (
-        f"\nThe extended cells ran cold on their own (`{step['label']}`, after the claims' run): {minutes} min "
-        f"{seconds:02d} s on {machine.get('cores', '?')} cores of an {machine.get('cpu_model', 'unknown CPU')}"
+        f"\nThe extended cells ran cold on their own (`{step['label']}`, after the claims' run): "
+        f"{duration(float(step['seconds']))} on {machine.get('cores', '?')} cores of an "
+        f"{machine.get('cpu_model', 'unknown CPU')}"
         f"{' with AVX-512' if machine.get('avx512') else ''} ({step.get('closing', '')}; the failures were the cells "
         "not yet declared, recorded from this run).\n"
     )

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.multiverse_cells import left_out
 from lengthgen.readings import READINGS, CellPlan, planned
+from lengthgen.report.data import recorded_plan
 from lengthgen.stated import BASELINE_BY_WIDTH, STATED, Stated
 
 PAPER = "paper"
@@ -133,7 +134,7 @@ def rank(data: Mapping[str, Any]) -> list[Ranked]:
     two-layer combination, or a ruled-out one compares fewer: 3 of 3 is not more agreement than 16 of 20), then
     by the share that agrees."""
     paper, cells = records_by_universe(data)
-    plan = CellPlan.from_dict(data["multiverse_plan"]) if data.get("multiverse_plan") else None
+    plan = recorded_plan(data)
     universes = [PAPER] + list(dict.fromkeys(u for u, _ in cells))
     out = []
     for u in universes:

@@ -170,4 +170,5 @@ def duration(seconds: float | None) -> str:
         return f"{seconds * 1000:.0f} ms"
     if seconds < 120:
         return f"{seconds:.1f} s"
-    return f"{int(seconds // 60)} min {seconds % 60:02.0f} s"
+    minutes, rest = divmod(round(seconds), 60)  # whole seconds first: 179.6 s is 3 min 00 s, not 2 min 60 s
+    return f"{minutes} min {rest:02d} s"

@@ -324,6 +324,23 @@ def test_a_duration_rounds_to_whole_seconds_before_it_splits_minutes(seconds, te
     assert duration(seconds) == text
 
 
+def test_the_extended_cells_cost_is_every_part_of_their_cold_run():
+    from lengthgen.report.robustness_doc import extended_cost
+
+    def step(label, seconds, closing):
+        return {"label": label, "seconds": seconds, "closing": closing}
+
+    machine = {"cpu_model": "AMD EPYC", "cores": 2, "avx512": True}
+    first = step("pytest claims -m multiverse_extended -n auto", 2811.4, "42 failed, 82 passed in 2806.75s")
+    later = step("pytest claims -m multiverse_extended -n auto -k steps", 150.2, "4 passed in 148.00s")
+    other = step("pytest claims -n auto", 300.0, "59 passed")
+    text = extended_cost({"machine": machine, "steps": [first, other, later]})
+    assert "in 2 parts (49 min 22 s in all)" in text and "46 min 51 s" in text and "2 min 30 s" in text
+    assert "AMD EPYC with AVX-512" in text and "not yet declared" in text  # a part with failures says why
+    assert "not yet declared" not in extended_cost({"machine": machine, "steps": [later]})
+    assert extended_cost({"machine": machine, "steps": [other]}) == extended_cost(None) == ""
+
+
 def test_the_extended_cells_join_the_grid_only_from_the_same_code():
     from lengthgen.report.data import with_cells_of
 

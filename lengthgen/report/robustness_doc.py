@@ -114,17 +114,26 @@ def universes(
 
 
 def extended_cost(costs: Mapping[str, Any] | None) -> str:
-    """What the cold run of the extended cells cost (its costs file, ``lengthgen timed``), on which CPU."""
+    """What the cold runs of the extended cells cost (its costs file, ``lengthgen timed``: one step per run of a
+    part of them, each after the claims' run), on which CPU."""
     steps = [step for step in (costs or {}).get("steps", []) if "multiverse_extended" in step.get("label", "")]
     if not steps:
         return ""
-    step, machine = steps[-1], (costs or {}).get("machine", {})
+    machine = (costs or {}).get("machine", {})
+    cpu = f"{machine.get('cpu_model', 'unknown CPU')}{' with AVX-512' if machine.get('avx512') else ''}"
+    runs = [f"`{step['label']}`: {duration(float(step['seconds']))} ({step.get('closing', '')})" for step in steps]
+    total = duration(sum(float(step["seconds"]) for step in steps))
     return (
-        f"\nThe extended cells ran cold on their own (`{step['label']}`, after the claims' run): "
-        f"{duration(float(step['seconds']))} on {machine.get('cores', '?')} cores of an "
-        f"{machine.get('cpu_model', 'unknown CPU')}"
-        f"{' with AVX-512' if machine.get('avx512') else ''} ({step.get('closing', '')}; the failures were the cells "
-        "not yet declared, recorded from this run).\n"
+        f"\nThe extended cells ran cold on {machine.get('cores', '?')} cores of an {cpu}, after the claims' run, "
+        f"in {len(steps)} part{'s' if len(steps) > 1 else ''} ({total} in all): "
+        + "; ".join(runs)
+        + "."
+        + (
+            " The failures were the cells not yet declared, recorded from these runs."
+            if any(" failed" in f" {step.get('closing', '')}" for step in steps)
+            else ""
+        )
+        + "\n"
     )
 
 

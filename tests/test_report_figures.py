@@ -68,6 +68,34 @@ def test_every_kind_draws_a_non_blank_png(name):
         assert "one per seed" in caption
 
 
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_a_figure_is_drawn_once_and_as_tight_layout_leaves_it(name, monkeypatch):
+    """render() lays the figure out with tight_layout and then drops the layout engine, so that savefig draws
+    once (not a layout pass and a draw): the PNG equals the one savefig writes with the engine left in place."""
+    import functools
+
+    from matplotlib.figure import Figure
+
+    png, _ = render(SPECS[name])
+    draws = []
+    draw, set_engine = Figure.draw, Figure.set_layout_engine
+
+    @functools.wraps(draw)
+    def counted(fig, renderer):
+        draws.append(1)
+        return draw(fig, renderer)
+
+    def kept(fig, layout=None, **kwargs):  # every engine but None: tight_layout's placeholder stays
+        return None if layout is None else set_engine(fig, layout, **kwargs)
+
+    monkeypatch.setattr(Figure, "draw", counted)
+    render(SPECS[name])
+    assert len(draws) == 1
+    monkeypatch.setattr(Figure, "draw", draw)
+    monkeypatch.setattr(Figure, "set_layout_engine", kept)
+    assert render(SPECS[name])[0] == png
+
+
 def test_none_values_draw_as_gaps():
     spec = figures.lines("gaps", "x", "y", [figures.series("s", [0, 1, 2], y=[0, 1, 2])])
     spec["series"][0]["y"][1] = None  # claims.json stores NaN as null

@@ -76,7 +76,7 @@ def test_the_cost_table_and_the_slower_cpu_line():
     text = costs_table(costs, {"torch": "2.13.0+cpu"}, other)
     assert "| `pytest claims -n auto` | empty | 6 min 40 s | 55 passed |" in text
     assert "| `pytest claims -n auto` | the runs above | 30.0 s | 55 passed |" in text
-    assert "Measured on an AMD EPYC (AVX-512), 2 cores, torch 2.13.0+cpu, on 2026-12-03." in text
+    assert "Measured on an AMD EPYC with AVX-512, 2 cores, torch 2.13.0+cpu, on 2026-12-03." in text
     assert slower_line(costs, other).endswith("took 16 min 40 s: 2.5x this machine's.\n")
     assert slower_line(costs, None) == ""
     # a slower CPU timed with another backward is compared with the same backward's time on the faster CPU
@@ -97,4 +97,4 @@ def test_the_ci_section_shows_each_step_how_busy_the_cores_were_and_the_sum():
     text = ci_section(ci)
     assert "| `pytest -n auto` | 10 min 00 s | 90 % | 9 passed |" in text  # 1080 s of CPU over 2 x 600 s
     assert "| `pytest -m quick -n auto` | 60.0 s | - |" in text  # no CPU time recorded
-    assert "add up to 11 min 00 s" in text and "AMD EPYC (AVX2, no AVX-512), 2 cores" in text
+    assert "add up to 11 min 00 s" in text and "AMD EPYC with AVX2 and no AVX-512, 2 cores" in text

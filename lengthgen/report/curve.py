@@ -29,6 +29,7 @@ from typing import Any, Mapping, Sequence
 from lengthgen.catalogue import CATALOGUE, PREDICTIONS
 from lengthgen.readings import CHOICES, READINGS
 from lengthgen.report import text
+from lengthgen.report.figures import lay_out
 from lengthgen.report.multiverse import PAPER, column_of, reference
 from lengthgen.report.run_view import CheckView, ClaimView, RunView, claim_view
 
@@ -366,7 +367,7 @@ def curve_png(curve: Curve, path: Path | str) -> Path:
     bottom.set_xticks(list(xs), [PAPER if p.universe == PAPER else str(x) for x, p in zip(xs, points)], fontsize=7)
     bottom.set_xlim(0.5, len(points) + 0.5)
     bottom.set_xlabel("universe, by value (the paper's point takes no alternative reading)", fontsize=8)
-    fig.tight_layout()
+    lay_out(fig)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png")

@@ -227,6 +227,14 @@ def _heatmap(ax, fig, spec: Mapping[str, Any]) -> list[str]:
 DRAW = {"lines": _lines, "bars": _bars, "heatmap": _heatmap}
 
 
+def lay_out(fig) -> None:
+    """tight_layout's margins, computed once, and then no layout engine on the figure: tight_layout leaves a
+    placeholder engine behind, and savefig lays out and draws once more for any engine before it draws. The PNG
+    is the same byte for byte with one draw fewer (``tests/test_report_figures.py``)."""
+    fig.tight_layout()
+    fig.set_layout_engine(None)
+
+
 def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     """``(png_bytes, caption)`` of one spec; raises :class:`FigureError` naming what is wrong."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # heavy: only when drawing (module docstring)
@@ -252,7 +260,7 @@ def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     ax.set_ylabel(str(spec.get("ylabel", "")), fontsize=9)
     ax.tick_params(labelsize=8)
     ax.grid(True, alpha=0.25)
-    fig.tight_layout()
+    lay_out(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
     caption = " · ".join(part for part in [spec.get("note") or "", *remarks] if part)
@@ -402,7 +410,7 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     if depends:
         handles.append(Line2D([], [], linewidth=0, label=f"{DEPENDS_MARK} verdict depends on a reading"))
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    fig.tight_layout()
+    lay_out(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
     caption = (

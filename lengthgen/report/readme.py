@@ -98,14 +98,13 @@ def verdict_table(run: RunView) -> str:
 
 
 def machine_line(costs: Mapping[str, Any], environment: Mapping[str, Any]) -> str:
-    """ "Measured on an AMD EPYC (AVX-512), 2 cores, torch 2.13.0+cpu, on 2026-12-03"."""
+    """ "Measured on an AMD EPYC with AVX-512, 2 cores, torch 2.13.0+cpu, on 2026-12-03"."""
     m = costs.get("machine", {})
-    vector = "AVX-512" if m.get("avx512") else "AVX2, no AVX-512"
     dates = sorted({s.get("date") for s in costs.get("steps", []) if s.get("date")})
     when = f", on {dates[0]}" if len(dates) == 1 else f", {dates[0]} to {dates[-1]}" if dates else ""
     torch = environment.get("torch")
     return (
-        f"Measured on an {m.get('cpu_model', 'unknown CPU')} ({vector}), {m.get('cores', '?')} cores"
+        f"Measured on an {text.machine_name(m)}, {m.get('cores', '?')} cores"
         + (f", torch {torch}" if torch else "")
         + when
     )
@@ -122,11 +121,10 @@ def slower_line(costs: Mapping[str, Any], other: Mapping[str, Any] | None) -> st
         here = step.get("against") or mine.get(step["label"])
         if step.get("cold") and here is not None and float(here["seconds"]) > 0:
             m = other.get("machine", {})
-            vector = "AVX-512" if m.get("avx512") else "AVX2 and no AVX-512"
             ratio = float(step["seconds"]) / float(here["seconds"])
             took = text.duration(float(step["seconds"]))
             where = (
-                f"On an {m.get('cpu_model', 'unknown CPU')} with {vector} ({m.get('cores', '?')} cores, "
+                f"On an {text.machine_name(m)} ({m.get('cores', '?')} cores, "
                 f"{step.get('date', 'undated')}) the cold `{step['label']}`"
             )
             if step.get("against"):

@@ -14,7 +14,7 @@ from lengthgen.report.curve import curve, main_effects
 from lengthgen.report.findings_doc import non_reproductions
 from lengthgen.report.markdown import cell, table
 from lengthgen.report.run_view import RunView
-from lengthgen.report.text import duration
+from lengthgen.report.text import duration, machine_name
 from lengthgen.report.stated_numbers import stated_view
 
 
@@ -120,17 +120,17 @@ def extended_cost(costs: Mapping[str, Any] | None) -> str:
     if not steps:
         return ""
     machine = (costs or {}).get("machine", {})
-    cpu = f"{machine.get('cpu_model', 'unknown CPU')}{' with AVX-512' if machine.get('avx512') else ''}"
     runs = [f"`{step['label']}`: {duration(float(step['seconds']))} ({step.get('closing', '')})" for step in steps]
     total = duration(sum(float(step["seconds"]) for step in steps))
     return (
-        f"\nThe extended cells ran cold on {machine.get('cores', '?')} cores of an {cpu}, after the claims' run, "
+        f"\nThe extended cells ran cold on {machine.get('cores', '?')} cores of an {machine_name(machine)}, "
+        "after the claims' run, "
         f"in {len(steps)} part{'s' if len(steps) > 1 else ''} ({total} in all): "
         + "; ".join(runs)
         + "."
         + (
             " The failures were the cells not yet declared, recorded from these runs."
-            if any(" failed" in f" {step.get('closing', '')}" for step in steps)
+            if any(" failed" in f" {step.get('closing', '')}" for step in steps)  # " failed": not "xfailed"
             else ""
         )
         + "\n"

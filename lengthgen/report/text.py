@@ -163,6 +163,13 @@ def run_label(records: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     return completeness([claim_view(r) for r in records]).label
 
 
+def machine_name(machine: Mapping[str, Any]) -> str:
+    """The CPU of a costs file's ``machine`` block (``lengthgen timed``), in one style for every document:
+    "AMD EPYC with AVX-512", "AMD EPYC with AVX2 and no AVX-512"."""
+    vector = "AVX-512" if machine.get("avx512") else "AVX2 and no AVX-512"
+    return f"{machine.get('cpu_model') or 'unknown CPU'} with {vector}"
+
+
 def duration(seconds: float | None) -> str:
     if seconds is None:
         return "n/a"

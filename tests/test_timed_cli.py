@@ -84,6 +84,8 @@ def test_the_cost_table_and_the_slower_cpu_line():
     other["steps"][0] |= {"backward": "autograd", "against": against}
     line = slower_line(costs, other)
     assert "with the autograd backward took 16 min 40 s, 2.0x its 8 min 20 s on AMD EPYC with AVX-512" in line
+    other["steps"][0]["against"] = dict(against, avx512=False)  # the faster CPU named from its own flags
+    assert "8 min 20 s on AMD EPYC with AVX2 and no AVX-512 (2026-12-01)" in slower_line(costs, other)
 
 
 def test_the_ci_section_shows_each_step_how_busy_the_cores_were_and_the_sum():

@@ -130,8 +130,8 @@ def slower_line(costs: Mapping[str, Any], other: Mapping[str, Any] | None) -> st
             if step.get("against"):
                 return (
                     f"{where} with the {step.get('backward', '?')} backward took {took}, {ratio:.1f}x its "
-                    f"{text.duration(float(here['seconds']))} on {here.get('cpu_model', 'the faster CPU')} with "
-                    f"AVX-512 ({here.get('date', 'undated')}); the engine's backward has not been timed there.\n"
+                    f"{text.duration(float(here['seconds']))} on {text.machine_name(here)} "
+                    f"({here.get('date', 'undated')}); the engine's backward has not been timed there.\n"
                 )
             return f"{where} took {took}: {ratio:.1f}x this machine's.\n"
     return ""

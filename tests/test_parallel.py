@@ -42,3 +42,36 @@ def test_a_cluster_needs_the_payload(monkeypatch):
     monkeypatch.setattr("lengthgen.engine.cluster.active", lambda: True)
     with pytest.raises(ValueError, match="payload"):
         next(train_passes(passes()))
+
+
+def test_the_pool_is_kept_for_its_key_and_replaced_for_another(monkeypatch):
+    monkeypatch.setattr(parallel, "_POOL", None)
+    try:
+        first = parallel.pool(2, 1)  # processes start on the first submit, not here
+        assert parallel.pool(2, 1) is first
+        second = parallel.pool(3, 1)
+        assert second is not first and parallel.pool(3, 1) is second
+    finally:
+        parallel.shutdown()
+    assert parallel._POOL is None
+    parallel.shutdown()  # a no-op without a pool
+
+
+def test_map_unordered_in_process_keeps_the_order_and_needs_no_pool(monkeypatch):
+    monkeypatch.setattr(parallel, "pool", lambda *a: pytest.fail("one worker must not start a pool"))
+    assert list(parallel.map_unordered(abs, [-3, 2, -1], workers=1, threads=1)) == [(0, 3), (1, 2), (2, 1)]
+    assert list(parallel.map_unordered(abs, [-3], workers=4, threads=1)) == [(0, 3)]
+
+
+@pytest.mark.slow
+def test_map_unordered_in_the_pool_gives_every_result_and_raises_a_jobs_error(monkeypatch):
+    monkeypatch.setattr(parallel, "_POOL", None)
+    try:
+        assert dict(parallel.map_unordered(abs, [-3, 2, -1, -7], workers=2, threads=1)) == {0: 3, 1: 2, 2: 1, 3: 7}
+        kept = parallel._POOL[1]
+        with pytest.raises(ValueError, match="invalid literal"):
+            dict(parallel.map_unordered(int, ["1", "x"], workers=2, threads=1))
+        assert parallel._POOL[1] is kept  # a job's exception leaves the pool usable
+        assert dict(parallel.map_unordered(abs, [-5, 6], workers=2, threads=1)) == {0: 5, 1: 6}
+    finally:
+        parallel.shutdown()

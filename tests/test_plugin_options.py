@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from lengthgen.config import MAX_SEEDS
-from lengthgen.testing.options import PREFIX, device_arg, seeds_arg, threads_arg, until_decided_arg
+from lengthgen.testing.options import AUTO, PREFIX, device_arg, seeds_arg, threads_arg, until_decided_arg, workers_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 120  # one pytest start-up that stops while parsing its arguments, on shared cores
@@ -22,6 +22,7 @@ TIMEOUT_S = 120  # one pytest start-up that stops while parsing its arguments, o
 
 def test_good_values_arrive_parsed():
     assert threads_arg("3") == 3
+    assert workers_arg("2") == 2 and workers_arg("auto") == workers_arg(" AUTO ") == AUTO
     assert seeds_arg("0-3") == (0, 1, 2, 3) and seeds_arg("0,2,5") == (0, 2, 5)
     assert seeds_arg(f"0-{MAX_SEEDS - 1}") == tuple(range(MAX_SEEDS))
     assert seeds_arg("") is None and seeds_arg("  ") is None  # a blank --lengthgen-seeds= means the paper's count
@@ -34,6 +35,8 @@ def test_good_values_arrive_parsed():
         (threads_arg, "0", "--lengthgen-threads='0': must be a positive integer"),
         (threads_arg, "-2", "--lengthgen-threads='-2'"),
         (threads_arg, "abc", "--lengthgen-threads='abc'"),
+        (workers_arg, "0", "--lengthgen-workers='0': must be 'auto' or a positive integer"),
+        (workers_arg, "many", "--lengthgen-workers='many'"),
         (until_decided_arg, "1", "--lengthgen-until-decided='1': MAX must be an integer in 2..10000"),
         (
             until_decided_arg,
@@ -63,7 +66,7 @@ def test_every_option_is_in_the_plugins_namespace(pytestconfig):
 
     group = pytestconfig._parser.getgroup("lengthgen")
     names = {name for option in group.options for name in option.names()}
-    assert len(group.options) == 9 and all(name.startswith(PREFIX) for name in names), sorted(names)
+    assert len(group.options) == 10 and all(name.startswith(PREFIX) for name in names), sorted(names)
     assert all(option.dest == option.names()[0][2:].replace("-", "_") for option in group.options)
     train = build_parser().parse_args(
         [
@@ -91,6 +94,7 @@ def test_every_option_is_in_the_plugins_namespace(pytestconfig):
     "option, value",
     [
         ("--lengthgen-threads", "0"),
+        ("--lengthgen-workers", "0"),
         ("--lengthgen-seeds", "5-1"),
         ("--lengthgen-device", "tpu"),
         ("--lengthgen-until-decided", "1"),
@@ -113,3 +117,27 @@ def test_pytest_bad_value_is_a_one_line_usage_error(tmp_path, option, value):
     assert len(errors) == 1 and f"error: argument {option}: " in errors[0], result.stderr
     assert repr(value) in errors[0], result.stderr
     assert "test_nothing" not in result.stdout  # nothing was collected or run
+
+
+class _Config:
+    """The part of pytest.Config that ``training_workers`` reads."""
+
+    def __init__(self, workers, worker: bool):
+        self._workers = workers
+        if worker:
+            self.workerinput = {}
+
+    def getoption(self, name):
+        assert name == "lengthgen_workers"
+        return self._workers
+
+
+def test_auto_trains_in_one_process_per_core_serially_and_in_the_worker_itself_under_xdist(monkeypatch):
+    from lengthgen.testing.session import training_workers
+
+    monkeypatch.setattr("os.cpu_count", lambda: 6)
+    assert training_workers(_Config(AUTO, worker=False)) == 6
+    assert training_workers(_Config(AUTO, worker=True)) == 1
+    assert training_workers(_Config(3, worker=True)) == 3  # an explicit count holds in every process
+    monkeypatch.setattr("os.cpu_count", lambda: None)
+    assert training_workers(_Config(AUTO, worker=False)) == 1

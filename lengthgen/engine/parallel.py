@@ -3,21 +3,31 @@ a Dask cluster (the CLI's ``--scheduler``, pytest's ``--lengthgen-scheduler``; :
 for pytest and the CLI alike.
 
 Under pytest-xdist the workers already are the processes, so claim tests train in-process (unless a
-scheduler is connected). Passes are independent and a member trains the same in any pass and any
+scheduler is connected); a serial pytest run trains in as many processes as the machine has cores
+(``--lengthgen-workers``). Passes are independent and a member trains the same in any pass and any
 process, so neither the worker count nor the cluster ever changes a number.
+
+The processes are kept for the life of this process (one pool per worker count, thread count and device,
+shut down at exit or by :func:`shutdown`): a spawned process pays torch's import once, not once per call.
+:func:`map_unordered` runs any module-level function over items in the same pool (the two-layer
+evaluations).
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Callable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from lengthgen.engine import cluster
 from lengthgen.device import get_device
 from lengthgen.engine.train import Member, TrainedModel, train_members
 
-_WORKERS = 1  # processes that train missing models (set by the CLI's --workers; 1 under pytest)
+_WORKERS = 1  # processes that train missing models (the CLI's --workers; pytest's --lengthgen-workers)
+_POOL: tuple[tuple[int, int, str], ProcessPoolExecutor] | None = None  # ((workers, threads, device), the pool)
+T = TypeVar("T")
 
 
 def set_workers(count: int) -> None:
@@ -52,6 +62,72 @@ def _init_worker(threads: int, device: str) -> None:
     set_device(device)  # a spawned process starts on the CPU: without this, --device cuda --workers N trained there
 
 
+def pool(workers: int, threads: int) -> ProcessPoolExecutor:
+    """This process's pool of ``workers`` spawned processes with ``threads`` torch threads each on this
+    process's device: made on first use and kept; another worker count, thread count or device replaces it."""
+    global _POOL
+    key = (workers, threads, str(get_device()))
+    if _POOL is not None and _POOL[0] == key:
+        return _POOL[1]
+    shutdown()
+    context = multiprocessing.get_context("spawn")
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(threads, key[2]))
+    _POOL = (key, executor)
+    return executor
+
+
+def shutdown() -> None:
+    """Stop this process's pool (a no-op without one); the next parallel call starts a new one."""
+    global _POOL
+    if _POOL is not None:
+        _POOL[1].shutdown(wait=True, cancel_futures=True)
+        _POOL = None
+
+
+atexit.register(shutdown)
+
+
+def warm_up(workers: int, threads: int) -> None:
+    """Start the pool's processes now (each imports torch and the engine), so that the first pass does not
+    wait for them; returns at once."""
+    executor = pool(workers, threads)
+    for _ in range(workers):
+        executor.submit(_ready)
+
+
+def _ready() -> None:
+    import lengthgen.engine.train  # noqa: F401  (torch and the engine, imported while the driver collects)
+
+
+def map_unordered(
+    function: Callable[[T], Any], items: Sequence[T], workers: int, threads: int
+) -> Iterator[tuple[int, Any]]:
+    """Yield ``(index, function(items[index]))`` as each finishes: in order in this process when
+    ``workers`` <= 1 or there is one item, else in this process's pool (``function`` module-level, items
+    picklable)."""
+    if workers <= 1 or len(items) <= 1:
+        for i, item in enumerate(items):
+            yield i, function(item)
+        return
+    executor = pool(workers, threads)
+    futures = {executor.submit(function, item): i for i, item in enumerate(items)}
+    yield from _as_completed(futures)
+
+
+def _as_completed(futures: dict) -> Iterator[tuple[int, Any]]:
+    """``(index, result)`` per future as it finishes; an exception cancels the futures not started, and a
+    process that died takes the pool with it (the next call starts a new one)."""
+    try:
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    except BrokenProcessPool:
+        shutdown()
+        raise
+    finally:
+        for future in futures:
+            future.cancel()
+
+
 def train_passes(
     passes: Sequence[Sequence[Member]],
     workers: int = 1,
@@ -61,9 +137,9 @@ def train_passes(
     payload: Callable[[Member], dict] | None = None,
     make: Callable[..., TrainedModel] = TrainedModel,
 ) -> Iterator[tuple[int, list[TrainedModel]]]:
-    """Yield ``(index, models)`` for every pass as it finishes: in the given order in this process, or
-    spread over ``workers`` processes with the longest passes started first, or, when a Dask scheduler
-    is connected (:func:`lengthgen.engine.cluster.connect`), on its workers, longest first.
+    """Yield ``(index, models)`` for every pass as it finishes: in the given order in this process, or spread over
+    ``workers`` processes (this process's :func:`pool`) with the longest passes started first, or, when a Dask
+    scheduler is connected (:func:`lengthgen.engine.cluster.connect`), on its workers, longest first.
 
     ``train(members, progress=None)`` trains one pass (a module-level function: it travels to other
     processes by reference). On a cluster, ``payload(member)`` (the member's cache payload, required
@@ -90,13 +166,9 @@ def train_passes(
             done += size * passes[i][0].spec.train.steps
         return
     order = sorted(range(len(passes)), key=lambda i: -pass_cost(passes[i]))  # longest first
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        min(workers, len(passes)), mp_context=context, initializer=_init_worker, initargs=(threads, str(get_device()))
-    ) as pool:
-        futures = {pool.submit(train, list(passes[i])): i for i in order}
-        for future in as_completed(futures):
-            index = futures[future]
-            done += len(passes[index]) * passes[index][0].spec.train.steps
-            advance(0)
-            yield index, future.result()
+    executor = pool(workers, threads)
+    futures = {executor.submit(train, list(passes[i])): i for i in order}
+    for index, models in _as_completed(futures):
+        done += len(passes[index]) * passes[index][0].spec.train.steps
+        advance(0)
+        yield index, models

@@ -1,10 +1,11 @@
 """The two-layer transformer's cached kinds: trained models and their evaluations.
 
-``trained_transformers(members, cache)`` loads what the cache holds and trains the rest (missing seeds of
-a spec in ensemble passes of at most ``MAX_MEMBERS``, here or on a connected Dask cluster), one lock per
-entry, like ``store/one_layer.py``. The training key covers the full spec, the seed, the code
-fingerprint of the core plus ``MODEL_FILES``, torch's version, the thread count and the device; an
-evaluation's key adds the evaluation settings and ``EVAL_FILES``.
+``trained_transformers(members, cache)`` loads what the cache holds and trains the rest (missing seeds of a spec in
+ensemble passes of at most ``MAX_MEMBERS``, here, in this process's pool of worker processes
+(``lengthgen.engine.parallel.set_workers``) or on a connected Dask cluster), one lock per entry, like
+``store/one_layer.py``; ``evaluated_transformers`` evaluates the missing models in that pool too. The training key
+covers the full spec, the seed, the code fingerprint of the core plus ``MODEL_FILES``, torch's version, the thread
+count and the device; an evaluation's key adds the evaluation settings and ``EVAL_FILES``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import torch
 from lengthgen.config import EvalConfig
 from lengthgen.engine import cluster
 from lengthgen.engine.evaluate_two_layer import TransformerEval, evaluate_transformer
-from lengthgen.engine.parallel import train_passes
+from lengthgen.engine.parallel import get_workers, map_unordered, train_passes
 from lengthgen.engine.train_two_layer import (
     MAX_MEMBERS,
     TrainedTransformer,
@@ -82,11 +83,13 @@ def trained_transformers(
                 yield i, model, (train_payload(members[i]), meta, model.state)
 
     def _train_chunks(chunks: list[list[int]]):
-        """``(chunk, models)`` per ensemble pass: on the connected Dask cluster, else here, in order."""
-        if cluster.active():
+        """``(chunk, models)`` per ensemble pass: on the connected Dask cluster, else in the pool of worker
+        processes as each finishes, else here, in order."""
+        if cluster.active() or (get_workers() > 1 and len(chunks) > 1):
             passes = [[members[i] for i in chunk] for chunk in chunks]
             for number, models in train_passes(
                 passes,
+                get_workers(),
                 threads=torch.get_num_threads(),
                 train=train_transformers,
                 payload=train_payload,
@@ -116,15 +119,21 @@ def eval_payload(model: TrainedTransformer, evaluation: EvalConfig) -> dict[str,
 def evaluated_transformers(
     models: Sequence[TrainedTransformer], evaluation: EvalConfig, cache: Cache
 ) -> list[TransformerEval]:
-    """Per model its :class:`TransformerEval`: from the cache, or computed now and saved (one lock each)."""
+    """Per model its :class:`TransformerEval`: from the cache, or computed now (in the pool of worker processes
+    when there is one) and saved (one lock each)."""
     payloads = [eval_payload(m, evaluation) for m in models]
 
     def decode(i: int, entry: tuple[dict, dict]) -> TransformerEval:
         return TransformerEval.from_dict(entry[0])
 
     def compute(todo: list[int]):
-        for i in todo:
-            result = evaluate_transformer(models[i], evaluation)
-            yield i, result, (payloads[i], result.to_dict(), None)
+        jobs = [(models[i], evaluation) for i in todo]
+        for number, result in map_unordered(_evaluate, jobs, get_workers(), torch.get_num_threads()):
+            yield todo[number], result, (payloads[todo[number]], result.to_dict(), None)
 
     return fetch_or_compute(cache, EVAL_KIND, [payload_key(p) for p in payloads], decode, compute)
+
+
+def _evaluate(job: tuple[TrainedTransformer, EvalConfig]) -> TransformerEval:
+    """One evaluation (module-level: it travels to a worker process by reference)."""
+    return evaluate_transformer(*job)

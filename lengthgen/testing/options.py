@@ -27,6 +27,7 @@ from lengthgen.engine.cluster import scheduler_arg  # imports nothing of distrib
 
 DEVICE_NAME = re.compile(r"(cpu|cuda)(:[0-9]+)?")  # the names torch.device takes for a cpu or cuda device
 PREFIX = "--lengthgen-"  # every option of the group (pytest's namespace for a plugin's options)
+AUTO = "auto"  # --lengthgen-workers' default: one process per core in a serial run, 1 in an xdist worker
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -63,6 +64,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=threads_arg,
         default=1,
         help="torch threads per process (default 1; part of the cache key)",
+    )
+    group.addoption(
+        "--lengthgen-workers",
+        dest="lengthgen_workers",
+        type=workers_arg,
+        default=AUTO,
+        help="processes that train and evaluate missing models in a serial run (default auto: one per core "
+        "without xdist, 1 in each xdist worker, whose workers already are the processes); never changes a number",
     )
     group.addoption(
         "--lengthgen-report-dir",
@@ -111,6 +120,21 @@ def threads_arg(text: str) -> int:
             f"--lengthgen-threads={text!r}: must be a positive integer (torch threads per process)"
         )
     return threads
+
+
+def workers_arg(text: str) -> int | str:
+    """``--lengthgen-workers``: ``auto`` (:data:`AUTO`) or a positive integer (processes that train)."""
+    if text.strip().lower() == AUTO:
+        return AUTO
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = None
+    if workers is None or workers < 1:
+        raise argparse.ArgumentTypeError(
+            f"--lengthgen-workers={text!r}: must be 'auto' or a positive integer (processes that train)"
+        )
+    return workers
 
 
 def seeds_arg(text: str) -> tuple[int, ...] | None:

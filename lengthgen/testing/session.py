@@ -1,7 +1,7 @@
 """The run's set-up and tear-down in each process: torch threads, device, matplotlib backend, the
-``--lengthgen-until-decided`` plan, the Dask client, the directories, the model cache, and what passes
-between the xdist controller and its workers (``workerinput``: the ``--lengthgen-retrain`` time;
-``workeroutput``: cache counters and peak memory).
+``--lengthgen-until-decided`` plan, the Dask client, the training processes of a serial run, the directories, the
+model cache, and what passes between the xdist controller and its workers (``workerinput``: the
+``--lengthgen-retrain`` time; ``workeroutput``: cache counters and peak memory).
 
 Directory writability is checked here rather than by a ``type=`` validator: the ``--lengthgen-report-dir``
 default is ``<rootdir>/reports`` and the ``--lengthgen-cache-dir`` default comes from the environment,
@@ -53,6 +53,34 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(run, PLUGIN_NAME)
     config.stash[state.STARTED] = time.time()
     config.stash[state.FRESH_AFTER_TIME] = fresh_after
+    from lengthgen.engine.parallel import get_workers, set_workers
+
+    config.stash[state.WORKERS_BEFORE] = get_workers()  # restored at unconfigure (an in-process pytester run)
+    set_workers(training_workers(config))
+
+
+def training_workers(config: pytest.Config) -> int:
+    """``--lengthgen-workers``: its number, or for ``auto`` 1 in an xdist worker (the workers already are the
+    processes) and one per available core in a serial run."""
+    from lengthgen.testing.options import AUTO
+
+    chosen = config.getoption("lengthgen_workers")
+    if chosen != AUTO:
+        return int(chosen)
+    return 1 if state.is_worker(config) else os.cpu_count() or 1  # as the CLI's --workers
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A serial run that will run claim tests starts its training processes now, so that they import torch
+    while the first test sets up (a run of unit tests alone starts none)."""
+    from lengthgen.engine import cluster, parallel
+
+    workers = parallel.get_workers()
+    claims = any(item.get_closest_marker("claim") is not None for item in session.items)
+    if workers > 1 and claims and not cluster.active() and not session.config.option.collectonly:
+        import torch
+
+        parallel.warm_up(workers, torch.get_num_threads())
 
 
 def report_dir(config: pytest.Config) -> Path:
@@ -112,6 +140,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    from lengthgen.engine import cluster
+    from lengthgen.engine import cluster, parallel
 
     cluster.close()  # a no-op without --lengthgen-scheduler
+    parallel.shutdown()  # a no-op without training processes
+    parallel.set_workers(config.stash.get(state.WORKERS_BEFORE, parallel.get_workers()))

@@ -17,6 +17,7 @@ CACHE = pytest.StashKey[Any]()  # this process's lengthgen.store.cache.Cache, ma
 FRESH_AFTER_TIME = pytest.StashKey["float | None"]()  # --lengthgen-retrain: cached models older than it are ignored
 STARTED = pytest.StashKey[float]()  # time.time() at configure: the report's start and wall time
 RUN = pytest.StashKey[Any]()  # this process's lengthgen.testing.run.RunRecords
+WORKERS_BEFORE = pytest.StashKey[int]()  # lengthgen.engine.parallel's worker count before configure (restored after)
 
 # item.stash
 RECORDER = pytest.StashKey[Any]()  # the test's ClaimRecorder or ControlRecorder, once its fixture ran

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lengthgen.engine.grouping import group_members
+from lengthgen.engine.grouping import fill_workers, group_members
 from lengthgen.engine.train import Member, train_members
 
 from tests.helpers import tiny_spec
@@ -80,6 +80,16 @@ def test_grouping_by_signature():
     groups = group_members(members, max_members=2)
     assert [len(g) for g in groups] == [2, 1, 1]  # 3 rope members in two passes, 1 ape
     assert all(len({m.spec.model for m in g}) == 1 for g in groups)
+
+
+def test_fewer_passes_than_processes_are_split_largest_first():
+    rope, ape = tiny_spec("rope"), tiny_spec("ape")
+    passes = [[Member(rope, s) for s in range(5)], [Member(ape, 0)]]
+    split = fill_workers(passes, 4)
+    assert [[m.seed for m in g] for g in split] == [[0, 1], [2], [3, 4], [0]]  # 5 -> 3 + 2 -> (2 + 1) + 2
+    assert fill_workers(passes, 2) == passes and fill_workers(passes, 1) == passes  # enough passes already
+    assert [len(g) for g in fill_workers([[Member(ape, 0)]], 4)] == [1]  # one member cannot be split
+    assert fill_workers([], 2) == []
 
 
 def test_mixed_signatures_rejected():

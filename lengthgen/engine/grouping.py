@@ -22,3 +22,18 @@ def group_members(members: Sequence[Member], max_members: int = MAX_MEMBERS) -> 
         size = -(-len(group) // count)
         passes += [group[i : i + size] for i in range(0, len(group), size)]
     return passes
+
+
+def fill_workers(passes: list[list[Member]], workers: int) -> list[list[Member]]:
+    """``passes`` with the largest split in two (the first half rounded up) until there are ``workers`` passes
+    or none has two members: fewer passes than processes leave a process idle, and a member trains the same
+    in a smaller pass (``tests/test_train.py``)."""
+    passes = [list(group) for group in passes]
+    while len(passes) < workers:
+        largest = max(range(len(passes)), key=lambda i: len(passes[i]), default=None)
+        if largest is None or len(passes[largest]) < 2:
+            break
+        group = passes.pop(largest)
+        half = -(-len(group) // 2)
+        passes[largest:largest] = [group[:half], group[half:]]
+    return passes

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -64,10 +64,11 @@ def _init_worker(threads: int, device: str) -> None:
 
 def pool(workers: int, threads: int) -> ProcessPoolExecutor:
     """This process's pool of ``workers`` spawned processes with ``threads`` torch threads each on this
-    process's device: made on first use and kept; another worker count, thread count or device replaces it."""
+    process's device: made on first use and kept; another worker count, thread count or device replaces it, and so
+    does a new one where a process died."""
     global _POOL
     key = (workers, threads, str(get_device()))
-    if _POOL is not None and _POOL[0] == key:
+    if _POOL is not None and _POOL[0] == key and not _POOL[1]._broken:  # a process that died breaks its pool
         return _POOL[1]
     shutdown()
     context = multiprocessing.get_context("spawn")
@@ -97,6 +98,12 @@ def warm_up(workers: int, threads: int) -> None:
 
 def _ready() -> None:
     import lengthgen.engine.train  # noqa: F401  (torch and the engine, imported while the driver collects)
+
+
+def submit(function: Callable[..., Any], *args: Any, workers: int, threads: int) -> Future:
+    """``function(*args)`` in this process's pool of ``workers`` processes (``function`` module-level, the
+    arguments picklable): its future, for work that overlaps with this process's own."""
+    return pool(workers, threads).submit(function, *args)
 
 
 def map_unordered(

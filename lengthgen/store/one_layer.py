@@ -18,7 +18,7 @@ from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.store.fingerprint import code_fingerprint, environment, spec_files
-from lengthgen.engine.grouping import group_members
+from lengthgen.engine.grouping import fill_workers, group_members
 from lengthgen.engine.parallel import get_workers, train_passes
 from lengthgen.progress import progress_bar
 from lengthgen.engine.train import Member, TrainedModel, ensemble_signature
@@ -38,11 +38,11 @@ def trained(
 ) -> list[TrainedModel]:
     """One trained model per member (cached, or trained now and cached).
 
-    Missing members are trained in as few ensemble passes as their signatures allow; ``workers`` > 1
-    trains the passes in that many processes (default: the process-wide setting of
-    ``lengthgen.engine.parallel.set_workers``, which the CLI's ``--workers`` sets). With a Dask scheduler
-    connected (``--scheduler``, pytest's ``--lengthgen-scheduler``; :mod:`lengthgen.engine.cluster`) the
-    passes train on its workers and are saved here, under the same locks.
+    Missing members are trained in as few ensemble passes as their signatures allow (split further while there are
+    fewer passes than processes); ``workers`` > 1 trains the passes in that many processes (default: the
+    process-wide setting of ``lengthgen.engine.parallel.set_workers``, which the CLI's ``--workers`` sets). With a
+    Dask scheduler connected (``--scheduler``, pytest's ``--lengthgen-scheduler``; :mod:`lengthgen.engine.cluster`)
+    the passes train on its workers and are saved here, under the same locks.
     """
     workers = get_workers() if workers is None else workers
 
@@ -51,7 +51,7 @@ def trained(
         return TrainedModel(members[i].spec, members[i].seed, tensors, meta["trajectory"], meta["seconds"])
 
     def compute(todo: list[int]):
-        passes = group_members([members[i] for i in todo])
+        passes = fill_workers(group_members([members[i] for i in todo]), workers)  # (no process left idle)
         index = {id(members[i]): i for i in todo}
         steps = sum(len(p) * p[0].spec.train.steps for p in passes)
         with progress_bar(steps, f"train {len(todo)} models", progress, unit="model-step") as update:

@@ -134,7 +134,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         config.workeroutput[state.PEAK_RSS_OUTPUT] = peak_rss_mib()
         return
     config.stash[state.RUN].add_stats(own)
+    from lengthgen.testing.drawing import finish_drawing
     from lengthgen.testing.reporting import write_run_report
+
+    finish_drawing(config)
 
     write_run_report(session, exitstatus, report_dir(config))
 

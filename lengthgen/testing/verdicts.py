@@ -120,6 +120,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     )
     report.user_properties.append((state.RECORD_PROPERTY, data))
     item.user_properties.extend(junit_properties(data))
+    from lengthgen.testing.drawing import draw_soon
+
+    draw_soon(item.config, data.get("figures"))  # by this process (or its training processes), not the report's
 
 
 def junit_properties(record: dict) -> list[tuple[str, str]]:

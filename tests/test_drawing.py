@@ -1,0 +1,74 @@
+"""A claim test's figures are drawn into the report's kept drawings as soon as its record exists (here, or in
+the training processes of a serial run), and the page then reads them instead of drawing them again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lengthgen.engine import parallel
+from lengthgen.report import figure_specs as specs
+from lengthgen.report import figures
+from lengthgen.report.writer import DRAWINGS
+from lengthgen.testing import drawing
+
+
+class _Config:
+    """What ``draw_soon`` reads of a pytest config: the report directory's option and root, and the stash."""
+
+    def __init__(self, report_dir: Path):
+        self.rootpath = report_dir.parent
+        self.stash = pytest.Stash()
+        self._report_dir = str(report_dir)
+
+    def getoption(self, name):
+        assert name == "lengthgen_report_dir"
+        return self._report_dir
+
+
+FIGURES = {
+    "one": specs.lines("a", "x", "y", [specs.series("s", [1, 2], y=[0.1, 0.2])]),
+    "two": specs.bars("b", "f", ["K=2"], [{"label": "keys", "values": [0.8]}]),
+}
+
+
+def _reads_only(monkeypatch):
+    def refuse(spec):
+        raise AssertionError("a drawing made when the record was made was drawn again")
+
+    monkeypatch.setattr(figures, "render", refuse)
+
+
+def test_a_records_figures_are_drawn_here_and_the_page_reads_them(tmp_path, monkeypatch):
+    config = _Config(tmp_path / "reports")
+    drawing.draw_soon(config, FIGURES)
+    folder = tmp_path / "reports" / DRAWINGS
+    assert sorted(p.stem for p in folder.glob("*.json")) == sorted(figures.spec_key(s) for s in FIGURES.values())
+    _reads_only(monkeypatch)
+    assert all(r.png_base64 for r in figures.render_record(FIGURES, folder))
+
+
+def test_a_spec_that_cannot_be_drawn_is_left_to_the_page(tmp_path):
+    config = _Config(tmp_path / "reports")
+    drawing.draw_soon(config, {"bad": {"kind": "pie", "title": "Pie"}, **FIGURES})  # no exception
+    assert len(list((tmp_path / "reports" / DRAWINGS).glob("*.json"))) == 2
+    drawing.draw_soon(config, None)
+    drawing.draw_soon(config, {})
+    drawing.finish_drawing(config)  # nothing pending
+
+
+@pytest.mark.slow
+def test_a_serial_run_with_training_processes_draws_there(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "_WORKERS", 2)
+    monkeypatch.setattr(parallel, "_POOL", None)
+    config = _Config(tmp_path / "reports")
+    try:
+        _reads_only(monkeypatch)  # in this process: the training processes import their own renderer
+        drawing.draw_soon(config, FIGURES)
+        assert len(config.stash[drawing.PENDING]) == 2
+        drawing.finish_drawing(config)
+        assert config.stash[drawing.PENDING] == []
+    finally:
+        parallel.shutdown()
+    assert len(list((tmp_path / "reports" / DRAWINGS).glob("*.json"))) == 2

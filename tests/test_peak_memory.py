@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lengthgen.testing.environment import MEMORY_BUDGET_MIB, memory_line, peak_rss_mib
+from lengthgen.testing.environment import MEMORY_BUDGET_MIB, memory_line, peak_child_rss_mib, peak_rss_mib
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 300  # two workers importing torch on shared cores
@@ -91,6 +91,20 @@ def test_each_xdist_workers_peak_arrives_in_the_report(tmp_path):
 
 @pytest.mark.slow
 def test_without_xdist_the_one_process_is_reported(tmp_path):
-    environment, _ = run(tmp_path, "-p", "no:xdist")
+    environment, _ = run(tmp_path, "-p", "no:xdist", "--lengthgen-workers=1")
     assert list(environment["peak_rss_mib"]) == ["main"]
     assert environment["peak_rss_mib"]["main"] > TORCH_FLOOR_MIB + ALLOCATED_MIB
+
+
+@pytest.mark.slow
+def test_a_serial_runs_training_processes_are_reported_beside_it(tmp_path):
+    environment, stdout = run(tmp_path, "-p", "no:xdist", "--lengthgen-workers=2")
+    peaks = environment["peak_rss_mib"]
+    assert sorted(peaks) == ["main", "training processes"], peaks
+    assert TORCH_FLOOR_MIB < peaks["training processes"] < MEMORY_BUDGET_MIB, peaks  # each imported torch
+    assert "training processes" in stdout, stdout[-2000:]
+
+
+def test_a_child_process_peak_is_measured(tmp_path):
+    subprocess.run([sys.executable, "-c", "b = bytearray(160 * 2**20); b[::4096] = b'x' * len(b[::4096])"], check=True)
+    assert peak_child_rss_mib() > 150

@@ -77,6 +77,11 @@ def pool(workers: int, threads: int) -> ProcessPoolExecutor:
     return executor
 
 
+def has_pool() -> bool:
+    """Whether this process has a pool of worker processes now."""
+    return _POOL is not None
+
+
 def shutdown() -> None:
     """Stop this process's pool (a no-op without one); the next parallel call starts a new one."""
     global _POOL

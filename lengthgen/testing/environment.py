@@ -79,6 +79,14 @@ def peak_rss_mib() -> float:
     return round(peak / (2**20 if sys.platform == "darwin" else 2**10), 1)
 
 
+def peak_child_rss_mib() -> float:
+    """The largest peak resident memory of this process's ended child processes, in MiB (0 without any)."""
+    import resource  # POSIX only
+
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return round(peak / (2**20 if sys.platform == "darwin" else 2**10), 1)
+
+
 def memory_line(peaks: Mapping[str, float]) -> str:
     """One line for the terminal: each process's peak and the largest against the budget."""
     each = ", ".join(f"{name} {value:.0f} MiB" for name, value in sorted(peaks.items()))

@@ -134,10 +134,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         config.workeroutput[state.PEAK_RSS_OUTPUT] = peak_rss_mib()
         return
     config.stash[state.RUN].add_stats(own)
+    from lengthgen.engine import parallel
     from lengthgen.testing.drawing import finish_drawing
     from lengthgen.testing.reporting import write_run_report
 
     finish_drawing(config)
+    if parallel.has_pool():  # a serial run's training processes: ended, so that their peak memory is known
+        from lengthgen.testing.environment import peak_child_rss_mib
+
+        parallel.shutdown()
+        config.stash[state.RUN].peak_rss["training processes"] = peak_child_rss_mib()
 
     write_run_report(session, exitstatus, report_dir(config))
 

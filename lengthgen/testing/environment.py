@@ -71,19 +71,24 @@ MEMORY_BUDGET_MIB = 2048  # the peak resident memory a pytest process (an xdist 
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident memory so far, in MiB (``getrusage`` ``ru_maxrss``: KiB on Linux,
-    bytes on macOS)."""
+    """This process's peak resident memory so far, in MiB."""
     import resource  # POSIX only
 
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return round(peak / (2**20 if sys.platform == "darwin" else 2**10), 1)
+    return _maxrss_mib(resource.RUSAGE_SELF)
 
 
 def peak_child_rss_mib() -> float:
     """The largest peak resident memory of this process's ended child processes, in MiB (0 without any)."""
     import resource  # POSIX only
 
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return _maxrss_mib(resource.RUSAGE_CHILDREN)
+
+
+def _maxrss_mib(who: int) -> float:
+    """``getrusage(who).ru_maxrss`` in MiB (it is KiB on Linux, bytes on macOS)."""
+    import resource  # POSIX only
+
+    peak = resource.getrusage(who).ru_maxrss
     return round(peak / (2**20 if sys.platform == "darwin" else 2**10), 1)
 
 

@@ -109,13 +109,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def _positive_int(text: str) -> int | None:
+    """``text`` as a positive integer, or None when it is not one."""
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if value >= 1 else None
+
+
 def threads_arg(text: str) -> int:
     """``--lengthgen-threads``: torch threads per process, a positive integer."""
-    try:
-        threads = int(text)
-    except ValueError:
-        threads = None
-    if threads is None or threads < 1:
+    threads = _positive_int(text)
+    if threads is None:
         raise argparse.ArgumentTypeError(
             f"--lengthgen-threads={text!r}: must be a positive integer (torch threads per process)"
         )
@@ -126,11 +132,8 @@ def workers_arg(text: str) -> int | str:
     """``--lengthgen-workers``: ``auto`` (:data:`AUTO`) or a positive integer (processes that train)."""
     if text.strip().lower() == AUTO:
         return AUTO
-    try:
-        workers = int(text)
-    except ValueError:
-        workers = None
-    if workers is None or workers < 1:
+    workers = _positive_int(text)
+    if workers is None:
         raise argparse.ArgumentTypeError(
             f"--lengthgen-workers={text!r}: must be 'auto' or a positive integer (processes that train)"
         )

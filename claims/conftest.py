@@ -5,8 +5,13 @@ runs only under ``-m quick``) and ``model_cache`` (the run's model cache; pytest
 come from the plugin (``lengthgen.testing.fixtures``).
 Experiment results are memoised per process (``claims.memo``), and their models come from the shared cache (one
 lock per model), so a model is trained once per run whether or not xdist is used, and not again while the
-cache holds it. Every process that loads this conftest (the xdist controller too, which renders the report)
-imports ``claims.multiverse``, which hands the claims' plan of multiverse cells to the report (``use_plan``).
+cache holds it.
+
+Every process that collects the claims (a serial run, each xdist worker) imports ``claims.multiverse``, which
+hands the claims' plan of multiverse cells to the report (``use_plan``); the xdist controller, which renders
+the report but collects nothing, receives the plan from its workers (``lengthgen.testing.run``), so that it
+starts its workers without importing torch or the claims' registry (about 2.5 s on one core before any worker
+could start). A controller whose workers sent none (none finished) imports the module itself at the end.
 """
 
 from __future__ import annotations
@@ -15,8 +20,6 @@ import pytest
 
 from lengthgen.scale import Scale
 
-from claims.grid import phenomenon_result
-import claims.multiverse  # noqa: F401 (importing it hands the multiverse plan to the report)
 from claims.scheduling import TogetherScheduling
 
 # The order xdist hands claim tests to workers: the heaviest trainers first, alternating between model
@@ -57,7 +60,14 @@ SCHEDULE = (
 )
 
 
+def _hand_over_plan() -> None:
+    """Import ``claims.multiverse``: importing it hands the multiverse plan to the report (imports torch)."""
+    import claims.multiverse  # noqa: F401
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _hand_over_plan()  # every process that collects (the xdist controller does not)
+
     def rank(item: pytest.Item) -> int:
         marker = item.get_closest_marker("claim")
         claim_id = marker.args[0] if marker is not None and marker.args else None
@@ -73,7 +83,18 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     return TogetherScheduling(config, log) if config.getvalue("dist") == "load" else None
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Before the report: an xdist controller none of whose workers sent the plan loads it itself."""
+    from lengthgen.readings import EMPTY, planned
+
+    if planned() is EMPTY:
+        _hand_over_plan()
+
+
 @pytest.fixture
 def phenomenon(scale: Scale, model_cache):
     """The C1 grid (RoPE and APE, K in {1, 2, 3}, the paper's 8 seeds) at the test's scale."""
+    from claims.grid import phenomenon_result
+
     return phenomenon_result(scale, model_cache)

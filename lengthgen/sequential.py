@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from scipy import stats
 
 ALPHA = 0.05  # the error level of a decision, split over the looks
 BATCH = 4  # seeds added at each look
@@ -179,30 +178,39 @@ def interval_of(check: dict) -> dict[str, Any]:
     }
 
 
+def _stats() -> Any:
+    """``scipy.stats``, imported on first use: importing it costs about half a second, and the pytest plugin
+    imports this module (for ``DEFAULT_MAX``) in every process, the xdist controller too, before any worker
+    starts."""
+    from scipy import stats
+
+    return stats
+
+
 def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float] | None:
     """Two-sided t-interval of the mean at ``level`` (None below two values; a point for no spread)."""
     values = np.asarray(values, dtype=float)
     if values.size < 2 or not np.all(np.isfinite(values)):
         return None
     mean = float(values.mean())
-    sem = float(stats.sem(values))
+    sem = float(_stats().sem(values))
     if sem == 0:
         return (mean, mean)
-    half = float(stats.t.ppf(0.5 + level / 2, values.size - 1)) * sem
+    half = float(_stats().t.ppf(0.5 + level / 2, values.size - 1)) * sem
     return (mean - half, mean + half)
 
 
 @functools.lru_cache(maxsize=None)
 def t_quantile(p: float, df: int) -> float:
-    """Student's t quantile, ``stats.t.ppf(p, df)``, memoised: the report asks for the same few thousands of
+    """Student's t quantile, ``scipy.stats.t.ppf(p, df)``, memoised: the report asks for the same few thousands of
     times (every check's margin), and each scipy call costs about 0.15 ms. The same float as the call."""
-    return float(stats.t.ppf(p, df))
+    return float(_stats().t.ppf(p, df))
 
 
 @functools.lru_cache(maxsize=None)
 def normal_quantile(p: float) -> float:
-    """The normal quantile, ``stats.norm.ppf(p)``, memoised as :func:`t_quantile`."""
-    return float(stats.norm.ppf(p))
+    """The normal quantile, ``scipy.stats.norm.ppf(p)``, memoised as :func:`t_quantile`."""
+    return float(_stats().norm.ppf(p))
 
 
 def standard_error(ci: Sequence[float], seeds: int, kind: str, level: float = 0.95) -> float | None:
@@ -235,7 +243,7 @@ def seeds_to_decide(distance: float, se: float, seeds: int, level: float = 0.95)
     if distance <= 0:
         return None
     spread = se * math.sqrt(seeds)
-    quantile = stats.norm.ppf(0.5 + level / 2)
+    quantile = _stats().norm.ppf(0.5 + level / 2)
     guess = max(2, int(math.ceil((quantile * spread / distance) ** 2)))  # the normal answer, a lower bound
     if guess > SEEDS_CAP:
         return None
@@ -266,7 +274,7 @@ def simulate_wrong_decisions(
             continue
         prefix = values[:, :n]  # (streams, n)
         mean = prefix.mean(axis=1)
-        half = stats.t.ppf(0.5 + level / 2, n - 1) * prefix.std(axis=1, ddof=1) / math.sqrt(n)
+        half = _stats().t.ppf(0.5 + level / 2, n - 1) * prefix.std(axis=1, ddof=1) / math.sqrt(n)
         now = ~decided & (np.abs(mean) > half)
         used[now] = n
         decided |= now

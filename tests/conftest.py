@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen.engine import parallel
-
 
 @pytest.fixture(autouse=True)
 def _one_training_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lengthgen.engine import parallel  # imports torch: here, not at import, so that the xdist controller,
+    # which loads this conftest too but runs no test, starts its workers without it
+
     monkeypatch.setattr(parallel, "_WORKERS", 1)
 
 

@@ -8,12 +8,17 @@ travels through pytest's reports to the controller and into claims.json, the pag
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+import torch
+
+from lengthgen.device import cpu_capability
+from lengthgen.store.fingerprint import code_fingerprint
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 300  # two workers importing torch on shared cores, plus C2's 200 hypothesis examples
@@ -21,7 +26,7 @@ TIMEOUT_S = 300  # two workers importing torch on shared cores, plus C2's 200 hy
 pytestmark = pytest.mark.slow
 
 
-def run_pytest(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+def run_pytest(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "pytest", *args, "-n", "2", "-p", "no:cacheprovider"],
         check=False,
@@ -29,22 +34,49 @@ def run_pytest(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         timeout=TIMEOUT_S,
+        env=env,
     )
+
+
+# A plugin that writes which heavy modules the xdist controller holds when its session starts (it starts the
+# workers then): none, so that no worker waits on the controller's imports.
+START_PROBE = """
+import json, os, sys
+
+HEAVY = ("torch", "scipy.stats", "matplotlib", "claims.registry", "claims.multiverse")
+
+def pytest_sessionstart(session):
+    if not hasattr(session.config, "workerinput"):
+        with open(os.environ["START_PROBE_OUT"], "w") as handle:
+            json.dump([name for name in HEAVY if name in sys.modules], handle)
+"""
 
 
 def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
     out = tmp_path / "report"
+    (tmp_path / "start_probe.py").write_text(START_PROBE)
+    env = dict(os.environ, START_PROBE_OUT=str(tmp_path / "probe.json"))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tmp_path), env.get("PYTHONPATH")) if p)
     result = run_pytest(
         [
             "claims/test_c02_equivariance.py",
             "claims/test_c15_kernel.py",
             f"--lengthgen-report-dir={out}",
             f"--lengthgen-cache-dir={tmp_path / 'cache'}",
+            "-p",
+            "start_probe",
         ],
         ROOT,
+        env,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert json.loads((tmp_path / "probe.json").read_text()) == []  # the controller started without them
     data = json.loads((out / "claims.json").read_text())
+    # what the controller no longer computes itself came from a worker: the claims' multiverse plan, torch's facts
+    assert data["multiverse_plan"]["cells"] and data["multiverse_plan"]["touched"]
+    assert data["environment"]["torch"] == str(torch.__version__)
+    assert data["environment"]["cpu_capability"] == cpu_capability()
+    assert data["environment"]["code_fingerprint"] == code_fingerprint()
     records = data["records"]
     assert [(r["claim"], r["scale"]["name"], r["verdict"]) for r in records] == [
         ("C2", "paper", "reproduced"),
@@ -292,3 +324,29 @@ def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
         env=env,
     )
     assert bad.returncode == 4 and "--lengthgen-until-decided='1': MAX must be an integer in 2..10000" in bad.stderr
+
+
+def test_the_controller_takes_the_plan_and_torch_facts_from_the_first_worker_that_sends_them(monkeypatch):
+    from types import SimpleNamespace
+
+    from lengthgen import readings
+    from lengthgen.readings import EMPTY, CellPlan, planned
+    from lengthgen.testing.run import RunRecords
+    from lengthgen.testing.state import PLAN_OUTPUT, TORCH_OUTPUT
+
+    monkeypatch.setattr(readings, "_PLAN", [EMPTY])
+    plan = CellPlan(touched=(("ape-rows=zero", ("C1",)),), cells=(("ape-rows=zero", "C1"),))
+    facts = {"code_fingerprint": "f", "torch": "t", "cpu_capability": "c"}
+    run = RunRecords()
+
+    def node(output: dict) -> SimpleNamespace:
+        return SimpleNamespace(workeroutput=output, workerinput={"workerid": f"gw{run.workers}"})
+
+    run.pytest_testnodedown(node({}), None)  # a worker that sent neither (it crashed): nothing taken
+    assert planned() is EMPTY and run.torch_facts is None
+    run.pytest_testnodedown(node({PLAN_OUTPUT: plan.to_dict(), TORCH_OUTPUT: facts}), None)
+    assert planned() == plan and run.torch_facts == facts
+    other = {"code_fingerprint": "g", "torch": "u", "cpu_capability": "d"}
+    run.pytest_testnodedown(node({PLAN_OUTPUT: CellPlan((), ()).to_dict(), TORCH_OUTPUT: other}), None)
+    assert planned() == plan and run.torch_facts == facts  # the first one's stay
+    assert run.workers == 3

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import time
 import warnings
 from collections import Counter
@@ -32,24 +31,11 @@ from filelock import FileLock, Timeout
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
-from lengthgen.store.files import atomic_write
+from lengthgen.store.files import ENV_VAR, CacheWarning, atomic_write, default_cache_dir  # noqa: F401 (ENV_VAR re-exported)
 
 FORMAT = 1  # manifest format version
 T = TypeVar("T")
 CacheRecord = tuple  # (payload, meta, tensors or None): what ``save`` stores for one entry
-ENV_VAR = "LENGTHGEN_CACHE_DIR"
-
-
-class CacheWarning(UserWarning):
-    """A cache entry was damaged and will be recomputed."""
-
-
-def default_cache_dir() -> Path:
-    """``$LENGTHGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/lengthgen``, else ``~/.cache/lengthgen``."""
-    if os.environ.get(ENV_VAR):
-        return Path(os.environ[ENV_VAR]).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base).expanduser() / "lengthgen"
 
 
 def payload_key(payload: dict[str, Any]) -> str:

@@ -15,6 +15,24 @@ import lengthgen
 PACKAGE = Path(lengthgen.__file__).parent
 
 
+ENV_VAR = "LENGTHGEN_CACHE_DIR"  # the model cache's directory, when set
+
+
+def default_cache_dir() -> Path:
+    """``$LENGTHGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/lengthgen``, else ``~/.cache/lengthgen`` (here, not in
+    ``store/cache.py``, so that the pytest plugin checks the directory without importing torch)."""
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base).expanduser() / "lengthgen"
+
+
+class CacheWarning(UserWarning):
+    """A cache entry was damaged and will be recomputed. It lives here, beside the files, so that pytest's
+    ``filterwarnings = error::lengthgen.store.files.CacheWarning`` resolves it without importing torch: the
+    xdist controller would otherwise import torch before it starts any worker."""
+
+
 @lru_cache(maxsize=None)
 def files_fingerprint(files: tuple[str, ...]) -> str:
     """Hash of the named files (paths relative to the package; a missing file hashes as missing): the code

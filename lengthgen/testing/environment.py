@@ -100,6 +100,17 @@ def memory_line(peaks: Mapping[str, float]) -> str:
     return f"peak resident memory: {each} ({verdict} the {MEMORY_BUDGET_MIB} MiB budget per process)"
 
 
+def torch_facts() -> dict[str, str]:
+    """What only torch's import can say (about a second): its version, the vector kernels it chose, and the
+    fingerprint of the core files (its module imports torch). An xdist worker sends these to the controller."""
+    import torch
+
+    from lengthgen.device import cpu_capability
+    from lengthgen.store.fingerprint import code_fingerprint
+
+    return {"code_fingerprint": code_fingerprint(), "torch": str(torch.__version__), "cpu_capability": cpu_capability()}
+
+
 def collect(
     *,
     threads: int,
@@ -112,31 +123,30 @@ def collect(
     claims_dir: Path | None = None,
     exit_status: int | None = None,
     peak_rss: Mapping[str, float] | None = None,
+    torch_block: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The environment block of ``claims.json`` (plain types). ``peak_rss``: MiB per process
-    (``{"gw0": ..., "gw1": ..., "controller": ...}`` under xdist, ``{"main": ...}`` without)."""
-    # Heavy (torch, matplotlib), and needed only here, once at the end of a run: the workers read this
-    # module's other helpers (peak_rss_mib) mid-run, and the tests read them without a run.
+    (``{"gw0": ..., "gw1": ..., "controller": ...}`` under xdist, ``{"main": ...}`` without). ``torch_block``:
+    :func:`torch_facts` as a worker sent it (the xdist controller imports no torch), else computed here."""
+    # Heavy (matplotlib), and needed only here, once at the end of a run: the workers read this module's
+    # other helpers (peak_rss_mib) mid-run, and the tests read them without a run.
     import matplotlib
     import numpy
-    import torch
 
-    from lengthgen.device import cpu_capability  # torch's (the module imports torch)
-    from lengthgen.store.fingerprint import code_fingerprint  # the cache key's (imports torch)
-
+    facts = dict(torch_block) if torch_block is not None else torch_facts()
     roots = (PACKAGE,) + ((claims_dir,) if claims_dir is not None and claims_dir.is_dir() else ())
     return {
         "lengthgen": lengthgen.__version__,
-        "code_fingerprint": code_fingerprint(),  # the core numeric files: part of every cache key
+        "code_fingerprint": facts["code_fingerprint"],  # the core numeric files: part of every cache key
         "suite_fingerprint": suite_fingerprint(roots),  # every .py of the package and the claims
-        "torch": torch.__version__,
+        "torch": facts["torch"],
         "numpy": numpy.__version__,
         "matplotlib": matplotlib.__version__,
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
         "cpu_model": cpu_model(),  # /proc/cpuinfo's model name: runs on two CPUs differ in the last bits
-        "cpu_capability": cpu_capability(),  # the vector kernels torch chose (AVX512, AVX2, DEFAULT)
+        "cpu_capability": facts["cpu_capability"],  # the vector kernels torch chose (AVX512, AVX2, DEFAULT)
         "threads_per_process": threads,
         "workers": workers,
         "started": time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(started)),

@@ -54,7 +54,9 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
     if not run.records:
         return
     run.peak_rss["controller" if run.workers else "main"] = peak_rss_mib()
-    run.environment = run_environment(config, run.stats, int(exitstatus), run.workers, run.peak_rss)
+    run.environment = run_environment(
+        config, run.stats, int(exitstatus), run.workers, run.peak_rss, torch_block=run.torch_facts
+    )
     errors = []
     try:
         run.files = write_report(run.records, run.environment, report_dir)
@@ -98,8 +100,10 @@ def run_environment(
     exit_status: int | None = None,
     workers: int = 0,
     peak_rss: dict[str, float] | None = None,
+    torch_block: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The report's ``environment``: threads, workers, wall time, cache, command, exit status, memory."""
+    """The report's ``environment``: threads, workers, wall time, cache, command, exit status, memory (and
+    ``torch_block``, torch's facts as a worker sent them: see ``environment.collect``)."""
     from lengthgen.testing.environment import collect
 
     started = config.stash[state.STARTED]
@@ -115,6 +119,7 @@ def run_environment(
         claims_dir=config.rootpath / "claims",
         exit_status=exit_status,
         peak_rss=peak_rss,
+        torch_block=torch_block,
     )
 
 

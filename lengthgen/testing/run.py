@@ -4,11 +4,12 @@ object at configure (``lengthgen-run-records``) and kept in ``config.stash[state
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 
-from lengthgen.testing.state import PEAK_RSS_OUTPUT, RECORD_PROPERTY, STATS_OUTPUT
+from lengthgen.testing.state import PEAK_RSS_OUTPUT, PLAN_OUTPUT, RECORD_PROPERTY, STATS_OUTPUT, TORCH_OUTPUT
 
 PLUGIN_NAME = "lengthgen-run-records"  # its name in the plugin manager
 
@@ -17,7 +18,8 @@ class RunRecords:
     """This process's view of the run: the claim records its reports carried (on the xdist controller,
     every worker's), and the workers' cache counters."""
 
-    def __init__(self) -> None:
+    def __init__(self, warm_report: bool = False) -> None:
+        self.warm_report = warm_report  # import the report's modules in the background once records arrive
         self.records: list[dict] = []
         self.stats: dict[str, int] = {}
         self.workers = 0  # xdist workers that finished (0 without xdist)
@@ -25,6 +27,7 @@ class RunRecords:
         self.files = None  # the ReportFiles written at the end
         self.environment: dict[str, Any] | None = None
         self.error: str | None = None  # why the report could not be written
+        self.torch_facts: dict[str, str] | None = None  # a worker's environment.torch_facts() (xdist controller)
 
     def add_stats(self, stats: dict[str, int]) -> None:
         """Add one process's cache counters to the run's."""
@@ -35,11 +38,34 @@ class RunRecords:
         for name, value in report.user_properties:
             if name == RECORD_PROPERTY:
                 self.records.append(value)
+                if self.warm_report:
+                    self.warm_report = False
+                    threading.Thread(target=_import_report_modules, name="lengthgen-warm-report", daemon=True).start()
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_testnodedown(self, node, error) -> None:  # xdist controller: gather a worker's cache counters
+    def pytest_testnodedown(self, node, error) -> None:
+        """xdist controller: gather a worker's cache counters and peak memory, and take the claims' plan of
+        multiverse cells and torch's facts from the first worker that sends them (the controller collects no
+        claims and imports no torch)."""
         self.workers += 1
-        peak = getattr(node, "workeroutput", {}).get(PEAK_RSS_OUTPUT)
+        output = getattr(node, "workeroutput", {})
+        peak = output.get(PEAK_RSS_OUTPUT)
         if peak is not None:
             self.peak_rss[node.workerinput.get("workerid", f"worker{self.workers}")] = peak
-        self.add_stats(getattr(node, "workeroutput", {}).get(STATS_OUTPUT, {}))
+        self.add_stats(output.get(STATS_OUTPUT, {}))
+        if self.torch_facts is None and output.get(TORCH_OUTPUT) is not None:
+            self.torch_facts = dict(output[TORCH_OUTPUT])
+        if output.get(PLAN_OUTPUT) is not None:
+            from lengthgen.readings import EMPTY, CellPlan, planned, use_plan
+
+            if planned() is EMPTY:
+                use_plan(CellPlan.from_dict(output[PLAN_OUTPUT]))
+
+
+def _import_report_modules() -> None:
+    """Import what writing the report needs (scipy's statistics, matplotlib, the page's modules: about 1.5 s
+    on one core). The xdist controller does it while its workers run, instead of after the last test, when
+    the run waits for the report alone."""
+    import matplotlib.pyplot  # noqa: F401
+    import lengthgen.report.figures  # noqa: F401
+    import lengthgen.report.writer  # noqa: F401

@@ -22,16 +22,19 @@ from lengthgen.testing.run import PLUGIN_NAME, RunRecords
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    import torch
-
     os.environ.setdefault("MPLBACKEND", "Agg")
-    torch.set_num_threads(config.getoption("lengthgen_threads"))  # positive: options.threads_arg
-    from lengthgen.device import set_device
+    controller = state.is_controller(config)
+    if not controller or config.getoption("lengthgen_device") != "cpu":  # the controller runs no test: its
+        # start, before any worker starts, stays free of torch (whether CUDA is here is still checked)
+        import torch
 
-    try:
-        set_device(config.getoption("lengthgen_device"))  # a cpu or cuda name (options.device_arg); is CUDA here?
-    except ValueError as error:
-        raise pytest.UsageError(str(error)) from None
+        from lengthgen.device import set_device
+
+        torch.set_num_threads(config.getoption("lengthgen_threads"))  # positive: options.threads_arg
+        try:
+            set_device(config.getoption("lengthgen_device"))  # a cpu or cuda name (options.device_arg); CUDA here?
+        except ValueError as error:
+            raise pytest.UsageError(str(error)) from None
     _check_directories(config)
     if config.getoption("lengthgen_scheduler"):  # every xdist worker connects its own client
         from lengthgen.engine import cluster
@@ -49,14 +52,15 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         fresh_after = time.time() if config.getoption("lengthgen_retrain") else None
     config.stash[state.CACHE] = None
-    config.stash[state.RUN] = run = RunRecords()
+    config.stash[state.RUN] = run = RunRecords(warm_report=controller)
     config.pluginmanager.register(run, PLUGIN_NAME)
     config.stash[state.STARTED] = time.time()
     config.stash[state.FRESH_AFTER_TIME] = fresh_after
-    from lengthgen.engine.parallel import get_workers, set_workers
+    if not controller:  # the processes that train
+        from lengthgen.engine.parallel import get_workers, set_workers
 
-    config.stash[state.WORKERS_BEFORE] = get_workers()  # restored at unconfigure (an in-process pytester run)
-    set_workers(training_workers(config))
+        config.stash[state.WORKERS_BEFORE] = get_workers()  # restored at unconfigure (an in-process pytester run)
+        set_workers(training_workers(config))
 
 
 def training_workers(config: pytest.Config) -> int:
@@ -91,8 +95,7 @@ def report_dir(config: pytest.Config) -> Path:
 def _check_directories(config: pytest.Config) -> None:
     """An unusable --lengthgen-cache-dir or --lengthgen-report-dir is a usage error (exit 4, one line), never a
     verdict."""
-    from lengthgen.store.cache import default_cache_dir
-    from lengthgen.store.files import writable_dir
+    from lengthgen.store.files import default_cache_dir, writable_dir
 
     cache_dir = config.getoption("lengthgen_cache_dir") or default_cache_dir()
     checks = [(cache_dir, "--lengthgen-cache-dir")]
@@ -130,27 +133,39 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     cache = config.stash.get(state.CACHE, None)
     own = dict(cache.stats) if cache is not None else {}
     if state.is_worker(config):
+        from lengthgen.readings import EMPTY, planned
+
         config.workeroutput[state.STATS_OUTPUT] = own
         config.workeroutput[state.PEAK_RSS_OUTPUT] = peak_rss_mib()
+        if planned() is not EMPTY:  # the claims' plan, for the controller's report (it collects nothing)
+            config.workeroutput[state.PLAN_OUTPUT] = planned().to_dict()
+        from lengthgen.testing.environment import torch_facts
+
+        config.workeroutput[state.TORCH_OUTPUT] = torch_facts()  # the controller imports no torch
         return
     config.stash[state.RUN].add_stats(own)
-    from lengthgen.engine import parallel
     from lengthgen.testing.drawing import finish_drawing
     from lengthgen.testing.reporting import write_run_report
 
     finish_drawing(config)
-    if parallel.has_pool():  # a serial run's training processes: ended, so that their peak memory is known
-        from lengthgen.testing.environment import peak_child_rss_mib
+    if state.WORKERS_BEFORE in config.stash:  # a process that trains (not the xdist controller: no torch there)
+        from lengthgen.engine import parallel
 
-        parallel.shutdown()
-        config.stash[state.RUN].peak_rss["training processes"] = peak_child_rss_mib()
+        if parallel.has_pool():  # a serial run's training processes: ended, so that their peak memory is known
+            from lengthgen.testing.environment import peak_child_rss_mib
+
+            parallel.shutdown()
+            config.stash[state.RUN].peak_rss["training processes"] = peak_child_rss_mib()
 
     write_run_report(session, exitstatus, report_dir(config))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    from lengthgen.engine import cluster, parallel
+    from lengthgen.engine import cluster
 
     cluster.close()  # a no-op without --lengthgen-scheduler
-    parallel.shutdown()  # a no-op without training processes
-    parallel.set_workers(config.stash.get(state.WORKERS_BEFORE, parallel.get_workers()))
+    if state.WORKERS_BEFORE in config.stash:  # a process that trains (not the xdist controller)
+        from lengthgen.engine import parallel
+
+        parallel.shutdown()  # a no-op without training processes
+        parallel.set_workers(config.stash[state.WORKERS_BEFORE])

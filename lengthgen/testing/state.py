@@ -10,6 +10,8 @@ import pytest
 RECORD_PROPERTY = "lengthgen_record"  # user_properties name of a claim record (the call report's, xdist transport)
 STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's cache counters
 PEAK_RSS_OUTPUT = "lengthgen_peak_rss_mib"  # xdist workeroutput name of a worker's peak resident memory
+TORCH_OUTPUT = "lengthgen_torch_facts"  # xdist workeroutput name of a worker's environment.torch_facts()
+PLAN_OUTPUT = "lengthgen_multiverse_plan"  # xdist workeroutput name of the claims' plan of multiverse cells
 FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --lengthgen-retrain timestamp
 
 # config.stash
@@ -28,3 +30,13 @@ TRAINED_BEFORE = pytest.StashKey[int]()  # models this process had trained when 
 def is_worker(config: pytest.Config) -> bool:
     """Whether this process is an xdist worker (xdist gives a worker's config its ``workerinput``)."""
     return hasattr(config, "workerinput")
+
+
+def is_controller(config: pytest.Config) -> bool:
+    """Whether this process is an xdist controller: it hands tests to workers and runs none itself (``-n N``
+    sets ``--dist`` to ``load``; ``--collect-only`` makes xdist step aside, and the process collects)."""
+    return (
+        not is_worker(config)
+        and config.getoption("dist", default="no") != "no"
+        and not config.getoption("collectonly", default=False)
+    )

@@ -19,7 +19,8 @@ class RunRecords:
     every worker's), and the workers' cache counters."""
 
     def __init__(self, warm_report: bool = False) -> None:
-        self.warm_report = warm_report  # import the report's modules in the background once records arrive
+        self.warm_report = warm_report  # prepare the report's drawing in the background once records arrive
+        self.warming: threading.Thread | None = None  # that preparation (reporting.warm_report), once started
         self.records: list[dict] = []
         self.stats: dict[str, int] = {}
         self.workers = 0  # xdist workers that finished (0 without xdist)
@@ -38,9 +39,11 @@ class RunRecords:
         for name, value in report.user_properties:
             if name == RECORD_PROPERTY:
                 self.records.append(value)
-                if self.warm_report:
-                    self.warm_report = False
-                    threading.Thread(target=_import_report_modules, name="lengthgen-warm-report", daemon=True).start()
+                if self.warm_report and self.warming is None:  # the first record: the run is under way
+                    from lengthgen.testing.reporting import warm_report  # (a plugin module: imported by pytest first)
+
+                    self.warming = threading.Thread(target=warm_report, name="lengthgen-warm-report", daemon=True)
+                    self.warming.start()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -60,12 +63,3 @@ class RunRecords:
 
             if planned() is EMPTY:
                 use_plan(CellPlan.from_dict(output[PLAN_OUTPUT]))
-
-
-def _import_report_modules() -> None:
-    """Import what writing the report needs (scipy's statistics, matplotlib, the page's modules: about 1.5 s
-    on one core). The xdist controller does it while its workers run, instead of after the last test, when
-    the run waits for the report alone."""
-    import matplotlib.pyplot  # noqa: F401
-    import lengthgen.report.figures  # noqa: F401
-    import lengthgen.report.writer  # noqa: F401

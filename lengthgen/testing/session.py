@@ -52,7 +52,7 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         fresh_after = time.time() if config.getoption("lengthgen_retrain") else None
     config.stash[state.CACHE] = None
-    config.stash[state.RUN] = run = RunRecords(warm_report=controller)
+    config.stash[state.RUN] = run = RunRecords(warm_report=not state.is_worker(config))
     config.pluginmanager.register(run, PLUGIN_NAME)
     config.stash[state.STARTED] = time.time()
     config.stash[state.FRESH_AFTER_TIME] = fresh_after

@@ -63,6 +63,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="lengthgen_threads",
         type=threads_arg,
         default=1,
+        metavar="N",
         help="torch threads per process (default 1; part of the cache key)",
     )
     group.addoption(
@@ -70,6 +71,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="lengthgen_workers",
         type=workers_arg,
         default=AUTO,
+        metavar="N|auto",
         help="processes that train and evaluate missing models in a serial run (default auto: one per core "
         "without xdist, 1 in each xdist worker, whose workers already are the processes); never changes a number",
     )

@@ -148,7 +148,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from lengthgen.testing.reporting import write_run_report
 
     finish_drawing(config)
-    if state.WORKERS_BEFORE in config.stash:  # a process that trains (not the xdist controller: no torch there)
+    if not state.is_controller(config):  # a serial run's process (the xdist controller trains and imports no torch)
         from lengthgen.engine import parallel
 
         if parallel.has_pool():  # a serial run's training processes: ended, so that their peak memory is known

@@ -350,3 +350,42 @@ def test_the_controller_takes_the_plan_and_torch_facts_from_the_first_worker_tha
     run.pytest_testnodedown(node({PLAN_OUTPUT: CellPlan((), ()).to_dict(), TORCH_OUTPUT: other}), None)
     assert planned() == plan and run.torch_facts == facts  # the first one's stay
     assert run.workers == 3
+
+
+def test_a_worker_whose_end_did_not_complete_is_named():
+    from types import SimpleNamespace
+
+    from lengthgen.testing.run import RunRecords
+    from lengthgen.testing.state import FINISHED_OUTPUT, STATS_OUTPUT
+
+    run = RunRecords()
+    for worker, output in (("gw0", {FINISHED_OUTPUT: True}), ("gw1", {STATS_OUTPUT: {}})):
+        run.pytest_testnodedown(SimpleNamespace(workeroutput=output, workerinput={"workerid": worker}), None)
+    run.pytest_testnodedown(SimpleNamespace(workerinput={"workerid": "gw2"}), "crashed")  # no workeroutput at all
+    assert run.unfinished == ["gw1", "gw2"]
+    worker = SimpleNamespace(config=SimpleNamespace(workerinput={}, workeroutput={}))
+    run.pytest_sessionfinish(worker)
+    assert worker.config.workeroutput == {FINISHED_OUTPUT: True}
+
+
+# A conftest whose session end raises in the xdist workers, after every test passed: xdist sends the workers'
+# output anyway and exits 0 by itself.
+FAILING_END = """
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workerinput"):
+        raise RuntimeError("the end of the worker's session")
+"""
+
+
+def test_a_worker_whose_end_raises_fails_the_run(tmp_path):
+    (tmp_path / "pytest.ini").write_text(textwrap.dedent(INI))
+    (tmp_path / "test_plain.py").write_text("def test_one():\n    pass\n\ndef test_two():\n    pass\n")
+    args = [f"--lengthgen-report-dir={tmp_path / 'report'}", f"--lengthgen-cache-dir={tmp_path / 'cache'}"]
+    clean = run_pytest(args, tmp_path)
+    assert clean.returncode == 0 and "did not finish" not in clean.stdout, clean.stdout[-3000:] + clean.stderr[-3000:]
+    (tmp_path / "conftest.py").write_text(FAILING_END)
+    result = run_pytest(args, tmp_path)
+    assert result.returncode == 3, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "2 passed" in result.stdout
+    named = result.stdout.replace("gw1, gw0", "gw0, gw1")  # the order the workers went down in
+    assert "xdist worker(s) gw0, gw1 did not finish their session's end" in named

@@ -139,9 +139,21 @@ def run_environment(
     )
 
 
+def unfinished_line(workers: list[str]) -> str:
+    """The terminal's line for xdist workers whose session end failed after their tests."""
+    return (
+        f"xdist worker(s) {', '.join(workers)} did not finish their session's end (an error after their tests): "
+        "the run fails (exit 3); what they send at the end (cache counters, peak memory) is missing from the report"
+    )
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
     run = config.stash.get(state.RUN, None)
-    if state.is_worker(config) or run is None or not run.records:
+    if state.is_worker(config) or run is None:
+        return
+    if run.unfinished:
+        terminalreporter.write_line(unfinished_line(run.unfinished), red=True)
+    if not run.records:
         return
     from lengthgen.report.run_view import RunView
     from lengthgen.report.summary import terminal_lines

@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from lengthgen.testing.state import PEAK_RSS_OUTPUT, PLAN_OUTPUT, RECORD_PROPERTY, STATS_OUTPUT, TORCH_OUTPUT
+from lengthgen.testing.state import (
+    FINISHED_OUTPUT,
+    PEAK_RSS_OUTPUT,
+    PLAN_OUTPUT,
+    RECORD_PROPERTY,
+    STATS_OUTPUT,
+    TORCH_OUTPUT,
+    is_worker,
+)
 
 PLUGIN_NAME = "lengthgen-run-records"  # its name in the plugin manager
 
@@ -29,6 +37,7 @@ class RunRecords:
         self.environment: dict[str, Any] | None = None
         self.error: str | None = None  # why the report could not be written
         self.torch_facts: dict[str, str] | None = None  # a worker's environment.torch_facts() (xdist controller)
+        self.unfinished: list[str] = []  # xdist workers whose session end failed (no FINISHED_OUTPUT; controller)
 
     def add_stats(self, stats: dict[str, int]) -> None:
         """Add one process's cache counters to the run's."""
@@ -45,6 +54,15 @@ class RunRecords:
                     self.warming = threading.Thread(target=warm_report, name="lengthgen-warm-report", daemon=True)
                     self.warming.start()
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """An xdist worker's last act at its end: mark that its end completed. Every other implementation of the
+        hook runs before this one (``trylast``), and one that raises ends the hook, so the mark is then missing.
+        xdist sends ``workeroutput`` after the hook either way, and does not fail the run itself: the controller
+        does (``pytest_testnodedown``, ``session.pytest_sessionfinish``)."""
+        if is_worker(session.config):
+            session.config.workeroutput[FINISHED_OUTPUT] = True
+
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
         """xdist controller: gather a worker's cache counters and peak memory, and take the claims' plan of
@@ -52,9 +70,12 @@ class RunRecords:
         claims and imports no torch)."""
         self.workers += 1
         output = getattr(node, "workeroutput", {})
+        worker = getattr(node, "workerinput", {}).get("workerid", f"worker{self.workers}")
+        if not output.get(FINISHED_OUTPUT):  # its end raised after its tests, or it went down before its end
+            self.unfinished.append(worker)
         peak = output.get(PEAK_RSS_OUTPUT)
         if peak is not None:
-            self.peak_rss[node.workerinput.get("workerid", f"worker{self.workers}")] = peak
+            self.peak_rss[worker] = peak
         self.add_stats(output.get(STATS_OUTPUT, {}))
         if self.torch_facts is None and output.get(TORCH_OUTPUT) is not None:
             self.torch_facts = dict(output[TORCH_OUTPUT])

@@ -126,7 +126,8 @@ def session_cache(config: pytest.Config):
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A worker sends its cache counters and peak memory to the controller; the controller adds its own
-    counters to the workers' and writes the report."""
+    counters to the workers' and writes the report. A worker whose end failed (``run.RunRecords``) makes the
+    run's exit status 3 (internal error) where the tests alone would have given 0."""
     from lengthgen.testing.environment import peak_rss_mib
 
     config = session.config
@@ -143,7 +144,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
         config.workeroutput[state.TORCH_OUTPUT] = torch_facts()  # the controller imports no torch
         return
-    config.stash[state.RUN].add_stats(own)
+    run = config.stash[state.RUN]
+    run.add_stats(own)
+    if run.unfinished and session.exitstatus == pytest.ExitCode.OK:  # a worker's end failed: the run is not whole
+        session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
     from lengthgen.testing.drawing import finish_drawing
     from lengthgen.testing.reporting import write_run_report
 
@@ -157,7 +161,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             parallel.shutdown()
             config.stash[state.RUN].peak_rss["training processes"] = peak_child_rss_mib()
 
-    write_run_report(session, exitstatus, report_dir(config))
+    write_run_report(session, session.exitstatus, report_dir(config))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -12,6 +12,7 @@ STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's 
 PEAK_RSS_OUTPUT = "lengthgen_peak_rss_mib"  # xdist workeroutput name of a worker's peak resident memory
 TORCH_OUTPUT = "lengthgen_torch_facts"  # xdist workeroutput name of a worker's environment.torch_facts()
 PLAN_OUTPUT = "lengthgen_multiverse_plan"  # xdist workeroutput name of the claims' plan of multiverse cells
+FINISHED_OUTPUT = "lengthgen_session_finished"  # xdist workeroutput name set last at a worker's end (absent: it failed)
 FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --lengthgen-retrain timestamp
 
 # config.stash

@@ -18,6 +18,7 @@ from lengthgen.experiments.two_layer import (
     FIRST_WIDTH,
     OFFSET,
     PAPER_SEEDS,
+    SEQUENCES,
     STEPS,
     WIDTH,
     WIDTHS,
@@ -31,9 +32,13 @@ WIDTH_IDS = [f"d{width}" for width in WIDTHS]  # test ids of the variants
 
 
 def run_scale(scale: Scale) -> Scale:
-    """The scale this experiment runs at: the claim scale's seeds and evaluation, its own steps (300 at
-    paper scale, 100 at quick; idempotent)."""
-    return dataclasses.replace(scale, steps=STEPS.get(scale.name, PAPER_TRAIN.steps))
+    """The scale this experiment runs at: the claim scale's seeds and lengths, its own steps (300 at paper
+    scale, 100 at quick) and, at quick scale, 256 evaluation sequences (``SEQUENCES``; idempotent)."""
+    return dataclasses.replace(
+        scale,
+        steps=STEPS.get(scale.name, PAPER_TRAIN.steps),
+        sequences=SEQUENCES.get(scale.name, scale.sequences),
+    )
 
 
 def measure(scale: Scale, cache, width: int = WIDTH) -> TwoLayerResult:

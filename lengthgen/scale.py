@@ -5,6 +5,14 @@ mean too noisy to compare with the paper's thresholds) but trains 1000 steps ins
 1024 sequences instead of 4096, and stops at L = 40: at L = 48, K = 1, the accuracy of the shorter
 training sits just under C1's 0.85 (the measured accuracies per step count are in docs/protocol.md's
 "Quick scale" entry).
+
+Experiments with their own quick recipe say so where they run (``run_scale`` in ``claims/``). The two-layer
+transformer (C12, C13, ``claims/two_layer.py``) trains 100 steps and scores 256 sequences at quick scale.
+Every position of its sequences is scored, so 256 sequences still give its per-length accuracy at L = 20
+(positions 16-19) 1024 predictions beyond the training range, as many as a one-layer head's accuracy per
+length gets here (one prediction per sequence). With 1024 sequences, the transformer's evaluation was
+about 12 of the fast check's 104 CPU-seconds. Scoring 256 changed no verdict, selected offset or carrier
+fraction; accuracies moved by at most 0.013 (docs/protocol.md).
 """
 
 from __future__ import annotations

@@ -54,6 +54,9 @@ def test_the_spec_describes_its_scale_block():
     assert CLAIMS["C1"].describe(PAPER) == PAPER.describe(8)
     assert CLAIMS["C2"].describe(QUICK)["examples"] == 25  # an exact computation's own block
     assert CLAIMS["C12"].run_scale(PAPER).steps == 300 and CLAIMS["C1"].run_scale(PAPER) is PAPER
+    # the transformers' quick recipe (lengthgen/scale.py): 100 steps, 256 sequences; the paper scale's are its own
+    assert (CLAIMS["C12"].run_scale(QUICK).steps, CLAIMS["C12"].run_scale(QUICK).sequences) == (100, 256)
+    assert CLAIMS["C13"].run_scale(QUICK).sequences == 256 and CLAIMS["C12"].run_scale(PAPER).sequences == 4096
 
 
 @pytest.mark.parametrize(

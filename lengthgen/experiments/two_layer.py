@@ -21,6 +21,8 @@ Sizes (the paper gives none; the smallest we found that show the finding on CPU)
   (each supervises its positions t >= K), 300 steps at paper scale and 100 at quick scale: long enough
   for both encodings to fit the training range and for every number the claims use to stop changing
   (the longer run that showed it is in docs/protocol.md).
+- Evaluation on the scale's sequences (4096 at paper scale), and 256 at quick scale (``SEQUENCES``; why, in
+  ``lengthgen/scale.py``).
 - K = 2 (the paper states its mechanism claims for K >= 2), 5 seeds (the paper's count for its
   validation study; it gives none for this experiment) at both scales.
 """
@@ -50,6 +52,7 @@ FIRST_WIDTH = 64  # d: the first width tried (heads of 16 dimensions, 8 rotary f
 WIDTHS = (FIRST_WIDTH, WIDTH)  # the variants C12 and C13 report, in the order they were tried
 PAPER_SEEDS = 5  # seeds at both scales (the paper's validation-study count)
 STEPS = {"paper": PAPER_TRAIN.steps, "quick": 100}  # training steps per scale
+SEQUENCES = {"quick": 256}  # evaluation sequences where a scale's own count is not used (quick: see run_scale)
 
 
 def two_layer_spec(encoding: str, steps: int = PAPER_TRAIN.steps, offset: int = OFFSET, d: int = WIDTH) -> TwoLayerSpec:

@@ -6,8 +6,8 @@ transformer, MLP 4d, pre-LayerNorm, trained on the shift task (every position t 
 with lengths uniform in [8, 16], Adam lr 1e-3, batch 32, 300 steps, seeds 0..4 at both scales (quick:
 100 steps, 256 sequences, L <= 40; why, in ``lengthgen/scale.py``). Accuracy beyond the training range =
 accuracy over every position t >= 16 (0-indexed; never trained) of the evaluation sequences, up to the
-longest evaluation length
-(48; quick 40), per seed; per length L > 16 (over positions 16..L-1) it is reported.
+longest evaluation length (48; quick 40), per seed; per length L > 16 (over positions 16..L-1) it is
+reported.
 
 Two width variants, each with its own verdict (test ids ``d64`` / ``d96``):
 

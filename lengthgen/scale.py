@@ -10,9 +10,9 @@ Experiments with their own quick recipe say so where they run (``run_scale`` in 
 transformer (C12, C13, ``claims/two_layer.py``) trains 100 steps and scores 256 sequences at quick scale.
 Every position of its sequences is scored, so 256 sequences still give its per-length accuracy at L = 20
 (positions 16-19) 1024 predictions beyond the training range, as many as a one-layer head's accuracy per
-length gets here (one prediction per sequence). With 1024 sequences, the transformer's evaluation was
-about 12 of the fast check's 104 CPU-seconds. Scoring 256 changed no verdict, selected offset or carrier
-fraction; accuracies moved by at most 0.013 (docs/protocol.md).
+length gets here (one prediction per sequence). The transformer's evaluation on 1024 sequences was the
+costliest part of the fast check after training; scoring 256 changed no verdict, selected offset or carrier
+fraction (docs/protocol.md).
 """
 
 from __future__ import annotations

@@ -143,7 +143,8 @@ def unfinished_line(workers: list[str]) -> str:
     """The terminal's line for xdist workers whose session end failed after their tests."""
     return (
         f"xdist worker(s) {', '.join(workers)} did not finish their session's end (an error after their tests): "
-        "the run fails (exit 3); what they send at the end (cache counters, peak memory) is missing from the report"
+        "the run fails (exit 3 if its tests passed); what they send at the end (cache counters, peak memory) is "
+        "missing from the report"
     )
 
 

@@ -130,5 +130,6 @@ class ClaimSpec:
         return own if own is not None and own.carried else None
 
     def describe(self, scale: Scale) -> dict:
-        """The record's scale block at ``scale`` (the experiment's own scale: ``run_scale`` applied)."""
+        """The record's scale block at ``scale``, the experiment's own scale (the caller has applied ``run_scale``:
+        ``claims/run.py``)."""
         return self.scale_block(scale) if self.scale_block is not None else scale.describe(self.paper_seeds)

@@ -159,7 +159,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             from lengthgen.testing.environment import peak_child_rss_mib
 
             parallel.shutdown()
-            config.stash[state.RUN].peak_rss["training processes"] = peak_child_rss_mib()
+            run.peak_rss["training processes"] = peak_child_rss_mib()
 
     write_run_report(session, session.exitstatus, report_dir(config))
 

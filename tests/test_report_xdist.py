@@ -49,13 +49,23 @@ def pytest_sessionstart(session):
     if not hasattr(session.config, "workerinput"):
         with open(os.environ["START_PROBE_OUT"], "w") as handle:
             json.dump([name for name in HEAVY if name in sys.modules], handle)
+
+# ... and which slow imports each process made by its end: none. hypothesis's plugin imports hypothesis in its
+# terminal summary unless the suite unregistered it (no test imported hypothesis); torch's meta-device
+# ``to_empty`` imports sympy, which ``encodings.base.materialize`` avoids when a worker builds a model.
+SLOW = ("hypothesis", "sympy")
+
+def pytest_unconfigure(config):
+    name = getattr(config, "workerinput", {}).get("workerid", "controller")
+    with open(os.path.join(os.environ["END_PROBE_DIR"], name + ".json"), "w") as handle:
+        json.dump([module for module in SLOW if module in sys.modules], handle)
 """
 
 
 def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
     out = tmp_path / "report"
     (tmp_path / "start_probe.py").write_text(START_PROBE)
-    env = dict(os.environ, START_PROBE_OUT=str(tmp_path / "probe.json"))
+    env = dict(os.environ, START_PROBE_OUT=str(tmp_path / "probe.json"), END_PROBE_DIR=str(tmp_path))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tmp_path), env.get("PYTHONPATH")) if p)
     result = run_pytest(
         [
@@ -71,6 +81,8 @@ def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert json.loads((tmp_path / "probe.json").read_text()) == []  # the controller started without them
+    for name in ("controller", "gw0", "gw1"):  # no process made the slow imports
+        assert json.loads((tmp_path / f"{name}.json").read_text()) == [], name
     data = json.loads((out / "claims.json").read_text())
     # what the controller no longer computes itself came from a worker: the claims' multiverse plan, torch's facts
     assert data["multiverse_plan"]["cells"] and data["multiverse_plan"]["touched"]

@@ -50,6 +50,22 @@ def embedding_table(rows: int, width: int) -> nn.Embedding:
     return nn.Embedding(rows, width, _weight=torch.empty(rows, width))
 
 
+def materialize(module: nn.Module, device: str = "cpu") -> None:
+    """Give every meta parameter and buffer of ``module`` uninitialised storage on ``device``, in place: what
+    ``module.to_empty(device=device)`` does to them, through ``torch.empty``. ``to_empty`` calls ``empty_like``
+    on each meta tensor, whose Python reference imports sympy: about 0.4 s of start-up in every process that
+    builds a model. Tensors already off the meta device are kept (uninitialised too: ``embedding_table``);
+    the model draws every value afterwards (``reset_parameters``)."""
+    for sub in module.modules():
+        for name, param in sub._parameters.items():
+            if param is not None and param.is_meta:
+                empty = torch.empty(param.shape, dtype=param.dtype, device=device)
+                sub._parameters[name] = nn.Parameter(empty, requires_grad=param.requires_grad)
+        for name, buffer in sub._buffers.items():
+            if buffer is not None and buffer.is_meta:
+                sub._buffers[name] = torch.empty(buffer.shape, dtype=buffer.dtype, device=device)
+
+
 class Encoding(nn.Module):
     """Identity encoding; subclasses override what they change (NoPE is this class as is)."""
 

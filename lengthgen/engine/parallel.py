@@ -16,6 +16,7 @@ evaluations).
 from __future__ import annotations
 
 import atexit
+import gc
 import multiprocessing
 import os
 import sys
@@ -65,6 +66,7 @@ def _init_worker(threads: int, device: str) -> None:
     if multiprocessing.parent_process() is not None and "coverage" not in sys.modules:  # a pool's process (not
         # a test calling this), and no coverage, which saves a process's data at exit
         atexit.register(_exit_now)
+    gc.freeze()  # torch's modules and registries live as long as the process: later collections skip them
 
 
 def _exit_now() -> None:

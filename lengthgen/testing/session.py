@@ -11,7 +11,9 @@ command line.
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -19,6 +21,8 @@ import pytest
 
 from lengthgen.testing import state
 from lengthgen.testing.run import PLUGIN_NAME, RunRecords
+
+HYPOTHESIS_PLUGIN = "hypothesispytest"  # the name of hypothesis's pytest plugin (its pytest11 entry point)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -76,7 +80,10 @@ def training_workers(config: pytest.Config) -> int:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """A serial run that will run claim tests starts its training processes now, so that they import torch
-    while the first test sets up (a run of unit tests alone starts none)."""
+    while the first test sets up (a run of unit tests alone starts none). The objects alive now (modules,
+    collected tests, torch's registries) live to the end: ``gc.freeze`` takes them out of every later
+    collection, which the run's many small tensors and records trigger (and pytest's own at unconfigure)."""
+    gc.freeze()
     from lengthgen.engine import cluster, parallel
 
     workers = parallel.get_workers()
@@ -124,6 +131,7 @@ def session_cache(config: pytest.Config):
     return config.stash[state.CACHE]
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which waits for the workers' processes to exit
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A worker sends its cache counters and peak memory to the controller; the controller adds its own
     counters to the workers' and writes the report. A worker whose end failed (``run.RunRecords``) makes the
@@ -131,6 +139,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from lengthgen.testing.environment import peak_rss_mib
 
     config = session.config
+    drop_idle_hypothesis_summary(config)
     cache = config.stash.get(state.CACHE, None)
     own = dict(cache.stats) if cache is not None else {}
     if state.is_worker(config):
@@ -162,6 +171,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             run.peak_rss["training processes"] = peak_child_rss_mib()
 
     write_run_report(session, session.exitstatus, report_dir(config))
+
+
+def drop_idle_hypothesis_summary(config: pytest.Config) -> None:
+    """Unregister hypothesis's pytest plugin where this process never imported hypothesis. Its terminal summary
+    imports hypothesis to list the files its tests wrote: about 0.7 s at the end of every process of a claims
+    run (the xdist workers' included), where no test uses hypothesis. A process that never imported it ran no
+    hypothesis test, so that summary has nothing to say; the ``terminal_summary`` runs after every
+    ``sessionfinish`` implementation, this one included."""
+    if "hypothesis" in sys.modules:
+        return
+    plugin = config.pluginmanager.get_plugin(HYPOTHESIS_PLUGIN)
+    if plugin is not None:
+        config.pluginmanager.unregister(plugin)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -33,7 +33,7 @@ from torch import nn
 
 from lengthgen.config import ModelConfig
 from lengthgen.encodings import make_encoding
-from lengthgen.encodings.base import GPT2_STD, embedding_table, lecun_normal_
+from lengthgen.encodings.base import GPT2_STD, embedding_table, lecun_normal_, materialize
 from lengthgen.tasks.batch import absolute_positions, valid_mask
 
 # parameter names in initialisation order (the encoding's follow); the fast path reads the same names
@@ -65,7 +65,7 @@ class OneLayerHead(nn.Module):
             self.encoding = make_encoding(cfg)
         for name in ("q", "k", "v", "scores", "attn"):
             setattr(self, f"hook_{name}", nn.Identity())
-        self.to_empty(device="cpu")
+        materialize(self)
         self.reset_parameters(generator)
 
     @torch.no_grad()

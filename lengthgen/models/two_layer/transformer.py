@@ -77,7 +77,7 @@ from torch import nn
 
 from lengthgen.config import _require, check_readings, require_integers
 from lengthgen.encodings.ape import APE
-from lengthgen.encodings.base import Encoding, embedding_table
+from lengthgen.encodings.base import Encoding, embedding_table, materialize
 from lengthgen.encodings.rope import RoPE
 
 ENCODING_CLASSES: dict[str, type[Encoding]] = {"rope": RoPE, "ape": APE}  # the encodings this model supports
@@ -191,7 +191,7 @@ class Transformer(nn.Module):
             self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
             self.ln_f = nn.LayerNorm(cfg.d, bias=False)
             self.unembed = nn.Linear(cfg.d, cfg.vocab, bias=False)
-        self.to_empty(device="cpu")
+        materialize(self)
         self.reset_parameters(generator)
 
     @torch.no_grad()

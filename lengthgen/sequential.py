@@ -200,17 +200,28 @@ def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, flo
     return (mean - half, mean + half)
 
 
+def _special() -> Any:
+    """``scipy.special``, imported on first use: the quantiles below need only it. The process that writes a
+    report (the xdist controller, ``lengthgen report``) computes every check's margin from them and then
+    skips ``scipy.stats``, half a second more to import."""
+    from scipy import special
+
+    return special
+
+
 @functools.lru_cache(maxsize=None)
 def t_quantile(p: float, df: int) -> float:
-    """Student's t quantile, ``scipy.stats.t.ppf(p, df)``, memoised: the report asks for the same few thousands of
-    times (every check's margin), and each scipy call costs about 0.15 ms. The same float as the call."""
-    return float(_stats().t.ppf(p, df))
+    """Student's t quantile, ``scipy.stats.t.ppf(p, df)`` for 0 < p < 1, memoised: the report asks for the same
+    few thousands of times (every check's margin). ``scipy.special.stdtrit`` is what ``t.ppf`` calls inside, so
+    the float is the same (``tests/test_sequential.py``)."""
+    return float(_special().stdtrit(df, p))
 
 
 @functools.lru_cache(maxsize=None)
 def normal_quantile(p: float) -> float:
-    """The normal quantile, ``scipy.stats.norm.ppf(p)``, memoised as :func:`t_quantile`."""
-    return float(_stats().norm.ppf(p))
+    """The normal quantile, ``scipy.stats.norm.ppf(p)`` for 0 < p < 1, memoised as :func:`t_quantile`: it is
+    ``scipy.special.ndtri(p)``, the same float."""
+    return float(_special().ndtri(p))
 
 
 def standard_error(ci: Sequence[float], seeds: int, kind: str, level: float = 0.95) -> float | None:
@@ -243,7 +254,7 @@ def seeds_to_decide(distance: float, se: float, seeds: int, level: float = 0.95)
     if distance <= 0:
         return None
     spread = se * math.sqrt(seeds)
-    quantile = _stats().norm.ppf(0.5 + level / 2)
+    quantile = normal_quantile(0.5 + level / 2)
     guess = max(2, int(math.ceil((quantile * spread / distance) ** 2)))  # the normal answer, a lower bound
     if guess > SEEDS_CAP:
         return None
@@ -274,7 +285,7 @@ def simulate_wrong_decisions(
             continue
         prefix = values[:, :n]  # (streams, n)
         mean = prefix.mean(axis=1)
-        half = _stats().t.ppf(0.5 + level / 2, n - 1) * prefix.std(axis=1, ddof=1) / math.sqrt(n)
+        half = t_quantile(0.5 + level / 2, n - 1) * prefix.std(axis=1, ddof=1) / math.sqrt(n)
         now = ~decided & (np.abs(mean) > half)
         used[now] = n
         decided |= now

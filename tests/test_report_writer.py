@@ -174,3 +174,36 @@ def test_close_calls_and_the_until_decided_path_reach_claims_json_and_the_page(w
     assert "mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 seeds would decide it" in text
     rows = {row["data-claim"]: row for row in page.rows}
     assert rows["C10"]["data-close"] == "true" and rows["C1"]["data-close"] == "false"
+
+
+# A process that writes a report from recorded results, as the xdist controller and ``lengthgen report`` do:
+# it prints whether it imported scipy.stats (about half a second), and how many close calls the page shows.
+WRITE_IN_A_FRESH_PROCESS = """
+import json, sys
+from pathlib import Path
+from lengthgen.report import write_report
+records, environment = json.loads(Path(sys.argv[1]).read_text())
+write_report(records, environment, Path(sys.argv[2]))
+print(json.dumps({"scipy.stats": "scipy.stats" in sys.modules}))
+"""
+
+
+def test_writing_a_report_needs_no_scipy_stats(tmp_path):
+    """The margins and the seeds a close call needs take their quantiles from scipy.special: a process that
+    only writes a report (the controller, at the run's end) never imports scipy.stats."""
+    import subprocess
+    import sys
+
+    records = all_records()
+    assert any(r.get("close") for r in records)  # the path that asks for quantiles is taken
+    source = tmp_path / "records.json"
+    source.write_text(json.dumps([records, ENVIRONMENT]))
+    done = subprocess.run(
+        [sys.executable, "-c", WRITE_IN_A_FRESH_PROCESS, str(source), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == {"scipy.stats": False}
+    assert "seeds" in (tmp_path / "out" / "index.html").read_text()

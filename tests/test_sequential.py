@@ -14,11 +14,13 @@ from lengthgen.records import ClaimRecorder, seed_bootstrap
 from lengthgen.sequential import (
     ALPHA,
     Plan,
+    normal_quantile,
     parse_max,
     seeds_to_decide,
     simulate_wrong_decisions,
     standard_error,
     t_interval,
+    t_quantile,
 )
 
 STREAMS = 4000  # synthetic seed streams per simulation: a wrong-decision rate to about +-0.007 (2 s.e.)
@@ -49,6 +51,18 @@ def test_t_interval_is_scipys_at_any_level():
     assert (low, high) == pytest.approx(ref)
     assert t_interval([0.3], 0.95) is None and t_interval([0.2, 0.2]) == (0.2, 0.2)
     assert standard_error((low, high), 3, "t", 0.99) == pytest.approx(stats.sem(values))
+
+
+LEVELS = (0.8, 0.9, 0.95, 0.975, 0.99, 0.999)  # every level the suite and --lengthgen-until-decided use, and more
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_quantiles_are_scipy_stats_floats_to_the_bit(level):
+    # the report's margins take their quantiles from scipy.special (no scipy.stats import): the same floats
+    p = 0.5 + level / 2
+    assert [t_quantile(p, df) for df in range(1, 130)] == [float(stats.t.ppf(p, df)) for df in range(1, 130)]
+    assert normal_quantile(p) == float(stats.norm.ppf(p))
+    assert t_quantile(p, 7) != normal_quantile(p)  # a swapped pair of calls would fail here
 
 
 def test_seeds_to_decide_from_the_observed_spread():

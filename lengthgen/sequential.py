@@ -196,7 +196,7 @@ def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, flo
     sem = float(_stats().sem(values))
     if sem == 0:
         return (mean, mean)
-    half = float(_stats().t.ppf(0.5 + level / 2, values.size - 1)) * sem
+    half = t_quantile(0.5 + level / 2, values.size - 1) * sem
     return (mean - half, mean + half)
 
 

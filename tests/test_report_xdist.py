@@ -53,7 +53,8 @@ def pytest_sessionstart(session):
 # ... and which slow imports each process made by its end: none. hypothesis's plugin imports hypothesis in its
 # terminal summary unless the suite unregistered it (no test imported hypothesis); torch's meta-device
 # ``to_empty`` imports sympy, which ``encodings.base.materialize`` avoids when a worker builds a model; the
-# controller, which computes no interval, needs no scipy.stats (``lengthgen.records`` imports it where used).
+# controller, which computes no interval, needs no scipy.stats (``lengthgen.records`` imports it where used;
+# the report's quantiles come from scipy.special).
 SLOW = ("hypothesis", "sympy")
 
 def pytest_unconfigure(config):

@@ -1,20 +1,17 @@
 """The multiverse's cells (``claims/test_multiverse.py``): each claim's own measure and checks (its ``CLAIM``,
-through ``claims.run.run_claim``) under a universe of :mod:`lengthgen.readings` (one alternative reading, or
-every alternative at once), always at paper scale with the catalogue's seeds, assertions unchanged.
+through ``claims.run.run_claim``) under a universe of :mod:`lengthgen.readings` (one alternative reading, or a
+combination of readings admissible alone), always at paper scale with the catalogue's seeds, assertions
+unchanged.
 
 Which claims a universe touches follows from the registry: a claim's spec declares the model families its test
-reads (``families``, ``reads_ape``), a reading what it changes (``Universe.reaches``), so no list of claims is
-kept by hand. The readings act through the specs the experiments build (``paper_spec``, ``two_layer_spec``:
-the active universe, ``run_claim(..., reading=...)`` enters it), and ``claims.memo`` keys on it. Claims with
-several tests at the paper's point are one cell with every test's checks (the spec's ``checks``: C19's both
-schemes and both checks, as the robustness map does); C12 and C13 are a cell per width (``C12`` is d = 96, the
-suite's width; ``C12-d64`` the first width tried, a declared non-reproduction at the paper's point).
+reads (``families``, ``reads_ape``, ``reads_decay``), a reading what it changes (``Universe.reaches``), so no list
+of claims is kept by hand. A claim's columns are its id and its variants run apart (``Variant(column=True)``: a
+width); a claim with several tests at the paper's point is one cell with every test's checks, or its
+``cell_variant``'s.
 
-Which cells run by default (the cost budget: ``pytest claims -m multiverse -n auto`` within 15 minutes cold
-on 2 quiet cores) and which are extended (``-m multiverse_extended``): ``lengthgen.multiverse_cells.LEFT_OUT``.
-:func:`plan` is what the report reads: importing this module hands it to ``lengthgen.readings.use_plan`` (the
-package never imports ``claims/``), so every process that knows the claims (a claims run, the report's tests)
-renders the same grid.
+Which cells run by default and which are extended (``-m multiverse_extended``): the claims' ``left_out`` readings
+(``claims/costs.py`` says why) and every combination. :func:`plan` is what the report reads: the claims' conftest
+hands it to the plugin (``pytest_lengthgen_registry``), which records it in ``claims.json``.
 """
 
 from __future__ import annotations
@@ -22,22 +19,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from lengthgen.multiverse_cells import columns, extended, split_column
-from lengthgen.readings import UNIVERSES, CellPlan, Universe, choice, claim_order, factorial, universe, use_plan
+from lengthgen.readings import UNIVERSES, CellPlan, Universe, choice, factorial, universe
 from lengthgen.report import declared as declared_file
 
+from claims.costs import COMBINATIONS_COST
 from claims.preconditions import PRECONDITIONS
 from claims.registry import CLAIMS
 from claims.spec import ClaimSpec, Declared
+
+COLUMNS = {column: spec for spec in CLAIMS.values() for column in spec.columns}  # every grid column -> its claim
 
 DECLARED_PATH = Path(__file__).with_name("multiverse_declared.json")  # the cells' expected outcomes (data, written
 # by `lengthgen multiverse --record`)
 
 
 def touched(universe: Universe) -> tuple[str, ...]:
-    """The claims whose models ``universe`` changes, by number (C before P)."""
-    found = [s.id for s in CLAIMS.values() if s.families and universe.reaches(s.families, s.reads_ape, s.reads_decay)]
-    return tuple(sorted(found, key=claim_order))
+    """The claims whose models ``universe`` changes, in the catalogue's order."""
+    return tuple(
+        s.id for s in CLAIMS.values() if s.families and universe.reaches(s.families, s.reads_ape, s.reads_decay)
+    )
+
+
+def columns(claim_id: str) -> tuple[str, ...]:
+    """The grid's columns of a claim: its id, then its variants run apart."""
+    return CLAIMS[claim_id].columns
+
+
+def extended(universe_name: str, column: str) -> bool:
+    """Whether the cell is left out of the default run: a combination, or a reading its claim leaves out."""
+    return "+" in universe_name or COLUMNS[column].left_out_under(universe_name) is not None
 
 
 def ruled_out_alone(reading_name: str, column: str) -> bool:
@@ -49,7 +59,7 @@ def ruled_out_alone(reading_name: str, column: str) -> bool:
 def combinations(column: str) -> list[Universe]:
     """The factorial of ``column``: every combination of two or more readings that touch its claim and are
     admissible alone for it (a combination holding a ruled-out reading is not run)."""
-    claim = split_column(column)[0]
+    claim = COLUMNS[column].id
     mine = [u.readings[0] for u in UNIVERSES if claim in touched(u) and not ruled_out_alone(u.name, column)]
     return factorial(mine)
 
@@ -61,7 +71,7 @@ def all_cells() -> list[tuple[Universe, str]]:
     order = {u.name: i for i, u in enumerate(UNIVERSES)}
     combined = {
         (u.name, column): u
-        for claim in sorted({c for u in UNIVERSES for c in touched(u)}, key=claim_order)
+        for claim in [c for c in CLAIMS if any(c in touched(u) for u in UNIVERSES)]
         for column in columns(claim)
         for u in combinations(column)
     }
@@ -90,22 +100,26 @@ def not_run() -> tuple[tuple[str, str], ...]:
 
 
 def plan() -> CellPlan:
-    """The plan of cells, for the report (``lengthgen.readings.use_plan``)."""
+    """The plan of cells, for the report (recorded in ``claims.json`` by the plugin)."""
     for u in UNIVERSES:
         if not touched(u):
             raise ValueError(f"reading {u.name!r} touches no claim of the registry")
     every = all_cells()
     names = list(dict.fromkeys(u.name for u, _ in every))
     touched_by = {
-        n: tuple(sorted({split_column(c)[0] for u, c in every if u.name == n}, key=claim_order)) for n in names
+        n: tuple(c for c in CLAIMS if any(u.name == n and COLUMNS[col].id == c for u, col in every)) for n in names
     }
-    return CellPlan(tuple(touched_by.items()), tuple((u.name, c) for u, c in every), not_run())
+    left = tuple(
+        (u.name, column, why)
+        for u, column in every
+        if "+" not in u.name and (why := COLUMNS[column].left_out_under(u.name)) is not None
+    )
+    return CellPlan(tuple(touched_by.items()), tuple((u.name, c) for u, c in every), not_run(), left, COMBINATIONS_COST)
 
 
 def spec(column: str) -> ClaimSpec:
-    """The claim of a column, as the cell runs it: C12/C13's first width as its variant ("C12-d64")."""
-    claim_id, width = split_column(column)
-    return CLAIMS[claim_id] if width is None else CLAIMS[claim_id].variant(f"d{width}")
+    """The claim of a column, as the cell runs it (a variant run apart as that variant, ``ClaimSpec.column``)."""
+    return COLUMNS[column].column(column)
 
 
 @dataclass(frozen=True)
@@ -139,7 +153,7 @@ def declaration(reading: str, column: str) -> Expected:
         return Expected(None, tuple(f"{name}: *" for name in cell.preconditions))
     if cell.outcome == "reproduced":
         return Expected(None, ())
-    why = reason(split_column(column)[0], reading)
+    why = reason(COLUMNS[column].id, reading)
     if cell.checks == declared_file.OWN:
         if own is None:
             raise ValueError(f"declared cell ({reading!r}, {column!r}): 'own' checks, but {column} declares none")
@@ -174,4 +188,3 @@ def _validated(found: declared_file.Declarations) -> declared_file.Declarations:
 
 
 DECLARATIONS = _validated(declared_file.load(DECLARED_PATH))
-use_plan(plan())  # the report's multiverse grid: which cells the registry runs (lengthgen/ never imports claims/)

@@ -1,50 +1,52 @@
-"""Every claim and prediction, as the one declaration its module exports (``CLAIM``, a ``claims.spec.ClaimSpec``):
-the list the robustness map, the multiverse and the tests read (``CLAIMS[claim_id]``). C12 and C13 share
-``claims/two_layer.py``, C21 and C22 ``claims/multihead.py``; C18 reads C17's models and seeds.
+"""Every claim and prediction, found by discovery: each module ``claims/test_<id>_<words>.py`` that declares a
+``CLAIM`` (a ``claims.spec.ClaimSpec``) is one, and nothing lists them by hand. The robustness map, the multiverse, the
+report's catalogue and the tests read them from here (``CLAIMS[claim_id]``), in the catalogue's order: the
+paper's claims by number, then the predictions by number.
 
-To add a claim: write its module with its ``CLAIM`` (ARCHITECTURE.md, "How to add a claim") and list it here.
+To add a claim: write its module with its ``CLAIM`` (ARCHITECTURE.md, "How to add a claim").
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+import re
+from pathlib import Path
+from types import ModuleType
+
+from lengthgen.catalogue import Catalogue
 
 from claims.spec import ClaimSpec
 
-MODULE_NAMES = (  # one per claim, C1..C22 then P1..P6: the modules under claims/
-    "test_c01_phenomenon",
-    "test_c02_equivariance",
-    "test_c03_selected_offset",
-    "test_c04_carrier",
-    "test_c05_carrier_profile",
-    "test_c06_dilution",
-    "test_c07_margin_bound",
-    "test_c08_pinning",
-    "test_c09_ape_weight_decay",
-    "test_c10_ape_fixes",
-    "test_c11_linear_attention",
-    "test_c12_two_layer_accuracy",
-    "test_c13_two_layer_heads",
-    "test_c14_rotary_base",
-    "test_c15_kernel",
-    "test_c16_dynamics",
-    "test_c17_carrier_sweep",
-    "test_c18_width_dilution",
-    "test_c19_biases",
-    "test_c20_k1_carrier",
-    "test_c21_content",
-    "test_c22_head_dilution",
-    "test_p1_far_selection",
-    "test_p2_dilution_out_of_sample",
-    "test_p3_ape_far",
-    "test_p4_position_interpolation",
-    "test_p5_nope",
-    "test_p6_logit_scaling",
-)
-MODULES = tuple(importlib.import_module(f"claims.{name}") for name in MODULE_NAMES)
-CLAIMS: dict[str, ClaimSpec] = {module.CLAIM.id: module.CLAIM for module in MODULES}
-if len(CLAIMS) != len(MODULES):
-    raise ValueError(f"two claim modules declare one claim id: {[m.CLAIM.id for m in MODULES]}")
+HERE = Path(__file__).parent
+ID = re.compile(r"([A-Z]+)(\d+)")  # an id's letters and number: "C12" -> ("C", 12)
+MODULE = re.compile(r"test_[a-z]+\d+_\w+")  # a claim module's name: test_<id>_<words>, e.g. test_c08_pinning
+
+
+def claim_modules() -> tuple[ModuleType, ...]:
+    """The test modules of this folder that declare a ``CLAIM``."""
+    names = sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if MODULE.fullmatch(m.name))
+    modules = (importlib.import_module(f"claims.{name}") for name in names)
+    return tuple(m for m in modules if isinstance(getattr(m, "CLAIM", None), ClaimSpec))
+
+
+def order(spec: ClaimSpec) -> tuple[bool, str, int, str]:
+    """The catalogue's order: the paper's claims before the predictions, each by its number."""
+    match = ID.fullmatch(spec.id)
+    return (spec.prediction, match.group(1), int(match.group(2))) if match else (spec.prediction, spec.id, 0)
+
+
+def _discovered() -> dict[str, ClaimSpec]:
+    found: dict[str, ClaimSpec] = {}
+    for module in claim_modules():
+        spec = module.CLAIM
+        if spec.id in found:
+            raise ValueError(f"two claim modules declare {spec.id}: {module.__name__} and another")
+        found[spec.id] = spec
+    return {spec.id: spec for spec in sorted(found.values(), key=order)}
+
+
+CLAIMS: dict[str, ClaimSpec] = _discovered()
 
 
 def claim(claim_id: str) -> ClaimSpec:
@@ -53,3 +55,8 @@ def claim(claim_id: str) -> ClaimSpec:
         return CLAIMS[claim_id]
     except KeyError:
         raise ValueError(f"unknown claim {claim_id!r} (known: {', '.join(CLAIMS)})") from None
+
+
+def catalogue() -> Catalogue:
+    """The catalogue as a run records it: every claim's entry, in the catalogue's order."""
+    return Catalogue(tuple(spec.entry for spec in CLAIMS.values()))

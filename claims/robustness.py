@@ -19,10 +19,10 @@ import dataclasses
 from lengthgen.experiments.robustness import Setting
 from lengthgen.scale import PAPER, Scale
 
+from claims.mechanism import MECHANISM_OFFSETS
 from claims.memo import memo
 
-OWN_OFFSETS = {"C1": (1, 2, 3), "C3": (1, 2, 3), "C8": (1, 2, 3), "C4": (2, 3), "C5": (2, 3), "C6": (2, 3)}
-# The claims' K where a setting keeps it (C4-C6: claims.mechanism.MECHANISM_OFFSETS, the claims' own).
+GRID_OFFSETS = (1, 2, 3)  # the C1 grid's K: the claims that read it keep it where a setting keeps K
 
 
 def cell_scale(setting: Setting, paper_seeds: int, scale: Scale = PAPER) -> Scale:
@@ -31,11 +31,11 @@ def cell_scale(setting: Setting, paper_seeds: int, scale: Scale = PAPER) -> Scal
     return dataclasses.replace(scale, seeds=setting.seed_list(paper_seeds))
 
 
-def grid_at(claim_id: str, setting: Setting, scale: Scale, cache, encodings=("rope", "ape")):
-    """The C1 grid at the setting (C1, C3: their checks read it)."""
+def grid_at(setting: Setting, scale: Scale, cache, encodings=("rope", "ape")):
+    """The C1 grid at the setting (its K where the setting keeps K)."""
     from lengthgen.experiments.phenomenon import run_phenomenon
 
-    offsets = setting.offsets or OWN_OFFSETS[claim_id]
+    offsets = setting.offsets or GRID_OFFSETS
     return memo(
         ("robustness", setting.name, "phenomenon", offsets, encodings),
         scale,
@@ -46,10 +46,10 @@ def grid_at(claim_id: str, setting: Setting, scale: Scale, cache, encodings=("ro
 
 
 def pinning_at(setting: Setting, scale: Scale, cache):
-    """C8's peak positions at the setting."""
+    """The grid's APE peak positions at the setting (its K where the setting keeps K)."""
     from lengthgen.experiments.pinning import run_pinning
 
-    offsets = setting.offsets or OWN_OFFSETS["C8"]
+    offsets = setting.offsets or GRID_OFFSETS
     return memo(
         ("robustness", setting.name, "pinning", offsets),
         scale,
@@ -59,11 +59,11 @@ def pinning_at(setting: Setting, scale: Scale, cache):
     )
 
 
-def carrier_at(claim_id: str, setting: Setting, scale: Scale, cache):
-    """The carrier geometry at the setting (C4, C5)."""
+def carrier_at(setting: Setting, scale: Scale, cache):
+    """The carrier geometry at the setting (the mechanism's K where the setting keeps K)."""
     from lengthgen.experiments.carrier import run_carrier
 
-    offsets = setting.offsets or OWN_OFFSETS[claim_id]
+    offsets = setting.offsets or MECHANISM_OFFSETS
     return memo(
         ("robustness", setting.name, "carrier", offsets),
         scale,
@@ -74,12 +74,12 @@ def carrier_at(claim_id: str, setting: Setting, scale: Scale, cache):
 
 
 def dilution_at(setting: Setting, scale: Scale, cache):
-    """C6's dilution fits at the setting (other K only: the experiment trains the paper's spec)."""
+    """The dilution fits at the setting (other K only: the experiment trains the paper's spec)."""
     from lengthgen.experiments.dilution import run_dilution
 
-    if setting.changes_spec:  # run_dilution trains the paper's spec; the catalogue runs C6 at offsets-far only
-        raise ValueError(f"C6 at {setting.name}: the dilution experiment takes other K, not another spec")
-    offsets = setting.offsets or OWN_OFFSETS["C6"]
+    if setting.changes_spec:  # run_dilution trains the paper's spec; the catalogue runs it at offsets-far only
+        raise ValueError(f"dilution at {setting.name}: the experiment takes other K, not another spec")
+    offsets = setting.offsets or MECHANISM_OFFSETS
     return memo(
         ("robustness", setting.name, "dilution", offsets),
         scale,

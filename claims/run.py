@@ -96,10 +96,8 @@ def run_claim(
 
 def _cell_scale(spec: ClaimSpec, setting: Setting, scale: Scale) -> Scale:
     """The scale of the claim's cell at ``setting``: its seeds there (ValueError for a claim it does not run)."""
-    if spec.id not in setting.claims:
-        raise ValueError(
-            f"the catalogue does not run {spec.id} at {setting.name} (it runs {', '.join(setting.claims)})"
-        )
+    if setting.name not in spec.settings:
+        raise ValueError(f"{spec.id} does not run at {setting.name} (it runs at {', '.join(spec.settings) or 'none'})")
     return cell_scale(setting, spec.paper_seeds, scale)
 
 

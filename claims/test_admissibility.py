@@ -18,14 +18,14 @@ from claims.two_layer import FIRST_WIDTH, WIDTH, measure as two_layer
 
 @pytest.mark.parametrize("name", [preconditions.ONE_LAYER, preconditions.CONTENT])
 def test_the_paper_point_meets_its_one_layer_preconditions(name, model_cache):
-    recorder = ClaimRecorder("C1")
+    recorder = ClaimRecorder("admissibility")
     failed = preconditions.record(recorder, preconditions.PRECONDITIONS[name], PAPER, model_cache)
     assert recorder.record.preconditions and not failed, f"{name} fails at the paper's point: {failed}"
 
 
 @pytest.mark.parametrize("width", [WIDTH, FIRST_WIDTH], ids=lambda w: f"d{w}")
 def test_the_paper_point_meets_its_two_layer_precondition(width, model_cache):
-    recorder = ClaimRecorder("C12")
+    recorder = ClaimRecorder("admissibility")
     result = two_layer(PAPER, model_cache, width=width)
     failed = preconditions.record(
         recorder, preconditions.PRECONDITIONS[preconditions.TWO_LAYER], PAPER, model_cache, result

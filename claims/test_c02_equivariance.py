@@ -93,7 +93,23 @@ def check(claim, result: EquivarianceResult) -> None:
     claim.measure("relative logit change per example", result.gaps)
 
 
-CLAIM = ClaimSpec("C2", PAPER_SEEDS, measure, (check,), scale_block=scale_block)  # random weights: no family
+# random weights: no family
+CLAIM = ClaimSpec(
+    id="C2",
+    title="RoPE logits depend only on t - n (Lemma 1)",
+    where="Lemma 1",
+    statement="RoPE logit depends on positions only through the offset t - n (exact equivariance)",
+    paper_value="exact",
+    assertion=(
+        "property test on random (untrained) weights: shifting every position by c changes no logit beyond float "
+        "tolerance, for many c, d, bases"
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    scale_block=scale_block,
+    schedule=270,
+)
 
 
 @pytest.mark.claim("C2")

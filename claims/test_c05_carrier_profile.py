@@ -17,7 +17,6 @@ and -3), and the check must fail for at least one K. Measured (both scales): the
 
 from __future__ import annotations
 
-import functools
 
 import pytest
 
@@ -59,7 +58,19 @@ def check(claim, result: CarrierResult) -> None:
 
 
 CLAIM = ClaimSpec(
-    "C5", PAPER_SEEDS, measure, (check,), families=("one-layer",), at_setting=functools.partial(carrier_at, "C5")
+    id="C5",
+    title="phi_c peaks at -K",
+    where="Lemma 2, (iv)",
+    statement="the carrier-only profile phi_c(delta) peaks at the target offset",
+    paper_value="peak at -K",
+    assertion="argmax over delta in [-(48-1), 0] of phi_c equals -K for every seed, K in {2,3}",
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    families=("one-layer",),
+    at_setting=carrier_at,
+    settings=("offsets-far", "width-32", "width-128", "fresh-seeds"),
+    schedule=160,
 )
 
 

@@ -110,7 +110,22 @@ def check(claim, result: FixesResult) -> None:
 
 
 CLAIM = ClaimSpec(
-    "C10", PAPER_SEEDS, measure, (check,), declared=(MILD_COMPRESSION,), families=("one-layer",), reads_ape=True
+    id="C10",
+    title="interpolation, clamp, rescaling stay at chance",
+    where="Fig. 4",
+    statement=(
+        "inference-time fixes for APE (table interpolation, clamp-to-last, index rescaling) leave accuracy at chance"
+    ),
+    paper_value="chance",
+    assertion="each fix: accuracy at every L > 16 <= 0.15",
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    declared=(MILD_COMPRESSION,),
+    families=("one-layer",),
+    reads_ape=True,
+    settings=("fresh-seeds",),
+    schedule=100,
 )
 
 

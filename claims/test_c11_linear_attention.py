@@ -44,7 +44,9 @@ from lengthgen.scale import Scale
 from claims.mechanism import VALIDATION_SEEDS
 from claims.memo import memo
 from claims.run import run_claim
-from claims.spec import ClaimSpec, Declared
+from claims.costs import OWN_MODELS_COST
+from lengthgen.catalogue import Stated
+from claims.spec import ClaimSpec, Declared, LeftOut
 from claims.support import refute
 
 PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
@@ -128,7 +130,89 @@ def check(claim, result: LinearResult, head: str = "linear") -> None:
         )
 
 
-CLAIM = ClaimSpec("C11", PAPER_SEEDS, measure, (check,), declared=(PARTIAL_ALIGNMENT,), families=("one-layer",))
+# The robustness map's finding, declared after its first cold run reported it as "failed" with exactly this
+# failed check (the verdict's reason adds this run's measured value)
+FRESH_SEEDS = Declared(
+    ("linear K=3: |cos(m_Q, R_-K m_K)| (mean over seeds)",),
+    "at seeds 100..104 the trained linear heads for K = 3 keep a partial carrier alignment in every seed, above "
+    "the 0.3 read as 'no carrier' (their key carrier fraction stays low and the accuracy checks hold)",
+    at="fresh-seeds",
+)
+
+CLAIM = ClaimSpec(
+    id="C11",
+    title="linear attention fits, fails far, no carrier",
+    where="Sec. 7",
+    statement="trained linear attention (no softmax) fits in distribution but does not extrapolate, and has no carrier",
+    paper_value=(
+        "0.96 in distribution, 0.07 at L=48 (chance 0.05), softmax 1.00; cos ~0.1, key carrier fraction 0.07 vs 0.80"
+    ),
+    assertion=(
+        "linear: accuracy >= 0.85 at L <= 16 and <= 0.2 at L = 48; cos(m_Q, R_{-K} m_K) <= 0.3; key carrier "
+        "fraction <= 0.2"
+    ),
+    stated=(
+        Stated(
+            "linear attention, accuracy in distribution",
+            0.96,
+            0.96,
+            2,
+            "Sec. 7",
+            names=(
+                "linear K=2 L=12: accuracy",
+                "linear K=2 L=16: accuracy",
+                "linear K=3 L=12: accuracy",
+                "linear K=3 L=16: accuracy",
+            ),
+        ),
+        Stated(
+            "linear attention, accuracy at L = 48",
+            0.07,
+            0.07,
+            2,
+            "Sec. 7",
+            names=("linear K=2 L=48: accuracy", "linear K=3 L=48: accuracy"),
+        ),
+        Stated(
+            "softmax (RoPE) accuracy at L = 48, beside it",
+            1.0,
+            1.0,
+            2,
+            "Sec. 7",
+            names=("softmax K=2 L=48: accuracy", "softmax K=3 L=48: accuracy"),
+        ),
+        Stated(
+            "linear attention, cos(m_Q, R_{-K} m_K)",
+            0.1,
+            0.1,
+            1,
+            "Sec. 7",
+            names=(
+                "linear K=2: |cos(m_Q, R_-K m_K)| (mean over seeds)",
+                "linear K=3: |cos(m_Q, R_-K m_K)| (mean over seeds)",
+            ),
+        ),
+        Stated(
+            "linear attention, key carrier fraction",
+            0.07,
+            0.07,
+            2,
+            "Sec. 7",
+            names=(
+                "linear K=2: key carrier fraction (mean over seeds)",
+                "linear K=3: key carrier fraction (mean over seeds)",
+            ),
+        ),
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    declared=(PARTIAL_ALIGNMENT, FRESH_SEEDS),
+    families=("one-layer",),
+    settings=("fresh-seeds",),
+    left_out=(LeftOut("lengths=per-batch", OWN_MODELS_COST), LeftOut("init=flax", OWN_MODELS_COST)),
+    schedule=90,
+)
 
 
 @pytest.mark.claim("C11")

@@ -48,7 +48,9 @@ from __future__ import annotations
 import pytest
 
 from claims.run import run_claim
-from claims.spec import ClaimSpec, Declared
+from claims.costs import LONGER_COST
+from lengthgen.catalogue import Stated
+from claims.spec import ClaimSpec, Declared, LeftOut
 from claims.support import refute
 from claims.two_layer import (
     FIRST_WIDTH,
@@ -159,14 +161,47 @@ def carrier_ratio(items) -> float:
 
 
 CLAIM = ClaimSpec(
-    "C13",
-    PAPER_SEEDS,
-    measure,
-    (check,),
+    id="C13",
+    title="its RoPE head stays at -K, APE's pins, carrier",
+    where="Sec. 5.2",
+    statement=(
+        "in that transformer, the RoPE head stays offset-equivariant out of distribution while the APE head pins; "
+        "the RoPE head carries a strong carrier"
+    ),
+    paper_value="carrier 0.98 vs 0.02 baseline",
+    assertion=(
+        "the retrieving RoPE head's selected offset is -K at every eval length; APE's is not; carrier fraction >= "
+        "0.8 and >= 10x baseline"
+    ),
+    stated=(
+        Stated(
+            "two-layer RoPE retrieving head, carrier",
+            0.98,
+            0.98,
+            2,
+            "contributions (5)",
+            names=("RoPE retrieving head: key carrier fraction (mean over seeds)",),
+        ),
+        Stated(
+            "its baseline",
+            0.02,
+            0.02,
+            2,
+            "contributions (5)",
+            names=("RoPE retrieving head: untrained key carrier fraction (paper 0.02)",),
+            baseline_width=96,
+        ),
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
     run_scale=run_scale,
     families=("two-layer",),
     reads_ape=True,
     variants=width_variants(FIRST_WIDTH_JUMPS),
+    settings=("fresh-seeds",),
+    left_out=(LeftOut("two-layer-steps=900", LONGER_COST),),
+    schedule=120,
 )
 
 

@@ -22,6 +22,7 @@ from lengthgen.experiments.kernel import S_MAX, KernelResult, equal_frequencies,
 
 from claims.memo import memo
 from claims.run import run_claim
+from lengthgen.catalogue import Stated
 from claims.spec import ClaimSpec
 from claims.support import refute
 
@@ -85,7 +86,33 @@ def check(claim, result: KernelResult) -> None:
         )
 
 
-CLAIM = ClaimSpec("C15", PAPER_SEEDS, measure, (check,), scale_block=scale_block)  # an exact computation
+# an exact computation
+CLAIM = ClaimSpec(
+    id="C15",
+    title="g(s) maximum unique at 0",
+    where="Fig. 4, Lemma 2",
+    statement="the kernel g(s) = sum_j cos(s theta_j) has a unique integer maximum at s = 0",
+    paper_value="max_{s>=4} g(s)/g(0) ~ 0.67-0.79",
+    assertion=(
+        "exact computation, d = 64, bases 1e3/1e4/1e5: unique maximum at 0; ratios within 0.01 of 0.67 / 0.75 / 0.79"
+    ),
+    stated=(
+        Stated(
+            "max over s >= 4 of g(s)/g(0), d = 64, bases 1e3..1e5",
+            0.67,
+            0.79,
+            2,
+            "Fig. 4 paragraph",
+            names=("base 1e+0[345]: max_(s>=4) g(s)/g(0)",),
+            match="all",
+        ),
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    scale_block=scale_block,
+    schedule=280,
+)
 
 
 @pytest.mark.claim("C15")

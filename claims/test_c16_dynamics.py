@@ -137,7 +137,22 @@ def check(claim, result: DynamicsResult) -> None:
             )
 
 
-CLAIM = ClaimSpec("C16", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+CLAIM = ClaimSpec(
+    id="C16",
+    title="carrier and rank co-emerge, then plateau",
+    where="Fig. 4",
+    statement=(
+        "the carrier and the rank concentration of W = W_Q^T W_K co-emerge within a few hundred steps, then plateau"
+    ),
+    paper_value="within a few hundred steps",
+    assertion="along training, both reach 90% of their final value before step 1000 and change little after",
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    families=("one-layer",),
+    settings=("fresh-seeds",),
+    schedule=250,
+)
 
 
 @pytest.mark.claim("C16")

@@ -30,7 +30,9 @@ import pytest
 
 from claims.memo import memo
 from claims.run import run_claim
-from claims.spec import ClaimSpec
+from claims.costs import SWEEP_COST
+from lengthgen.catalogue import Stated
+from claims.spec import ClaimSpec, LeftOut
 from claims.support import refute
 from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.sweeps import (
@@ -94,7 +96,35 @@ def check(claim, result: CarrierSweepResult) -> None:
         )
 
 
-CLAIM = ClaimSpec("C17", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+CLAIM = ClaimSpec(
+    id="C17",
+    title="carrier fraction holds across settings",
+    where="Fig. 4",
+    statement="the carrier fraction holds across widths, vocabulary sizes, length ranges and softmax temperatures",
+    paper_value="0.72-0.86",
+    assertion=(
+        "d in {32,64,128}, m in {10,20,40}, two or more length ranges, three temperatures: carrier fraction in "
+        "[0.6, 0.95]"
+    ),
+    stated=(
+        Stated(
+            "carrier fraction across widths, vocabularies, length ranges, temperatures",
+            0.72,
+            0.86,
+            2,
+            "Fig. 4 paragraph",
+            names=("* K=[23]: key carrier fraction",),
+            match="all",
+        ),
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    families=("one-layer",),
+    settings=("fresh-seeds",),
+    left_out=(LeftOut("lengths=per-batch", SWEEP_COST), LeftOut("init=flax", SWEEP_COST)),
+    schedule=20,
+)
 
 
 @pytest.mark.claim("C17")

@@ -30,7 +30,8 @@ import pytest
 
 from claims.memo import memo
 from claims.run import run_claim
-from claims.spec import ClaimSpec
+from claims.costs import SWEEP_COST
+from claims.spec import ClaimSpec, LeftOut
 from claims.support import refute
 from claims.test_c17_carrier_sweep import OFFSETS, PAPER_SEEDS
 from lengthgen.report import figure_specs as figures
@@ -77,7 +78,22 @@ def check(claim, result: WidthDilutionResult) -> None:
             claim.measure(f"K={offset} d={width}: R^2 of the fit", result.r2(width, offset))
 
 
-CLAIM = ClaimSpec("C18", PAPER_SEEDS, measure, (check,), families=("one-layer",))  # C17's seeds and models
+# C17's seeds and models
+CLAIM = ClaimSpec(
+    id="C18",
+    title="dilution rate c falls with width",
+    where="Fig. 4",
+    statement="the dilution rate c falls with width",
+    paper_value="falls",
+    assertion="c(d=32) > c(d=64) > c(d=128), mean over seeds",
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    families=("one-layer",),
+    settings=("fresh-seeds",),
+    left_out=(LeftOut("lengths=per-batch", SWEEP_COST), LeftOut("init=flax", SWEEP_COST)),
+    schedule=140,
+)
 
 
 @pytest.mark.claim("C18")

@@ -195,14 +195,24 @@ def variant(test: str, encoding: str) -> Variant:
 
 CELL_CHECKS = tuple(functools.partial(f, encoding=e) for e in BIAS_SCHEMES for f in (check_invariance, check_target))
 CLAIM = ClaimSpec(
-    "C19",
-    PAPER_SEEDS,
-    measure,
-    CELL_CHECKS,
+    id="C19",
+    title="relative biases: selection length-invariant, -K as RoPE",
+    where="Sec. 5.1",
+    statement="the account is not RoPE-specific: ALiBi / T5 relative bias / rotary compared",
+    paper_value="relative schemes length-invariant",
+    assertion=(
+        "for T5 bias and ALiBi as for RoPE: the selected offset does not change with length beyond the training "
+        "range; report in- and out-of-range accuracy of each"
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=CELL_CHECKS,
     declared=(ALIBI_CELL,),
     run_scale=run_scale,
     families=("one-layer",),
     variants=tuple(variant(test, e) for test in TESTS for e in BIAS_SCHEMES),
+    settings=("fresh-seeds",),
+    schedule=40,
 )
 
 

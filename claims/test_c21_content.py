@@ -36,7 +36,9 @@ from lengthgen.experiments.content import ContentResult, untrained_content
 
 from claims.multihead import CHOICES, PAPER_SEEDS, measure, run_scale
 from claims.run import run_claim
-from claims.spec import ClaimSpec
+from claims.costs import OWN_MODELS_COST
+from lengthgen.catalogue import Stated
+from claims.spec import ClaimSpec, LeftOut
 from claims.support import refute
 
 MIN_ACCURACY = 0.95  # catalogue: "H=1 and H=2 solve it in distribution (>= 0.95)"
@@ -82,7 +84,44 @@ def check(claim, result: ContentResult) -> None:
 
 
 CLAIM = ClaimSpec(
-    "C21", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",), reads_content=True
+    id="C21",
+    title="content task solved with H = 1, 2",
+    where="multi-head paragraph",
+    statement=(
+        "content-conditioned task (the query token sets which of two offsets is the target): one head solves both "
+        "offsets by query-conditioned rotation; with two heads it is solved at 1.00"
+    ),
+    paper_value="1.00 with two heads; each head's W top singular-value energy 0.39-0.57",
+    assertion="H=1 and H=2 solve it in distribution (>= 0.95); report top singular-value energy per head",
+    stated=(
+        Stated(
+            "content task with two heads, accuracy",
+            1.0,
+            1.0,
+            2,
+            "multi-head paragraph",
+            names=("H=2 L=1[26]: accuracy",),
+            match="all",
+        ),
+        Stated(
+            "each head's top singular-value energy of W",
+            0.39,
+            0.57,
+            2,
+            "multi-head paragraph",
+            names=("H=2 head [01]: top singular-value energy of W_h (paper 0.39-0.57)",),
+            match="all",
+        ),
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    run_scale=run_scale,
+    families=("one-layer",),
+    reads_content=True,
+    settings=("fresh-seeds",),
+    left_out=(LeftOut("lengths=per-batch", OWN_MODELS_COST), LeftOut("init=flax", OWN_MODELS_COST)),
+    schedule=80,
 )
 
 

@@ -45,7 +45,9 @@ from lengthgen.experiments.content import ContentResult
 
 from claims.multihead import CHOICES, PAPER_SEEDS, PEAK_LENGTH, measure, run_scale
 from claims.run import run_claim
-from claims.spec import ClaimSpec
+from claims.costs import OWN_MODELS_COST
+from lengthgen.catalogue import Stated
+from claims.spec import ClaimSpec, LeftOut
 from claims.support import refute
 
 PAPER_PEAK = {1: "0.69", 2: "not given", 4: "0.30"}
@@ -156,7 +158,39 @@ def record_figures(claim, result: ContentResult) -> None:
 
 
 CLAIM = ClaimSpec(
-    "C22", PAPER_SEEDS, measure, (check,), run_scale=run_scale, families=("one-layer",), reads_content=True
+    id="C22",
+    title="peak attention at L = 48 falls with H",
+    where="multi-head paragraph",
+    statement="splitting width across heads raises dilution",
+    paper_value="peak attention at L=48: 0.69 at H=1, 0.30 at H=4",
+    assertion="peak attention at L=48 falls as H grows from 1 to 4",
+    stated=(
+        Stated(
+            "peak attention at L = 48, H = 1",
+            0.69,
+            0.69,
+            2,
+            "multi-head paragraph",
+            names=("H=1 L=48: peak attention (paper 0.69)",),
+        ),
+        Stated(
+            "peak attention at L = 48, H = 4",
+            0.3,
+            0.3,
+            2,
+            "multi-head paragraph",
+            names=("H=4 L=48: peak attention (paper 0.30)",),
+        ),
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    run_scale=run_scale,
+    families=("one-layer",),
+    reads_content=True,
+    settings=("fresh-seeds",),
+    left_out=(LeftOut("lengths=per-batch", OWN_MODELS_COST), LeftOut("init=flax", OWN_MODELS_COST)),
+    schedule=130,
 )
 
 

@@ -1,4 +1,4 @@
-"""The multiverse (issue 20; catalogue, "Open choices and their readings"): every claim whose models an open
+"""The multiverse (catalogue, "Open choices and their readings"): every claim whose models an open
 choice touches, run again under each other reading of that choice (one at a time) and under every
 alternative at once (``all-alternatives``), with its assertions unchanged.
 
@@ -10,7 +10,7 @@ the claim's own ``CLAIM`` (its measure and checks) through ``claims.run.run_clai
 readings change the specs the experiments build), at paper scale and the catalogue's seeds.
 ``--lengthgen-seeds`` does not apply here. Which cells run by default, and which are extended (marked
 ``multiverse_extended``, left out of the default run for their cost: ``-m multiverse_extended``):
-``lengthgen.multiverse_cells.LEFT_OUT``.
+the claims' ``left_out`` readings and every combination (``claims/multiverse.py``).
 
 A cell measures the claim's preconditions first (``claims/preconditions.py``: what the paper reports of the
 models it reads, on the universe's own models); one that fails rules the cell out (the verdict "ruled out": the
@@ -25,15 +25,14 @@ from __future__ import annotations
 
 import pytest
 
-from lengthgen.multiverse_cells import split_column
 from lengthgen.readings import universe as lookup
 from lengthgen.scale import PAPER
 
-from claims.multiverse import cells, declaration, extended_cells, spec
+from claims.multiverse import COLUMNS, cells, declaration, extended_cells, spec
 from claims.run import run_claim
 
 CELLS = [
-    pytest.param(u.name, column, id=f"{u.name}-{column}", marks=[pytest.mark.claim(split_column(column)[0]), mark])
+    pytest.param(u.name, column, id=f"{u.name}-{column}", marks=[pytest.mark.claim(COLUMNS[column].id), mark])
     for group, mark in ((cells(), pytest.mark.multiverse), (extended_cells(), pytest.mark.multiverse_extended))
     for u, column in group
 ]

@@ -99,7 +99,22 @@ def selection_figure(result: FarResult) -> dict:
     )
 
 
-CLAIM = ClaimSpec("P1", PAPER_SEEDS, measure, (check,), declared=(FAR_REVIVAL,), families=("one-layer",))
+CLAIM = ClaimSpec(
+    id="P1",
+    title="selected offset stays -K far beyond range",
+    where="Lemma 1",
+    statement="the selected offset stays -K far beyond the evaluation range",
+    assertion=(
+        "C1 grid RoPE models, K in {1,2,3}, 8 seeds: selected offset -K in every seed x length cell at L in {64, "
+        "96, 128}"
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    declared=(FAR_REVIVAL,),
+    families=("one-layer",),
+    schedule=180,
+)
 
 
 @pytest.mark.claim("P1")

@@ -85,7 +85,22 @@ def peak_figure(result: FarResult) -> dict:
     )
 
 
-CLAIM = ClaimSpec("P3", PAPER_SEEDS, measure, (check,), families=("one-layer",), reads_ape=True)
+CLAIM = ClaimSpec(
+    id="P3",
+    title="APE stays pinned and at chance at any length",
+    where="Prop. 2",
+    statement="APE stays pinned and at chance at any longer length",
+    assertion=(
+        "C1 grid APE models (table rows past Lmax keep their initial values): seed-mean accuracy <= 0.15 at L in "
+        "{64, 96, 128}; the peak lies at an absolute position < Lmax in >= 90% of seed x K x L cells"
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    families=("one-layer",),
+    reads_ape=True,
+    schedule=190,
+)
 
 
 @pytest.mark.claim("P3")

@@ -124,7 +124,25 @@ def weight_figure(result: VariantResult) -> dict:
     )
 
 
-CLAIM = ClaimSpec("P6", PAPER_SEEDS, measure, (check,), families=("one-layer",))
+CLAIM = ClaimSpec(
+    id="P6",
+    title="log-length logit scaling raises a*, keeps -K",
+    where="Corollary 2",
+    statement=(
+        "dilution comes from the softmax normaliser growing with L, so scaling the logits by log(L)/log(Lmax) for "
+        "L > Lmax raises the target's weight without moving the selection"
+    ),
+    assertion=(
+        "C1 grid RoPE models, L in {24, 32, 48, 64, 96, 128}, over the K x L cells where the unscaled head selects "
+        "-K (P1): the scaled head selects -K in every such cell; seed-mean a*(L) with the scaling > without in "
+        "every such cell; accuracy at the longest such L with the scaling >= without for every K"
+    ),
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    families=("one-layer",),
+    schedule=200,
+)
 
 
 @pytest.mark.claim("P6")

@@ -60,7 +60,10 @@ def width_variants(first_width: tuple[Declared, ...]) -> tuple[Variant, ...]:
     ``first_width`` (the claim's own non-reproductions there), the chosen width inherits the claim's (none)."""
     return tuple(
         Variant(
-            f"d{width}", functools.partial(measure, width=width), declared=first_width if width == FIRST_WIDTH else None
+            f"d{width}",
+            functools.partial(measure, width=width),
+            declared=first_width if width == FIRST_WIDTH else None,
+            column=width == FIRST_WIDTH,  # the first width tried: a column of its own in the multiverse
         )
         for width in WIDTHS
     )

@@ -1,4 +1,4 @@
-"""The multiverse's registry (issue 20; catalogue, "Open choices and their readings"), as plain data: every
+"""The multiverse's registry (catalogue, "Open choices and their readings"), as plain data: every
 choice the paper leaves open that could move a number a claim checks, the suite's reading (the default: every
 number of the suite is measured under it) and the other readings, each with who reads the paper that way.
 
@@ -108,7 +108,8 @@ CHOICES: tuple[Choice, ...] = (
     Choice(
         "weight-decay",
         "Adam's coupled L2 (torch.optim.Adam weight_decay: lambda * w added to the gradient)",
-        "the paper says 'weight decay' (C9) without naming the optimiser's form; AdamW's decoupled decay is what "
+        "the paper says 'weight decay' (its APE control) without naming the optimiser's form; AdamW's decoupled "
+        "decay is what "
         "'Adam with weight decay' means in most transformer code",
     ),
     Choice(
@@ -173,7 +174,7 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "weight-decay",
         "weight-decay=decoupled",
-        "C9's weight decay as AdamW's (w *= 1 - lr * lambda before the Adam step), same lambdas",
+        "the APE control's weight decay as AdamW's (w *= 1 - lr * lambda before the Adam step), same lambdas",
         "anyone who trains with torch.optim.AdamW or optax.adamw, the usual 'Adam with weight decay'",
         (Change("one-layer", "train", "decay", "decoupled", decay_only=True),),
     ),
@@ -203,18 +204,18 @@ LEFT_AT_ONE_READING: tuple[tuple[str, str], ...] = (
     ),
     ("APE table size (48 rows; 128 for the predictions)", "rows beyond the longest evaluation length are never read"),
     (
-        "linear attention (C11: o = sum_t l_t v_t, unnormalised)",
+        "linear attention (o = sum_t l_t v_t, unnormalised)",
         "the literal reading of 'linear attention'; a "
         "normalised or feature-map variant is another architecture, not another reading of this one",
     ),
     (
-        "APE fixes (C10: interpolate with aligned ends, clamp, rescale)",
+        "APE fixes (interpolate with aligned ends, clamp, rescale)",
         "inference-time maps of the trained rows that the paper names; they change no trained model",
     ),
     (
         "ALiBi slopes (2^-h; the literal 2^-8h/H gives 1/256 for one head)",
         "the literal slope behaved like no "
-        "positional encoding in development (README), so it cannot rescue C19's ALiBi cells; not a config field",
+        "positional encoding in development (README), so it cannot rescue the ALiBi heads' cells; not a config field",
     ),
     ("T5 buckets (32, max distance 128)", "T5's published bucketing"),
     (
@@ -257,12 +258,6 @@ class Universe:
             for c in r.changes
         )
 
-    @property
-    def claims(self) -> tuple[str, ...]:
-        """The claims whose models this universe changes, by number (C before P), per this process's plan of
-        cells (:func:`planned`; () where the claims' registry was not loaded)."""
-        return planned().claims_of(self.name)
-
     def describe(self) -> str:
         if self.is_default:
             return "the suite's reading of every open choice"
@@ -301,15 +296,17 @@ def factorial(readings: "tuple[Reading, ...] | list[Reading]") -> list[Universe]
 
 @dataclass(frozen=True)
 class CellPlan:
-    """The multiverse's cells as the claims' registry plans them (``claims/multiverse.py`` builds it and hands it
-    over with :func:`use_plan`: which claims a universe touches is the claims' knowledge, and the package never
-    imports ``claims/``)."""
+    """The multiverse's cells as the claims plan them (``claims/multiverse.py`` computes it from the claims' specs;
+    the plugin records it in ``claims.json`` as ``"multiverse_plan"``, and the report reads it from there: which
+    claims a universe touches is the claims' knowledge, and the package never imports ``claims/``)."""
 
     touched: tuple[tuple[str, tuple[str, ...]], ...]  # (universe name, the claims whose models it changes), each
     cells: tuple[tuple[str, str], ...]  # (universe name, column) of every cell, universes in the registry's order
-
     not_run: tuple[tuple[str, str], ...] = ()  # (reading, why) of readings whose combinations are not run: ruled
-    # out alone for every claim they touch
+    # out alone for some claim they touch
+    left_out: tuple[tuple[str, str, str], ...] = ()  # (reading, column, why) of every cell of one reading left out
+    # of the default run for its cost (every combination is left out too: ``combinations_why``)
+    combinations_why: str = ""  # why every combination of two or more readings is left out of the default run
 
     def __post_init__(self) -> None:
         for name, _ in self.touched + self.cells:
@@ -319,12 +316,27 @@ class CellPlan:
         """The claims ``universe`` touches (by number; () for one the plan does not name)."""
         return dict(self.touched).get(universe, ())
 
-    def to_dict(self) -> dict[str, list]:
+    def extended(self, universe: str, column: str) -> bool:
+        """Whether the cell is left out of the default run (``-m multiverse_extended`` runs it): a combination,
+        or a cell of one reading the claims leave out for its cost."""
+        return SEPARATOR in universe or any(u == universe and c == column for u, c, _ in self.left_out)
+
+    def default_cells(self) -> list[tuple[str, str]]:
+        """The cells of the default run (``-m multiverse``)."""
+        return [(u, c) for u, c in self.cells if not self.extended(u, c)]
+
+    def extended_cells(self) -> list[tuple[str, str]]:
+        """The cells left out of the default run for their cost (``-m multiverse_extended``)."""
+        return [(u, c) for u, c in self.cells if self.extended(u, c)]
+
+    def to_dict(self) -> dict[str, Any]:
         """The plan as a claims.json records it (``multiverse_plan``): plain lists, in the plan's order."""
         return {
             "touched": [[name, list(claims)] for name, claims in self.touched],
             "cells": [list(cell) for cell in self.cells],
             "not_run": [list(pair) for pair in self.not_run],
+            "left_out": [list(cell) for cell in self.left_out],
+            "combinations_why": self.combinations_why,
         }
 
     @classmethod
@@ -336,24 +348,14 @@ class CellPlan:
                 tuple((str(name), tuple(str(c) for c in claims)) for name, claims in data["touched"]),
                 tuple((str(name), str(column)) for name, column in data["cells"]),
                 tuple((str(name), str(why)) for name, why in data.get("not_run", [])),
+                tuple((str(u), str(c), str(why)) for u, c, why in data.get("left_out", [])),
+                str(data.get("combinations_why", "")),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"a malformed multiverse plan ({error})") from None
 
 
-EMPTY = CellPlan((), ())
-_PLAN: list[CellPlan] = [EMPTY]  # the plan of this process: the claims' registry's once claims/multiverse.py ran
-
-
-def use_plan(plan: CellPlan) -> None:
-    """Make ``plan`` this process's plan of cells (``claims/multiverse.py`` hands over the registry's)."""
-    _require(isinstance(plan, CellPlan), f"not a CellPlan: {plan!r}")
-    _PLAN[0] = plan
-
-
-def planned() -> CellPlan:
-    """This process's plan of cells (:data:`EMPTY` where the claims' registry was not loaded)."""
-    return _PLAN[0]
+EMPTY = CellPlan((), ())  # the plan of a run that recorded none (no claims' registry behind it)
 
 
 def universe(name: str) -> Universe:
@@ -377,8 +379,3 @@ def choice(name: str) -> Choice:
         if c.name == name:
             return c
     raise ValueError(f"unknown choice {name!r} (known: {', '.join(c.name for c in CHOICES)})")
-
-
-def claim_order(claim: str) -> tuple[int, int]:
-    """C1..C22 then P1..P6."""
-    return (0 if claim.startswith("C") else 1, int(claim[1:]))

@@ -21,7 +21,7 @@ from fnmatch import fnmatchcase
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Sequence
 
-from lengthgen.catalogue import claim as catalogue_claim
+from lengthgen.catalogue import Entry
 
 VERDICTS = (
     "reproduced",
@@ -211,6 +211,8 @@ class ClaimRecord:
     paper_value: str  # what the paper reports
     assertion: str  # the catalogue's check at paper scale
     test: str = ""  # pytest node id
+    title: str = ""  # the claim in a few words
+    prediction: bool = False  # a prediction beyond the paper, not one of its claims
     scale: dict[str, Any] = field(default_factory=dict)  # name, seeds, steps, sequences, ...
     checks: list[Check] = field(default_factory=list)
     measured: dict[str, Any] = field(default_factory=dict)  # headline quantities: name -> Summary as dict
@@ -291,9 +293,21 @@ class LookStart:
 class ClaimRecorder:
     """What a claim test fills in; see the module docstring."""
 
-    def __init__(self, claim_id: str, test: str = ""):
-        entry = catalogue_claim(claim_id)
-        self.record = ClaimRecord(entry.id, entry.where, entry.statement, entry.paper_value, entry.assertion, test)
+    def __init__(self, claim: Entry | str, test: str = ""):
+        """``claim``: its catalogue entry (the claims' registry's), or only its id where the registry has none."""
+        if isinstance(claim, str):
+            self.record = ClaimRecord(claim, "", "", "", "", test)
+        else:
+            self.record = ClaimRecord(
+                claim.id,
+                claim.where,
+                claim.statement,
+                claim.paper_value,
+                claim.assertion,
+                test,
+                title=claim.title,
+                prediction=claim.prediction,
+            )
         self.decision_level = DECISION_LEVEL  # level of each check's decision_ci (begin_looks raises it)
         self._look_start: LookStart | None = None  # what each look starts from (begin_looks); None: no looks
 
@@ -647,9 +661,9 @@ class ControlRecorder:
     checks as evaluated on the counterfactual, so the report shows which of them failed.
     """
 
-    def __init__(self, claim_id: str, test: str = ""):
-        self.claim_id = claim_id
-        self.probe = ClaimRecorder(claim_id, test)
+    def __init__(self, claim: Entry | str, test: str = ""):
+        self.claim_id = claim if isinstance(claim, str) else claim.id
+        self.probe = ClaimRecorder(claim, test)
         self.record = self.probe.record
         self.record.kind = "control"
 

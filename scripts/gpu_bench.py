@@ -206,7 +206,9 @@ def main(argv: list[str] | None = None) -> int:
         "16,64,256; the data of 50 steps is drawn at once: 420 MB of tokens at 256)",
     )
     parser.add_argument("--sequences", type=int, default=4096, help="evaluation sequences per length (paper: 4096)")
-    parser.add_argument("--cpu-reference", action="store_true", help="also train the C1 grid on the CPU and compare")
+    parser.add_argument(
+        "--cpu-reference", action="store_true", help="also train the phenomenon grid on the CPU and compare"
+    )
     parser.add_argument("--cpu-workers", type=int, default=12, help="processes of the CPU reference (default 12)")
     parser.add_argument("--budget-s", type=float, default=200.0, help="start no phase after this many seconds")
     args = parser.parse_args(argv)

@@ -1,6 +1,7 @@
 """Recorded claim results for the report's tests: one record per verdict and per figure kind, built
-with the same ``ClaimRecorder`` and verdict rule as a real run (no training). Importing it imports
-``claims.multiverse``, which hands the claims' plan of multiverse cells to the report (``use_plan``)."""
+with the same ``ClaimRecorder`` and verdict rule as a real run (no training), each from its claim's catalogue
+entry as the plugin passes it (``claims.registry``: the record's words, title and kind). A report that needs the
+claims' catalogue or multiverse plan takes them from ``tests.helpers.registry()``, as a claims run records them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from lengthgen.records import ClaimRecorder
 from lengthgen.report.verdict import closeness, decide
 from lengthgen.scale import PAPER as PAPER_SCALE
 
-import claims.multiverse  # noqa: F401 (importing it hands the multiverse plan to the report)
+from claims.multiverse import COLUMNS
+from claims.registry import CLAIMS
 
 LENGTHS = [12, 16, 20, 24, 32, 40, 48]
 PAPER8 = {
@@ -38,7 +40,7 @@ def _finish(recorder: ClaimRecorder, outcome: str, reason: str | None = None, ru
 
 def reproduced() -> dict:
     """C1 at paper scale: every check passes; a lines figure with per-seed bands and reference lines."""
-    c = ClaimRecorder("C1", "claims/test_c01_phenomenon.py::test_rope_generalizes_ape_collapses[paper]")
+    c = ClaimRecorder(CLAIMS["C1"].entry, "claims/test_c01_phenomenon.py::test_rope_generalizes_ape_collapses[paper]")
     c.set_scale(**PAPER8)
     c.choice("training lengths drawn per sequence, uniform in [8, 16]")
     c.note("a note <with> markup & ampersands")
@@ -66,7 +68,7 @@ def reproduced() -> dict:
 
 def failed() -> dict:
     """C4 at paper scale: a check fails outside an xfail (a regression of the suite)."""
-    c = ClaimRecorder("C4", "claims/test_c04_carrier.py::test_carrier[paper]")
+    c = ClaimRecorder(CLAIMS["C4"].entry, "claims/test_c04_carrier.py::test_carrier[paper]")
     c.set_scale(**dict(PAPER8, seeds=5, seed_list=list(range(5)), paper_seeds=5))
     c.check("key carrier fraction K=2", [0.41, 0.44, 0.39, 0.42, 0.40], "in", (0.65, 0.95), paper="0.80")
     c.check("cos(m_Q, R_-K m_K) K=2", [0.8, 0.82, 0.85, 0.79, 0.81], ">=", 0.6, paper="0.83")
@@ -88,7 +90,7 @@ def failed() -> dict:
 
 def not_reproduced() -> dict:
     """C8 at paper scale: a strict xfail with the measured value in its reason."""
-    c = ClaimRecorder("C8", "claims/test_c08_pinning.py::test_ape_head_pins_inside_training_range[paper]")
+    c = ClaimRecorder(CLAIMS["C8"].entry, "claims/test_c08_pinning.py::test_ape_head_pins_inside_training_range[paper]")
     c.set_scale(**PAPER8)
     c.check(
         "APE K=3 L=48: peak absolute position of every seed",
@@ -116,7 +118,7 @@ def not_reproduced() -> dict:
 
 def inconclusive_seeds() -> dict:
     """C6 with 2 of the paper's 8 seeds: passes, but the mean's 95% interval contains the threshold."""
-    c = ClaimRecorder("C6", "claims/test_c06_dilution.py::test_dilution[paper]")
+    c = ClaimRecorder(CLAIMS["C6"].entry, "claims/test_c06_dilution.py::test_dilution[paper]")
     c.set_scale(**dict(PAPER8, seeds=2, seed_list=[0, 1]))
     c.check("K=2: R^2 of the fit of 1/a* on L-1", [0.80, 0.95], ">=", 0.85, paper="linear")
     c.measure("slope c", [0.1, float("nan")])  # a NaN must survive into strict JSON as null
@@ -140,14 +142,16 @@ def inconclusive_seeds() -> dict:
 
 def skipped() -> dict:
     """C9 at quick scale: skipped (no quick variant)."""
-    c = ClaimRecorder("C9", "claims/test_c09_weight_decay.py::test_weight_decay[quick]")
+    c = ClaimRecorder(CLAIMS["C9"].entry, "claims/test_c09_weight_decay.py::test_weight_decay[quick]")
     c.set_scale(**QUICK8)
     return _finish(c, "skipped", "no quick variant: the claim needs 4000 steps", runtime=0.001)
 
 
 def broken_figure() -> dict:
     """C15 at quick scale: reproduced, one drawable figure and one malformed spec."""
-    c = ClaimRecorder("C15", "claims/test_c15_kernel.py::test_rotary_kernel_peaks_uniquely_at_zero[quick]")
+    c = ClaimRecorder(
+        CLAIMS["C15"].entry, "claims/test_c15_kernel.py::test_rotary_kernel_peaks_uniquely_at_zero[quick]"
+    )
     c.set_scale(name="quick", seeds=0, steps=0)
     c.check("base 1e+04: max_(s>=4) g(s)/g(0)", 0.7479, "in", (0.74, 0.76), paper="0.75", exact=True)
     c.figure(
@@ -163,7 +167,7 @@ def broken_figure() -> dict:
 def close_call() -> dict:
     """C10 at paper scale, 3 seeds: reproduced, but its deciding cell's interval contains 0.15 (a close call,
     shaped like C9's lambda = 1e-4, K = 1, L = 20 cell)."""
-    c = ClaimRecorder("C10", "claims/test_c10_ape_fixes.py::test_fixes_stay_at_chance[paper]")
+    c = ClaimRecorder(CLAIMS["C10"].entry, "claims/test_c10_ape_fixes.py::test_fixes_stay_at_chance[paper]")
     c.set_scale(**dict(PAPER8, seeds=3, seed_list=[0, 1, 2], paper_seeds=3))
     c.check("clamp K=1 L=20: APE accuracy", [0.146, 0.149, 0.147], "<=", 0.15, paper="chance (0.05)")
     c.check("rescale K=1 L=20: APE accuracy", [0.11, 0.12, 0.115], "<=", 0.15, paper="chance (0.05)")
@@ -196,11 +200,14 @@ def until_decided() -> dict:
             "K=2: c(d=32) - c(d=64) of the seed means", lead(rows), ">", 0.0, paper="falls", bootstrap=(rows, lead)
         )
 
-    c = ClaimRecorder("C18", "claims/test_c18_width_dilution.py::test_dilution_rate_falls_with_width[paper]")
+    c = ClaimRecorder(
+        CLAIMS["C18"].entry, "claims/test_c18_width_dilution.py::test_dilution_rate_falls_with_width[paper]"
+    )
     before = current_plan()
     set_plan(Plan(12))
     try:
-        spec = ClaimSpec("C18", 3, lambda scale, cache: measure(scale), (check,))
+        words = {k: getattr(CLAIMS["C18"], k) for k in ("title", "where", "statement", "assertion", "paper_value")}
+        spec = ClaimSpec("C18", **words, paper_seeds=3, measure=lambda scale, cache: measure(scale), checks=(check,))
         run_claim(spec, c, dataclasses.replace(PAPER, seeds=None), None)
     finally:
         set_plan(before)
@@ -250,8 +257,7 @@ def multiverse_cell(
     ``checks``: (name, values, op, threshold) each, or with a fifth item: the check's ``reduce``."""
     from lengthgen.records import NotReproduced
 
-    claim = column.split("-d")[0]
-    c = ClaimRecorder(claim, MULTIVERSE_TEST.format(reading=reading, column=column))
+    c = ClaimRecorder(COLUMNS[column].entry, MULTIVERSE_TEST.format(reading=reading, column=column))
     c.set_reading(reading)
     c.set_scale(**PAPER8, reading=reading)
     c.choice(f"multiverse universe {reading}")

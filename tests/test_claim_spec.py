@@ -1,4 +1,4 @@
-"""A claim is one object: claims/spec.py's ClaimSpec (with Declared and Variant), the registry that lists every
+"""A claim is one object: claims/spec.py's ClaimSpec (with Declared and Variant), the registry that discovers every
 claim module's CLAIM, and the recorder's setters for where a record ran (no training)."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import pkgutil
 
 import pytest
 
-from lengthgen.catalogue import CATALOGUE, PREDICTIONS
+from lengthgen.catalogue import NOT_IN_PAPER
 from lengthgen.records import ClaimRecorder
 from lengthgen.scale import PAPER, QUICK
 
 import claims
-from claims.registry import CLAIMS, MODULES, claim
-from claims.spec import ClaimSpec, Declared, Variant
+from claims.registry import CLAIMS, catalogue, claim, claim_modules
+from claims.spec import ClaimSpec, Declared, LeftOut, Variant
 
 
 def _check(recorder, result):
@@ -24,11 +24,18 @@ def _measure(scale, cache):
     return 1.0
 
 
+PAPER_CLAIMS = [f"C{n}" for n in range(1, 23)]  # the paper's claims, C1..C22, then its predictions P1..P6
+PREDICTIONS = [f"P{n}" for n in range(1, 7)]
+
+
 def test_every_claim_module_declares_its_claim_in_the_registry():
     modules = sorted(m.name for m in pkgutil.iter_modules(claims.__path__) if m.name[:6] in ("test_c", "test_p"))
-    assert sorted(m.__name__.removeprefix("claims.") for m in MODULES) == modules
-    assert set(CLAIMS) == set(CATALOGUE) | set(PREDICTIONS)
-    assert all(isinstance(module.CLAIM, ClaimSpec) and CLAIMS[module.CLAIM.id] is module.CLAIM for module in MODULES)
+    assert sorted(m.__name__.removeprefix("claims.") for m in claim_modules()) == modules
+    assert list(CLAIMS) == PAPER_CLAIMS + PREDICTIONS  # the catalogue's order: by number, claims first
+    assert all(CLAIMS[module.CLAIM.id] is module.CLAIM for module in claim_modules())
+    assert [e.id for e in catalogue().predictions] == PREDICTIONS
+    assert [e.id for e in catalogue().claims] == PAPER_CLAIMS
+    assert catalogue().entry("C8") == CLAIMS["C8"].entry and catalogue().entry("C8").title == CLAIMS["C8"].title
     assert claim("C12") is CLAIMS["C12"]
     with pytest.raises(ValueError, match="'C99'"):
         claim("C99")
@@ -62,7 +69,8 @@ def test_the_spec_describes_its_scale_block():
 @pytest.mark.parametrize(
     "kwargs, fragment",
     [
-        ({"id": "C99"}, "'C99'"),
+        ({"title": " "}, "title=' '"),
+        ({"assertion": ""}, "assertion=''"),
         ({"paper_seeds": -1}, "-1"),
         ({"paper_seeds": True}, "True"),
         ({"checks": ()}, r"\(\)"),
@@ -70,10 +78,16 @@ def test_the_spec_describes_its_scale_block():
         ({"reads_ape": True}, "reads_ape=True"),
         ({"variants": (Variant("a"), Variant("a"))}, "'a'"),
         ({"declared": (Declared(("x",), "y"), Declared(("z",), "w"))}, "'paper'"),
+        ({"families": ("one-layer",), "settings": ("width-99",)}, "'width-99'"),
+        ({"settings": ("fresh-seeds",)}, "trains nothing"),
+        ({"families": ("one-layer",), "settings": ("fresh-seeds",), "paper_value": NOT_IN_PAPER}, "not predictions"),
+        ({"variants": (Variant("a"),), "cell_variant": "b"}, "'b'"),
+        ({"families": ("one-layer",), "declared": (Declared(("x",), "y", at="width-32"),)}, "width-32"),
     ],
 )
 def test_an_invalid_spec_raises_naming_the_value(kwargs, fragment):
-    fields = {"id": "C1", "paper_seeds": 8, "measure": _measure, "checks": (_check,), **kwargs}
+    words = {"title": "t", "where": "w", "statement": "s", "assertion": "a", "paper_value": "0.5"}
+    fields = {"id": "C1", **words, "paper_seeds": 8, "measure": _measure, "checks": (_check,), **kwargs}
     with pytest.raises(ValueError, match=fragment):
         ClaimSpec(**fields)
 
@@ -86,6 +100,7 @@ def test_an_invalid_spec_raises_naming_the_value(kwargs, fragment):
         ({"why": " "}, "' '"),
         ({"scales": ("huge",)}, "huge"),
         ({"carried": "yes"}, "'yes'"),
+        ({"at": "width-99"}, "'width-99'"),
     ],
 )
 def test_an_invalid_declaration_raises_naming_the_value(kwargs, fragment):
@@ -93,6 +108,10 @@ def test_an_invalid_declaration_raises_naming_the_value(kwargs, fragment):
         Declared(**{"checks": ("K=1*",), "why": "a reason", **kwargs})
     with pytest.raises(ValueError, match="''"):
         Variant("")
+    with pytest.raises(ValueError, match="'init=xavier'"):
+        LeftOut("init=xavier", "its cost")
+    with pytest.raises(ValueError, match="'init=flax': say why"):
+        LeftOut("init=flax", " ")
 
 
 def test_the_recorder_sets_where_it_ran_and_refuses_an_empty_name():

@@ -12,6 +12,7 @@ import pytest
 from lengthgen.readings import READINGS
 from lengthgen.report.curve import curve, curve_lines, curve_png, deciding_check_name, matrix_rows
 from lengthgen.report.run_view import RunView
+from tests.helpers import registry
 
 ACCURACY = "RoPE K=1 L=48: accuracy"
 PEAK = "APE K=3 L=48: peak absolute position"
@@ -160,8 +161,18 @@ def test_cli_prints_the_curve_and_refuses_an_unknown_claim_in_one_line(claims_js
     out = capsys.readouterr().out
     assert "reproduced in 3 of 4 admissible universes" in out and png.stat().st_size > 0
     assert not (tmp_path / "multiverse.json").exists()  # the curve instead of the grid
-    for claim, words in (("C99", "unknown claim 'C99'"), ("C5", "C5 has no multiverse cells")):
-        assert main(["multiverse", "--report", str(claims_json), "--curve", claim]) == 2
+    recorded = tmp_path / "recorded" / "claims.json"  # as a claims run records it: with the claims' catalogue
+    recorded.parent.mkdir()
+    recorded.write_text(
+        json.dumps({**json.loads(claims_json.read_text()), "catalogue": registry().catalogue.to_dict()})
+    )
+    refusals = (
+        (recorded, "C99", "unknown claim 'C99'"),
+        (recorded, "C5", "C5 has no multiverse cells"),
+        (claims_json, "C99", "C99 has no multiverse cells"),  # without a catalogue no claim is unknown
+    )
+    for report, claim, words in refusals:
+        assert main(["multiverse", "--report", str(report), "--curve", claim]) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and captured.err.count("\n") == 1 and words in captured.err
     assert main(["multiverse", "--report", str(claims_json)]) == 0  # without --curve: the grid, as before

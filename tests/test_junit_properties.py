@@ -58,7 +58,7 @@ def test_a_control_carries_its_id_and_verdict():
 def test_the_transport_name_is_none_of_the_junit_names_and_the_controller_ignores_them():
     assert state.RECORD_PROPERTY not in NAMES
     record = report_samples.reproduced()
-    run = RunRecords()
+    run = RunRecords(SimpleNamespace(stash={}))
     call = SimpleNamespace(user_properties=[(state.RECORD_PROPERTY, record)])  # the call report: the record
     teardown = SimpleNamespace(user_properties=junit_properties(record))  # junitxml's: item.user_properties
     run.pytest_runtest_logreport(call)

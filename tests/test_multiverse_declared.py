@@ -14,6 +14,7 @@ from lengthgen.experiments import multiverse as mv
 from lengthgen.records import ClaimRecorder, NotReproduced
 from lengthgen.report import declared as D
 from lengthgen.report.verdict import decide
+from tests.helpers import registry
 
 import claims.test_multiverse as cells_module
 from claims import multiverse as plan
@@ -45,11 +46,12 @@ def test_every_declared_check_is_one_the_claim_emits():
     from lengthgen.report.multiverse import column_of
 
     run = _run()
+    catalogue = registry().catalogue
     emitted: dict[str, set[str]] = {}
     for r in run["records"]:
         if r.get("kind") == "claim" and not r.get("reading") and not r.get("setting"):
-            emitted.setdefault(column_of(r), set()).update(c["name"] for c in r["checks"])
-    own = {(r["reading"], column_of(r)): {c["name"] for c in r["checks"]} for r in run.get("multiverse", [])}
+            emitted.setdefault(column_of(r, catalogue), set()).update(c["name"] for c in r["checks"])
+    own = {(r["reading"], column_of(r, catalogue)): {c["name"] for c in r["checks"]} for r in run.get("multiverse", [])}
     for (universe, column), cell in plan.DECLARATIONS.cells.items():
         if cell.outcome == "not reproduced" and cell.checks != D.OWN:
             unknown = set(cell.checks) - emitted.get(column, set()) - own.get((universe, column), set())

@@ -13,6 +13,7 @@ from lengthgen.report.multiverse import cell_id, outcome_for, outcomes, view_gri
 from lengthgen.report.page import overview_rows
 from lengthgen.report.run_view import RunView
 from lengthgen.report.summary import terminal_lines
+from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
 
 from lengthgen.report.data import assemble
@@ -37,15 +38,20 @@ def record(claim, reading=None, verdict="reproduced", failed=(), test=None):
 
 
 def test_assemble_puts_reading_records_in_multiverse_and_carry_over_keeps_them(tmp_path):
-    data = assemble([record("C1"), record("C1", "init=gpt2")], {"host": "x"})
+    code = {"suite_fingerprint": "abc"}  # the code every run below ran
+    data = assemble([record("C1"), record("C1", "init=gpt2")], {"host": "x", **code}, registry())
     assert [r["claim"] for r in data["records"]] == ["C1"]
     assert [r["reading"] for r in data["multiverse"]] == ["init=gpt2"] and data["multiverse_environment"]
     previous = tmp_path / "claims.json"
     previous.write_text(json.dumps(data))
-    only_grid = carry_over(assemble([record("C8", "ape-rows=zero")], {}), previous)
+    only_grid, refused = carry_over(assemble([record("C8", "ape-rows=zero")], code), previous)
     assert only_grid["records"] == data["records"] and only_grid["multiverse"][0]["claim"] == "C8"
-    only_claims = carry_over(assemble([record("C3")], {}), previous)
+    assert refused is None and only_grid["catalogue"] == data["catalogue"]  # the registry of the same code's run
+    only_claims, _ = carry_over(assemble([record("C3")], code), previous)
     assert only_claims["multiverse"] == data["multiverse"]
+    other, refused = carry_over(assemble([record("C3")], {"suite_fingerprint": "def"}), previous)
+    assert "multiverse" not in other and "catalogue" not in other  # another code's run: nothing carried
+    assert refused.startswith(f"not carried over: {previous} ran other code (fingerprint abc, this run's def)")
 
 
 def test_grid_marks_run_missing_and_failed_cells():
@@ -53,22 +59,29 @@ def test_grid_marks_run_missing_and_failed_cells():
         record("C1", "init=gpt2", "not reproduced (undeclared)", ["RoPE K=1 L=48: accuracy"]),
         record("C12", "init=torch", test="x::test_multiverse[init=torch-C12-d64]"),
     ]
-    grid = build_grid(cells)
+    grid = build_grid(cells, registry=registry())
     by = {(c["reading"], c["column"]): c for c in grid["cells"]}
     assert by["init=gpt2", "C1"]["failed_checks"][0]["name"] == "RoPE K=1 L=48: accuracy"
     assert by["init=torch", "C12-d64"]["verdict"] == "reproduced" and by["init=torch", "C12"]["verdict"] == "missing"
     assert ("ape-value=token", "C3") not in by  # C3 reads RoPE heads only
-    text = "\n".join(grid_lines(cells))
+    text = "\n".join(grid_lines(cells, registry=registry()))
     assert (
         "NEW-not-repr" in text
         and "FAIL RoPE K=1 L=48: accuracy" in text
         and "left out: C17 under lengths=per-batch" in text
     )
-    summary = claim_summary([record("C1", test="t1"), record("C12", test="t[paper-d64]")], cells)
+    d64 = dict(record("C12", test="t[paper-d64]"), scale={"name": "paper"})  # C12's first width at the paper's point
+    summary = claim_summary([record("C1", test="t1"), d64], cells, registry())
     assert summary["C1"].startswith(
         "init=gpt2: not reproduced (undeclared) (RoPE K=1 L=48: accuracy: 0.1, needs >= 0.95)"
     )
     assert summary["C12-d64"].startswith("holds in 2 of 2 admissible universes;")
+
+
+def test_without_a_catalogue_the_rows_go_by_claim_number():
+    cells = [record(claim, "init=gpt2") for claim in ("C12", "P1", "C8", "C1")]
+    assert build_grid(cells)["columns"] == ["C1", "C8", "C12", "P1"]
+    assert build_grid(cells, registry=registry())["columns"][:3] == ["C1", "C3", "C4"]  # the plan's rows too
 
 
 def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, capsys):
@@ -91,7 +104,7 @@ def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def view() -> RunView:
-    return RunView.from_records(all_records() + multiverse_records(), ENVIRONMENT)
+    return RunView.from_records(all_records() + multiverse_records(), ENVIRONMENT, registry())
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +141,7 @@ def test_outcomes_hold_change_or_not_run(view):
     assert by_claim["C10"].state == "holds"
     assert by_claim["C10"].text().startswith("holds in 2 of 2 admissible universes")
     assert by_claim["C4"].state == "not-run" and by_claim["C4"].text() == "not run in the multiverse"
-    assert outcome_for(view_grid(RunView.from_records(all_records(), ENVIRONMENT)), view.claims[0]) is None
+    assert outcome_for(view_grid(RunView.from_records(all_records(), ENVIRONMENT, registry())), view.claims[0]) is None
 
 
 def test_the_page_grid_links_and_colours_each_cell(html, view):
@@ -161,7 +174,7 @@ def test_the_claims_table_says_what_other_readings_do(html):
     assert "holds in 2 of 3 admissible universes" in c1
     assert "holds in 2 of 2 admissible universes" in claims_row(html, "C10")
     assert "readings-not-run" in claims_row(html, "C4") and "not run in the multiverse" in claims_row(html, "C4")
-    plain = render_page(RunView.from_records(all_records(), ENVIRONMENT))[0]
+    plain = render_page(RunView.from_records(all_records(), ENVIRONMENT, registry()))[0]
     assert "Under other readings" not in plain and 'class="readings-cell' not in plain  # no multiverse part: no column
     assert 'id="multiverse-grid"' not in plain and "No multiverse in this report" in plain
 
@@ -192,6 +205,9 @@ def test_the_terminal_prints_the_multiverse_as_a_grid_not_among_the_claims(view)
         if line[:1] in "CP" and "under" not in line and len(line.split()) == len(header)
     }
     assert rows["C1"][0] == "ok" and rows["C1"][header.index("init=gpt2") - 1] == "NEW-not-repr"
+    assert rows["C1"][header.index("lengths=per-batch") - 1] == "?"  # the run's plan: a cell planned, no record
+    assert "C12-d64" in rows  # C12's first width: a row of its own
+    assert any(line.startswith("left out: C17 under lengths=per-batch: ") for line in lines)
     assert rows["C10"][0] == "ok~" and rows["C10"][header.index("ape-value=token") - 1] == "ok"
     details = "\n".join(lines)
     assert "C1 under init=gpt2: not reproduced (undeclared) (at the paper's point: reproduced)" in details
@@ -200,7 +216,7 @@ def test_the_terminal_prints_the_multiverse_as_a_grid_not_among_the_claims(view)
     table = lines[next(i for i, line in enumerate(lines) if line.startswith("claim scale")) :]
     assert not any("multiverse" in line or "init=gpt2" in line for line in table)
     assert sum(1 for line in table if line.startswith("C1 ")) == 1
-    alone = terminal_lines(RunView.from_records(multiverse_records(), ENVIRONMENT), 160)
+    alone = terminal_lines(RunView.from_records(multiverse_records(), ENVIRONMENT, registry()), 160)
     assert alone[-1].startswith("wall time") and not any(line.startswith("claim scale") for line in alone)
 
 
@@ -219,14 +235,14 @@ def test_the_markdown_table_gains_the_column_only_with_a_multiverse(view):
     assert "| claim | paper | init=gpt2 | ape-rows=zero | ape-value=token |" in grid
     assert "| C1 | reproduced | not reproduced (undeclared) | ? | reproduced |" in grid
     assert "| C10 | reproduced (close) | ? | ? | reproduced |" in grid
-    assert "under other readings" not in summary_markdown(RunView.from_records(all_records(), ENVIRONMENT))
+    assert "under other readings" not in summary_markdown(RunView.from_records(all_records(), ENVIRONMENT, registry()))
 
 
 def test_cli_prints_the_paper_column_and_the_changed_cells(tmp_path, capsys):
     from lengthgen.cli import main
     from lengthgen.report import write_report
 
-    files = write_report(all_records() + multiverse_records(), ENVIRONMENT, tmp_path)
+    files = write_report(all_records() + multiverse_records(), ENVIRONMENT, tmp_path, registry())
     assert main(["multiverse", "--report", str(files.json)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^C8 +not-repr ", out, re.M)
@@ -252,14 +268,18 @@ def test_a_ruled_out_cell_is_not_a_change_and_is_named():
 
 
 def test_a_claims_run_records_the_plan_and_list_counts_each_claims_universes(tmp_path, capsys):
-    """A claims run (a process that loaded claims/multiverse.py) records the registry's plan of every cell in its
+    """A claims run (its claims' registry at hand) records the catalogue and the plan of every cell in its
     claims.json; ``--list`` counts each claim's universes from it, as many as the registry has cells."""
     import claims.multiverse as planner
     from lengthgen.cli import main
-    from lengthgen.readings import CellPlan, planned
+    from lengthgen.readings import CellPlan
 
-    data = assemble(all_records(), ENVIRONMENT)
-    assert CellPlan.from_dict(json.loads(json.dumps(data["multiverse_plan"]))) == planned()
+    from claims.registry import catalogue
+
+    data = assemble(all_records(), ENVIRONMENT, registry())
+    assert CellPlan.from_dict(json.loads(json.dumps(data["multiverse_plan"]))) == planner.plan()
+    assert [e["id"] for e in data["catalogue"]] == [e.id for e in catalogue()]
+    assert "catalogue" not in assemble(all_records(), ENVIRONMENT) and "multiverse_plan" not in assemble([], {})
     path = tmp_path / "claims.json"
     path.write_text(json.dumps(data))
     assert main(["multiverse", "--list", "--report", str(path)]) == 0
@@ -273,7 +293,7 @@ def test_a_claims_run_records_the_plan_and_list_counts_each_claims_universes(tmp
 def test_list_refuses_a_given_report_without_a_plan_and_hints_for_the_default(tmp_path, capsys, monkeypatch):
     from lengthgen.cli import main
 
-    data = assemble(all_records(), ENVIRONMENT)
+    data = assemble(all_records(), ENVIRONMENT, registry())
     del data["multiverse_plan"]
     old = tmp_path / "old.json"
     old.write_text(json.dumps(data))
@@ -296,22 +316,27 @@ def test_a_malformed_plan_is_one_line():
 def test_the_universes_section_needs_a_recorded_plan():
     from lengthgen.report.robustness_doc import universes
 
-    data = assemble(all_records(), ENVIRONMENT)
+    data = assemble(all_records(), ENVIRONMENT, registry())
     assert "| C8 | " in universes(data)
     del data["multiverse_plan"]
     with pytest.raises(ValueError, match="records no multiverse plan"):
         universes(data)
 
 
-def test_the_recorded_plan_is_read_in_one_place():
-    """``recorded_plan``: what ``--list``, the universes section and the stated numbers' ranking read."""
-    from lengthgen.readings import planned
-    from lengthgen.report.data import recorded_plan
+def test_the_recorded_registry_is_read_in_one_place():
+    """``Registry.from_data``: what the view, ``--list``, the universes section and the stated numbers' ranking
+    read; a run that recorded no plan (or no catalogue) reads as an empty one."""
+    from lengthgen.readings import EMPTY as NO_PLAN
+    from lengthgen.registry import Registry
 
-    data = assemble(all_records(), ENVIRONMENT)
-    assert recorded_plan(data).to_dict() == planned().to_dict() == data["multiverse_plan"]
+    data = assemble(all_records(), ENVIRONMENT, registry())
+    recorded = Registry.from_data(json.loads(json.dumps(data)))
+    assert recorded == registry() and recorded.plan.to_dict() == data["multiverse_plan"]
+    assert RunView.from_data(data).registry == recorded
     del data["multiverse_plan"]
-    assert recorded_plan(data) is None
+    assert Registry.from_data(data).plan is NO_PLAN and Registry.from_data(data).catalogue == registry().catalogue
+    del data["catalogue"]
+    assert Registry.from_data(data) == Registry() and not len(RunView.from_data(data).catalogue)
 
 
 @pytest.mark.parametrize(

@@ -8,19 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from lengthgen.catalogue import CATALOGUE, PREDICTIONS, claim
 from lengthgen.records import ClaimRecorder
 from lengthgen.report import render_page, summary_lines
 from lengthgen.report.data import assemble, claim_number
+from lengthgen.report.run_view import RunView
 from lengthgen.report.text import run_label
 from lengthgen.report.verdict import decide
+from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, PAPER8, reproduced
+
+from claims.registry import CLAIMS, claim
 
 CLAIMS_MD = Path(__file__).resolve().parents[2] / "shared" / "paper" / "claims.md"
 
 
 def prediction(claim_id: str = "P4") -> dict:
-    c = ClaimRecorder(claim_id, f"claims/test_p.py::test_{claim_id}[paper]")
+    c = ClaimRecorder(CLAIMS[claim_id].entry, f"claims/test_p.py::test_{claim_id}[paper]")
     c.set_scale(**PAPER8)
     c.check("K=2 L=48: accuracy under interpolation", [0.05] * 8, "<=", 0.15)
     record = c.record
@@ -36,11 +39,13 @@ def test_entries_are_the_catalogues_words():
         match = re.match(r"\| (P\d) \| (.*?) \| (.*?) \| (.*) \|$", line)
         if match:
             rows[match.group(1)] = match.groups()[1:]
-    assert set(rows) == set(PREDICTIONS) == {f"P{i}" for i in range(1, 7)}
+    predictions = [e.id for e in registry().catalogue.predictions]
+    assert set(rows) == set(predictions) == {f"P{i}" for i in range(1, 7)}
     for pid, (where, statement, assertion) in rows.items():
         entry = claim(pid)
         assert (entry.where, entry.statement, entry.assertion) == (where, statement, assertion)
-    assert not set(PREDICTIONS) & set(CATALOGUE)
+        assert entry.prediction and registry().catalogue.is_prediction(pid)
+    assert not set(predictions) & {e.id for e in registry().catalogue.claims}
 
 
 def test_predictions_sort_after_the_papers_claims():
@@ -52,12 +57,13 @@ def test_predictions_sort_after_the_papers_claims():
 
 def test_coverage_counts_the_papers_claims_and_says_predictions_apart():
     records = [reproduced(), prediction("P4"), prediction("P1")]
-    assert run_label(records) == "paper scale, partial: 1 of 22 catalogue claims; 2 of 6 predictions"
-    assert run_label([reproduced()]) == "paper scale, partial: 1 of 22 catalogue claims"
+    catalogue = registry().catalogue
+    assert run_label(records, catalogue) == "paper scale, partial: 1 of 22 catalogue claims; 2 of 6 predictions"
+    assert run_label([reproduced()], catalogue) == "paper scale, partial: 1 of 22 catalogue claims"
 
 
 def test_summary_groups_the_predictions_after_the_claims():
-    lines = summary_lines([prediction("P4"), reproduced()], ENVIRONMENT, width=140)
+    lines = summary_lines(RunView.from_records([prediction("P4"), reproduced()], ENVIRONMENT, registry()), width=140)
     heading = next(i for i, line in enumerate(lines) if line.startswith("predictions beyond the paper"))
     assert lines[1].startswith("C1") and lines[heading + 1].startswith("P4")
     assert "position interpolation at inference" in lines[heading + 1]  # the prediction in the paper column
@@ -66,7 +72,7 @@ def test_summary_groups_the_predictions_after_the_claims():
 
 
 def test_page_has_a_predictions_table_and_section():
-    data = assemble([prediction("P4"), reproduced()], ENVIRONMENT)
+    data = assemble([prediction("P4"), reproduced()], ENVIRONMENT, registry())
     html, _ = render_page(data)
     assert html.index('<table id="claims">') < html.index('<table id="predictions">')
     assert html.index("Claims in detail") < html.index("Predictions in detail") < html.index('id="P4-paper"')

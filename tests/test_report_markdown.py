@@ -11,6 +11,7 @@ import pytest
 from lengthgen.report.data import assemble
 from lengthgen.report.markdown import cell, summary_markdown
 from lengthgen.report.run_view import RunView
+from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, reproduced
 from tests.test_predictions_report import prediction
 from tests.test_robustness_report import map_records
@@ -31,7 +32,7 @@ def rows(markdown: str) -> dict[str, list[str]]:
 
 
 def test_the_table_has_a_row_per_claim_test_with_its_verdict_and_close_call():
-    text = summary_markdown(RunView.from_records(all_records(), ENVIRONMENT))
+    text = summary_markdown(RunView.from_records(all_records(), ENVIRONMENT, registry()))
     assert text.startswith("## lengthgen claims: mixed scale, partial: 8 of 22 catalogue claims\n")
     assert HEADER in text and text.endswith("\n")
     table = rows(text)
@@ -48,7 +49,7 @@ def test_the_table_has_a_row_per_claim_test_with_its_verdict_and_close_call():
 
 
 def test_predictions_get_their_own_table_and_count():
-    text = summary_markdown(RunView.from_records([prediction("P4"), reproduced()], ENVIRONMENT))
+    text = summary_markdown(RunView.from_records([prediction("P4"), reproduced()], ENVIRONMENT, registry()))
     claims, predictions = text.split("### Predictions beyond the paper")
     assert "| C1 |" in claims and "| P4 |" in predictions and "| P4 |" not in claims
     assert "position interpolation at inference" in predictions  # a prediction's statement in the paper column

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from lengthgen.catalogue import Catalogue
 from lengthgen.report import summary_lines
+from lengthgen.report.run_view import RunView
 from lengthgen.report.text import headline, num, run_label, run_scale, scale_text
+from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, failed, reproduced, skipped
 
 
 def test_summary_has_one_block_per_claim_with_paper_and_measured():
-    lines = summary_lines(all_records(), ENVIRONMENT, width=140)
+    lines = summary_lines(RunView.from_records(all_records(), ENVIRONMENT, registry()), width=140)
     assert all(len(line) <= 140 for line in lines)
     starts = [line.split()[0] for line in lines[1:] if line[:1] == "C"]
     assert starts == ["C1", "C4", "C6", "C8", "C9", "C10", "C15", "C18"]
@@ -41,7 +44,8 @@ def test_run_scale_and_label():
     assert run_scale([reproduced()]) == "paper"
     assert run_scale([reproduced(), skipped()]) == "paper"  # a skipped test does not make a run mixed
     assert run_scale([reproduced(), {**skipped(), "verdict": "reproduced"}]) == "mixed"
-    assert run_label([skipped()]) == "quick scale, partial: 1 of 22 catalogue claims"
+    assert run_label([skipped()], registry().catalogue) == "quick scale, partial: 1 of 22 catalogue claims"
+    assert run_label([skipped()], Catalogue()) == "quick scale: 1 claim (no catalogue recorded)"
 
 
 def test_numbers_and_scales_in_words():

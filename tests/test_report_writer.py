@@ -11,7 +11,8 @@ import pytest
 from lengthgen.records import ClaimRecord
 from lengthgen.report import ReportFiles, write_report
 from lengthgen.report.data import load
-from tests.report_samples import ENVIRONMENT, all_records
+from tests.helpers import registry
+from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
 
 
 class PageParser(HTMLParser):
@@ -62,7 +63,7 @@ class PageParser(HTMLParser):
 def written(tmp_path_factory) -> tuple[ReportFiles, list[dict]]:
     records = all_records()
     out = tmp_path_factory.mktemp("report")
-    return write_report(records, ENVIRONMENT, out), records
+    return write_report(records, ENVIRONMENT, out, registry()), records
 
 
 def parse(path) -> PageParser:
@@ -86,6 +87,8 @@ def test_claims_json_is_strict_json_with_every_record(written):
     data = json.loads(text, parse_constant=lambda name: pytest.fail(f"non-standard JSON constant {name}"))
     assert [r["claim"] for r in data["records"]] == ["C1", "C4", "C6", "C8", "C9", "C10", "C15", "C18"]
     assert data["environment"]["torch"] == ENVIRONMENT["torch"]
+    assert data["catalogue"] == registry().catalogue.to_dict()  # the claims' registry, recorded with the run
+    assert data["multiverse_plan"] == registry().plan.to_dict()
     by_claim = {r["claim"]: r for r in data["records"]}
     assert by_claim["C6"]["measured"]["slope c"]["values"] == [0.1, None]  # NaN written as null
     for original in records:
@@ -149,12 +152,25 @@ def test_page_is_self_contained(written):
 
 def test_an_empty_run_scale_and_a_rewrite(tmp_path):
     """A second write replaces the first (a partial run leaves a partial report, not a merge)."""
-    write_report(all_records(), ENVIRONMENT, tmp_path)
-    files = write_report(all_records()[:1], ENVIRONMENT, tmp_path)
+    write_report(all_records(), ENVIRONMENT, tmp_path, registry())
+    files = write_report(all_records()[:1], ENVIRONMENT, tmp_path, registry())
     page = parse(files.html)
     assert [row["data-claim"] for row in page.rows] == ["C15"]
     assert "quick scale, partial: 1 of 22 catalogue claims" in " ".join(page.text)
-    assert not list(tmp_path.glob(".*tmp"))
+    assert not list(tmp_path.glob(".*tmp")) and files.notes == []
+
+
+def test_a_run_of_other_code_carries_nothing_over_and_says_so(tmp_path):
+    """A multiverse-only run keeps the claims of the claims.json it replaces where that run ran the same code;
+    after a run of other code the page shows its own records alone, and the terminal's note says why."""
+    write_report(all_records(), ENVIRONMENT, tmp_path, registry())
+    same = write_report(multiverse_records(), ENVIRONMENT, tmp_path, registry())
+    assert same.notes == [] and len(load(same.json)["records"]) == len(all_records())
+    other = dict(ENVIRONMENT, suite_fingerprint="0000000000000000")
+    files = write_report(multiverse_records(), other, tmp_path, registry())
+    assert not load(files.json).get("records") and len(load(files.json)["multiverse"]) == len(multiverse_records())
+    (note,) = files.notes
+    assert note.startswith(f"not carried over: {files.json} ran other code (fingerprint fedcba9876543210, ")
 
 
 def test_close_calls_and_the_until_decided_path_reach_claims_json_and_the_page(written):

@@ -66,6 +66,8 @@ def pytest_unconfigure(config):
 
 
 def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
+    from claims.registry import claim
+
     out = tmp_path / "report"
     (tmp_path / "start_probe.py").write_text(START_PROBE)
     env = dict(os.environ, START_PROBE_OUT=str(tmp_path / "probe.json"), END_PROBE_DIR=str(tmp_path))
@@ -87,8 +89,10 @@ def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
     for name in ("controller", "gw0", "gw1"):  # no process made the slow imports
         assert json.loads((tmp_path / f"{name}.json").read_text()) == [], name
     data = json.loads((out / "claims.json").read_text())
-    # what the controller no longer computes itself came from a worker: the claims' multiverse plan, torch's facts
+    # what the controller no longer computes itself came from a worker: the claims' registry (their catalogue and
+    # the multiverse plan), torch's facts
     assert data["multiverse_plan"]["cells"] and data["multiverse_plan"]["touched"]
+    assert [e["id"] for e in data["catalogue"]] == [f"C{n}" for n in range(1, 23)] + [f"P{n}" for n in range(1, 7)]
     assert data["environment"]["torch"] == str(torch.__version__)
     assert data["environment"]["cpu_capability"] == cpu_capability()
     assert data["environment"]["code_fingerprint"] == code_fingerprint()
@@ -98,6 +102,7 @@ def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
         ("C15", "paper", "reproduced"),
     ]
     assert all(r["runtime_s"] > 0 and r["checks"] for r in records)
+    assert [r["title"] for r in records] == [claim("C2").title, claim("C15").title]  # the workers' entries
     assert data["environment"]["workers"] == 2
     page = (out / "index.html").read_text()
     assert page.count('<tr class="v-row') == 2 and 'id="C2-paper"' in page and 'id="C15-paper"' in page
@@ -260,6 +265,13 @@ from claims.spec import ClaimSpec
 from lengthgen.scale import PAPER
 
 
+WORDS = dict(title="a claim", where="here", statement="a statement", assertion="an assertion", paper_value="a value")
+
+
+def spec(claim_id, seeds, measure, check):
+    return ClaimSpec(claim_id, **WORDS, paper_seeds=seeds, measure=measure, checks=(check,))
+
+
 def stream(centre, spread):
     """A synthetic experiment: one value per seed of the scale (seeds 0..2 unless the loop adds some)."""
     return lambda scale, cache: [centre + spread * math.sin(2.1 * seed) for seed in scale.seed_list(3)]
@@ -267,22 +279,20 @@ def stream(centre, spread):
 
 @pytest.mark.claim("C9")
 def test_decided_with_more_seeds(claim):
-    run_claim(ClaimSpec("C9", 3, stream(0.147, 0.002), (lambda c, r: c.check("cell", r, "<=", 0.15),)), claim,
-              PAPER, None)
+    run_claim(spec("C9", 3, stream(0.147, 0.002), lambda c, r: c.check("cell", r, "<=", 0.15)), claim, PAPER, None)
     claim.verify()
 
 
 @pytest.mark.claim("C6")
 def test_stays_close_up_to_max(claim):
-    run_claim(ClaimSpec("C6", 3, stream(0.86, 0.05), (lambda c, r: c.check("R^2", r, ">=", 0.85),)), claim,
-              PAPER, None)
+    run_claim(spec("C6", 3, stream(0.86, 0.05), lambda c, r: c.check("R^2", r, ">=", 0.85)), claim, PAPER, None)
     claim.verify()
 
 
 @pytest.mark.claim("C15")
 def test_exact_needs_no_seeds(claim):
     check = lambda c, r: c.check("ratio", r, "in", (0.74, 0.76), exact=True)  # noqa: E731
-    run_claim(ClaimSpec("C15", 0, lambda scale, cache: 0.7479, (check,)), claim, PAPER, None)
+    run_claim(spec("C15", 0, lambda scale, cache: 0.7479, check), claim, PAPER, None)
     claim.verify()
 '''
 
@@ -341,29 +351,33 @@ def test_until_decided_adds_seeds_to_close_claims_only(tmp_path):
     assert bad.returncode == 4 and "--lengthgen-until-decided='1': MAX must be an integer in 2..10000" in bad.stderr
 
 
-def test_the_controller_takes_the_plan_and_torch_facts_from_the_first_worker_that_sends_them(monkeypatch):
+def test_the_controller_takes_the_registry_and_torch_facts_from_the_first_worker_that_sends_them():
     from types import SimpleNamespace
 
-    from lengthgen import readings
-    from lengthgen.readings import EMPTY, CellPlan, planned
+    from lengthgen.catalogue import Catalogue, Entry
+    from lengthgen.readings import CellPlan
+    from lengthgen.registry import Registry
     from lengthgen.testing.run import RunRecords
-    from lengthgen.testing.state import PLAN_OUTPUT, TORCH_OUTPUT
+    from lengthgen.testing.state import REGISTRY, REGISTRY_OUTPUT, TORCH_OUTPUT, registry_of
 
-    monkeypatch.setattr(readings, "_PLAN", [EMPTY])
+    entry = Entry("C1", "a title", "Fig. 1", "a statement", "a value", "an assertion", settings=("fresh-seeds",))
     plan = CellPlan(touched=(("ape-rows=zero", ("C1",)),), cells=(("ape-rows=zero", "C1"),))
+    registry = Registry(Catalogue((entry,)), plan)
     facts = {"code_fingerprint": "f", "torch": "t", "cpu_capability": "c"}
-    run = RunRecords()
+    config = SimpleNamespace(stash=pytest.Stash())
+    run = RunRecords(config)
 
     def node(output: dict) -> SimpleNamespace:
         return SimpleNamespace(workeroutput=output, workerinput={"workerid": f"gw{run.workers}"})
 
     run.pytest_testnodedown(node({}), None)  # a worker that sent neither (it crashed): nothing taken
-    assert planned() is EMPTY and run.torch_facts is None
-    run.pytest_testnodedown(node({PLAN_OUTPUT: plan.to_dict(), TORCH_OUTPUT: facts}), None)
-    assert planned() == plan and run.torch_facts == facts
+    assert config.stash.get(REGISTRY, None) is None and run.torch_facts is None
+    run.pytest_testnodedown(node({REGISTRY_OUTPUT: registry.to_dict(), TORCH_OUTPUT: facts}), None)
+    assert config.stash[REGISTRY] == registry and run.torch_facts == facts
     other = {"code_fingerprint": "g", "torch": "u", "cpu_capability": "d"}
-    run.pytest_testnodedown(node({PLAN_OUTPUT: CellPlan((), ()).to_dict(), TORCH_OUTPUT: other}), None)
-    assert planned() == plan and run.torch_facts == facts  # the first one's stay
+    run.pytest_testnodedown(node({REGISTRY_OUTPUT: Registry().to_dict(), TORCH_OUTPUT: other}), None)
+    assert config.stash[REGISTRY] == registry and run.torch_facts == facts  # the first one's stay
+    assert registry_of(config) == registry  # the controller's registry: its workers', no hook asked
     assert run.workers == 3
 
 
@@ -373,7 +387,7 @@ def test_a_worker_whose_end_did_not_complete_is_named():
     from lengthgen.testing.run import RunRecords
     from lengthgen.testing.state import FINISHED_OUTPUT, STATS_OUTPUT
 
-    run = RunRecords()
+    run = RunRecords(SimpleNamespace(stash=pytest.Stash()))
     for worker, output in (("gw0", {FINISHED_OUTPUT: True}), ("gw1", {STATS_OUTPUT: {}})):
         run.pytest_testnodedown(SimpleNamespace(workeroutput=output, workerinput={"workerid": worker}), None)
     run.pytest_testnodedown(SimpleNamespace(workerinput={"workerid": "gw2"}), "crashed")  # no workeroutput at all

@@ -12,6 +12,7 @@ from lengthgen.report import write_report
 from lengthgen.report.data import load, split_settings
 from lengthgen.report.robustness import build_map, cell_id, map_lines
 from lengthgen.report.verdict import decide
+from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records
 
 SCALE = {
@@ -50,7 +51,7 @@ def map_records() -> list[dict]:
 
 
 def test_the_text_map_has_settings_as_columns_and_claims_as_rows():
-    lines = map_lines(map_records())
+    lines = map_lines(map_records(), catalogue=registry().catalogue)
     header = lines[1].split()
     assert header[0] == "claim" and header[1:] == [
         "offsets-far",
@@ -72,10 +73,12 @@ def test_the_text_map_has_settings_as_columns_and_claims_as_rows():
     details = "\n".join(lines)
     assert "C1 at offsets-far: failed (1/2 checks)" in details
     assert "FAIL RoPE K=5 L=32: accuracy: 0.944, needs >= 0.95 (per seed 1, 0.73, 1, 0.99, 1)" in details
+    bare = map_lines(map_records(), details=False)  # without a catalogue: the recorded cells alone
+    assert [line.split()[0] for line in bare[2:-1]] == ["C1", "C9"] and "?" not in " ".join(bare[2:-1])
 
 
 def test_the_json_map_carries_every_failed_check_with_its_numbers():
-    data = build_map(map_records())
+    data = build_map(map_records(), registry().catalogue)
     cells = {(c["setting"], c["claim"]): c for c in data["cells"]}
     assert len(cells) == 45 and cells["width-128", "C4"]["verdict"] == "missing"
     failed = cells["offsets-far", "C1"]
@@ -105,14 +108,18 @@ def test_claims_json_keeps_the_map_apart_and_each_run_keeps_the_other_part(tmp_p
 
 def test_cli_prints_the_map_and_writes_json(tmp_path, capsys):
     out = tmp_path / "reports"
-    write_report(map_records(), ENVIRONMENT, out)
+    write_report(map_records(), ENVIRONMENT, out, registry())
     assert main(["robustness", "--report", str(out / "claims.json")]) == 0
     printed = capsys.readouterr().out
     assert "offsets-far" in printed and "FAILED" in printed and f"wrote {out / 'robustness.json'}" in printed
     data = json.loads((out / "robustness.json").read_text())
     assert {c["verdict"] for c in data["cells"]} == {"failed", "reproduced", "missing"}
-    assert main(["robustness", "--list"]) == 0
-    assert "range-8-24" in capsys.readouterr().out
+    assert main(["robustness", "--list", "--report", str(out / "claims.json")]) == 0
+    listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert "  C1, C3, C4, C5, C6, C8  (K in {4, 5, 6}" in listed["offsets-far"]  # the recorded catalogue's claims
+    assert "  C1, C3, C8  (training lengths [8, 24]" in listed["range-8-24"]
+    assert main(["robustness", "--list", "--report", str(tmp_path / "none.json")]) == 0  # no run: the settings
+    assert "(claims from a recorded run)" in capsys.readouterr().out
 
 
 def test_cli_without_a_map_is_one_line_and_status_2(tmp_path, capsys):

@@ -1,13 +1,19 @@
-"""The robustness settings registry (``lengthgen.experiments.robustness``): the catalogue's table, the spec each
-setting trains, its readings of Lmax and chance, its seeds, and one-line errors for invalid settings."""
+"""The robustness settings registry (``lengthgen.experiments.robustness``) and the claims that run at each
+(``ClaimSpec.settings``): the catalogue's table, the spec each setting trains, its readings of Lmax and chance, its
+seeds, and one-line errors for invalid settings."""
 
 from __future__ import annotations
 
 import pytest
 
 from lengthgen.experiments.common import paper_spec
-from lengthgen.experiments.robustness import BY_NAME, FRESH_SEEDS, MODEL_CLAIMS, SETTINGS, Setting, cells, setting
+from lengthgen.catalogue import ROBUSTNESS, SETTING_NAMES
+from lengthgen.experiments.robustness import BY_NAME, FRESH_SEEDS, SETTINGS, Setting, setting
 
+from claims.registry import CLAIMS, catalogue
+
+# the claims that train models (every claim of the paper but C2 and C15, exact computations): fresh seeds apply
+MODEL_CLAIMS = tuple(f"C{n}" for n in range(1, 23) if n not in (2, 15))
 # the catalogue's "Robustness settings" table, written out (settings -> claims)
 CATALOGUE_TABLE = {
     "offsets-far": ("C1", "C3", "C4", "C5", "C6", "C8"),
@@ -21,11 +27,19 @@ CATALOGUE_TABLE = {
 
 
 def test_the_registry_is_the_catalogue_table():
-    assert [s.name for s in SETTINGS] == list(CATALOGUE_TABLE)
-    assert {s.name: s.claims for s in SETTINGS} == CATALOGUE_TABLE
-    assert "C2" not in MODEL_CLAIMS and "C15" not in MODEL_CLAIMS  # they train nothing
-    assert len(cells()) == sum(len(c) for c in CATALOGUE_TABLE.values())
-    assert cells()[0][0].name == "offsets-far" and cells()[0][1] == "C1"
+    from claims.test_robustness import CELLS
+
+    assert [s.name for s in SETTINGS] == list(CATALOGUE_TABLE) == list(SETTING_NAMES)
+    assert [(s.name, s.what) for s in SETTINGS] == [(w.name, w.what) for w in ROBUSTNESS]
+    assert {s.name: tuple(c for c, spec in CLAIMS.items() if s.name in spec.settings) for s in SETTINGS} == (
+        CATALOGUE_TABLE
+    )
+    assert {s.name: tuple(e.id for e in catalogue() if s.name in e.settings) for s in SETTINGS} == CATALOGUE_TABLE
+    # fresh seeds: exactly the paper's claims whose tests train models
+    trained = tuple(c for c, spec in CLAIMS.items() if spec.families and not spec.prediction)
+    assert trained == MODEL_CLAIMS == CATALOGUE_TABLE["fresh-seeds"]
+    assert [p.values for p in CELLS] == [(s, c) for s, claims in CATALOGUE_TABLE.items() for c in claims]
+    assert CELLS[0].id == "offsets-far-C1" and all(p.marks[0].args == (p.values[1],) for p in CELLS)
 
 
 @pytest.mark.parametrize(
@@ -72,12 +86,12 @@ def test_readings_of_lmax_and_chance():
         (dict(model=(("d", 33),)), "even head width"),
         (dict(offsets=(4,), task=(("min_len", 3),)), "min_len"),
         (dict(seed_count=0), "seed_count=0"),
-        (dict(claims=()), "applies to no claim"),
+        (dict(name=" bad"), "' bad'"),
     ],
 )
 def test_an_invalid_setting_raises_naming_the_value(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment):
-        Setting(**{"name": "bad", "what": "bad", "claims": ("C1",), **kwargs})
+        Setting(**{"name": "bad", "what": "bad", **kwargs})
 
 
 def test_unknown_setting_names_the_known_ones():
@@ -85,19 +99,20 @@ def test_unknown_setting_names_the_known_ones():
         setting("width-64")
     assert BY_NAME["vocab-10"] is setting("vocab-10")
     with pytest.raises(ValueError, match="5 seeds asked"):
-        Setting("few", "few", ("C1",), seeds=(100, 101)).seed_list(5)
+        Setting("few", "few", seeds=(100, 101)).seed_list(5)
 
 
 def test_every_cell_resolves_to_the_claims_own_checks_without_training():
     from lengthgen.records import ClaimRecorder
     from lengthgen.scale import PAPER
 
-    from claims.registry import MODULES
-    from claims.robustness import OWN_OFFSETS, cell_scale
+    from claims.mechanism import MECHANISM_OFFSETS
+    from claims.registry import claim_modules
+    from claims.robustness import GRID_OFFSETS, cell_scale
     from claims.run import run_claim
 
-    specs = {module.CLAIM.id: (module.CLAIM, module) for module in MODULES}
-    for s, claim in cells():
+    specs = {module.CLAIM.id: (module.CLAIM, module) for module in claim_modules()}
+    for s, claim in ((setting(name), c) for name, claims in CATALOGUE_TABLE.items() for c in claims):
         spec, module = specs[claim]
         assert spec.checks and all(getattr(c, "func", c).__module__ == module.__name__ for c in spec.checks)
         assert s.seeds is not None or spec.at_setting is not None  # another spec or K: the claim's own experiment
@@ -106,8 +121,8 @@ def test_every_cell_resolves_to_the_claims_own_checks_without_training():
         assert scale.seeds == s.seed_list(len(scale.seeds))
     assert cell_scale(setting("fresh-seeds"), specs["C1"][0].paper_seeds).seeds == FRESH_SEEDS
     assert cell_scale(setting("fresh-seeds"), specs["C4"][0].paper_seeds).seeds == FRESH_SEEDS[:5]
-    assert OWN_OFFSETS["C4"] == (2, 3)  # the mechanism claims' K where a setting keeps it
-    with pytest.raises(ValueError, match="does not run C4 at vocab-10"):
+    assert MECHANISM_OFFSETS == (2, 3) and GRID_OFFSETS == (1, 2, 3)  # the claims' K where a setting keeps it
+    with pytest.raises(ValueError, match="C4 does not run at vocab-10"):
         run_claim(specs["C4"][0], ClaimRecorder("C4"), PAPER, None, setting=setting("vocab-10"))
 
 

@@ -24,6 +24,7 @@ from lengthgen.report.run_view import (
     style,
     variant_of,
 )
+from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, not_reproduced
 from tests.test_robustness_report import map_records
 
@@ -58,7 +59,13 @@ def by_test(view: RunView, claim: str, variant: str = "") -> ClaimView:
 def test_the_baseline_parses_into_claims_predictions_and_controls(baseline):
     assert len(baseline.claims) == 27 and len(baseline.predictions) == 6 and len(baseline.controls) == 30
     assert baseline.completeness.complete and baseline.scale == "paper"
-    assert baseline.completeness.label == "paper scale, complete: 22 of 22 catalogue claims; 6 of 6 predictions"
+    # the file predates the recorded catalogue: its predictions are known by their paper value, and the label says
+    # what ran; read with the claims' catalogue, it covers every claim and prediction of it
+    assert baseline.completeness.label == "paper scale: 22 claims; 6 predictions (no catalogue recorded)"
+    with_catalogue = RunView.from_data({**baseline.data, **registry().to_dict()})
+    assert with_catalogue.completeness.label == "paper scale, complete: 22 of 22 catalogue claims; 6 of 6 predictions"
+    partial = {**baseline.data, **registry().to_dict(), "records": baseline.data["records"][1:]}  # C1 left out
+    assert RunView.from_data(partial).completeness.missing == ("C1",)
     assert baseline.verdict_counts() == {"reproduced": 17, "reproduced (close)": 3, "not reproduced": 7}
     assert all(c.discriminates for c in baseline.controls)
     assert not baseline.robustness and not baseline.multiverse and baseline.robustness_environment is None

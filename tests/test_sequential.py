@@ -153,9 +153,14 @@ def test_the_judge_loop_records_each_look_afresh_and_stops_when_decided():
 
     spec = ClaimSpec(
         "C9",
-        3,
-        lambda scale, cache: measure(scale),
-        (check,),
+        title="a claim",
+        where="here",
+        statement="a statement",
+        assertion="an assertion",
+        paper_value="a value",
+        paper_seeds=3,
+        measure=lambda scale, cache: measure(scale),
+        checks=(check,),
         declared=(Declared(("nothing*",), "a declaration that never matches"),),
     )
     before = current_plan()

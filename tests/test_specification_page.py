@@ -10,18 +10,18 @@ import re
 
 import pytest
 
-import claims.multiverse  # noqa: F401 (hands the registry's plan of cells to the report)
 from lengthgen.report import specification
 from lengthgen.report.run_view import RunView
 from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.writer import write_page
 
+from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
 
 
 @pytest.fixture(scope="module")
 def view() -> RunView:
-    return RunView.from_records(all_records() + multiverse_records(), ENVIRONMENT)
+    return RunView.from_records(all_records() + multiverse_records(), ENVIRONMENT, registry())
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +85,7 @@ def test_a_curve_that_cannot_be_drawn_says_why_and_the_page_renders(view, tmp_pa
 
 
 def test_no_multiverse_no_curves_and_no_stated_numbers(tmp_path):
-    plain = RunView.from_records(all_records(), ENVIRONMENT)
+    plain = RunView.from_records(all_records(), ENVIRONMENT, registry())
     assert specification.curve_views(plain) == () and stated_view(plain.data) is None
     html = write_page(plain, tmp_path).html.read_text()
     assert 'id="specification-curves"' not in html and 'id="stated-numbers"' not in html

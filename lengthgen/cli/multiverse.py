@@ -1,4 +1,4 @@
-"""``lengthgen multiverse``: the multiverse (issue 20), readings x claims, a verdict in each cell.
+"""``lengthgen multiverse``: the multiverse, readings x claims, a verdict in each cell.
 
 ``pytest claims -m multiverse -n auto`` runs it (each cell a claim's own checks under another reading of a
 choice the paper leaves open, or under every alternative at once) and stores its cells in
@@ -21,8 +21,9 @@ import argparse
 from pathlib import Path
 
 from lengthgen.cli.common import CLAIMS_JSON, UsageError, add_claims_option, beside, emit, read_claims
-from lengthgen.multiverse_cells import COMBINATIONS_WHY, left_out, universe_counts
-from lengthgen.readings import CHOICES, LEFT_AT_ONE_READING, READINGS, CellPlan, Change, Times, planned
+from lengthgen.multiverse_cells import left_out, universe_counts
+from lengthgen.readings import CHOICES, LEFT_AT_ONE_READING, READINGS, Change, Times
+from lengthgen.registry import EMPTY, Registry
 
 NAME = "multiverse"
 HELP = "print the multiverse (readings x claims) from reports/claims.json and write it as JSON"
@@ -48,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--curve",
         metavar="CLAIM",
         default=None,
-        help="instead: print CLAIM's specification curve (a row: C8, C12-d64) across its universes",
+        help="instead: print CLAIM's specification curve (a row of the grid: a claim, or <id>-<variant>) across "
+        "its universes",
     )
     parser.add_argument(
         "--record",
@@ -82,9 +84,10 @@ def change_text(change: Change) -> str:
     )
 
 
-def registry_text(plan: CellPlan | None = None) -> str:
-    """The registry, and with ``plan`` (a run's recorded plan of cells) the readings not combined."""
-    plan = planned() if plan is None else plan
+def registry_text(registry: Registry = EMPTY) -> str:
+    """The registry, and with ``registry`` (a run's recorded plan of cells) the readings not combined and the
+    cells left out."""
+    plan = registry.plan
     lines = ["choices the paper leaves open (the suite's reading is the default; every number is measured under it)"]
     for c in CHOICES:
         lines.append(f"{c.name}: suite: {c.suite} (open: {c.why_open})")
@@ -94,21 +97,22 @@ def registry_text(plan: CellPlan | None = None) -> str:
             lines.append(f"    changes: {'; '.join(change_text(change) for change in r.changes)}")
     lines.append(
         "combinations: every combination of the readings admissible alone for a claim (one per choice, named by "
-        f"their names joined by '+'; the claims each reading touches: claims/multiverse.py): {COMBINATIONS_WHY}"
+        "their names joined by '+'; the claims each reading touches: claims/multiverse.py)"
+        + (f": {plan.combinations_why}" if plan.combinations_why else "")
     )
     for reading, why in plan.not_run:
         lines.append(f"not combined: {reading}: {why}")
-    for universe, column, why in left_out():
+    for universe, column, why in left_out(plan, registry.catalogue):
         lines.append(f"left out: {column} under {universe}: {why}")
     lines.append("left at one reading:")
     lines += [f"  {name}: {why}" for name, why in LEFT_AT_ONE_READING]
     return "\n".join(lines)
 
 
-def counts_text(plan: CellPlan, source: str) -> str:
-    """Each claim's universes in ``plan`` (recorded by the run at ``source``): alone and combined, and how many
-    the default run holds."""
-    counts = universe_counts(plan)
+def counts_text(registry: Registry, source: str) -> str:
+    """Each claim's universes in the plan ``registry`` holds (recorded by the run at ``source``): alone and
+    combined, and how many the default run holds."""
+    counts = universe_counts(registry.plan, registry.catalogue)
     lines = [f"universes per claim (the plan of cells {source} recorded; a ruled-out reading alone counts: it runs)"]
     width = max(len(c.column) for c in counts)
     for c in counts:
@@ -126,7 +130,7 @@ def list_text(report: Path) -> str:
     """``--list``: the registry, then each claim's universes from the plan the run at ``report`` recorded (the
     default reports/claims.json missing or without a plan: how to get one; another path that is missing or
     without a plan: ValueError)."""
-    from lengthgen.report.data import read, recorded_plan
+    from lengthgen.report.data import read
 
     hint = (
         "they come from a claims run's recorded plan (run `pytest claims -n auto`, or pass --report, e.g. "
@@ -134,12 +138,12 @@ def list_text(report: Path) -> str:
     )
     if report == CLAIMS_JSON and not report.exists():
         return registry_text() + f"\nuniverses per claim: {report} is not there; {hint}"
-    plan = recorded_plan(read(report))
-    if plan is None:
+    registry = Registry.from_data(read(report))
+    if not registry.plan.cells:
         if report == CLAIMS_JSON:  # the default report, of an older version: the registry still prints
             return registry_text() + f"\nuniverses per claim: {report} records no plan (an older version's run); {hint}"
         raise ValueError(f"{str(report)!r} records no multiverse plan (a run of an older version): run the claims")
-    return registry_text(plan) + "\n" + counts_text(plan, str(report))
+    return registry_text(registry) + "\n" + counts_text(registry, str(report))
 
 
 def print_curve(view, claim: str | None, png: Path | None) -> int:
@@ -186,5 +190,9 @@ def run(args: argparse.Namespace) -> int:
     if args.curve is not None or args.png is not None:
         return print_curve(view, args.curve, args.png)
     args.json = beside(args.report, args.json, "multiverse.json")
-    emit(args, "\n".join(grid_lines(view.multiverse, records=view.records)), build_grid(view.multiverse, view.records))
+    emit(
+        args,
+        "\n".join(grid_lines(view.multiverse, records=view.records, registry=view.registry)),
+        build_grid(view.multiverse, view.records, view.registry),
+    )
     return 0

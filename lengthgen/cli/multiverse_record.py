@@ -16,15 +16,17 @@ def record_run(data: dict[str, Any], path: Path) -> str:
     """Write the declarations of the run ``data`` (a claims.json's data) to ``path`` (kept where it exists:
     its reasons and the cells the run lacks); one line saying what changed. ValueError (one line) for a run
     without a multiverse, a cell that cannot be recorded, or a path that cannot be written."""
+    from lengthgen.registry import Registry
     from lengthgen.report.multiverse import column_of
 
-    cells = {(c["reading"], column_of(c)): c for c in data.get("multiverse", []) if c.get("reading")}
+    catalogue = Registry.from_data(data).catalogue
+    cells = {(c["reading"], column_of(c, catalogue)): c for c in data.get("multiverse", []) if c.get("reading")}
     if not cells:
         raise ValueError("the run holds no multiverse cells (run `pytest claims -m multiverse -n auto` first)")
     papers: dict[str, dict[str, Any]] = {}  # column -> its declared patterns at the paper's point, over its tests
     for r in data.get("records", []):
         if r.get("kind", "claim") == "claim" and not r.get("reading") and not r.get("setting"):
-            patterns = papers.setdefault(column_of(r), {"expected_failures": {"patterns": []}})
+            patterns = papers.setdefault(column_of(r, catalogue), {"expected_failures": {"patterns": []}})
             patterns["expected_failures"]["patterns"] += (r.get("expected_failures") or {}).get("patterns", [])
             patterns.setdefault("failed", set()).update(
                 c["name"] for c in r.get("checks", []) if not c.get("passed", True)

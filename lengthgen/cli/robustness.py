@@ -1,4 +1,4 @@
-"""``lengthgen robustness``: the robustness map (issue 14), claims x settings, a verdict in each cell.
+"""``lengthgen robustness``: the robustness map, claims x settings, a verdict in each cell.
 
 ``pytest claims -m robustness -n auto`` runs the map (each cell a claim's own checks at a setting off the
 paper's point) and stores its cells in ``reports/claims.json``; this command prints the map from there
@@ -28,28 +28,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="where the map is written (default: robustness.json beside --report)",
     )
-    parser.add_argument("--list", action="store_true", help="print the settings and the claims each applies to")
+    parser.add_argument(
+        "--list", action="store_true", help="print the settings and the claims each applies to (from --report)"
+    )
 
 
-def settings_table() -> str:
+def settings_table(catalogue) -> str:
+    """The settings (``lengthgen.experiments.robustness``) and the claims of ``catalogue`` that run at each."""
     from lengthgen.experiments.robustness import SETTINGS
 
     width = max(len(s.name) for s in SETTINGS)
     lines = [f"{'setting':<{width}}  {'Lmax':>4} {'1/m':>6}  claims  (what changes)"]
     for s in SETTINGS:
-        lines.append(f"{s.name:<{width}}  {s.max_len:>4} {s.chance:>6.3g}  {', '.join(s.claims)}  ({s.what})")
+        claims = ", ".join(e.id for e in catalogue if s.name in e.settings) or "(claims from a recorded run)"
+        lines.append(f"{s.name:<{width}}  {s.max_len:>4} {s.chance:>6.3g}  {claims}  ({s.what})")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
+    from lengthgen.registry import EMPTY, Registry
+
     if args.list:
-        print(settings_table())
+        recorded = read_claims(args.report, missing="") if args.report.exists() else None
+        print(settings_table((Registry.from_data(recorded) if recorded else EMPTY).catalogue))
         return 0
     from lengthgen.report.robustness import build_map, map_lines
 
-    cells = read_claims(args.report, missing=f"run `{RUN_MAP}` first, or pass --report").get("robustness") or []
+    data = read_claims(args.report, missing=f"run `{RUN_MAP}` first, or pass --report")
+    cells = data.get("robustness") or []
     if not cells:
         raise ValueError(f"{str(args.report)!r} holds no robustness map (run `{RUN_MAP}`)")
+    catalogue = Registry.from_data(data).catalogue
     args.json = beside(args.report, args.json, "robustness.json")
-    emit(args, "\n".join(map_lines(cells)), build_map(cells))
+    emit(args, "\n".join(map_lines(cells, catalogue=catalogue)), build_map(cells, catalogue))
     return 0

@@ -10,8 +10,7 @@ every cache key and number) are those of the suite.
 
 Every change of the registry is checked here against the config class it addresses, and every reading is
 applied once to the default spec of each family and encoding, at import: an unknown field, or a value the
-config refuses, raises ``ValueError`` naming it. The registry's names are re-exported for the importers
-that read them from here.
+config refuses, raises ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -22,37 +21,7 @@ from typing import Any, Iterator
 
 from lengthgen.config import ModelConfig, RunSpec, TaskConfig, TrainConfig, _require
 from lengthgen.engine.train_two_layer import ShiftConfig, TransformerConfig, TwoLayerSpec
-from lengthgen.multiverse_cells import (  # noqa: F401 (re-exported)
-    LEFT_OUT,
-    all_cells,
-    cells,
-    columns,
-    extended,
-    extended_cells,
-    left_out,
-    sort_key,
-    split_column,
-)
-from lengthgen.readings import (  # noqa: F401 (re-exported)
-    BY_NAME,
-    CHOICES,
-    FAMILIES,
-    LEFT_AT_ONE_READING,
-    PAPER,
-    READINGS,
-    UNIVERSE_BY_NAME,
-    UNIVERSES,
-    combine,
-    factorial,
-    Change,
-    Choice,
-    Reading,
-    Times,
-    Universe,
-    choice,
-    claim_order,
-    universe,
-)
+from lengthgen.readings import PAPER, READINGS, Change, Reading, Times, Universe, universe
 
 CONFIGS = {  # the config dataclass of each (family, part) a reading may change
     ("one-layer", "task"): TaskConfig,

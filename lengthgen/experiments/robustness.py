@@ -1,8 +1,8 @@
-"""The robustness settings: the claims away from the paper's operating point (issue 14).
+"""The robustness settings: the claims away from the paper's operating point.
 
-The catalogue ("Robustness settings", ``docs/robustness.md``) fixes each setting, what it changes
-and the claims it applies to (``lengthgen.catalogue.ROBUSTNESS``, the words); :data:`SETTINGS` realises
-that table, setting by setting, in its order. Each claim is run again at each of its
+The catalogue ("Robustness settings", ``docs/robustness.md``) fixes each setting and what it changes
+(``lengthgen.catalogue.ROBUSTNESS``, the words); :data:`SETTINGS` realises that table, setting by setting, in its
+order; each claim names the settings it runs at (``ClaimSpec.settings``). Each claim is run again at each of its
 settings with its assertion unchanged; "L <= 16" / "L > 16" read as L <= Lmax / L > Lmax of the setting's
 training range, and a threshold tied to chance (APE "near chance" <= 0.15 = 1/m + 0.10) reads as
 1/m + 0.10 of the setting's vocabulary (:meth:`Setting.chance`).
@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lengthgen.catalogue import MODEL_CLAIMS, ROBUSTNESS
+from lengthgen.catalogue import ROBUSTNESS
 from lengthgen.config import ModelConfig, RunSpec, TaskConfig, _require
 
 FRESH_SEEDS = tuple(range(100, 108))  # the catalogue's fresh seeds 100..107 (a claim of n seeds takes the first n)
 CHANCE_MARGIN = 0.10  # the catalogue: APE "near chance" <= 0.15 reads as 1/m + 0.10 at another m
-__all__ = ["BY_NAME", "CHANCE_MARGIN", "FRESH_SEEDS", "MODEL_CLAIMS", "SETTINGS", "Setting", "cells", "setting"]
+__all__ = ["BY_NAME", "CHANCE_MARGIN", "FRESH_SEEDS", "SETTINGS", "Setting", "setting"]
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,6 @@ class Setting:
 
     name: str  # the catalogue's name, e.g. "width-32": the map's column and the test id's prefix
     what: str  # what changes, in the catalogue's words
-    claims: tuple[str, ...]  # the claims it applies to, from the catalogue's table (the map's rows)
     task: tuple[tuple[str, Any], ...] = ()  # TaskConfig fields replaced, e.g. (("vocab", 10),); () keeps the paper's
     model: tuple[tuple[str, Any], ...] = ()  # ModelConfig fields replaced, e.g. (("d", 32),)
     offsets: tuple[int, ...] | None = None  # target offsets K replacing the claim's own; None keeps them
@@ -40,7 +39,6 @@ class Setting:
 
     def __post_init__(self) -> None:
         _require(bool(self.name) and self.name == self.name.strip(), f"setting name {self.name!r} is empty or padded")
-        _require(len(self.claims) > 0, f"setting {self.name!r} applies to no claim")
         for key, _ in self.task:
             _require(
                 key in TaskConfig.__dataclass_fields__, f"setting {self.name!r}: {key!r} is not a TaskConfig field"
@@ -95,9 +93,9 @@ class Setting:
 
 
 def _realised(name: str, **how: Any) -> Setting:
-    """The catalogue's setting ``name`` (its words and claims: ``catalogue.ROBUSTNESS``) as the suite runs it."""
+    """The catalogue's setting ``name`` (its words: ``catalogue.ROBUSTNESS``) as the suite runs it."""
     words = next(w for w in ROBUSTNESS if w.name == name)
-    return Setting(words.name, words.what, words.claims, **how)
+    return Setting(words.name, words.what, **how)
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -120,8 +118,3 @@ def setting(name: str) -> Setting:
         return BY_NAME[name]
     except KeyError:
         raise ValueError(f"unknown robustness setting {name!r} (known: {', '.join(BY_NAME)})") from None
-
-
-def cells() -> list[tuple[Setting, str]]:
-    """Every (setting, claim) cell of the map, settings in the catalogue's order, claims by number."""
-    return [(s, c) for s in SETTINGS for c in sorted(s.claims, key=lambda c: int(c[1:]))]

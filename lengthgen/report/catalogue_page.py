@@ -1,7 +1,7 @@
-"""``docs/catalogue.md``: the paper's claims catalogue as a page, rendered from :mod:`lengthgen.catalogue` (the
-statement, where it stands in the paper, the paper's value, the suite's check) and from a recorded run (where
-each check's threshold comes from: ``records.THRESHOLD_SOURCES``, counted per claim). ``lengthgen docs`` writes
-it; ``tests/test_docs_rendered.py`` fails when the page in the repository differs. No torch.
+"""``docs/catalogue.md``: the paper's claims catalogue as a page, rendered from a recorded run: its catalogue (every
+claim module's entry: the statement, where it stands in the paper, the paper's value, the suite's check) and its
+records (where each check's threshold comes from: ``records.THRESHOLD_SOURCES``, counted per claim). ``lengthgen
+docs`` writes it; ``tests/test_docs_rendered.py`` fails when the page in the repository differs. No torch.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
-from lengthgen.catalogue import CATALOGUE, is_prediction
+from lengthgen.registry import Registry
 
 SOURCE_WORDS = {  # records.THRESHOLD_SOURCES, as the page says them
     "paper-number": "the paper's number",
@@ -37,16 +37,19 @@ def _cell(text: str) -> str:
 
 
 def render(run: Mapping[str, Any]) -> str:
-    """The page, from the catalogue and the run ``run`` (a claims.json's data)."""
+    """The page, from the run ``run`` (a claims.json's data): its catalogue and its records."""
+    catalogue = Registry.from_data(run).catalogue
     by_claim = sources(run)
     env = run.get("environment", {})
     lines = [
         "# The claims catalogue",
         "",
-        "<!-- rendered by `lengthgen docs` from lengthgen/catalogue.py and the reference run; edit those, not this -->",
+        "<!-- rendered by `lengthgen docs` from the claim modules' entries in the reference run; edit those, not "
+        "this -->",
         "",
-        "Every claim of the paper the suite checks (C1..C22) and every prediction of its account it tests "
-        "(P1..P6): where it stands in the paper, what it says, the value the paper reports, and the check the "
+        f"Every claim of the paper the suite checks ({len(catalogue.claims)}) and every prediction of its account it "
+        f"tests ({len(catalogue.predictions)}): where it stands in the paper, what it says, the value the paper "
+        "reports, and the check the "
         "suite makes at the paper's scale. The last column counts the checks of the claim's tests by where their "
         "thresholds come from, in the reference run"
         + (f" ({env.get('cpu_model')}, {env.get('started')})" if env.get("cpu_model") else "")
@@ -56,12 +59,12 @@ def render(run: Mapping[str, Any]) -> str:
         "| id | where | claim | paper's value | the suite's check at paper scale | thresholds from |",
         "|---|---|---|---|---|---|",
     ]
-    for claim in CATALOGUE.values():
+    for claim in catalogue:
         counts = by_claim.get(claim.id, Counter())
         shown = "; ".join(
             f"{SOURCE_WORDS.get(s, s)}: {n}" for s, n in sorted(counts.items(), key=lambda kv: str(kv[0]))
         )
-        kind = " (prediction)" if is_prediction(claim.id) else ""
+        kind = " (prediction)" if claim.prediction else ""
         lines.append(
             f"| {claim.id}{kind} | {_cell(claim.where)} | {_cell(claim.statement)} | {_cell(claim.paper_value)} | "
             f"{_cell(claim.assertion)} | {shown or 'no checks at the paper scale'} |"

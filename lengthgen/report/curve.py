@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lengthgen.catalogue import CATALOGUE, PREDICTIONS
+from lengthgen.catalogue import EMPTY, Catalogue
 from lengthgen.readings import CHOICES, READINGS
 from lengthgen.report import text
 from lengthgen.report.figures import lay_out
@@ -91,7 +91,7 @@ def deciding_check_name(cells: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     views = [claim_view(c) for c in cells]
     measured = [v for v in views if v.checks]
     if not measured:
-        raise ValueError(f"{_claims(views)}: no cell recorded a check")
+        raise ValueError(f"{_claims(views)}: no cell recorded a check")  # (every one ruled out)
     names = [c.name for c in measured[0].checks]
     common = [n for n in dict.fromkeys(names) if all(_check(v, n) is not None for v in measured)]
     if not common:
@@ -110,7 +110,7 @@ def deciding_check_name(cells: Sequence[ClaimView | Mapping[str, Any]]) -> str:
 
 
 def _claims(views: Sequence[ClaimView]) -> str:
-    return ", ".join(dict.fromkeys(column_of(v) for v in views)) or "no cells"
+    return ", ".join(dict.fromkeys(v.claim for v in views)) or "no cells"
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ class CurvePoint:
 class Curve:
     """A claim's specification curve: its deciding check across the universes it ran in."""
 
-    column: str  # the multiverse's row: the claim, "-d64" for C12/C13's first width
+    column: str  # the multiverse's row: the claim, or "<id>-<variant>" for a variant run apart
     claim: str  # the catalogue id
     check: str  # the deciding check's name (:func:`deciding_check_name`)
     op: str  # its comparison
@@ -159,28 +159,33 @@ class Curve:
         return f"reproduced in {self.reproduced} of {self.admissible} admissible universes"
 
 
-def _parts(source: RunView | Mapping[str, Any] | Sequence[ClaimView | Mapping[str, Any]]):
-    """(claim tests at the paper's point, multiverse cells) of a view, a claims.json's data or records."""
+def _parts(source: RunView | Mapping[str, Any] | Sequence[ClaimView | Mapping[str, Any]], catalogue: Catalogue):
+    """(claim tests at the paper's point, multiverse cells, the catalogue) of a view, a claims.json's data or
+    records (with ``catalogue``)."""
     if isinstance(source, Mapping):
         source = RunView.from_json(source)
     if isinstance(source, RunView):
-        return list(source.records), list(source.multiverse)
+        return list(source.records), list(source.multiverse), source.catalogue
     views = [claim_view(r) for r in source]
-    return [v for v in views if not v.reading and not v.setting], [v for v in views if v.reading]
+    return [v for v in views if not v.reading and not v.setting], [v for v in views if v.reading], catalogue
 
 
-def curve(view_or_records: RunView | Mapping[str, Any] | Sequence[ClaimView | Mapping[str, Any]], column: str) -> Curve:
-    """The specification curve of ``column`` ("C8", "C12-d64") in a run (its view, its claims.json's data, or
-    its records); ValueError naming the column when it is unknown or has no multiverse cells."""
-    records, multiverse = _parts(view_or_records)
-    cells = {c.reading: c for c in multiverse if column_of(c) == column}  # the last record of a universe wins
+def curve(
+    view_or_records: RunView | Mapping[str, Any] | Sequence[ClaimView | Mapping[str, Any]],
+    column: str,
+    catalogue: Catalogue = EMPTY,
+) -> Curve:
+    """The specification curve of ``column`` (a claim, or "<id>-<variant>" run apart) in a run (its view, its
+    claims.json's data, or its records with their ``catalogue``); ValueError naming the column when it is unknown
+    or has no multiverse cells."""
+    records, multiverse, catalogue = _parts(view_or_records, catalogue)
+    cells = {c.reading: c for c in multiverse if column_of(c, catalogue) == column}  # a universe's last record wins
     if not cells:
-        have = ", ".join(dict.fromkeys(column_of(c) for c in multiverse)) or "none"
-        claim = column.removesuffix("-d64")
-        if claim not in CATALOGUE and claim not in PREDICTIONS:
+        have = ", ".join(dict.fromkeys(column_of(c, catalogue) for c in multiverse)) or "none"
+        if len(catalogue) and catalogue.claim_of(column) not in catalogue:
             raise ValueError(f"unknown claim {column!r} (claims with multiverse cells here: {have})")
         raise ValueError(f"{column} has no multiverse cells in this run (claims with cells: {have})")
-    paper = reference(records, column)
+    paper = reference(records, column, catalogue)
     universes = ([(PAPER, paper)] if paper is not None else []) + list(cells.items())
     name = deciding_check_name([view for _, view in universes])
     shape = next(c for _, v in universes if (c := _check(v, name)) is not None)

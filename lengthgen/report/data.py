@@ -6,7 +6,8 @@ imports no other report module (the typed view, ``run_view``, parses what this r
 - its parts (:func:`assemble`): the claim tests at the paper's point (``"records"``), the negative controls
   (``"controls"``), the robustness map's cells (``"robustness"``: records with a ``setting``,
   :func:`split_settings`) and the multiverse's cells (``"multiverse"``: records with a ``reading``);
-- :func:`carry_over`: a run that produced one part keeps the others from the ``claims.json`` it replaces;
+- :func:`carry_over`: a run that produced one part keeps the others from the ``claims.json`` it replaces, where
+  that one ran the same code;
 - :func:`dump`, :func:`load` (a ``claims.json``), :func:`read` (a report directory, a ``claims.json`` or a
   ``claims.json.gz``).
 """
@@ -20,8 +21,8 @@ import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from lengthgen.readings import CellPlan, planned
 from lengthgen.records import ClaimRecord
+from lengthgen.registry import Registry
 from lengthgen.store.files import atomic_write
 
 FORMAT = 1  # version of the claims.json layout
@@ -62,13 +63,15 @@ def split_settings(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[s
     return [r for r in records if not r.get("setting")], [r for r in records if r.get("setting")]
 
 
-def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]) -> dict[str, Any]:
+def assemble(
+    records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any], registry: Registry | None = None
+) -> dict[str, Any]:
     """``{"format", "environment", "records", "controls"}``, each sorted by claim number, then test; and
     ``"robustness"`` (the robustness map's cells, records with a ``setting``) with its environment when the
-    run has any (``lengthgen.report.robustness``); likewise ``"multiverse"`` (records with a ``reading``); and
-    ``"multiverse_plan"``, the registry's plan of every multiverse cell (run or not: ``CellPlan.to_dict``), where
-    this process knows it (every claims run does), so a reader without the claims can count each claim's
-    universes (``lengthgen multiverse --list``, docs/robustness.md)."""
+    run has any (``lengthgen.report.robustness``); likewise ``"multiverse"`` (records with a ``reading``); and the
+    claims' ``registry`` where the run knows it (every claims run does): ``"catalogue"``, every claim's entry, and
+    ``"multiverse_plan"``, the plan of every multiverse cell (run or not), so a reader without the claims can show
+    each claim's words and count its universes (``lengthgen multiverse --list``, docs/robustness.md)."""
     claims, controls = split(records)
     claims, cells = split_settings(claims)
     claims, readings = [r for r in claims if not r.get("reading")], [r for r in claims if r.get("reading")]
@@ -84,30 +87,41 @@ def assemble(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any
     if readings:  # the multiverse's cells (records with a ``reading``: claims/test_multiverse.py)
         data["multiverse"] = [finite(dict(r)) for r in sorted(readings, key=lambda r: (r["reading"], *sort_key(r)))]
         data["multiverse_environment"] = data["environment"]
-    plan = planned()
-    if plan.cells:  # the registry's plan of cells, where this process knows it (a claims run: claims/multiverse.py)
-        data["multiverse_plan"] = plan.to_dict()
+    if registry is not None and len(registry.catalogue):
+        data.update(registry.to_dict())
     return data
 
 
-def recorded_plan(data: Mapping[str, Any]) -> CellPlan | None:
-    """The registry's plan of multiverse cells that the run ``data`` recorded (``"multiverse_plan"``), or None
-    where it records none (a run of an older version, or of a process that knew no plan)."""
-    recorded = data.get("multiverse_plan")
-    return CellPlan.from_dict(recorded) if recorded else None
+def code_of(environment: Mapping[str, Any] | None) -> str | None:
+    """The fingerprint of the code a run ran: every file of the package and the claims (``suite_fingerprint``),
+    else the numeric code alone (an older run's ``code_fingerprint``)."""
+    environment = environment or {}
+    return environment.get("suite_fingerprint") or environment.get("code_fingerprint")
 
 
-def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:
-    """``data`` with the parts this run did not produce taken from the ``claims.json`` at ``previous_path``
-    (if one is there and readable): a robustness-only (multiverse-only) run keeps the claims and the other
-    grid, a claims run keeps both grids (``pytest claims -n auto``, then ``pytest claims -m robustness -n
-    auto``, as CI runs them, end up on one page; each grid says which run drew it)."""
+def carry_over(data: dict[str, Any], previous_path: Path) -> tuple[dict[str, Any], str | None]:
+    """``(data, refused)``: ``data`` with the parts this run did not produce taken from the ``claims.json`` at
+    ``previous_path`` (if one is there and readable), so a robustness-only (multiverse-only) run keeps the claims
+    and the other grid, and a claims run keeps both grids (``pytest claims -n auto``, then ``pytest claims -m
+    robustness -n auto``, as CI runs them, end up on one page; each grid says which run drew it). A page never
+    mixes runs of different code: where the previous run's code fingerprint (:func:`code_of`) differs from this
+    run's, nothing is carried and ``refused`` says so in one line."""
     try:
         previous = json.loads(Path(previous_path).read_text())
     except (OSError, ValueError):
-        return data
+        return data, None
     if not isinstance(previous, dict):
-        return data
+        return data, None
+    parts = ("records", "controls", "robustness", "multiverse")
+    if not any(previous.get(p) for p in parts):
+        return data, None
+    mine = code_of(data.get("environment"))
+    theirs = code_of(previous.get("environment"))
+    if mine is None or mine != theirs:
+        return data, (
+            f"not carried over: {previous_path} ran other code (fingerprint {theirs}, this run's {mine}); the page "
+            "shows this run's records alone"
+        )
     data = dict(data)
     if not data.get("records") and not data.get("controls") and (data.get("robustness") or data.get("multiverse")):
         for key in ("records", "controls", "environment"):
@@ -117,7 +131,10 @@ def carry_over(data: dict[str, Any], previous_path: Path) -> dict[str, Any]:
         if not data.get(part) and previous.get(part):
             data[part] = previous[part]
             data[f"{part}_environment"] = previous.get(f"{part}_environment") or {}
-    return data
+    for key in ("catalogue", "multiverse_plan"):  # the registry: the same code's
+        if key not in data and key in previous:
+            data[key] = previous[key]
+    return data, None
 
 
 def with_cells_of(data: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
@@ -138,8 +155,9 @@ def with_cells_of(data: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str
     merged = dict(data)
     merged["multiverse"] = list(data.get("multiverse") or []) + added
     merged["multiverse_extended_environment"] = other.get("multiverse_environment")
-    if "multiverse_plan" not in merged and "multiverse_plan" in other:  # the registry's plan: the same code's
-        merged["multiverse_plan"] = other["multiverse_plan"]
+    for key in ("catalogue", "multiverse_plan"):  # the registry: the same numeric code's
+        if key not in merged and key in other:
+            merged[key] = other[key]
     return merged
 
 

@@ -94,6 +94,6 @@ def quick_steps(data: Mapping[str, Any]) -> str:
         accuracy = fmean(row["accuracy"] for s in seeds for row in s["eval"] if row["length"] == QUICK_LENGTH)
         parts.append(f"{text.num(accuracy, 4)} after {steps} steps")
     return (
-        f"C1's K = 1 RoPE heads at L = {QUICK_LENGTH}, mean over seeds 0..7: {', '.join(parts)} (development "
-        f"run, {machine(data)}).\n"
+        f"The phenomenon grid's K = 1 RoPE heads at L = {QUICK_LENGTH}, mean over seeds 0..7: {', '.join(parts)} "
+        f"(development run, {machine(data)}).\n"
     )

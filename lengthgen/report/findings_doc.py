@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from lengthgen.catalogue import TITLES, claim
 from lengthgen.report import text
 from lengthgen.report.markdown import cell, table, test_ids
 from lengthgen.report.run_view import ClaimView, RunView
@@ -40,7 +39,7 @@ def verdict_table(views: Sequence[ClaimView]) -> str:
         rows.append(
             [
                 cell(shown_id),
-                cell(f"{TITLES.get(c.claim, '')} ({claim(c.claim).where})"),
+                cell(f"{c.title} ({c.where})"),
                 cell(c.statement if c.is_prediction else c.paper_value),
                 cell(measured + (f". {close}" if close else ""), MEASURED_CHARS),
                 cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**",

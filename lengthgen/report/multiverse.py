@@ -22,13 +22,16 @@ readings and the cells the registry runs are the plain registry's (``lengthgen.r
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from lengthgen.multiverse_cells import cells as registry_cells
-from lengthgen.multiverse_cells import left_out, sort_key
-from lengthgen.readings import READINGS, planned, universe
+from lengthgen.catalogue import Catalogue
+from lengthgen.multiverse_cells import left_out
+from lengthgen.readings import READINGS, universe
+from lengthgen.registry import EMPTY as NO_REGISTRY
+from lengthgen.registry import Registry
 from lengthgen.report import text
+from lengthgen.report.data import claim_number
 from lengthgen.report.grid import (
     MISSING,
     NOT_APPLICABLE,
@@ -49,9 +52,6 @@ from lengthgen.report.run_view import ClaimView, RunView, claim_view
 PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
 PAPER_WHAT = "the suite's reading of every open choice: the claims table's verdict"
 GRID_ID = "multiverse-grid"  # the page table's id
-# A claim with several tests at the paper's point whose multiverse cell checks one of them only: the cell
-# runs that test's checks (claims/multiverse.py: C20's ``check`` defaults to the catalogue's c1-reading).
-CELL_VARIANT = {"C20": "c1-reading"}
 NUMBERS_SHOWN = 1  # failed checks spelled out per changed reading in the claims tables (the rest are counted)
 HOLDS, CHANGES, NOT_RUN = "holds", "changes", "not-run"  # an outcome's states
 HOLDS_TEXT = "holds under every reading"
@@ -59,26 +59,28 @@ RULED_OUT = "ruled out"  # the verdict of a cell whose precondition failed (reco
 NOT_RUN_TEXT = "not run in the multiverse"
 
 
-def column_of(record: ClaimView | Mapping[str, Any]) -> str:
-    """The grid row of a cell (or a claim test at the paper's point): its claim, with "-d64" for
-    C12/C13's first width (a test id ending ``-d64]``)."""
+def column_of(record: ClaimView | Mapping[str, Any], catalogue: Catalogue) -> str:
+    """The grid row of a cell (or a claim test at the paper's point): its claim, or the column of its variant
+    where the claim runs that variant apart (a width: "<id>-<variant>")."""
     view = claim_view(record)
-    return view.claim + ("-d64" if view.test.endswith("-d64]") else "")
+    entry = catalogue.get(view.claim)
+    return entry.column(view.variant) if entry is not None else view.claim
 
 
-def row_of(claim: ClaimView) -> str | None:
+def row_of(claim: ClaimView, catalogue: Catalogue) -> str | None:
     """The grid row a claim test at the paper's point is compared with; None when no cell checks what it
-    checks (C20's first-reading: the cell checks the c1-reading, :data:`CELL_VARIANT`)."""
-    only = CELL_VARIANT.get(claim.claim)
-    if only is not None and claim.variant and claim.variant != only:
+    checks (a claim whose cells run one variant's checks, ``cell_variant``, and a test of another variant)."""
+    entry = catalogue.get(claim.claim)
+    only = entry.cell_variant if entry is not None else ""
+    if only and claim.variant and claim.variant != only:
         return None
-    return column_of(claim)
+    return column_of(claim, catalogue)
 
 
-def reference(records: Sequence[ClaimView], row: str) -> ClaimView | None:
+def reference(records: Sequence[ClaimView], row: str, catalogue: Catalogue) -> ClaimView | None:
     """The verdict at the paper's point a row's cells are compared with: of the claim tests at that row
-    (C19: both schemes, both tests; one cell checks them all), the one whose verdict ranks worst."""
-    matched = [r for r in records if row_of(r) == row]
+    (a claim with several tests, one cell checks them all), the one whose verdict ranks worst."""
+    matched = [r for r in records if row_of(r, catalogue) == row]
     if not matched:
         return None
     return max(matched, key=lambda r: -1 if r.rank is None else r.rank)
@@ -98,6 +100,7 @@ class UniverseGrid:
     planned: frozenset[tuple[str, str]]  # the (reading, row) cells the registry runs
     paper: Mapping[str, ClaimView | None]  # row -> its claim test at the paper's point (``reference``)
     left_out: tuple[tuple[str, str, str], ...]  # (reading, claim, why) the registry does not run
+    catalogue: Catalogue = field(default_factory=Catalogue)  # the run's catalogue: each row's claim and columns
 
     def slot(self, reading: str, row: str) -> Slot:
         planned = (reading, row) in self.planned or (reading, row) in self.cells
@@ -114,26 +117,34 @@ class UniverseGrid:
 
 
 def universe_grid(
-    cells: Sequence[ClaimView | Mapping[str, Any]], records: Sequence[ClaimView | Mapping[str, Any]] = ()
+    cells: Sequence[ClaimView | Mapping[str, Any]],
+    records: Sequence[ClaimView | Mapping[str, Any]] = (),
+    registry: Registry = NO_REGISTRY,
 ) -> UniverseGrid:
     """The multiverse as views: ``cells`` (records with a reading) against the registry
     (``lengthgen.readings``, ``lengthgen.multiverse_cells``), with ``records`` (the claim tests at the
     paper's point) as each row's reference."""
+    catalogue = registry.catalogue
     cells = [claim_view(c) for c in cells]
     records = [claim_view(r) for r in records]
-    by_cell = {(c.reading or "?", column_of(c)): c for c in cells}
-    planned = frozenset((u.name, column) for u, column in registry_cells())
-    rows = sorted({r for _, r in planned} | {r for _, r in by_cell}, key=_row_key(sort_key))
+    by_cell = {(c.reading or "?", column_of(c, catalogue)): c for c in cells}
+    planned = frozenset(registry.plan.default_cells())
+    rows = sorted(  # the catalogue's order; rows it lacks by number (a run that recorded no catalogue)
+        {r for _, r in planned} | {r for _, r in by_cell},
+        key=lambda r: (catalogue.column_order(r), claim_number(r.partition("-")[0]), r),
+    )
     with_cell = {n for n, _ in planned | set(by_cell)}
     names = sorted(with_cell, key=registry_order)  # the same order in every process, with or without a plan
     readings = tuple((n, _describe(n)) for n in names)
     return UniverseGrid(
-        readings, tuple(rows), by_cell, planned, {row: reference(records, row) for row in rows}, tuple(left_out())
+        readings,
+        tuple(rows),
+        by_cell,
+        planned,
+        {row: reference(records, row, catalogue) for row in rows},
+        tuple(left_out(registry.plan, catalogue)),
+        catalogue,
     )
-
-
-def _plan():
-    return planned()
 
 
 def registry_order(name: str) -> tuple:
@@ -154,27 +165,15 @@ def _describe(name: str) -> str:
         return "a reading this version's registry does not know"
 
 
-def _claims_of(name: str) -> list[str]:
-    return list(_plan().claims_of(name))
-
-
-def _row_key(sort_key):
-    def key(row: str) -> tuple:
-        try:
-            return (0, *sort_key(row))
-        except ValueError:  # a claim id the registry's order does not parse
-            return (1, row)
-
-    return key
-
-
 def build_grid(
-    cells: Sequence[ClaimView | Mapping[str, Any]], records: Sequence[ClaimView | Mapping[str, Any]] = ()
+    cells: Sequence[ClaimView | Mapping[str, Any]],
+    records: Sequence[ClaimView | Mapping[str, Any]] = (),
+    registry: Registry = NO_REGISTRY,
 ) -> dict[str, Any]:
     """The grid as plain data: the readings, the rows ("columns": claims, C12/C13 per width) with their
     verdict at the paper's point, and per cell the registry runs its verdict (``"missing"`` without a
     record), label, whether it differs from the paper's point, reason, seeds and failed checks."""
-    g = universe_grid(cells, records)
+    g = universe_grid(cells, records, registry)
     out = []
     for reading, _ in g.readings:
         for row in g.rows:
@@ -204,7 +203,7 @@ def build_grid(
                 }
             )
     return {
-        "readings": [{"name": n, "what": what, "claims": _claims_of(n)} for n, what in g.readings],
+        "readings": [{"name": n, "what": what, "claims": list(registry.plan.claims_of(n))} for n, what in g.readings],
         "columns": list(g.rows),
         "paper": {row: (v.verdict_label if v is not None else None) for row, v in g.paper.items()},
         "cells": out,
@@ -216,11 +215,12 @@ def grid_lines(
     cells: Sequence[ClaimView | Mapping[str, Any]],
     details: bool = True,
     records: Sequence[ClaimView | Mapping[str, Any]] = (),
+    registry: Registry = NO_REGISTRY,
 ) -> list[str]:
     """The grid as text: one row per claim, the suite's reading first, then one column per reading; then
     each cell whose verdict differs from the paper's point, with its failed checks' numbers."""
-    g = universe_grid(cells, records)
-    data = build_grid(cells, records)
+    g = universe_grid(cells, records, registry)
+    data = build_grid(cells, records, registry)
     names = [n for n, _ in g.readings]
     rows = []
     for row in g.rows:
@@ -368,24 +368,32 @@ def outcomes(grid: UniverseGrid) -> dict[str, Outcome]:
 
 def view_grid(view: RunView) -> UniverseGrid | None:
     """The run's multiverse (None when the run has no multiverse part)."""
-    return universe_grid(view.multiverse, view.records) if view.multiverse else None
+    return universe_grid(view.multiverse, view.records, view.registry) if view.multiverse else None
 
 
-def outcome_for(grid: UniverseGrid | None, claim: ClaimView, cache: dict[str, Outcome] | None = None) -> Outcome | None:
+def outcome_for(
+    grid: UniverseGrid | None,
+    claim: ClaimView,
+    cache: dict[str, Outcome] | None = None,
+    catalogue: Catalogue | None = None,
+) -> Outcome | None:
     """What the other readings do to ``claim`` (a claim test at the paper's point): None when the run has
     no multiverse part (``grid`` None); an outcome in state ``not-run`` when no cell checks it."""
     if grid is None:
         return None
-    row = row_of(claim)
+    row = row_of(claim, catalogue if catalogue is not None else grid.catalogue)
     found = (cache if cache is not None else outcomes(grid)).get(row) if row is not None else None
     return found or Outcome(row or claim.claim, claim, (), (), ())
 
 
 def claim_summary(
-    records: Sequence[ClaimView | Mapping[str, Any]], cells: Sequence[ClaimView | Mapping[str, Any]]
+    records: Sequence[ClaimView | Mapping[str, Any]],
+    cells: Sequence[ClaimView | Mapping[str, Any]],
+    registry: Registry = NO_REGISTRY,
 ) -> dict[str, str]:
     """Per grid row with a recorded cell: its outcome's text (``Outcome.text``)."""
-    grid = universe_grid(cells, [r for r in (claim_view(r) for r in records) if not r.reading and not r.setting])
+    paper = [r for r in (claim_view(r) for r in records) if not r.reading and not r.setting]
+    grid = universe_grid(cells, paper, registry)
     return {row: o.text() for row, o in outcomes(grid).items() if o.readings}
 
 

@@ -17,7 +17,6 @@ from typing import Any, Mapping, Sequence
 
 from markupsafe import Markup
 
-from lengthgen.catalogue import CATALOGUE
 from lengthgen.report import multiverse as mv
 from lengthgen.report import text
 from lengthgen.report.data import claim_number
@@ -286,6 +285,7 @@ class Section:
     claim: str  # "C4"
     badge: Badge  # the verdict
     scale: str  # the scale's description
+    title: str  # the claim in a few words
     statement: str  # the claim
     facts: tuple[tuple[str, str], ...]  # (label, value): where, paper value, catalogue check, ...
     close_calls: tuple[tuple[str, str], ...]  # (check, its interval and the seeds to decide it)
@@ -321,6 +321,7 @@ def section(claim: ClaimView, anchor: str, rendered: Sequence[Rendered]) -> Sect
         claim=claim.claim,
         badge=badge(claim),
         scale=text.scale_text(claim.scale),
+        title=claim.title,
         statement=claim.statement,
         facts=tuple(facts),
         close_calls=tuple((c.name, text.close_text(c)) for c in claim.close_checks),
@@ -444,7 +445,7 @@ def environment_rows(environment: Mapping[str, Any]) -> tuple[tuple[str, str], .
 
 def not_run(run: RunView) -> tuple[tuple[str, str, str], ...]:
     """(claim, where, statement) of each catalogue claim without a record in this run."""
-    return tuple((c, CATALOGUE[c].where, CATALOGUE[c].statement) for c in run.completeness.missing)
+    return tuple((c, run.catalogue.entry(c).where, run.catalogue.entry(c).statement) for c in run.completeness.missing)
 
 
 @dataclass(frozen=True)
@@ -509,7 +510,7 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
         not_run=not_run(run),
         predictions=claim_rows([records[i] for i in predicted], [ids[i] for i in predicted], readings),
         with_readings=universes is not None,
-        robustness=grid_view(run.robustness, run.robustness_environment),
+        robustness=grid_view(run.robustness, run.robustness_environment, run.catalogue),
         multiverse=mv.grid_view(
             run,
             {r.test: a for r, a in zip(records, ids)},

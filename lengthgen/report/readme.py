@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from lengthgen.catalogue import TITLES
 from lengthgen.report import multiverse as mv
 from lengthgen.report import text
 from lengthgen.report.answer import sentence
@@ -86,7 +85,7 @@ def verdict_table(run: RunView) -> str:
         rows.append(
             [
                 cell(shown_id),
-                cell(TITLES.get(c.claim, "")),
+                cell(c.title),
                 cell(c.statement if c.is_prediction else c.paper_value, PAPER_CHARS),
                 cell(text.headline(c, compact=True), MEASURED_CHARS),
                 cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**",

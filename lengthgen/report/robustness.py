@@ -5,9 +5,9 @@ Its cells are the records of ``claims/test_robustness.py`` (a claim record with 
 ``report.data.split_settings``), so the claims table shows only the paper's point. A run that holds only one
 part (``pytest claims -n auto``, then ``pytest claims -m robustness -n auto``, as CI runs them) keeps the
 other part of the ``claims.json`` it finds (``report.data.carry_over``), so both end up on one page; the map
-says which run produced it. Its columns and rows are the catalogue's table (``lengthgen.catalogue.ROBUSTNESS``:
-each setting's words and claims; how the suite runs each is ``lengthgen.experiments.robustness``, which the
-report does not import).
+says which run produced it. Its columns are the catalogue's settings (``lengthgen.catalogue.ROBUSTNESS``, in the
+catalogue's words; how the suite runs each is ``lengthgen.experiments.robustness``, which the report does not
+import), its rows the claims whose entry names a setting (the run's catalogue, ``Entry.settings``).
 
 - :func:`build_map` / :func:`map_lines`: the map as data (``lengthgen robustness --json``) and as text
   (``lengthgen robustness``, the terminal summary of a robustness run);
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from lengthgen.catalogue import ROBUSTNESS
+from lengthgen.catalogue import EMPTY, ROBUSTNESS, Catalogue
 from lengthgen.report.data import claim_number
 from lengthgen.report.grid import (
     MISSING,
@@ -51,16 +51,32 @@ def views(cells: Sequence[ClaimView | Mapping[str, Any]]) -> list[ClaimView]:
     return [claim_view(c) for c in cells]
 
 
-def build_map(cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, Any]:
-    """The map as plain data: the catalogue's settings and claims, and per cell its verdict, reason, seeds
-    and every failed check with its numbers. A cell the catalogue runs without a record is ``"missing"``."""
+def runs_at(catalogue: Catalogue, cells: Sequence[ClaimView]) -> dict[str, tuple[str, ...]]:
+    """Per setting, the claims that run at it: those whose entry names it, and any with a recorded cell there."""
+    recorded = {(r.setting, r.claim) for r in cells}
+    return {
+        s.name: tuple(
+            dict.fromkeys(
+                [e.id for e in catalogue if s.name in e.settings] + [c for n, c in sorted(recorded) if n == s.name]
+            )
+        )
+        for s in ROBUSTNESS
+    }
+
+
+def build_map(cells: Sequence[ClaimView | Mapping[str, Any]], catalogue: Catalogue = EMPTY) -> dict[str, Any]:
+    """The map as plain data: the catalogue's settings and the claims that run at them (``catalogue``: the run's),
+    and per cell its verdict, reason, seeds and every failed check with its numbers. A cell the catalogue runs
+    without a record is ``"missing"``."""
     cells = views(cells)
     by_cell = {(r.setting, r.claim): r for r in cells}
-    claims = sorted({c for s in ROBUSTNESS for c in s.claims} | {r.claim for r in cells}, key=claim_number)
+    at = runs_at(catalogue, cells)
+    # the catalogue's order; claims it lacks by number (a run that recorded no catalogue)
+    claims = sorted({c for ids in at.values() for c in ids}, key=lambda c: (catalogue.order(c), claim_number(c), c))
     out = []
     for s in ROBUSTNESS:
         for claim in claims:
-            if claim not in s.claims:
+            if claim not in at[s.name]:
                 continue
             r = by_cell.get((s.name, claim))
             if r is None:
@@ -83,17 +99,19 @@ def build_map(cells: Sequence[ClaimView | Mapping[str, Any]]) -> dict[str, Any]:
                 }
             )
     return {
-        "settings": [{"name": s.name, "what": s.what, "claims": list(s.claims)} for s in ROBUSTNESS],
+        "settings": [{"name": s.name, "what": s.what, "claims": list(at[s.name])} for s in ROBUSTNESS],
         "claims": claims,
         "cells": out,
     }
 
 
-def map_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = True) -> list[str]:
+def map_lines(
+    cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = True, catalogue: Catalogue = EMPTY
+) -> list[str]:
     """The map as text: one row per claim, one column per setting; then each cell that did not reproduce,
     with its failed checks' numbers."""
     cells = views(cells)
-    data = build_map(cells)
+    data = build_map(cells, catalogue)
     by_cell = {(r.setting, r.claim): r for r in cells}
     names = [s["name"] for s in data["settings"]]
     planned = {(c["setting"], c["claim"]) for c in data["cells"]}
@@ -125,14 +143,16 @@ def map_lines(cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = Tr
 
 
 def grid_view(
-    cells: Sequence[ClaimView | Mapping[str, Any]], environment: Mapping[str, Any] | None = None
+    cells: Sequence[ClaimView | Mapping[str, Any]],
+    environment: Mapping[str, Any] | None = None,
+    catalogue: Catalogue = EMPTY,
 ) -> Grid | None:
     """The map on the page (None without cells): a coloured grid, each cell a link to its checks below
     it, then one collapsed block per cell with its verdict, reason, scale and checks (failed first)."""
     if not cells:
         return None
     cells = views(cells)
-    data = build_map(cells)
+    data = build_map(cells, catalogue)
     by_cell = {(r.setting, r.claim): r for r in cells}
     planned = {(c["setting"], c["claim"]) for c in data["cells"]}
     rows = []

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from lengthgen.multiverse_cells import sort_key, universe_counts
-from lengthgen.report.data import recorded_plan
+from lengthgen.multiverse_cells import universe_counts
+from lengthgen.registry import Registry
 from lengthgen.report import multiverse as mv
 from lengthgen.report.curve import curve, main_effects
 from lengthgen.report.findings_doc import non_reproductions
@@ -28,7 +28,7 @@ def robustness_map(run: RunView) -> str:
     env = run.robustness_environment or {}
     return (
         "```\n"
-        + "\n".join(map_lines(run.robustness, details=False))
+        + "\n".join(map_lines(run.robustness, details=False, catalogue=run.catalogue))
         + "\n```\n\n"
         + f"The map's run trained {env.get('models_trained', '?')} models beyond the claims' and read "
         f"{env.get('models_from_cache', '?')} from the cache.\n"
@@ -57,7 +57,7 @@ def outcomes_table(run: RunView) -> str:
         return "The reference run holds no multiverse.\n"
     found = mv.outcomes(grid)
     rows = []
-    for row in sorted(found, key=sort_key):
+    for row in sorted(found, key=run.catalogue.column_order):
         outcome = found[row]
         if outcome.state == mv.NOT_RUN:
             continue
@@ -99,10 +99,10 @@ def universes(
     and how many the default run holds (``lengthgen multiverse --list`` prints the same); the models each universe
     of ``cold`` (a cold run's data, default ``data``) trained, where it records them; and with ``extended`` (the
     costs file of the cold run of the extended cells) what that run cost."""
-    plan = recorded_plan(data)
-    if plan is None:
+    registry = Registry.from_data(data)
+    if not registry.plan.cells:
         raise ValueError("the reference run records no multiverse plan (a run of an older version): re-record it")
-    counts = universe_counts(plan)
+    counts = universe_counts(registry.plan, registry.catalogue)
     rows = [
         [c.column, str(c.universes), str(c.alone), str(c.combinations), str(c.default), str(c.extended)] for c in counts
     ]

@@ -31,7 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from lengthgen.catalogue import CATALOGUE, PREDICTIONS
+from lengthgen.catalogue import NOT_IN_PAPER, Catalogue, Entry
+from lengthgen.readings import CellPlan
+from lengthgen.registry import Registry
 from lengthgen.report import verdict as rule
 from lengthgen.report.data import assemble, checked, claim_number, read
 
@@ -371,6 +373,7 @@ class ClaimView:
     statement: str  # the claim (the record's, else the catalogue's)
     paper_value: str  # what the paper reports (for a prediction: "not tested by the paper ...")
     assertion: str  # the catalogue's check at paper scale
+    title: str  # the claim in a few words (the record's, else the catalogue's; its statement where neither has one)
     kind: str  # "claim" or "prediction"
     variant: str  # the test's parameters without the scale ("d64", "alibi", ""; ``variant_of``)
     verdict: str | None  # the verdict as recorded (any string; None when the record has none)
@@ -395,11 +398,6 @@ class ClaimView:
     # (records.THRESHOLD_BASES); None in older files
     verified: str | None  # what verify() concluded (records.VERIFIED); None in older files or when it raised
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the record as recorded
-
-    @property
-    def title(self) -> str:
-        """The catalogue's words for the claim (the catalogue has no shorter title than its statement)."""
-        return self.statement
 
     @property
     def style(self) -> VerdictStyle:
@@ -457,9 +455,12 @@ class ClaimView:
         return self.kind == "prediction"
 
     @classmethod
-    def parse(cls, record: Mapping[str, Any], controls: Sequence[ControlView] = ()) -> "ClaimView":
+    def parse(
+        cls, record: Mapping[str, Any], controls: Sequence[ControlView] = (), entry: Entry | None = None
+    ) -> "ClaimView":
+        """The view of a record; ``entry``: its claim's catalogue entry (the run's), for the words an older
+        record lacks."""
         claim_id = record["claim"]
-        entry = CATALOGUE.get(claim_id) or PREDICTIONS.get(claim_id)
         scale = _scale(record.get("scale"))
         checks = tuple(CheckView.parse(c, record) for c in record.get("checks") or [])
         by_name = {id(c.raw): c for c in checks}
@@ -471,7 +472,7 @@ class ClaimView:
 
         def words(key: str) -> str:
             value = record.get(key)
-            return value if value is not None else (getattr(entry, key, "") if entry else "")
+            return value if value else (getattr(entry, key, "") if entry else "")
 
         return cls(
             test=record.get("test", ""),
@@ -480,7 +481,8 @@ class ClaimView:
             statement=words("statement"),
             paper_value=words("paper_value"),
             assertion=words("assertion"),
-            kind="prediction" if claim_id in PREDICTIONS else "claim",
+            title=words("title") or words("statement"),
+            kind="prediction" if _predicts(record, entry) else "claim",
             variant=variant_of(
                 record.get("test", ""),
                 scale.raw.get("name"),
@@ -533,12 +535,24 @@ def claim_view(record: ClaimView | Mapping[str, Any]) -> ClaimView:
 # ----------------------------------------------------------------------------------------------- the run
 
 
+def _predicts(record: Mapping[str, Any], entry: Entry | None) -> bool:
+    """Whether a record is of a prediction: it says so, or its catalogue entry does, or its paper value is a
+    prediction's (a record of an older version, which says neither)."""
+    return (
+        bool(record.get("prediction"))
+        or (entry is not None and entry.prediction)
+        or record.get("paper_value") == NOT_IN_PAPER
+    )
+
+
 @dataclass(frozen=True)
 class Completeness:
     ran: tuple[str, ...]  # catalogue claims with a record in this run, in catalogue order
     missing: tuple[str, ...]  # catalogue claims without one
     predicted: tuple[str, ...]  # predictions with a record
     scale: str  # "quick", "paper", "mixed" (records at several scales) or "none"
+    claims: int = 0  # the catalogue's claims (the run's catalogue)
+    predictions: int = 0  # its predictions
 
     @property
     def complete(self) -> bool:
@@ -546,10 +560,16 @@ class Completeness:
 
     @property
     def label(self) -> str:
-        """E.g. ``paper scale, partial: 5 of 22 catalogue claims``."""
+        """E.g. ``paper scale, partial: 5 of 22 catalogue claims``; without a catalogue (a run of an older
+        version recorded none) what ran, ``paper scale: 22 claims; 6 predictions (no catalogue recorded)``."""
+        if not self.claims and not self.predictions:
+            ran, predicted = len(self.ran), len(self.predicted)
+            text = f"{self.scale} scale: {ran} claim{'s' if ran != 1 else ''}"
+            text += f"; {predicted} prediction{'s' if predicted != 1 else ''}" if predicted else ""
+            return text + " (no catalogue recorded)"
         extent = "complete" if self.complete else "partial"
-        text = f"{self.scale} scale, {extent}: {len(self.ran)} of {len(CATALOGUE)} catalogue claims"
-        return text + (f"; {len(self.predicted)} of {len(PREDICTIONS)} predictions" if self.predicted else "")
+        text = f"{self.scale} scale, {extent}: {len(self.ran)} of {self.claims} catalogue claims"
+        return text + (f"; {len(self.predicted)} of {self.predictions} predictions" if self.predicted else "")
 
 
 def run_scale(views: Sequence[ClaimView]) -> str:
@@ -562,14 +582,17 @@ def run_scale(views: Sequence[ClaimView]) -> str:
     return names.pop() if len(names) == 1 else "mixed"
 
 
-def completeness(views: Sequence[ClaimView]) -> Completeness:
+def completeness(views: Sequence[ClaimView], catalogue: Catalogue) -> Completeness:
     ran = {v.claim for v in views}
     predicted = sorted({v.claim for v in views if v.is_prediction}, key=claim_number)
+    ids = [e.id for e in catalogue.claims] if len(catalogue) else sorted(ran - set(predicted), key=claim_number)
     return Completeness(
-        tuple(c for c in CATALOGUE if c in ran),
-        tuple(c for c in CATALOGUE if c not in ran),
+        tuple(c for c in ids if c in ran),
+        tuple(c for c in ids if c not in ran),
         tuple(predicted),
         run_scale(views),
+        len(catalogue.claims),
+        len(catalogue.predictions),
     )
 
 
@@ -594,7 +617,18 @@ class RunView:
     robustness_environment: Mapping[str, Any] | None  # that of the run that drew the map (None: no map)
     multiverse_environment: Mapping[str, Any] | None  # that of the run that drew the multiverse (None: none)
     completeness: Completeness  # catalogue coverage and the run's scale
+    registry: Registry = field(default_factory=Registry)  # the claims' catalogue and multiverse plan, as recorded
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the claims.json data
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """Every claim's catalogue entry, as the run recorded it (empty for a run of an older version)."""
+        return self.registry.catalogue
+
+    @property
+    def plan(self) -> CellPlan:
+        """The multiverse's plan of cells, as the run recorded it (empty where it recorded none)."""
+        return self.registry.plan
 
     @property
     def records(self) -> tuple[ClaimView, ...]:
@@ -624,20 +658,25 @@ class RunView:
         return cls.from_data(data)
 
     @classmethod
-    def from_records(cls, records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any]) -> "RunView":
-        """The view of the plugin's records (``ClaimRecord.to_dict()``) and environment, as ``claims.json``
-        would hold them (``report.data.assemble``: non-finite numbers to None, sorted, parts split)."""
-        return cls.from_data(assemble(records, environment))
+    def from_records(
+        cls, records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any], registry: Registry | None = None
+    ) -> "RunView":
+        """The view of the plugin's records (``ClaimRecord.to_dict()``), environment and the claims' registry, as
+        ``claims.json`` would hold them (``report.data.assemble``: non-finite numbers to None, sorted, parts
+        split)."""
+        return cls.from_data(assemble(records, environment, registry))
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "RunView":
+        registry = Registry.from_data(data)
         controls = tuple(ControlView.parse(c) for c in data.get("controls") or [])  # claims.json's order
         own: dict[tuple[str, str], list[ControlView]] = {}
         for c in controls:
             own.setdefault((c.claim, c.scale.raw.get("name")), []).append(c)
 
         def claim(record: Mapping[str, Any]) -> ClaimView:
-            return ClaimView.parse(record, own.get((record["claim"], (record.get("scale") or {}).get("name")), ()))
+            mine = own.get((record["claim"], (record.get("scale") or {}).get("name")), ())
+            return ClaimView.parse(record, mine, registry.catalogue.get(record["claim"]))
 
         records = list(data.get("records") or [])
         readings = [r for r in records + list(data.get("robustness") or []) if r.get("reading")]
@@ -654,6 +693,7 @@ class RunView:
             environment=data.get("environment") or {},
             robustness_environment=data.get("robustness_environment") if cells else None,
             multiverse_environment=data.get("multiverse_environment") if multiverse else None,
-            completeness=completeness(views),
+            completeness=completeness(views, registry.catalogue),
+            registry=registry,
             data=data,
         )

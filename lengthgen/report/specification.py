@@ -21,7 +21,6 @@ from pathlib import Path
 from lengthgen.report.curve import Curve, curve, curve_png, effect_line, main_effects
 from lengthgen.report.multiverse import column_of
 from lengthgen.report.run_view import RunView
-from lengthgen.multiverse_cells import sort_key
 from lengthgen.store.files import atomic_write, files_fingerprint
 
 
@@ -29,7 +28,7 @@ from lengthgen.store.files import atomic_write, files_fingerprint
 class CurveView:
     """One row's curve on the page."""
 
-    column: str  # the multiverse row ("C8", "C12-d64")
+    column: str  # the multiverse row (a claim, or "<id>-<variant>" run apart)
     key: str  # its drawing's key (:func:`curve_key`)
     summary: str  # "reproduced in N of M admissible universes"
     check: str  # the deciding check the curve plots
@@ -66,7 +65,7 @@ def cached_curve(found: Curve, key: str, drawings: Path | None) -> str:
 
 def curve_views(run: RunView, drawings: Path | None = None) -> tuple[CurveView, ...]:
     """Every multiverse row's curve, by claim number (() without a multiverse part)."""
-    columns = sorted(dict.fromkeys(column_of(c) for c in run.multiverse), key=sort_key)
+    columns = sorted(dict.fromkeys(column_of(c, run.catalogue) for c in run.multiverse), key=run.catalogue.column_order)
     views = []
     for column in columns:
         found = curve(run, column)

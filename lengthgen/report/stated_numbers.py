@@ -14,16 +14,32 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any, Mapping, Sequence
 
-from lengthgen.multiverse_cells import left_out
-from lengthgen.readings import READINGS, CellPlan, planned
-from lengthgen.report.data import recorded_plan
-from lengthgen.stated import BASELINE_BY_WIDTH, STATED, Stated
+from lengthgen.catalogue import Catalogue, Stated
+from lengthgen.readings import READINGS, CellPlan
+from lengthgen.registry import Registry
 
 PAPER = "paper"
 RULED_OUT = "ruled out"
 
 
-def candidates(record: Mapping[str, Any], stated: Stated) -> list[tuple[str, float, tuple[float, float] | None]]:
+@dataclass(frozen=True)
+class Placed:
+    """A stated number with the claim and the grid column whose record measures it."""
+
+    claim: str  # the claim it belongs to
+    column: str  # the grid column whose record measures it (the claim, or "<id>-<variant>")
+    number: Stated  # the number as the claim states it
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.number, name)
+
+
+def stated_numbers(catalogue: Catalogue) -> list[Placed]:
+    """Every number the run's catalogue states, in the catalogue's order."""
+    return [Placed(e.id, f"{e.id}-{s.variant}" if s.variant else e.id, s) for e in catalogue for s in e.stated]
+
+
+def candidates(record: Mapping[str, Any], stated: Placed) -> list[tuple[str, float, tuple[float, float] | None]]:
     """(name, value, interval) of every check or measured quantity of ``record`` the stated number names."""
     found = []
     for c in record.get("checks", []):
@@ -36,7 +52,7 @@ def candidates(record: Mapping[str, Any], stated: Stated) -> list[tuple[str, flo
     return found
 
 
-def agrees_with(stated: Stated, value: float, interval: tuple[float, float] | None) -> bool:
+def agrees_with(stated: Placed, value: float, interval: tuple[float, float] | None) -> bool:
     """The paper's value within its rounding of the measured interval (a range: the value inside it)."""
     h = stated.half_unit
     if stated.low != stated.high:
@@ -47,13 +63,13 @@ def agrees_with(stated: Stated, value: float, interval: tuple[float, float] | No
 
 @dataclass(frozen=True)
 class Comparison:
-    stated: Stated  # the paper's number
+    stated: Placed  # the paper's number
     universe: str  # where it was measured
     agrees: bool | None  # None: not compared (ruled out, no record, no measurement)
     measured: str  # the measured value(s) in short, or why it was not compared
 
 
-def compare(stated: Stated, record: Mapping[str, Any] | None, universe: str) -> Comparison:
+def compare(stated: Placed, record: Mapping[str, Any] | None, universe: str) -> Comparison:
     if record is None:
         return Comparison(stated, universe, None, "no record")
     if record.get("verdict") == RULED_OUT or record.get("ruled_out"):
@@ -72,52 +88,53 @@ def compare(stated: Stated, record: Mapping[str, Any] | None, universe: str) -> 
     return Comparison(stated, universe, ok, shown)
 
 
-def _column(record: Mapping[str, Any]) -> str:
+def _column(record: Mapping[str, Any], catalogue: Catalogue) -> str:
     from lengthgen.report.multiverse import column_of
 
-    return column_of(record)
+    return column_of(record, catalogue)
 
 
 def records_by_universe(
-    data: Mapping[str, Any],
+    data: Mapping[str, Any], catalogue: Catalogue
 ) -> tuple[dict[str, Mapping[str, Any]], dict[tuple[str, str], Mapping[str, Any]]]:
     """The paper's point's records by column, and the multiverse's cells by (universe, column)."""
     paper = {
-        _column(r): r
+        _column(r, catalogue): r
         for r in data.get("records", [])
         if r.get("kind", "claim") == "claim"
         and not r.get("reading")
         and not r.get("setting")
         and (r.get("scale") or {}).get("name", "paper") == "paper"
     }
-    cells = {(r["reading"], _column(r)): r for r in data.get("multiverse", []) if r.get("reading")}
+    cells = {(r["reading"], _column(r, catalogue)): r for r in data.get("multiverse", []) if r.get("reading")}
     return paper, cells
 
 
-def record_in(universe: str, column: str, paper, cells, plan: CellPlan | None = None) -> Mapping[str, Any] | None:
+def record_in(
+    universe: str, column: str, paper, cells, plan: CellPlan, catalogue: Catalogue
+) -> Mapping[str, Any] | None:
     """The record that measures ``column`` in ``universe``: the cell of the universe's readings that touch its
     claim (a reading that does not touch a claim leaves its models as they are: C1 under
     ``lengths=per-batch+init=torch``, a two-layer reading beside a one-layer one, is C1 under
     ``lengths=per-batch``), or the paper's point's where none does; None for a cell planned but not recorded."""
     if universe == PAPER:
         return paper.get(column)
-    claim = column.partition("-d")[0]
-    parts = [p for p in universe.split("+") if claim in touched_claims(p, cells, plan)]
+    claim = catalogue.claim_of(column)
+    parts = [p for p in universe.split("+") if claim in touched_claims(p, cells, plan, catalogue)]
     if not parts:
         return paper.get(column)
     return cells.get(("+".join(parts), column))
 
 
-def touched_claims(universe: str, cells, plan: CellPlan | None = None) -> set[str]:
-    """The claims whose models ``universe`` changes: the plan's (the one the run recorded, else this process's,
-    where it loaded the claims' registry), else what the run shows: each of its readings' recorded cells and
-    the cells left out of the default run for it (``multiverse_cells.left_out``)."""
-    found = set((plan if plan is not None else planned()).claims_of(universe))
+def touched_claims(universe: str, cells, plan: CellPlan, catalogue: Catalogue) -> set[str]:
+    """The claims whose models ``universe`` changes: the plan's (the one the run recorded), else what the run
+    shows: each of its readings' recorded cells and the cells left out of the default run for it."""
+    found = set(plan.claims_of(universe))
     if found:
         return found
     parts = set(universe.split("+"))
-    found = {column.partition("-d")[0] for u, column in cells if set(u.split("+")) <= parts}
-    return found | {column.partition("-d")[0] for u, column, _ in left_out() if u in parts}
+    found = {catalogue.claim_of(column) for u, column in cells if set(u.split("+")) <= parts}
+    return found | {catalogue.claim_of(column) for u, column, _ in plan.left_out if u in parts}
 
 
 @dataclass(frozen=True)
@@ -133,12 +150,15 @@ def rank(data: Mapping[str, Any]) -> list[Ranked]:
     universes that compare as many stated numbers as any (a universe of one model family's readings, such as a
     two-layer combination, or a ruled-out one compares fewer: 3 of 3 is not more agreement than 16 of 20), then
     by the share that agrees."""
-    paper, cells = records_by_universe(data)
-    plan = recorded_plan(data)
+    registry = Registry.from_data(data)
+    paper, cells = records_by_universe(data, registry.catalogue)
+    plan, catalogue = registry.plan, registry.catalogue
     universes = [PAPER] + list(dict.fromkeys(u for u, _ in cells))
     out = []
     for u in universes:
-        comps = tuple(compare(s, record_in(u, s.column, paper, cells, plan), u) for s in STATED)
+        comps = tuple(
+            compare(s, record_in(u, s.column, paper, cells, plan, catalogue), u) for s in stated_numbers(catalogue)
+        )
         done = [c for c in comps if c.agrees is not None]
         out.append(Ranked(u, sum(c.agrees for c in done), len(done), comps))
     full = max((r.compared for r in out), default=0)
@@ -186,26 +206,23 @@ def by_choice(ranked: Sequence[Ranked]) -> list[str]:
 
 def baseline_lines(data: Mapping[str, Any]) -> list[str]:
     """The untrained baselines under the two definitions: the untrained model's measured fraction (the suite's)
-    and 1/d, against the paper's 0.016 (C4) and 0.02 (C13)."""
-    paper, _ = records_by_universe(data)
+    and 1/d at the width of the column that measures it, against the paper's."""
+    catalogue = Registry.from_data(data).catalogue
+    paper, _ = records_by_universe(data, catalogue)
     out = []
-    for s in STATED:
-        if s.column not in BASELINE_BY_WIDTH and "baseline" not in s.quantity:
+    for s in stated_numbers(catalogue):
+        if s.baseline_width is None:
             continue
-        if "baseline" not in s.quantity:
-            continue
-        for column in [c for c in BASELINE_BY_WIDTH if c.partition("-d")[0] == s.claim]:
-            record = paper.get(column)
-            measured = compare(s, record, PAPER) if record is not None else None
-            d = BASELINE_BY_WIDTH[column]
-            inverse = 1.0 / d
-            agrees = abs(inverse - s.low) <= s.half_unit
-            verdict = "agrees" if measured and measured.agrees else "disagrees"
-            out.append(
-                f"{column} baseline, paper {s.text}: the untrained model measures "
-                f"{measured.measured if measured else 'n/a'} ({verdict}); "
-                f"1/d at d = {d} is {inverse:.4f} ({'agrees' if agrees else 'disagrees'})"
-            )
+        record = paper.get(s.column)
+        measured = compare(s, record, PAPER) if record is not None else None
+        inverse = 1.0 / s.baseline_width
+        agrees = abs(inverse - s.low) <= s.half_unit
+        verdict = "agrees" if measured and measured.agrees else "disagrees"
+        out.append(
+            f"{s.column} baseline, paper {s.text}: the untrained model measures "
+            f"{measured.measured if measured else 'n/a'} ({verdict}); "
+            f"1/d at d = {s.baseline_width} is {inverse:.4f} ({'agrees' if agrees else 'disagrees'})"
+        )
     return out
 
 
@@ -213,7 +230,8 @@ def paper_lines(data: Mapping[str, Any], top: int = 10) -> list[str]:
     """``lengthgen multiverse --paper``: the ranking, the per-choice reading, the baselines."""
     ranked = rank(data)
     lines = [
-        f"the paper's {len(STATED)} stated numbers against every universe (agree / compared), most agreeing first:"
+        f"the paper's {len(stated_numbers(Registry.from_data(data).catalogue))} stated numbers against every universe "
+        "(agree / compared), most agreeing first:"
     ]
     for r in ranked[:top]:
         lines.append(f"  {r.agree:>2} / {r.compared:<2}  {r.universe}")

@@ -79,7 +79,7 @@ def summary_lines(
     shared = text.shared_claims(records)
     for r in records:
         if view.predictions and r is view.predictions[0]:  # after the paper's claims; their column: the prediction
-            lines.append("predictions beyond the paper (P1-P6; the 'paper' column gives the prediction)")
+            lines.append("predictions beyond the paper (the 'paper' column gives the prediction)")
         passed, total = r.checks_passed
         checks = f"{passed}/{total}" if total else "-"
         paper = _wrap(r.statement if r.is_prediction else r.paper_value, paper_w)
@@ -126,7 +126,7 @@ def terminal_lines(view: RunView, width: int | None = None) -> list[str]:
     """What ``pytest claims`` prints at its end: the robustness map and the multiverse as grids (their
     cells never sit among the claims), then the claims table (:func:`summary_lines`); a run of cells
     alone ends with the wall time and cache counters only."""
-    lines = map_lines(view.robustness) if view.robustness else []
-    lines += grid_lines(view.multiverse, records=view.records) if view.multiverse else []
+    lines = map_lines(view.robustness, catalogue=view.catalogue) if view.robustness else []
+    lines += grid_lines(view.multiverse, records=view.records, registry=view.registry) if view.multiverse else []
     summary = summary_lines(view, width=width)
     return lines + (summary[-1:] if view.cells and not view.records else summary)

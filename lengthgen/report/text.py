@@ -9,6 +9,8 @@ import math
 import re
 from typing import Any, Mapping, Sequence
 
+from lengthgen.catalogue import Catalogue
+from lengthgen.report import run_view
 from lengthgen.report.run_view import CheckView, ClaimView, Measure, ScaleView, Sequential, claim_view, completeness
 
 PER_SEED_SHOWN = 16  # per-seed values printed before "... (n values)"
@@ -155,12 +157,13 @@ def scale_text(scale: ScaleView | Mapping[str, Any]) -> str:
 
 def run_scale(records: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     """quick, paper, or mixed (records at both scales); "none" without records."""
-    return completeness([claim_view(r) for r in records]).scale
+    return run_view.run_scale([claim_view(r) for r in records])
 
 
-def run_label(records: Sequence[ClaimView | Mapping[str, Any]]) -> str:
-    """E.g. ``paper scale, partial: 5 of 22 catalogue claims`` (``Completeness.label``)."""
-    return completeness([claim_view(r) for r in records]).label
+def run_label(records: Sequence[ClaimView | Mapping[str, Any]], catalogue: Catalogue) -> str:
+    """E.g. ``paper scale, partial: 5 of 22 catalogue claims`` (``Completeness.label``; the claims of
+    ``catalogue``, the run's)."""
+    return completeness([claim_view(r) for r in records], catalogue).label
 
 
 def machine_name(machine: Mapping[str, Any]) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from lengthgen.registry import Registry
 from lengthgen.report.data import assemble, carry_over, dump
 from lengthgen.report.figures import prune_drawings, render_record, spec_key
 from lengthgen.report.page import page
@@ -27,7 +28,8 @@ from lengthgen.store.files import atomic_write
 class ReportFiles:
     html: Path
     json: Path
-    figure_errors: list[str] = field(default_factory=list)  # "C4 figure 'name': why it could not be drawn"
+    figure_errors: list[str] = field(default_factory=list)  # "<claim> figure 'name': why it could not be drawn"
+    notes: list[str] = field(default_factory=list)  # what the terminal should say about the files (one line each)
 
     def __iter__(self):  # ``html, json = write_report(...)``
         return iter((self.html, self.json))
@@ -53,14 +55,22 @@ def render_page(data: Mapping[str, Any] | RunView, drawings: Path | None = None)
     return page(run, rendered, curves), errors
 
 
-def write_report(records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any], out_dir: Path) -> ReportFiles:
-    """Write ``out_dir/claims.json`` and ``out_dir/index.html`` from the run's records."""
+def write_report(
+    records: Sequence[Mapping[str, Any]],
+    environment: Mapping[str, Any],
+    out_dir: Path,
+    registry: Registry | None = None,
+) -> ReportFiles:
+    """Write ``out_dir/claims.json`` and ``out_dir/index.html`` from the run's records and the claims' registry."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path = out_dir / "claims.json"
-    data = carry_over(assemble(records, environment), json_path)  # keeps the part (claims / map) this run lacks
+    # keeps the part (claims / map) this run lacks, where the file there ran the same code
+    data, refused = carry_over(assemble(records, environment, registry), json_path)
     dump(data, json_path)  # atomic
-    return write_page(data, out_dir, json_path)
+    files = write_page(data, out_dir, json_path)
+    files.notes.extend([refused] if refused else [])
+    return files
 
 
 def write_page(data: Mapping[str, Any] | RunView, out_dir: Path, json_path: Path | None = None) -> ReportFiles:

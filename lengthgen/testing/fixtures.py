@@ -45,7 +45,9 @@ def _recorder(request: pytest.FixtureRequest, marker_name: str, make):
         raise pytest.UsageError(
             f"{request.node.nodeid} uses the {marker_name} fixture without @pytest.mark.{marker_name}('Cn')"
         )
-    recorder = make(marker.args[0], request.node.nodeid)
+    recorder = make(
+        state.registry_of(request.config).catalogue.get(marker.args[0]) or marker.args[0], request.node.nodeid
+    )
     request.node.stash[state.RECORDER] = recorder
     return recorder
 

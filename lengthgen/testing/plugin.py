@@ -60,6 +60,14 @@ SUITE_MODULES = (  # registered in this order when the session is the suite's
 )
 
 
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """The plugin's own hook, ``pytest_lengthgen_registry`` (:mod:`~lengthgen.testing.hooks`): a claims
+    directory's conftest answers it with the claims' registry."""
+    from lengthgen.testing import hooks
+
+    pluginmanager.add_hookspecs(hooks)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         SUITE_INI,

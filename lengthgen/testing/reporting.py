@@ -61,13 +61,19 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
     )
     errors = []
     try:
-        run.files = write_report(run.records, run.environment, report_dir)
+        run.files = write_report(run.records, run.environment, report_dir, state.registry_of(config))
     except Exception as error:  # a report that cannot be written fails the run, after the tests' own output
         errors.append(f"{type(error).__name__}: {error}")
     summary = config.getoption("lengthgen_summary_md")
     if summary is not None:
         try:
-            write_summary_md(run.records, run.environment, summary, os.environ.get(STEP_SUMMARY_ENV) or None)
+            write_summary_md(
+                run.records,
+                run.environment,
+                summary,
+                os.environ.get(STEP_SUMMARY_ENV) or None,
+                state.registry_of(config),
+            )
             config.stash[SUMMARY_WRITTEN] = summary
         except Exception as error:  # as the report: the run fails, the terminal summary says why
             errors.append(f"--lengthgen-summary-md: {type(error).__name__}: {error}")
@@ -77,7 +83,7 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-WARM_ROWS = [{"label": "C0", "verdict": "reproduced", "kind": "exact", "passed": True}]  # a one-row overview
+WARM_ROWS = [{"label": "warm-up", "verdict": "reproduced", "kind": "exact", "passed": True}]  # a one-row overview
 
 
 def warm_report() -> None:
@@ -94,7 +100,11 @@ def warm_report() -> None:
 
 
 def write_summary_md(
-    records: list[dict], environment: dict[str, Any] | None, path: Path, step_summary: str | None = None
+    records: list[dict],
+    environment: dict[str, Any] | None,
+    path: Path,
+    step_summary: str | None = None,
+    registry: Any = None,
 ) -> str:
     """Write the run's verdict table as markdown (``lengthgen.report.markdown.summary_markdown`` of the
     run's ``RunView``) to ``path``, replacing it, and append the same text to ``step_summary`` (GitHub's
@@ -103,7 +113,7 @@ def write_summary_md(
     from lengthgen.report.run_view import RunView
     from lengthgen.store.files import atomic_write
 
-    text = summary_markdown(RunView.from_records(records, environment))
+    text = summary_markdown(RunView.from_records(records, environment, registry))
     text = text if text.endswith("\n") else text + "\n"
     atomic_write(path, text)
     if step_summary:
@@ -161,7 +171,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
     from lengthgen.report.run_view import RunView
     from lengthgen.report.summary import terminal_lines
 
-    view = RunView.from_records(run.records, run.environment or {})  # cells go to the map and the multiverse
+    view = RunView.from_records(run.records, run.environment or {}, state.registry_of(config))  # cells go to the map
+    # and the multiverse
     terminalreporter.section("lengthgen claims")
     for line in terminal_lines(view, config.get_terminal_writer().fullwidth):
         terminalreporter.write_line(line)
@@ -174,6 +185,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
     if run.files is not None:
         for problem in run.files.figure_errors:
             terminalreporter.write_line(f"figure not drawn: {problem}", red=True)
+        for note in run.files.notes:
+            terminalreporter.write_line(note, yellow=True)
         terminalreporter.write_line(f"report: {run.files.html} (data: {run.files.json})")
     if config.stash.get(SUMMARY_WRITTEN, None) is not None:
         terminalreporter.write_line(f"markdown summary: {config.stash[SUMMARY_WRITTEN]}")

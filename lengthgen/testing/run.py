@@ -12,7 +12,8 @@ import pytest
 from lengthgen.testing.state import (
     FINISHED_OUTPUT,
     PEAK_RSS_OUTPUT,
-    PLAN_OUTPUT,
+    REGISTRY,
+    REGISTRY_OUTPUT,
     RECORD_PROPERTY,
     STATS_OUTPUT,
     TORCH_OUTPUT,
@@ -26,7 +27,8 @@ class RunRecords:
     """This process's view of the run: the claim records its reports carried (on the xdist controller,
     every worker's), and the workers' cache counters."""
 
-    def __init__(self, warm_report: bool = False) -> None:
+    def __init__(self, config: pytest.Config, warm_report: bool = False) -> None:
+        self.config = config  # the process's config: its stash receives the registry a worker sends
         self.warm_report = warm_report  # prepare the report's drawing in the background once records arrive
         self.warming: threading.Thread | None = None  # that preparation (reporting.warm_report), once started
         self.records: list[dict] = []
@@ -65,9 +67,9 @@ class RunRecords:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
-        """xdist controller: gather a worker's cache counters and peak memory, and take the claims' plan of
-        multiverse cells and torch's facts from the first worker that sends them (the controller collects no
-        claims and imports no torch)."""
+        """xdist controller: gather a worker's cache counters and peak memory, and take the claims' registry and
+        torch's facts from the first worker that sends them (the controller collects no claims and imports no
+        torch)."""
         self.workers += 1
         output = getattr(node, "workeroutput", {})
         worker = getattr(node, "workerinput", {}).get("workerid", f"worker{self.workers}")
@@ -79,8 +81,7 @@ class RunRecords:
         self.add_stats(output.get(STATS_OUTPUT, {}))
         if self.torch_facts is None and output.get(TORCH_OUTPUT) is not None:
             self.torch_facts = dict(output[TORCH_OUTPUT])
-        if output.get(PLAN_OUTPUT) is not None:
-            from lengthgen.readings import EMPTY, CellPlan, planned, use_plan
+        if output.get(REGISTRY_OUTPUT) is not None and self.config.stash.get(REGISTRY, None) is None:
+            from lengthgen.registry import Registry
 
-            if planned() is EMPTY:
-                use_plan(CellPlan.from_dict(output[PLAN_OUTPUT]))
+            self.config.stash[REGISTRY] = Registry.from_data(output[REGISTRY_OUTPUT])

@@ -56,7 +56,7 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         fresh_after = time.time() if config.getoption("lengthgen_retrain") else None
     config.stash[state.CACHE] = None
-    config.stash[state.RUN] = run = RunRecords(warm_report=not state.is_worker(config))
+    config.stash[state.RUN] = run = RunRecords(config, warm_report=not state.is_worker(config))
     config.pluginmanager.register(run, PLUGIN_NAME)
     config.stash[state.STARTED] = time.time()
     config.stash[state.FRESH_AFTER_TIME] = fresh_after
@@ -143,12 +143,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     cache = config.stash.get(state.CACHE, None)
     own = dict(cache.stats) if cache is not None else {}
     if state.is_worker(config):
-        from lengthgen.readings import EMPTY, planned
-
         config.workeroutput[state.STATS_OUTPUT] = own
         config.workeroutput[state.PEAK_RSS_OUTPUT] = peak_rss_mib()
-        if planned() is not EMPTY:  # the claims' plan, for the controller's report (it collects nothing)
-            config.workeroutput[state.PLAN_OUTPUT] = planned().to_dict()
+        if config.stash[state.RUN].records:  # the claims' registry, for the controller's report (it collects none)
+            config.workeroutput[state.REGISTRY_OUTPUT] = state.registry_of(config).to_dict()
         from lengthgen.testing.environment import torch_facts
 
         config.workeroutput[state.TORCH_OUTPUT] = torch_facts()  # the controller imports no torch

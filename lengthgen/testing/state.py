@@ -11,7 +11,7 @@ RECORD_PROPERTY = "lengthgen_record"  # user_properties name of a claim record (
 STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's cache counters
 PEAK_RSS_OUTPUT = "lengthgen_peak_rss_mib"  # xdist workeroutput name of a worker's peak resident memory
 TORCH_OUTPUT = "lengthgen_torch_facts"  # xdist workeroutput name of a worker's environment.torch_facts()
-PLAN_OUTPUT = "lengthgen_multiverse_plan"  # xdist workeroutput name of the claims' plan of multiverse cells
+REGISTRY_OUTPUT = "lengthgen_registry"  # xdist workeroutput name of the claims' registry (catalogue, multiverse plan)
 FINISHED_OUTPUT = "lengthgen_session_finished"  # xdist workeroutput name set last at a worker's end (absent: it failed)
 FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --lengthgen-retrain timestamp
 
@@ -20,6 +20,7 @@ CACHE = pytest.StashKey[Any]()  # this process's lengthgen.store.cache.Cache, ma
 FRESH_AFTER_TIME = pytest.StashKey["float | None"]()  # --lengthgen-retrain: cached models older than it are ignored
 STARTED = pytest.StashKey[float]()  # time.time() at configure: the report's start and wall time
 RUN = pytest.StashKey[Any]()  # this process's lengthgen.testing.run.RunRecords
+REGISTRY = pytest.StashKey[Any]()  # the claims' lengthgen.registry.Registry, once asked for (registry_of)
 WORKERS_BEFORE = pytest.StashKey[int]()  # lengthgen.engine.parallel's worker count before configure (restored after)
 
 # item.stash
@@ -41,3 +42,13 @@ def is_controller(config: pytest.Config) -> bool:
         and config.getoption("dist", default="no") != "no"
         and not config.getoption("collectonly", default=False)
     )
+
+
+def registry_of(config: pytest.Config):
+    """The claims' :class:`~lengthgen.registry.Registry` for this process: its workers' (an xdist controller), else
+    the claims' conftest's answer to ``pytest_lengthgen_registry`` (asked once), else an empty one."""
+    if config.stash.get(REGISTRY, None) is None:
+        from lengthgen.registry import EMPTY
+
+        config.stash[REGISTRY] = config.hook.pytest_lengthgen_registry(config=config) or EMPTY
+    return config.stash[REGISTRY]

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from lengthgen.experiments.multiverse import under
 from lengthgen.experiments.robustness import Setting
 from lengthgen.readings import Universe
-from lengthgen.report.verdict import close_checks, deciding_check
+from lengthgen.records.verdict import close_checks, deciding_check
 from lengthgen.scale import Scale
 from lengthgen.sequential import current_plan, until_decided
 
@@ -74,7 +74,7 @@ def run_claim(
     _record_where(spec, claim, at, setting, reading)
     own = spec.declaration(scale.name) if isinstance(declared, Own) else declared
     if own is not None:
-        claim.expect_not_reproduced(scale, own.checks, own.why, scales=own.scales, strict=strict)
+        claim.expect_not_reproduced(scale, own, strict=strict)
     for text in choices:
         claim.choice(text)
     measure = spec.measure if setting is None or setting.seeds is not None else _at_setting(spec, setting)

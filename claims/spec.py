@@ -9,9 +9,10 @@ multiverse reading they are recorded data, ``claims/multiverse_declared.json``),
 at and its measure there, the model families it reads (so the multiverse's readings that touch it), the cells of
 the multiverse left out of the default run for their cost, and where xdist schedules it.
 
-- :class:`Declared`: one known non-reproduction: the checks (``fnmatch`` patterns) a faithful implementation
-  fails, why, the scales it is declared at, the robustness setting it is a finding of (``at``; None: the
-  paper's point), and whether it is structural (``carried``: carried to the robustness map's fresh seeds).
+- ``Declared`` (``lengthgen.records``, the one type the record carries too): one known non-reproduction: the
+  checks (``fnmatch`` patterns) a faithful implementation fails, why, the scales it is declared at, the robustness
+  setting it is a finding of (``at``; None: the paper's point), and whether it is structural (``carried``: carried
+  to the robustness map's fresh seeds).
 - :class:`Variant`: one of a claim's variants at the paper's point, with its own test id and verdict (per
   width, per scheme, per reading of the claim's words): what it measures, checks and declares differently;
   ``column``: a column of its own in the multiverse's grid (a width the cells run apart).
@@ -26,42 +27,21 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from lengthgen.catalogue import NOT_IN_PAPER, SETTING_NAMES, Entry, Stated
+from lengthgen.records import Declared
+from lengthgen.records.record import SCALE_NAMES
 from lengthgen.readings import BY_NAME as READING_NAMES
 from lengthgen.readings import FAMILIES
 from lengthgen.scale import Scale
 
 Measure = Callable[[Scale, Any], Any]  # (scale, cache) -> the claim's result at the scale's seeds (memoised)
 Check = Callable[[Any, Any], None]  # (claim recorder, result) -> records checks (a pure function of the result)
-SCALE_NAMES = ("paper", "quick")  # the scales a declaration can name
+__all__ = ["ClaimSpec", "Declared", "LeftOut", "Variant"]  # Declared: the records' one type, used by every claim
 FAMILY_SETTINGS = ("fresh-seeds",)  # the settings that apply to every claim whose test trains models
 
 
 def same_scale(scale: Scale) -> Scale:
     """The default ``run_scale``: the claim's experiment runs at the test's scale."""
     return scale
-
-
-@dataclass(frozen=True)
-class Declared:
-    """A known non-reproduction: the checks that fail, and why."""
-
-    checks: tuple[str, ...]  # fnmatch patterns of the checks expected to fail (only checks that really fail)
-    why: str  # the finding without numbers (the verdict's reason adds this run's measured values)
-    scales: tuple[str, ...] = ("paper",)  # the scales it is declared at
-    carried: bool = False  # structural (not one seed's): carried to the robustness map's fresh seeds unchanged
-    at: str | None = None  # the robustness setting it is a finding of (None: the paper's point)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.checks, str) or not self.checks or not all(isinstance(c, str) and c for c in self.checks):
-            raise ValueError(f"declared checks {self.checks!r} must be a non-empty tuple of patterns")
-        if not isinstance(self.why, str) or not self.why.strip():
-            raise ValueError(f"declared why {self.why!r} must say why")
-        if not self.scales or not set(self.scales) <= set(SCALE_NAMES):
-            raise ValueError(f"declared scales {self.scales!r} must be among {SCALE_NAMES}")
-        if not isinstance(self.carried, bool):
-            raise ValueError(f"carried={self.carried!r} must be a bool")
-        if self.at is not None and self.at not in SETTING_NAMES:
-            raise ValueError(f"declared at={self.at!r}: not a robustness setting (known: {', '.join(SETTING_NAMES)})")
 
 
 @dataclass(frozen=True)

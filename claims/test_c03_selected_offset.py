@@ -87,11 +87,10 @@ CLAIM = ClaimSpec(
     stated=(
         Stated(
             "selected offset equals the target, share of seed x length cells",
-            1,
-            1,
+            1.0,
+            1.0,
             2,
             "contributions (2)",
-            names=(),
             all_checks_pass=True,
         ),
     ),

@@ -110,6 +110,9 @@ def check(claim, result: CarrierResult) -> None:
         )
 
 
+KEY_K = (  # the one measurement of the paper's Sec. 7 numbers, named before comparing
+    "the paper's sentence names no K; the suite reads it at K = 2, the first K its mechanism statement covers (K >= 2)"
+)
 CLAIM = ClaimSpec(
     id="C4",
     title="target-aligned carrier",
@@ -129,7 +132,8 @@ CLAIM = ClaimSpec(
             0.8,
             2,
             "Sec. 7",
-            names=("K=2: key carrier fraction (mean over seeds)", "K=3: key carrier fraction (mean over seeds)"),
+            measures=("K=2: key carrier fraction (mean over seeds)",),
+            why=KEY_K,
         ),
         Stated(
             "the untrained baseline of that fraction",
@@ -137,10 +141,8 @@ CLAIM = ClaimSpec(
             0.016,
             3,
             "Sec. 7",
-            names=(
-                "K=2: untrained key carrier fraction (paper 0.016)",
-                "K=3: untrained key carrier fraction (paper 0.016)",
-            ),
+            measures=("K=2: untrained key carrier fraction (paper 0.016)",),
+            why=KEY_K,
             baseline_width=64,
         ),
         Stated(
@@ -149,7 +151,8 @@ CLAIM = ClaimSpec(
             0.83,
             2,
             "Sec. 7",
-            names=("K=2: cos(m_Q, R_-K m_K) (mean over seeds)", "K=3: cos(m_Q, R_-K m_K) (mean over seeds)"),
+            measures=("K=2: cos(m_Q, R_-K m_K) (mean over seeds)",),
+            why=KEY_K,
         ),
     ),
     paper_seeds=PAPER_SEEDS,

@@ -40,6 +40,8 @@ PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 FLAT_CELL = Declared(
     ("APE K=3 L=48: peak absolute position of every seed", "APE K=3 L=48: selected offset of every seed is not -K"),
     "a nearly flat profile whose argmax falls on the target, offset -K, outside the trained rows",
+    effect="single cell",
+    gist="one flat seed x length cell of 120",
 )
 
 
@@ -76,8 +78,8 @@ def check(claim, result: PinningResult) -> None:
                 float(result.max_len),
                 reduce="all",
                 paper="inside the training range",
-                source="paper-number",
-                source_note="pinned to a position inside the training range",
+                source="suite-reading",
+                source_note="pinned to a position inside the training range, read as: in every seed",
             )
             claim.check(
                 f"APE K={offset} L={length}: selected offset of every seed is not -K",
@@ -86,8 +88,8 @@ def check(claim, result: PinningResult) -> None:
                 float(-offset),
                 reduce="all",
                 paper="not the target",
-                source="paper-number",
-                source_note="pinned: not the target offset -K",
+                source="suite-reading",
+                source_note="pinned: not the target offset -K, read as: in every seed",
             )
     distinct = [len(set(v)) for v in positions_by_model(result).values()]
     claim.measure("distinct peak positions per model across the out-of-range lengths", distinct)

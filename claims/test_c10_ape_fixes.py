@@ -45,7 +45,7 @@ from lengthgen.report import figure_specs as figures
 from lengthgen.experiments.common import column_means
 from lengthgen.experiments.ape_controls import NO_FIX, FixesResult, rope_in_place_of_fixes, run_ape_fixes
 from lengthgen.probes.ape_fixes import FIXES
-from lengthgen.records import matches
+from lengthgen.records.verdict import matches
 
 PAPER_SEEDS = 8  # the C1 grid's models
 OFFSETS = (1, 2, 3)
@@ -66,6 +66,8 @@ MILD_COMPRESSION = Declared(
     "the trained row the query attends to; clamp, and every fix at L >= 32, hold",
     scales=("paper", "quick"),
     carried=True,
+    effect="boundary",
+    gist="at L = 20-24 the fixes map onto trained rows",
 )
 
 

@@ -91,7 +91,9 @@ def selection_check(length: int) -> str:
 
 # d = 64: the evaluation lengths at which some RoPE seed's retrieving head leaves -K (measured, per scale)
 FIRST_WIDTH_JUMPS = tuple(
-    Declared(tuple(selection_check(L) for L in lengths), FIRST_WIDTH_WHY, scales=(name,))
+    Declared(
+        tuple(selection_check(L) for L in lengths), FIRST_WIDTH_WHY, scales=(name,), gist="a d = 64 head jumps to -21"
+    )
     for name, lengths in (("paper", (24, 32, 40, 48)), ("quick", (24, 32, 40)))
 )
 
@@ -180,7 +182,8 @@ CLAIM = ClaimSpec(
             0.98,
             2,
             "contributions (5)",
-            names=("RoPE retrieving head: key carrier fraction (mean over seeds)",),
+            measures=("RoPE retrieving head: key carrier fraction (mean over seeds)",),
+            why="the key carrier fraction of the retrieving head, at the suite's width d = 96",
         ),
         Stated(
             "its baseline",
@@ -188,7 +191,8 @@ CLAIM = ClaimSpec(
             0.02,
             2,
             "contributions (5)",
-            names=("RoPE retrieving head: untrained key carrier fraction (paper 0.02)",),
+            measures=("RoPE retrieving head: untrained key carrier fraction (paper 0.02)",),
+            why="the untrained model's fraction, at the suite's width d = 96",
             baseline_width=96,
         ),
     ),

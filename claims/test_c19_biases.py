@@ -76,17 +76,23 @@ ALIBI_NOT_TARGET = Declared(
     ("ALiBi K=2 L=*: selected offset of every seed", "ALiBi K=3 L=*: selected offset of every seed"),
     ALIBI_WHY,
     scales=("paper", "quick"),
+    gist="ALiBi selects -1, never -K for K >= 2",
 )
 ALIBI_NOT_SOLVED = Declared(  # the invariance test's in-range teeth
     ("ALiBi K=2: accuracy in range*", "ALiBi K=3: accuracy in range*"),
     ALIBI_WHY + ", so for K = 2, 3 it does not solve the task even in range: those cells are 'not solved in range', "
     "and their unchanged selection (-1) is not length invariance of a solution",
     scales=("paper", "quick"),
+    gist="ALiBi does not solve K = 2, 3 in range",
 )
 # the claim's cell (the robustness map, the multiverse) records both tests' checks under one declaration; ALiBi's
 # penalty is structural, so it is carried to fresh seeds
 ALIBI_CELL = Declared(
-    ALIBI_NOT_TARGET.checks + ALIBI_NOT_SOLVED.checks, ALIBI_WHY, scales=("paper", "quick"), carried=True
+    ALIBI_NOT_TARGET.checks + ALIBI_NOT_SOLVED.checks,
+    ALIBI_WHY,
+    scales=("paper", "quick"),
+    carried=True,
+    gist="ALiBi selects -1, never -K for K >= 2",
 )
 TESTS = ("invariance", "target")  # the two tests per scheme, as variants "<test>-<scheme>"
 

@@ -171,7 +171,7 @@ CLAIM = ClaimSpec(
             0.69,
             2,
             "multi-head paragraph",
-            names=("H=1 L=48: peak attention (paper 0.69)",),
+            measures=("H=1 L=48: peak attention (paper 0.69)",),
         ),
         Stated(
             "peak attention at L = 48, H = 4",
@@ -179,7 +179,7 @@ CLAIM = ClaimSpec(
             0.3,
             2,
             "multi-head paragraph",
-            names=("H=4 L=48: peak attention (paper 0.30)",),
+            measures=("H=4 L=48: peak attention (paper 0.30)",),
         ),
     ),
     paper_seeds=PAPER_SEEDS,

@@ -41,6 +41,7 @@ FAR_REVIVAL = Declared(
     "a K = 1 head (carriers centred at 0) selects a far revival of the rotary kernel (-76, -101) "
     "instead of -1 at L >= 96; every K = 2, 3 cell selects -K",
     scales=("paper", "quick"),
+    gist="K = 1 selects a kernel revival far out",
 )
 
 

@@ -48,6 +48,7 @@ FAR_DECLINE = Declared(
     "beyond L = 64 the measured a* falls below the law fitted in range (the carrier-only profile "
     "revives at far offsets, so 1/a* grows faster than linearly); L = 64 and K = 3 at L = 96 hold",
     scales=("paper", "quick"),
+    gist="a* falls below the law beyond L = 64",
 )
 
 

@@ -20,25 +20,34 @@ NOT_IN_PAPER = "not tested by the paper (a prediction of its account)"  # a pred
 
 @dataclass(frozen=True)
 class Stated:
-    """A number the paper states (catalogue, "Numbers the paper states") and the measurement of the claim's
-    record that reproduces it: a value (``low == high``) or a range, with the digits the paper gives it to."""
+    """A number the paper states (catalogue, "Numbers the paper states") and the ONE measurement of the claim's
+    record it is compared with, named in advance: a value (``low == high``) or a range, with the digits the paper
+    gives it to. Where the paper's sentence names no K, length, width or encoding, ``why`` says which the claim
+    takes and why."""
 
     quantity: str  # in the paper's words
     low: float  # the stated value, or the low end of a stated range
     high: float  # the same value, or the high end
     digits: int  # decimal places the paper gives (half a unit of the last one is its rounding)
     where: str  # where the paper states it
-    names: tuple[str, ...]  # the record's checks or measured quantities that measure it (fnmatch patterns)
+    measures: tuple[str, ...] = ()  # the record's checks or measured quantities it is compared with (exact names)
+    across: bool = False  # a range the paper states across settings: each of ``measures`` is one setting and every
+    # one must lie in it; otherwise ``measures`` are averaged seed by seed into one measurement
+    why: str = ""  # which measurement, and why, where the paper's sentence does not name it
     variant: str = ""  # the claim's column that measures it ("" the claim's own; "d64" its first width)
-    match: str = "any"  # "any": one candidate agrees (the paper leaves K or the head open); "all": every one
     all_checks_pass: bool = False  # the number is "every cell passes" (100 % of cells): agrees when every check did
     baseline_width: int | None = None  # an untrained baseline: the width d of the 1/d reading of it (None: none)
 
     def __post_init__(self) -> None:
         _require(self.low <= self.high, f"stated {self.quantity!r}: low {self.low} > high {self.high}")
-        _require(self.match in ("any", "all"), f"match={self.match!r} must be 'any' or 'all'")
         _require(self.digits >= 0, f"digits={self.digits!r} must be >= 0")
-        _require(bool(self.names) or self.all_checks_pass, f"stated {self.quantity!r} names no measurement")
+        _require(
+            bool(self.measures) != self.all_checks_pass, f"stated {self.quantity!r}: one measurement, or all checks"
+        )
+        _require(not self.across or len(self.measures) > 1, f"stated {self.quantity!r}: across settings needs several")
+        _require(
+            self.low < self.high or not self.across, f"stated {self.quantity!r}: a value is not stated across settings"
+        )
 
     @property
     def half_unit(self) -> float:
@@ -50,7 +59,7 @@ class Stated:
         return value if self.low == self.high else f"{value}-{self.high:.{self.digits}f}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "names": list(self.names)}
+        return {**asdict(self), "measures": list(self.measures)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Stated":

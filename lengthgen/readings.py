@@ -73,6 +73,9 @@ class Reading:
     what: str  # what it changes, in words
     who: str  # one sentence on who reads the paper this way
     changes: tuple[Change, ...]  # the spec fields it replaces
+    label: str = ""  # a few words a reader knows its model family by ("PyTorch's default initialisation for the
+    # two-layer transformer"): how the summaries name it
+    instead: str = ""  # the suite's reading it replaces, in as few words ("nanoGPT's N(0, 0.02)")
 
     def __post_init__(self) -> None:
         _require(
@@ -80,6 +83,7 @@ class Reading:
             f"reading name {self.name!r} must start with its choice {self.choice!r} and '='",
         )
         _require(bool(self.who.strip()) and bool(self.changes), f"reading {self.name!r} is incomplete")
+        _require(bool(self.label.strip()) and bool(self.instead.strip()), f"reading {self.name!r} needs its label")
 
 
 CHOICES: tuple[Choice, ...] = (
@@ -130,6 +134,8 @@ READINGS: tuple[Reading, ...] = (
             Change("one-layer", "train", "length_mix", "per-batch"),
             Change("two-layer", "train", "length_mix", "per-batch"),
         ),
+        label="one training length per batch",
+        instead="a length per sequence",
     ),
     Reading(
         "init",
@@ -137,6 +143,8 @@ READINGS: tuple[Reading, ...] = (
         "every weight of the one-layer head N(0, 0.02) (GPT-2, nanoGPT)",
         "anyone who builds the head from GPT-2/nanoGPT code, where every weight is drawn N(0, 0.02)",
         (Change("one-layer", "model", "init", "gpt2"),),
+        label="GPT-2's N(0, 0.02) for the one-layer head",
+        instead="PyTorch's one-layer defaults",
     ),
     Reading(
         "init",
@@ -144,6 +152,8 @@ READINGS: tuple[Reading, ...] = (
         "the two-layer transformer with PyTorch's layer defaults instead of nanoGPT's",
         "anyone who builds the transformer from torch.nn layers and keeps their default initialisation",
         (Change("two-layer", "model", "init", "torch"),),
+        label="PyTorch's two-layer initialisation",
+        instead="nanoGPT's N(0, 0.02)",
     ),
     Reading(
         "init",
@@ -153,6 +163,8 @@ READINGS: tuple[Reading, ...] = (
         "anyone who builds the head in JAX/Flax (nn.Dense, nn.Embed) and keeps its default initialisers, a scale "
         "between PyTorch's and GPT-2's",
         (Change("one-layer", "model", "init", "flax"),),
+        label="Flax's one-layer initialisation",
+        instead="PyTorch's one-layer defaults",
     ),
     Reading(
         "ape-rows",
@@ -163,6 +175,8 @@ READINGS: tuple[Reading, ...] = (
             Change("one-layer", "model", "ape_unseen", "zero", ape_only=True),
             Change("two-layer", "model", "ape_unseen", "zero", ape_only=True),
         ),
+        label="zeroed APE rows beyond the training range",
+        instead="their initial draw",
     ),
     Reading(
         "ape-value",
@@ -170,6 +184,8 @@ READINGS: tuple[Reading, ...] = (
         "v_t = W_V x_t: the position enters queries and keys only (one-layer APE)",
         "several APE implementations that add the position to queries and keys only (as relative schemes do)",
         (Change("one-layer", "model", "ape_value", "token", ape_only=True),),
+        label="APE values from the token alone",
+        instead="token plus position",
     ),
     Reading(
         "weight-decay",
@@ -177,6 +193,8 @@ READINGS: tuple[Reading, ...] = (
         "the APE control's weight decay as AdamW's (w *= 1 - lr * lambda before the Adam step), same lambdas",
         "anyone who trains with torch.optim.AdamW or optax.adamw, the usual 'Adam with weight decay'",
         (Change("one-layer", "train", "decay", "decoupled", decay_only=True),),
+        label="AdamW's decoupled weight decay",
+        instead="Adam's coupled L2",
     ),
     Reading(
         "two-layer-steps",
@@ -184,6 +202,8 @@ READINGS: tuple[Reading, ...] = (
         "the two-layer transformers trained 3x longer (900 steps at paper scale), at both widths (d = 96 and d = 64)",
         "a reader who suspects 300 steps undertrains the transformer, as a longer standard recipe would",
         (Change("two-layer", "train", "steps", Times(3)),),
+        label="a 3x longer two-layer recipe",
+        instead="300 steps",
     ),
 )
 BY_NAME = {r.name: r for r in READINGS}

@@ -117,16 +117,16 @@ def until_decided(
     plan: Plan,
     first: tuple[int, ...],
     look: Callable[[tuple[int, ...] | None], Any],
-    close_checks: Callable[[dict], Sequence[dict]],
-    deciding_check: Callable[[dict], dict | None],
+    close_checks: Callable[[Any], Sequence[Any]],
+    deciding_check: Callable[[Any], Any],
 ) -> Any:
     """The stopping rule's loop for one claim; returns the last look's result.
 
     ``first``: the claim's own seeds (the first look's). ``look(seeds)`` measures the claim at ``seeds`` (None at
     the first look: the claim's own scale; then ``first`` and the next seeds, ``plan.batch`` more at each look)
     and records its checks on ``recorder`` (a ``ClaimRecorder``), whose ``new_look`` starts each look afresh.
-    ``close_checks`` / ``deciding_check`` (``lengthgen.report.verdict``'s, handed in by the caller: the rule sits
-    below the report) read the record after a look: the claim stops at the first look with no close check, or at
+    ``close_checks`` / ``deciding_check`` (``lengthgen.records.verdict``'s, handed in by the caller: the rule sits
+    above this module) read the record after a look: the claim stops at the first look with no close check, or at
     the plan's last look. The record's ``sequential`` block holds the plan and the path (seeds and close
     intervals at each look)."""
     if not first:
@@ -139,9 +139,8 @@ def until_decided(
         more = tuple(range(max(first) + 1, max(first) + 1 + n - len(first)))
         recorder.new_look()
         result = look(None if n == len(first) else first + more)
-        data = recorder.record.to_dict()
-        close = close_checks(data)
-        decider = deciding_check(data)
+        close = close_checks(recorder.record)
+        decider = deciding_check(recorder.record)
         path.append(
             {
                 "seeds": n,
@@ -166,15 +165,17 @@ def until_decided(
     return result
 
 
-def interval_of(check: dict) -> dict[str, Any]:
-    """A check at one look: its statistic and the interval that decides whether it is close."""
+def interval_of(check: Any) -> dict[str, Any]:
+    """A check (``lengthgen.records.Check``) at one look: its statistic and the interval that decides whether it
+    is close, as plain data for the record's path."""
+    interval = check.decision_ci or check.ci95
     return {
-        "name": check["name"],
-        "value": check["value"],
-        "op": check["op"],
-        "threshold": check["threshold"],
-        "interval": check.get("decision_ci") or check.get("ci95"),
-        "ci95": check.get("ci95"),
+        "name": check.name,
+        "value": check.value,
+        "op": check.op,
+        "threshold": list(check.threshold) if isinstance(check.threshold, tuple) else check.threshold,
+        "interval": list(interval) if interval is not None else None,
+        "ci95": list(check.ci95) if check.ci95 is not None else None,
     }
 
 

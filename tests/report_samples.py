@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 
 from lengthgen.report import figure_specs as figures
-from lengthgen.records import ClaimRecorder
-from lengthgen.report.verdict import closeness, decide
+from lengthgen.records import ClaimRecorder, Declared
+from lengthgen.records.verdict import broken, decide
 from lengthgen.scale import PAPER as PAPER_SCALE
 
 from claims.multiverse import COLUMNS
@@ -28,13 +28,16 @@ PAPER8 = {
 QUICK8 = dict(PAPER8, name="quick", steps=1000, sequences=1024)
 
 
-def _finish(recorder: ClaimRecorder, outcome: str, reason: str | None = None, runtime: float = 1.5) -> dict:
+def _finish(recorder: ClaimRecorder, broke: str | None = None, reason: str | None = None, runtime: float = 1.5) -> dict:
+    """The record as the plugin finishes it: decided by the verdict rule, or ``broke`` ("skipped", "error",
+    "failed") with pytest's ``reason``."""
     record = recorder.record
     record.runtime_s = runtime
-    record.outcome = outcome
-    record.verdict, record.verdict_reason = decide(record.to_dict(), outcome, reason)
-    for key, value in closeness(record.to_dict()).items():  # as the pytest plugin sets them
-        setattr(record, key, value)
+    if broke is None:
+        if record.verdict is None:
+            decide(record)
+    else:
+        broken(record, broke, reason)
     return record.to_dict()
 
 
@@ -63,11 +66,11 @@ def reproduced() -> dict:
             vlines=[(16, "longest training length")],
         ),
     )
-    return _finish(c, "passed", runtime=130.0)
+    return _finish(c, runtime=130.0)
 
 
 def failed() -> dict:
-    """C4 at paper scale: a check fails outside an xfail (a regression of the suite)."""
+    """C4 at paper scale: an assertion outside the recorder fails the test (a regression of the suite)."""
     c = ClaimRecorder(CLAIMS["C4"].entry, "claims/test_c04_carrier.py::test_carrier[paper]")
     c.set_scale(**dict(PAPER8, seeds=5, seed_list=list(range(5)), paper_seeds=5))
     c.check("key carrier fraction K=2", [0.41, 0.44, 0.39, 0.42, 0.40], "in", (0.65, 0.95), paper="0.80")
@@ -100,8 +103,7 @@ def not_reproduced() -> dict:
         reduce="all",
         paper="inside the training range",
     )
-    c.record.expected_failures = {"patterns": ["APE K=3 L=48: *"], "why": "a flat profile", "strict": True}
-    c.record.checks[-1].expected_to_fail = True
+    c.record.declared = Declared(("APE K=3 L=48: *",), "a flat profile")
     c.figure(
         "peak_positions",
         figures.heatmap(
@@ -113,7 +115,7 @@ def not_reproduced() -> dict:
             [[10, 12, 8, 12, 44], [12, 12, 4, 12, 12], [5, 6, 8, 9, 12]],
         ),
     )
-    return _finish(c, "xfailed", "1 of 120 cells: K=3 seed 4 at L=48 peaks at absolute position 44")
+    return _finish(c)
 
 
 def inconclusive_seeds() -> dict:
@@ -137,7 +139,7 @@ def inconclusive_seeds() -> dict:
             note="fitted lines dotted",
         ),
     )
-    return _finish(c, "passed")
+    return _finish(c)
 
 
 def skipped() -> dict:
@@ -161,7 +163,7 @@ def broken_figure() -> dict:
         ),
     )
     c.figure("malformed", {"kind": "lines", "title": "broken", "series": [{"label": "no data", "x": [1, 2]}]})
-    return _finish(c, "passed", runtime=0.01)
+    return _finish(c, runtime=0.01)
 
 
 def close_call() -> dict:
@@ -171,7 +173,7 @@ def close_call() -> dict:
     c.set_scale(**dict(PAPER8, seeds=3, seed_list=[0, 1, 2], paper_seeds=3))
     c.check("clamp K=1 L=20: APE accuracy", [0.146, 0.149, 0.147], "<=", 0.15, paper="chance (0.05)")
     c.check("rescale K=1 L=20: APE accuracy", [0.11, 0.12, 0.115], "<=", 0.15, paper="chance (0.05)")
-    return _finish(c, "passed", runtime=40.0)
+    return _finish(c, runtime=40.0)
 
 
 def _c18_values(seed: int) -> tuple[float, float]:
@@ -211,7 +213,7 @@ def until_decided() -> dict:
         run_claim(spec, c, dataclasses.replace(PAPER, seeds=None), None)
     finally:
         set_plan(before)
-    return _finish(c, "passed", runtime=12.0)
+    return _finish(c, runtime=12.0)
 
 
 def all_records() -> list[dict]:
@@ -264,14 +266,12 @@ def multiverse_cell(
     for name, values, op, threshold, *reduce in checks:
         c.check(name, values, op, threshold, source="suite-reading", **({"reduce": reduce[0]} if reduce else {}))
     if declared is not None:
-        c.expect_not_reproduced(PAPER_SCALE, declared[0], declared[1], strict=strict)
+        c.expect_not_reproduced(PAPER_SCALE, Declared(tuple(declared[0]), declared[1]), strict=strict)
     try:
         c.verify()
-    except NotReproduced as finding:
-        return _finish(c, "xfailed", str(finding), runtime=20.0)
-    except AssertionError as error:
-        return _finish(c, "failed", f"AssertionError: {error}", runtime=20.0)
-    return _finish(c, "passed", runtime=20.0)
+    except (NotReproduced, AssertionError):
+        pass  # the verdict is on the record
+    return _finish(c, runtime=20.0)
 
 
 C1_ROPE = ("RoPE K=1 L=48: accuracy", [0.97, 0.95, 0.99, 0.96, 0.98, 0.97, 0.96, 0.99], ">=", 0.85)

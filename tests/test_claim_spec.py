@@ -8,12 +8,12 @@ import pkgutil
 import pytest
 
 from lengthgen.catalogue import NOT_IN_PAPER
-from lengthgen.records import ClaimRecorder
+from lengthgen.records import ClaimRecorder, Declared
 from lengthgen.scale import PAPER, QUICK
 
 import claims
 from claims.registry import CLAIMS, catalogue, claim, claim_modules
-from claims.spec import ClaimSpec, Declared, LeftOut, Variant
+from claims.spec import ClaimSpec, LeftOut, Variant
 
 
 def _check(recorder, result):
@@ -117,15 +117,16 @@ def test_an_invalid_declaration_raises_naming_the_value(kwargs, fragment):
 def test_the_recorder_sets_where_it_ran_and_refuses_an_empty_name():
     recorder = ClaimRecorder("C1")
     recorder.set_setting("width-32")
-    recorder.set_reading("init=gpt2")
-    assert (recorder.record.setting, recorder.record.reading) == ("width-32", "init=gpt2")
+    assert (recorder.record.setting, recorder.record.reading) == ("width-32", None)
+    recorder.set_reading("init=gpt2")  # one place a record ran: the reading replaces the setting
+    assert (recorder.record.setting, recorder.record.reading) == (None, "init=gpt2")
     for setter in (recorder.set_setting, recorder.set_reading):
         with pytest.raises(ValueError, match="''"):
             setter("")
     with pytest.raises(ValueError, match="'maybe'"):
-        recorder.expect_not_reproduced(PAPER, "value", "a reason", strict="maybe")
-    recorder.expect_not_reproduced(PAPER, "value", "a reason", strict=False)
-    assert recorder.record.expected_failures["strict"] is False
+        recorder.expect_not_reproduced(PAPER, Declared(("value",), "a reason"), strict="maybe")
+    recorder.expect_not_reproduced(PAPER, Declared(("value",), "a reason"), strict=False)
+    assert recorder.record.declared.strict is False
 
 
 def test_a_new_look_starts_from_the_record_at_the_first_look():
@@ -139,6 +140,6 @@ def test_a_new_look_starts_from_the_record_at_the_first_look():
     assert recorder.record.choices == ["before the looks"] and not recorder.record.checks
     assert not recorder.record.notes and not recorder.record.figures and recorder.decision_level == 0.99
     recorder.end_looks({"path": []}, added_seeds=True)
-    assert recorder.record.sequential == {"path": []}
+    assert recorder.record.looks == {"path": []}
     with pytest.raises(ValueError, match="1.5"):
         recorder.begin_looks(1.5)

@@ -125,8 +125,21 @@ def test_the_deciding_check_is_the_common_one_closest_at_the_paper_point():
 def test_the_summary_counts_admissible_universes_only(claims_json):
     c = curve(RunView.from_json(claims_json), "C8")
     assert (c.admissible, c.reproduced) == (4, 3)
-    assert c.summary() == "reproduced in 3 of 4 admissible universes"
+    assert c.summary() == "reproduced in 3 of 4 admissible universes; not reproduced, decided, in 1"
     assert curve_lines(c)[-1] == c.summary()
+
+
+def test_a_cell_on_the_other_side_within_its_interval_is_within_noise_not_a_change(claims_json):
+    """The one rule: a failing cell whose seeds' interval contains the threshold decides nothing."""
+    data = json.loads(claims_json.read_text())
+    (cell,) = [r for r in data["multiverse"] if r["reading"] == "ape-rows=zero"]
+    accuracy = cell["checks"][0]
+    accuracy.update(value=0.84, ci95=[0.80, 0.88], reduce="mean", values=[0.80, 0.88], passed=False)
+    c = curve(RunView.from_json(data), "C8")
+    assert (c.admissible, c.reproduced) == (4, 3)
+    assert c.summary() == "reproduced in 3 of 4 admissible universes; the 1 other within the seeds' noise"
+    accuracy.update(value=0.60, ci95=[0.55, 0.65])  # its interval excludes 0.85: decided
+    assert "decided, in 1" in curve(RunView.from_json(data), "C8").summary()
 
 
 def test_the_text_has_a_line_per_universe_and_the_matrix_of_readings(claims_json):

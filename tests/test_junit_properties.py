@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from lengthgen.records import ControlRecorder
+from lengthgen.records import ClaimRecord, ControlRecorder
 from lengthgen.testing import state
 from lengthgen.testing.run import RunRecords
 from lengthgen.testing.verdicts import junit_properties
@@ -26,7 +26,7 @@ NAMES = [
 
 
 def test_a_claims_properties_are_its_row_of_the_summary():
-    properties = junit_properties(report_samples.reproduced())
+    properties = junit_properties(ClaimRecord.from_dict(report_samples.reproduced()))
     assert [name for name, _ in properties] == NAMES
     values = dict(properties)
     assert values["lengthgen_claim"] == "C1" and values["lengthgen_kind"] == "claim"
@@ -36,19 +36,22 @@ def test_a_claims_properties_are_its_row_of_the_summary():
 
 
 def test_a_close_call_and_a_failure_say_so():
-    close = dict(junit_properties(report_samples.close_call()))
+    close = dict(junit_properties(ClaimRecord.from_dict(report_samples.close_call())))
     assert close["lengthgen_verdict"] == "reproduced (close)" and close["lengthgen_close"].startswith("close (")
-    failed = dict(junit_properties(report_samples.failed()))
+    failed = dict(junit_properties(ClaimRecord.from_dict(report_samples.failed())))
     assert failed["lengthgen_verdict"] == "failed"
     passed, total = map(int, failed["lengthgen_checks"].split("/"))
     assert passed < total
-    assert dict(junit_properties(report_samples.not_reproduced()))["lengthgen_verdict"] == "not reproduced"
+    assert (
+        dict(junit_properties(ClaimRecord.from_dict(report_samples.not_reproduced())))["lengthgen_verdict"]
+        == "not reproduced"
+    )
 
 
 def test_a_control_carries_its_id_and_verdict():
     control = ControlRecorder("C15", "claims/test_c15_kernel.py::test_control[quick]").record
     control.verdict = "discriminates"
-    assert junit_properties(control.to_dict()) == [
+    assert junit_properties(control) == [
         ("lengthgen_claim", "C15"),
         ("lengthgen_kind", "control"),
         ("lengthgen_verdict", "discriminates"),
@@ -60,7 +63,9 @@ def test_the_transport_name_is_none_of_the_junit_names_and_the_controller_ignore
     record = report_samples.reproduced()
     run = RunRecords(SimpleNamespace(stash={}))
     call = SimpleNamespace(user_properties=[(state.RECORD_PROPERTY, record)])  # the call report: the record
-    teardown = SimpleNamespace(user_properties=junit_properties(record))  # junitxml's: item.user_properties
+    teardown = SimpleNamespace(
+        user_properties=junit_properties(ClaimRecord.from_dict(record))
+    )  # junitxml's: item.user_properties
     run.pytest_runtest_logreport(call)
     run.pytest_runtest_logreport(teardown)
     assert run.records == [record]

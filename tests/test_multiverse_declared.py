@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from lengthgen.experiments import multiverse as mv
-from lengthgen.records import ClaimRecorder, NotReproduced
+from lengthgen.records import ClaimRecord, ClaimRecorder, NotReproduced
+from lengthgen.records.record import reading_of, setting_of
 from lengthgen.report import declared as D
-from lengthgen.report.verdict import decide
 from tests.helpers import registry
 
 import claims.test_multiverse as cells_module
@@ -49,9 +49,11 @@ def test_every_declared_check_is_one_the_claim_emits():
     catalogue = registry().catalogue
     emitted: dict[str, set[str]] = {}
     for r in run["records"]:
-        if r.get("kind") == "claim" and not r.get("reading") and not r.get("setting"):
+        if r.get("kind") == "claim" and not reading_of(r) and not setting_of(r):
             emitted.setdefault(column_of(r, catalogue), set()).update(c["name"] for c in r["checks"])
-    own = {(r["reading"], column_of(r, catalogue)): {c["name"] for c in r["checks"]} for r in run.get("multiverse", [])}
+    own = {
+        (reading_of(r), column_of(r, catalogue)): {c["name"] for c in r["checks"]} for r in run.get("multiverse", [])
+    }
     for (universe, column), cell in plan.DECLARATIONS.cells.items():
         if cell.outcome == "not reproduced" and cell.checks != D.OWN:
             unknown = set(cell.checks) - emitted.get(column, set()) - own.get((universe, column), set())
@@ -95,17 +97,22 @@ def test_unknown_outcome_and_missing_file_raise(tmp_path):
         D.load(tmp_path / "t.json")
 
 
+def _recorded(verdict: str, failed: tuple[str, ...] = (), ruled_out: str | None = None, pre: str = "") -> ClaimRecord:
+    """A decided multiverse cell's record with checks ``failed`` failing (or ruled out by precondition ``pre``)."""
+    data = {"claim": "C12", "reading": "x", "verdict": verdict, "ruled_out": ruled_out}
+    data["checks"] = [{"name": n, "value": 0.0, "op": ">=", "threshold": 1.0, "passed": False} for n in failed]
+    if pre:
+        data["preconditions"] = [{"name": pre, "value": 0.5, "op": ">=", "threshold": 0.95, "passed": False}]
+    return ClaimRecord.from_dict(data)
+
+
 def test_record_reads_outcomes_and_keeps_reasons():
-    paper = {"expected_failures": {"patterns": ["RoPE minus*"]}}
+    paper = D.AtPaper(("RoPE minus*",), frozenset({"RoPE minus APE"}))
     cells = {
-        ("a", "C12"): {"verdict": "not reproduced", "checks": [{"name": "RoPE minus APE", "passed": False}]},
-        ("b", "C12"): {"verdict": "not reproduced (undeclared)", "checks": [{"name": "APE L=48", "passed": False}]},
-        ("c", "C12"): {"verdict": "reproduced", "checks": []},
-        ("d", "C12"): {
-            "verdict": "ruled out",
-            "ruled_out": "x",
-            "preconditions": [{"name": "two-layer fit: RoPE L=12", "passed": False}],
-        },
+        ("a", "C12"): _recorded("not reproduced", ("RoPE minus APE",)),
+        ("b", "C12"): _recorded("not reproduced (undeclared)", ("APE L=48",)),
+        ("c", "C12"): _recorded("reproduced"),
+        ("d", "C12"): _recorded("ruled out", ruled_out="x", pre="two-layer fit: RoPE L=12"),
     }
     previous = D.Declarations({("e", "C1"): D.Cell("e", "C1", "reproduced")}, {"C12": {"ape-rows": "why"}}, {})
     out = D.record(cells, {"C12": paper}, {"cpu_model": "cpu"}, previous)
@@ -115,7 +122,7 @@ def test_record_reads_outcomes_and_keeps_reasons():
     assert out.reasons == {"C12": {"ape-rows": "why"}} and out.recorded == {"cpu_model": "cpu"}
     assert D.parse(json.loads(json.dumps(out.to_json()))) == out
     with pytest.raises(ValueError, match="cannot be recorded"):
-        D.record({("a", "C1"): {"verdict": "error"}}, {}, {}, None)
+        D.record({("a", "C1"): _recorded("error")}, {}, {}, None)
 
 
 def test_escape_matches_exactly_the_name():
@@ -145,7 +152,9 @@ def _fake(monkeypatch, fit: float):
 
         return dataclasses.replace(plan.spec(column), measure=measure, checks=(check,))
 
-    fake = preconditions.Precondition("one-layer fit", "fits", False, lambda s, c, r: [("RoPE K=1 L=12", [fit] * 3)])
+    fake = preconditions.Precondition(
+        "one-layer fit", "fits", False, lambda s, c, r: [("RoPE K=1 L=12", [fit] * 3)], ("RoPE",)
+    )
     monkeypatch.setattr(cells_module, "spec", fake_spec)
     monkeypatch.setattr(preconditions, "of", lambda spec: (fake,))
     return seen
@@ -179,14 +188,13 @@ def test_a_failed_precondition_rules_the_cell_out_without_measuring(monkeypatch)
     recorder = ClaimRecorder("C20")
     cells_module.test_multiverse("init=gpt2", "C20", None, recorder)  # passes: ruled out, as declared
     record = recorder.record
-    assert seen == [] and not record.checks and record.verified == "ruled out"
+    assert seen == [] and not record.checks and record.verdict == "ruled out"
     assert "one-layer fit" in record.ruled_out and "0.55" in record.ruled_out
-    assert decide(record.to_dict(), "passed") == ("ruled out", record.ruled_out)
     _declare(monkeypatch, D.Cell("init=gpt2", "C20", "reproduced"))
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError, match="which the declarations do not expect"):
         cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
-    assert decide(recorder.record.to_dict(), "failed")[0] == "not reproduced (undeclared)"
+    assert recorder.record.verdict == "not reproduced (undeclared)"
 
 
 def test_a_cell_declared_ruled_out_whose_preconditions_hold_is_a_finding(monkeypatch):
@@ -195,7 +203,7 @@ def test_a_cell_declared_ruled_out_whose_preconditions_hold_is_a_finding(monkeyp
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError, match="every precondition held"):
         cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
-    assert recorder.record.verified == "undeclared failures"
+    assert recorder.record.verdict == "not reproduced (undeclared)"
 
 
 def test_every_claim_with_a_family_has_its_preconditions():
@@ -233,7 +241,11 @@ def test_the_record_command_writes_and_refuses_bad_input(tmp_path, capsys):
     cells = [
         _cell("C1", "lengths=per-batch", "not reproduced (undeclared)", ["RoPE K=3 L=32: accuracy"]),
         _cell(
-            "C3", "init=gpt2", "ruled out", ruled_out="x", preconditions=[{"name": "one-layer fit: a", "passed": False}]
+            "C3",
+            "init=gpt2",
+            "ruled out",
+            ruled_out="x",
+            preconditions=[{"name": "one-layer fit: a", "value": 0.5, "op": ">=", "threshold": 0.95, "passed": False}],
         ),
     ]
     run.write_text(json.dumps(assemble([_cell("C1", None, "reproduced")] + cells, {"cpu_model": "cpu"})))

@@ -139,7 +139,9 @@ def test_invalid_names_raise_naming_them():
         mv.check_change(rg.Change("one-layer", "model", "no_such_field", 1))
     with pytest.raises(ValueError, match="'seven'"):
         seven = rg.Change("one-layer", "model", "init", "seven")
-        mv.check_reading(rg.Reading("init", "init=seven", "x", "y", (seven,)))
+        mv.check_reading(rg.Reading("init", "init=seven", "x", "y", (seven,), "seven's init", "nanoGPT's"))
+    with pytest.raises(ValueError, match="'init=unnamed' needs its label"):
+        rg.Reading("init", "init=unnamed", "x", "y", (rg.Change("one-layer", "model", "init", "gpt2"),))
     with pytest.raises(ValueError, match="'three-layer'"):
         rg.Change("three-layer", "model", "init", "gpt2")
     with pytest.raises(ValueError, match="'mixed'"):

@@ -13,7 +13,7 @@ from lengthgen.report import render_page, summary_lines
 from lengthgen.report.data import assemble, claim_number
 from lengthgen.report.run_view import RunView
 from lengthgen.report.text import run_label
-from lengthgen.report.verdict import decide
+from lengthgen.records.verdict import decide
 from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, PAPER8, reproduced
 
@@ -27,8 +27,7 @@ def prediction(claim_id: str = "P4") -> dict:
     c.set_scale(**PAPER8)
     c.check("K=2 L=48: accuracy under interpolation", [0.05] * 8, "<=", 0.15)
     record = c.record
-    record.outcome = "passed"
-    record.verdict, record.verdict_reason = decide(record.to_dict(), "passed")
+    decide(record)
     return record.to_dict()
 
 

@@ -31,9 +31,11 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, capsys):
     assert main(["report", "--json", str(broken)]) == 2
     assert "not a readable claims.json" in capsys.readouterr().err
     other = tmp_path / "other.json"
-    other.write_text(json.dumps({"records": [{"claim": "C1", "nonsense": 1}]}))
-    assert main(["report", "--json", str(other)]) == 2
-    assert "record 0 is malformed" in capsys.readouterr().err
+    for record in ({"claim": "C1", "checks": [{"name": "no value"}]}, {"verdict": "no claim"}):
+        other.write_text(json.dumps({"records": [record]}))
+        assert main(["report", "--json", str(other)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "record 0 is malformed" in err
 
 
 def test_parses_claims_json_once_for_the_page_and_the_summary(tmp_path, capsys, monkeypatch):

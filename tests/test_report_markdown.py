@@ -86,8 +86,7 @@ def test_robustness_and_multiverse_cells_are_compact_tables():
     data["multiverse"] = [
         dict(
             copy.deepcopy(data["robustness"][2]),
-            setting=None,
-            reading=reading,
+            mode={"kind": "reading", "reading": reading},
             verdict=v,
             test=f"claims/test_multiverse.py::test_reading[{reading}-C1]",
         )
@@ -95,9 +94,10 @@ def test_robustness_and_multiverse_cells_are_compact_tables():
     ]
     text = summary_markdown(RunView.from_json(data))
     robustness = text[text.index("### Robustness map") : text.index("### Multiverse")]
-    assert robustness.startswith("### Robustness map (3 cells: 2 reproduced, 1 failed)")
+    assert robustness.startswith("### Robustness map (3 cells: 2 reproduced, 1 not reproduced (undeclared) (close))")
     assert "| claim | offsets-far | width-32 | fresh-seeds |" in robustness  # the catalogue's setting order
-    assert "| C1 | failed | reproduced |  |" in robustness and "| C9 |  |  | reproduced |" in robustness
+    assert "| C1 | not reproduced (undeclared) (close) | reproduced |  |" in robustness
+    assert "| C9 |  |  | reproduced |" in robustness
     multiverse = text[text.index("### Multiverse") :]
     assert multiverse.startswith("### Multiverse (2 cells: 1 reproduced, 1 not reproduced (undeclared))")
     assert "| claim | paper | init-small | mix-wide |" in multiverse  # the suite's reading first, for reference

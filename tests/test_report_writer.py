@@ -103,7 +103,11 @@ def test_verdicts_of_the_recorded_results(written):
     verdicts = {r["claim"]: (r["verdict"], r["verdict_reason"]) for r in records}
     assert verdicts["C1"] == ("reproduced", None)
     assert verdicts["C4"][0] == "failed" and "1 of 2 checks failed" in verdicts["C4"][1]
-    assert verdicts["C8"] == ("not reproduced", "1 of 120 cells: K=3 seed 4 at L=48 peaks at absolute position 44")
+    assert verdicts["C8"] == (
+        "not reproduced",
+        "C8: 1 of 1 checks fail as expected (a flat profile): APE K=3 L=48: peak absolute position of every seed: "
+        "measured 44 < 16.0 (per seed 10, 12, 8, 12, 44, 12, 10, 12); the other 0 checks hold",
+    )
     assert verdicts["C6"][0] == "inconclusive" and "2 of the paper's 8" in verdicts["C6"][1]
     assert verdicts["C9"] == ("skipped", "no quick variant: the claim needs 4000 steps")
     assert verdicts["C15"] == ("reproduced", None)
@@ -133,7 +137,7 @@ def test_page_parses_and_lists_every_claim_that_ran(written):
         assert record["statement"] in text and record["paper_value"] in text
     assert "mixed scale, partial: 8 of 22 catalogue claims" in text
     assert "a note <with> markup & ampersands" in text  # escaped in the source, intact as text
-    assert "1 of 120 cells: K=3 seed 4 at L=48" in text  # the xfail's measured value
+    assert "peak absolute position of every seed: measured 44 < 16.0" in text  # the declared finding's value
     assert "0.412 in [0.65, 0.95]" in text  # the failed check, measured beside the threshold
     assert "figure malformed could not be drawn" in text
     assert "2.13.0+cpu" in text and "models trained" in text and "0123456789abcdef" in text
@@ -177,9 +181,10 @@ def test_close_calls_and_the_until_decided_path_reach_claims_json_and_the_page(w
     files, _ = written
     by_claim = {r["claim"]: r for r in json.loads(files.json.read_text())["records"]}
     assert by_claim["C10"]["close"] is True and by_claim["C10"]["close_checks"] == ["clamp K=1 L=20: APE accuracy"]
-    assert by_claim["C10"]["seeds_to_decide"] == {"clamp K=1 L=20: APE accuracy": 4}
+    (clamp,) = [c for c in by_claim["C10"]["checks"] if c["name"] == "clamp K=1 L=20: APE accuracy"]
+    assert clamp["close"] and ClaimRecord.from_dict(by_claim["C10"]).check(clamp["name"]).seeds_to_decide == 4
     assert by_claim["C1"]["close"] is False and by_claim["C1"]["close_checks"] == []
-    path = by_claim["C18"]["sequential"]
+    path = by_claim["C18"]["looks"]
     assert [look["seeds"] for look in path["path"]] == [3, 7, 11] and path["stopped"] == "decided"
     assert path["looks_planned"] == 4 and path["level"] == pytest.approx(1 - 0.05 / 4)
     assert by_claim["C18"]["scale"]["seeds"] == 11 and by_claim["C18"]["close"] is False

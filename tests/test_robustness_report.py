@@ -11,7 +11,7 @@ from lengthgen.records import ClaimRecorder
 from lengthgen.report import write_report
 from lengthgen.report.data import load, split_settings
 from lengthgen.report.robustness import build_map, cell_id, map_lines
-from lengthgen.report.verdict import decide
+from lengthgen.records.verdict import decide
 from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records
 
@@ -33,13 +33,8 @@ def cell(setting: str, claim: str, values: list[float], threshold: float = 0.95)
     c.set_scale(**SCALE, setting=setting)
     c.check("RoPE K=5 L=32: accuracy", values, ">=", threshold, paper="near 1.00")
     c.check("RoPE K=5 L=12: accuracy", [1.0] * len(values), ">=", threshold, paper="near 1.00")
-    outcome = "passed" if all(ch.passed for ch in c.record.checks) else "failed"
-    record = c.record
-    record.outcome = outcome
-    record.verdict, record.verdict_reason = decide(
-        record.to_dict(), outcome, None if outcome == "passed" else "AssertionError: C1 failed"
-    )
-    return record.to_dict()
+    decide(c.record)
+    return c.record.to_dict()
 
 
 def map_records() -> list[dict]:
@@ -67,11 +62,11 @@ def test_the_text_map_has_settings_as_columns_and_claims_as_rows():
         for line in lines[2:]
         if line.split() and line.split()[0].startswith("C") and len(line.split()) == 8
     }
-    assert rows["C1"] == ["FAILED", "ok", "?", "?", "?", "?", "?"]  # ? = applies, no record
+    assert rows["C1"] == ["NEW-not-repr~", "ok", "?", "?", "?", "?", "?"]  # ? = applies, no record; ~ close
     assert rows["C9"] == ["-", "-", "-", "-", "-", "-", "ok"]  # - = the catalogue does not run it there
     assert rows["C6"][0] == "?" and rows["C6"][1] == "-"
     details = "\n".join(lines)
-    assert "C1 at offsets-far: failed (1/2 checks)" in details
+    assert "C1 at offsets-far: not reproduced (undeclared) (close) (1/2 checks)" in details
     assert "FAIL RoPE K=5 L=32: accuracy: 0.944, needs >= 0.95 (per seed 1, 0.73, 1, 0.99, 1)" in details
     bare = map_lines(map_records(), details=False)  # without a catalogue: the recorded cells alone
     assert [line.split()[0] for line in bare[2:-1]] == ["C1", "C9"] and "?" not in " ".join(bare[2:-1])
@@ -82,7 +77,7 @@ def test_the_json_map_carries_every_failed_check_with_its_numbers():
     cells = {(c["setting"], c["claim"]): c for c in data["cells"]}
     assert len(cells) == 45 and cells["width-128", "C4"]["verdict"] == "missing"
     failed = cells["offsets-far", "C1"]
-    assert failed["verdict"] == "failed" and failed["seeds"] == [0, 1, 2, 3, 4]
+    assert failed["verdict"] == "not reproduced (undeclared)" and failed["seeds"] == [0, 1, 2, 3, 4]
     assert failed["failed_checks"][0]["values"] == [1.0, 0.73, 1.0, 0.99, 1.0]
     assert failed["failed_checks"][0]["threshold"] == 0.95
 
@@ -95,7 +90,7 @@ def test_claims_json_keeps_the_map_apart_and_each_run_keeps_the_other_part(tmp_p
     write_report(map_records(), dict(ENVIRONMENT, wall_time_s=42.0), out)  # a robustness run after it
     both = load(out / "claims.json")
     assert [r["claim"] for r in both["records"]] == [r["claim"] for r in claims_only["records"]]
-    assert len(both["robustness"]) == 3 and all(r["setting"] for r in both["robustness"])
+    assert len(both["robustness"]) == 3 and all(r["mode"]["setting"] for r in both["robustness"])
     assert not split_settings(both["records"])[1]  # no cell in the claims table
     assert both["robustness_environment"]["wall_time_s"] == 42.0
     write_report(all_records(), ENVIRONMENT, out)  # a claims run after that keeps the map
@@ -111,9 +106,9 @@ def test_cli_prints_the_map_and_writes_json(tmp_path, capsys):
     write_report(map_records(), ENVIRONMENT, out, registry())
     assert main(["robustness", "--report", str(out / "claims.json")]) == 0
     printed = capsys.readouterr().out
-    assert "offsets-far" in printed and "FAILED" in printed and f"wrote {out / 'robustness.json'}" in printed
+    assert "offsets-far" in printed and "NEW-not-repr" in printed and f"wrote {out / 'robustness.json'}" in printed
     data = json.loads((out / "robustness.json").read_text())
-    assert {c["verdict"] for c in data["cells"]} == {"failed", "reproduced", "missing"}
+    assert {c["verdict"] for c in data["cells"]} == {"not reproduced (undeclared)", "reproduced", "missing"}
     assert main(["robustness", "--list", "--report", str(out / "claims.json")]) == 0
     listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     assert "  C1, C3, C4, C5, C6, C8  (K in {4, 5, 6}" in listed["offsets-far"]  # the recorded catalogue's claims

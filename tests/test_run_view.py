@@ -12,17 +12,18 @@ from pathlib import Path
 import pytest
 
 from lengthgen.records import CONTROL_VERDICTS, VERDICTS
-from lengthgen.report import verdict as rule
+from lengthgen.records import ClaimRecord
+from lengthgen.records import verdict as rule
+from lengthgen.records.record import variant_of
 from lengthgen.report.data import assemble, dump
 from lengthgen.report.run_view import (
     STYLES,
     UNKNOWN_STYLE,
     VERDICT_STYLES,
-    ClaimView,
     RunView,
     label_order,
+    parse,
     style,
-    variant_of,
 )
 from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, not_reproduced
@@ -31,18 +32,28 @@ from tests.test_robustness_report import map_records
 BASELINE = Path(__file__).resolve().parents[2] / "shared" / "baselines" / "claims-paper-1e63f06.json.gz"
 needs_baseline = pytest.mark.skipif(not BASELINE.exists(), reason=f"{BASELINE} is not beside this checkout")
 NEWER_RECORD_KEYS = (
-    "reading",
+    "mode",
+    "title",
+    "prediction",
     "threshold_basis",
-    "verified",
     "close",
     "close_checks",
-    "seeds_to_decide",
-    "sequential",
-    "setting",
-    "headlines",
-    "counterfactual",
+    "deciding",
+    "looks",
+    "declared",
 )  # keys earlier versions lacked
-NEWER_CHECK_KEYS = ("threshold_source", "threshold_note", "interval", "decision_ci", "expected_to_fail")
+NEWER_CHECK_KEYS = (
+    "threshold_source",
+    "threshold_note",
+    "interval",
+    "decision_ci",
+    "expected_to_fail",
+    "seeds",
+    "level",
+    "has_interval",
+    "close",
+    "basis",
+)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +61,7 @@ def baseline() -> RunView:
     return RunView.from_json(BASELINE)
 
 
-def by_test(view: RunView, claim: str, variant: str = "") -> ClaimView:
+def by_test(view: RunView, claim: str, variant: str = "") -> ClaimRecord:
     (found,) = [c for c in view.records if c.claim == claim and c.variant == variant]
     return found
 
@@ -72,7 +83,7 @@ def test_the_baseline_parses_into_claims_predictions_and_controls(baseline):
     with pytest.raises(ValueError, match="'tables'"):
         baseline.verdict_counts("tables")
     assert {c.variant for c in baseline.claims if c.claim == "C12"} == {"d64", "d96"}
-    assert [c.kind for c in baseline.predictions] == ["prediction"] * 6
+    assert all(c.is_prediction and c.kind == "claim" for c in baseline.predictions)
 
 
 @needs_baseline
@@ -80,32 +91,33 @@ def test_the_baseline_close_calls_and_declared_failures(baseline):
     closes = [c.claim for c in baseline.records if c.labelled_close]
     assert closes == ["C1", "C9", "C11", "P6"]
     c11 = by_test(baseline, "C11")
-    assert c11.verdict_label == "reproduced (close)" and c11.style.css == "v-reproduced"
+    assert c11.label == "reproduced (close)" and style(c11.verdict).css == "v-reproduced"
     assert [k.name for k in c11.close_checks] == ["linear K=3: |cos(m_Q, R_-K m_K)| (mean over seeds)"]
     assert c11.deciding is c11.close_checks[0] and c11.deciding.close and c11.deciding.seeds_to_decide
     c1 = by_test(baseline, "C1")
-    assert len(c1.close_checks) == 2 and all(k.interval_kind == "t" and k.level == 0.95 for k in c1.close_checks)
+    assert len(c1.close_checks) == 2 and all(k.interval == "t" and k.level == 0.95 for k in c1.close_checks)
     c8 = by_test(baseline, "C8")
     assert c8.verdict == "not reproduced" and not c8.close
-    assert c8.declared.patterns == (
+    assert c8.declared.checks == (
         "APE K=3 L=48: peak absolute position of every seed",
         "APE K=3 L=48: selected offset of every seed is not -K",
     )
     assert c8.declared.strict and "flat profile" in c8.declared.why
-    assert {k.name for k in c8.failed_checks} <= {k.name for k in c8.checks if k.expected_failure}
-    assert c8.controls and c8.controls[0].claim == "C8"
-    assert by_test(baseline, "C9").verdict_label == "reproduced (close)"
+    assert {k.name for k in c8.failed_checks} <= {k.name for k in c8.checks if k.expected_to_fail}
+    assert baseline.controls_of(c8) and baseline.controls_of(c8)[0].claim == "C8"
+    assert by_test(baseline, "C9").label == "reproduced (close)"
 
 
 @needs_baseline
 def test_the_view_agrees_with_the_verdict_rule_on_every_baseline_record(baseline):
+    """The 1e63f06 file records its close flag but not its deciding check: the view decides it again by the
+    records' rule, and agrees with what that run recorded."""
+    raw = {r["test"]: r for r in baseline.data["records"]}
     for claim in baseline.records:
-        record = claim.raw
-        deciding = rule.deciding_check(record)
-        assert claim.deciding.name == deciding["name"]
-        assert [k.name for k in claim.close_checks] == [k["name"] for k in rule.close_checks(record)]
-        assert claim.verdict_label == rule.label(record)
-        assert claim.close == bool(record["close"])  # the record's own field, as the plugin computed it
+        record = ClaimRecord.from_dict(raw[claim.test])
+        assert claim.deciding is rule.deciding_check(claim) and claim.deciding.name == rule.deciding_check(record).name
+        assert [k.name for k in claim.close_checks] == [k.name for k in rule.close_checks(record)]
+        assert claim.close == bool(raw[claim.test]["close"])  # the record's own field, as that run computed it
         assert all(k.threshold_source is None for k in claim.checks)  # the 1e63f06 file predates the key
 
 
@@ -145,8 +157,8 @@ def test_an_older_file_without_the_newer_keys_parses(tmp_path):
     view = RunView.from_json(old)
     assert [c.claim for c in view.claims] == [c.claim for c in RunView.from_json(data).claims]
     c10 = next(c for c in view.claims if c.claim == "C10")
-    assert c10.verdict_label == "reproduced (close)"  # a mean over seeds with an interval is "t" without "interval"
-    assert c10.deciding.interval_kind == "t" and c10.reading is None and c10.setting is None
+    assert c10.label == "reproduced (close)"  # a mean over seeds with an interval is "t" without "interval"
+    assert c10.deciding.interval == "t" and c10.reading is None and c10.setting is None
     assert all(k.threshold_source is None and not k.expected_to_fail for c in view.claims for k in c.checks)
     assert view.controls == () and view.multiverse == ()
 
@@ -154,10 +166,16 @@ def test_an_older_file_without_the_newer_keys_parses(tmp_path):
 def test_newer_keys_are_carried(tmp_path):
     data = assemble(all_records() + map_records(), ENVIRONMENT)
     data["records"][0]["checks"][0]["threshold_source"] = "paper-number"
-    cell = dict(copy.deepcopy(data["robustness"][0]), setting=None, reading="init-small", verdict="error")
+    cell = dict(
+        copy.deepcopy(data["robustness"][0]), mode={"kind": "reading", "reading": "init-small"}, verdict="error"
+    )
     data["multiverse"] = [cell]
     data["multiverse_environment"] = {"wall_time_s": 9.0}
-    stray = dict(copy.deepcopy(data["records"][0]), reading="mix-wide", verdict="not reproduced (undeclared)")
+    stray = dict(
+        copy.deepcopy(data["records"][0]),
+        mode={"kind": "reading", "reading": "mix-wide"},
+        verdict="not reproduced (undeclared)",
+    )
     data["records"].append(stray)  # a reading's record in the table goes to the multiverse
     view = RunView.from_json(data)
     assert view.claims[0].checks[0].threshold_source == "paper-number"
@@ -207,10 +225,10 @@ def test_every_verdict_has_a_style_and_the_ranks_order_them():
 def test_any_verdict_string_is_carried_with_a_label():
     record = not_reproduced()
     for verdict in ("not reproduced (undeclared)", "unexpectedly reproduced", "error", "from the future"):
-        claim = ClaimView.parse(dict(record, verdict=verdict))
-        assert claim.verdict == verdict and claim.verdict_label == verdict
-    assert ClaimView.parse(dict(record, verdict=None)).verdict_label == "unknown"
-    assert ClaimView.parse(dict(record, verdict="from the future")).css == "v-unknown"
+        claim = parse(dict(record, verdict=verdict))
+        assert claim.verdict == verdict and claim.label == verdict
+    assert parse(dict(record, verdict=None)).label == "unknown"
+    assert style(parse(dict(record, verdict="from the future")).verdict).css == "v-unknown"
 
 
 def test_variants_are_the_parameters_without_the_scale():

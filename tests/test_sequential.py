@@ -169,15 +169,15 @@ def test_the_judge_loop_records_each_look_afresh_and_stops_when_decided():
         claim = ClaimRecorder("C9")
         run_claim(spec, claim, PAPER, None)
         record = claim.record
-        assert [look["seeds"] for look in record.sequential["path"]] == [3, 7]
-        assert [look["close"] for look in record.sequential["path"]] == [True, False]
+        assert [look["seeds"] for look in record.looks["path"]] == [3, 7]
+        assert [look["close"] for look in record.looks["path"]] == [True, False]
         assert len(record.checks) == 1 and len(record.checks[0].values) == 7 and record.notes == ["7 seeds"]
         assert record.scale["seeds"] == 7 and record.scale["seed_list"] == list(range(7))
-        assert record.expected_failures["strict"] is False
+        assert record.declared.strict is False
         set_plan(None)
         plain = ClaimRecorder("C9")
         run_claim(spec, plain, PAPER, None)
-        assert plain.record.sequential is None and plain.record.checks[0].decision_ci is None
+        assert plain.record.looks is None and plain.record.checks[0].decision_ci is None
         assert len(plain.record.checks[0].values) == 3
         with pytest.raises(ValueError, match="before begin_looks"):
             ClaimRecorder("C9").new_look()

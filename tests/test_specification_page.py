@@ -18,6 +18,8 @@ from lengthgen.report.writer import write_page
 from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
 
+from claims.registry import CLAIMS
+
 
 @pytest.fixture(scope="module")
 def view() -> RunView:
@@ -34,7 +36,7 @@ def page(view, tmp_path_factory) -> str:
 def test_a_curve_per_multiverse_row_with_its_joint_answer(view):
     curves = {c.column: c for c in specification.curve_views(view)}
     assert list(curves) == ["C1", "C8", "C10"]
-    assert curves["C1"].summary == "reproduced in 2 of 3 admissible universes"
+    assert curves["C1"].summary == "reproduced in 2 of 3 admissible universes; not reproduced, decided, in 1"
     assert curves["C10"].summary == "reproduced in 2 of 2 admissible universes"
     assert curves["C1"].changes and not curves["C10"].changes  # the row whose verdict moves opens
     assert all(c.png and c.error is None for c in curves.values())
@@ -46,11 +48,12 @@ def test_a_curve_per_multiverse_row_with_its_joint_answer(view):
 def test_the_page_shows_the_curves_and_the_stated_numbers(page):
     block = page[page.index('id="specification-curves"') :]
     row = re.search(r'<tr><th><a href="#curve-C8">C8</a></th><td>(.*?)</td><td>(.*?)</td>', block).groups()
-    assert row == ("reproduced in 1 of 3 admissible universes", "init=gpt2")
+    assert row == ("reproduced in 1 of 3 admissible universes; not reproduced, decided, in 2", "init=gpt2")
     assert re.search(r'<details class="grid-cell" id="curve-C1" open><summary>C1: reproduced in 2 of 3', block)
     assert 'alt="specification curve of C1" src="data:image/png;base64,' in block
     stated = page[page.index('id="stated-numbers"') :]
-    assert "stated numbers that agree" in stated and "<b>Per choice.</b>" in stated
+    assert "Agree in every universe" in stated and "<b>Per reading.</b>" in stated
+    assert "the untrained model is not compared (no record)" in stated  # the samples hold no C13 record
     assert "The untrained baselines" in stated
 
 
@@ -86,6 +89,24 @@ def test_a_curve_that_cannot_be_drawn_says_why_and_the_page_renders(view, tmp_pa
 
 def test_no_multiverse_no_curves_and_no_stated_numbers(tmp_path):
     plain = RunView.from_records(all_records(), ENVIRONMENT, registry())
-    assert specification.curve_views(plain) == () and stated_view(plain.data) is None
+    assert specification.curve_views(plain) == () and stated_view(plain) is None
     html = write_page(plain, tmp_path).html.read_text()
     assert 'id="specification-curves"' not in html and 'id="stated-numbers"' not in html
+
+
+def test_a_row_ruled_out_in_every_universe_has_no_curve_and_the_page_renders(tmp_path):
+    """A selection of only ruled-out cells (``-k "gpt2 and C3"``): the row says why, and nothing is plotted."""
+    from lengthgen.records import ClaimRecorder
+
+    c = ClaimRecorder(CLAIMS["C3"].entry, "claims/test_multiverse.py::test_multiverse[init=gpt2-C3]")
+    c.set_reading("init=gpt2")
+    c.set_scale(name="paper", seeds=8, paper_seeds=8)
+    c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", [0.55] * 8, ">=", 0.95)
+    c.rule_out("ruled out by one-layer fit: the RoPE models do not fit in range (0.55)")
+    c.expect_ruled_out(("one-layer fit*",))
+    c.verify()
+    run = RunView.from_records([c.record.to_dict()], ENVIRONMENT, registry())
+    (only,) = specification.curve_views(run)
+    assert only.column == "C3" and only.png is None and only.summary.startswith("ruled out in every universe")
+    html = write_page(run, tmp_path).html.read_text()
+    assert "ruled out in every universe this run holds (1)" in html

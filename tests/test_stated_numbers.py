@@ -1,5 +1,6 @@
 """The numbers the paper states (each claim's ``stated``, recorded in a run's catalogue) against a run
-(lengthgen/report/stated_numbers.py, ``lengthgen multiverse --paper``)."""
+(lengthgen/report/stated_numbers.py, ``lengthgen multiverse --paper``): one agreement rule, a ranking by likelihood,
+and a preference only where it survives the seeds' noise."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from lengthgen.catalogue import Stated
+from lengthgen.records import ClaimRecord
 from lengthgen.registry import Registry
 from lengthgen.report import stated_numbers as sn
+from lengthgen.report.run_view import RunView
 from tests.helpers import registry
 
 REFERENCE = Path(__file__).parent / "data" / "claims-reference.json.gz"
@@ -26,41 +29,107 @@ def run() -> dict:
 
 
 def test_the_claims_state_the_catalogues_numbers_and_the_run_records_them(run):
-    stated = sn.stated_numbers(registry().catalogue)
-    assert {c: [s.column for s in stated].count(c) for c in STATED_PER_COLUMN} == STATED_PER_COLUMN
-    assert len(stated) == sum(STATED_PER_COLUMN.values())
-    assert {s.column: s.baseline_width for s in stated if s.baseline_width is not None} == BASELINE_WIDTHS
-    assert sn.stated_numbers(Registry.from_data(run).catalogue) == stated  # the run recorded them as they are
-    assert sn.stated_numbers(Registry().catalogue) == []  # a run without a catalogue states none
+    found = sn.numbers(registry().catalogue)
+    assert {c: [n.column for n in found].count(c) for c in STATED_PER_COLUMN} == STATED_PER_COLUMN
+    assert len(found) == sum(STATED_PER_COLUMN.values())
+    assert {n.column: n.stated.baseline_width for n in found if n.stated.baseline_width} == BASELINE_WIDTHS
+    assert all(n.stated.measures or n.stated.all_checks_pass for n in found)  # each names its measurement
+    assert sn.numbers(Registry.from_data(run).catalogue) == found  # the run recorded them as they are
+    assert sn.numbers(Registry().catalogue) == []  # a run without a catalogue states none
 
 
 def test_every_stated_number_has_its_measurement_in_a_paper_scale_run(run):
-    catalogue = registry().catalogue
-    paper, _ = sn.records_by_universe(run, catalogue)
-    for s in sn.stated_numbers(catalogue):
-        c = sn.compare(s, paper.get(s.column), sn.PAPER)
-        assert c.agrees is not None, f"{s.claim} {s.quantity}: {c.measured}"
+    found = sn.table(RunView.from_json(run))
+    for n in found.numbers:
+        m = found.measured(sn.PAPER, n)
+        assert m.agrees is not None, f"{n.name}: {m.why_not}"
 
 
-def test_agreement_is_the_paper_value_within_its_rounding_of_the_interval():
-    s = sn.Placed("C4", "C4", Stated("q", 0.80, 0.80, 2, "w", ("x",)))
-    assert sn.agrees_with(s, 0.81, (0.802, 0.82)) and sn.agrees_with(s, 0.81, (0.8049, 0.82))
-    assert not sn.agrees_with(s, 0.81, (0.806, 0.82))  # 0.80 is 0.006 below the interval, beyond 0.005
-    r = sn.Placed("C15", "C15", Stated("q", 0.67, 0.79, 2, "w", ("x",), match="all"))
-    assert sn.agrees_with(r, 0.794, None) and not sn.agrees_with(r, 0.796, None)
+def number(low: float, high: float | None = None, digits: int = 2, across: bool = False) -> sn.Number:
+    measures = ("a", "b") if across else ("a",)
+    stated = Stated("q", low, low if high is None else high, digits, "w", measures, across=across)
+    return sn.Number("C4", "C4", stated)
 
 
-def test_the_ranking_and_the_baselines(run):
-    ranked = sn.rank(run)
-    paper = next(r for r in ranked if r.universe == sn.PAPER)
-    assert paper.compared == sum(STATED_PER_COLUMN.values()) and 0 < paper.agree < paper.compared
-    lines = sn.baseline_lines(run)
+def test_agreement_is_the_interval_meeting_the_value_widened_by_its_rounding():
+    n = number(0.80)  # the window [0.795, 0.805]
+    assert sn.agrees(n, [sn.Setting((0.806,))]) is False  # a point 0.001 beyond the rounding
+    assert sn.agrees(n, [sn.Setting((0.805,))])
+    assert sn.agrees(n, [sn.Setting((0.79, 0.83, 0.81))])  # its interval [0.760, 0.860] meets the window
+    assert not sn.agrees(n, [sn.Setting((0.84, 0.85, 0.86))])  # [0.825, 0.875]: clear of it
+    r = number(0.67, 0.79, across=True)  # a range across settings: every setting must lie in it
+    assert sn.agrees(r, [sn.Setting((0.70,)), sn.Setting((0.794,))])
+    assert not sn.agrees(r, [sn.Setting((0.70,)), sn.Setting((0.796,))])
+
+
+def measured(n: sn.Number, universe: str, values: tuple[float, ...]) -> sn.Measured:
+    found = (sn.Setting(values),)
+    return sn.Measured(n, universe, None, found, sn.agrees(n, found))
+
+
+def planted(paper: tuple[float, ...], **universes: tuple[float, ...]) -> sn.Table:
+    """A table of one stated number (0.80) measured at the suite's readings and in each planted universe."""
+    n = number(0.80)
+    rows = {sn.PAPER: (measured(n, sn.PAPER, paper),)}
+    rows.update({u: (measured(n, u, v),) for u, v in universes.items()})
+    return sn.Table((n,), tuple(rows), rows)
+
+
+SUITE = (0.70, 0.72, 0.71, 0.69, 0.70)  # clearly below 0.80: the suite's reading disagrees
+
+
+def test_a_reading_whose_number_moves_far_beyond_the_noise_is_favoured():
+    found = planted(SUITE, far=(0.80, 0.81, 0.79, 0.80, 0.80))
+    p = sn.prefer(found, "far")
+    assert found.discriminating and p.verdict == "favoured" and p.wins >= sn.FAVOURED
+    assert sn.prefer(planted((0.80, 0.81, 0.79, 0.80, 0.80), worse=SUITE), "worse").verdict == (
+        "the suite's reading favoured"
+    )
+
+
+def test_a_planted_tiny_difference_is_not_a_preference():
+    suite = (0.79, 0.80, 0.81, 0.795, 0.80)
+    near = tuple(v + 0.001 for v in suite)  # "other" disagrees, so the number discriminates
+    found = planted(suite, near=near, other=SUITE)
+    p = sn.prefer(found, "near")
+    assert p.verdict == "cannot tell" and sn.FAVOURED > p.wins > 1 - sn.FAVOURED, p
+    same = planted(SUITE, same=SUITE, other=(0.80,) * 5)
+    assert sn.prefer(same, "same").verdict == "tie"  # it moves no number
+
+
+def test_a_noisier_universe_is_not_preferred_for_its_width():
+    """A count of agreements would reward a wide interval (it meets more values); the likelihood does not."""
+    noisy = (0.55, 0.95, 0.60, 0.90, 0.55)  # mean 0.71 like the suite's, an interval that meets 0.80
+    found = planted(SUITE, noisy=noisy)
+    assert sn.agrees(found.numbers[0], found.measured("noisy", found.numbers[0]).found)  # it "agrees"
+    assert sn.prefer(found, "noisy").verdict != "favoured"
+
+
+def test_the_ranking_is_the_same_on_every_rerun():
+    found = planted(SUITE, far=(0.80, 0.81, 0.79, 0.80, 0.80), noisy=(0.55, 0.95, 0.60, 0.90, 0.55))
+    assert sn.prefer(found, "noisy") == sn.prefer(found, "noisy")
+    assert [r.universe for r in sn.rank(found)][0] == "far"
+
+
+def test_a_ruled_out_cell_does_not_compare_and_a_universe_that_compares_nothing_is_not_compared():
+    n = number(0.80)
+    ruled = ClaimRecord.from_dict({"claim": "C4", "verdict": "ruled out", "ruled_out": "x"})
+    assert sn.measured_in(n, ruled, "init=gpt2").agrees is None
+    assert sn.measured_in(n, None, "init=gpt2").why_not == "no record"
+    rows = {
+        sn.PAPER: (measured(n, sn.PAPER, SUITE),),
+        "far": (measured(n, "far", (0.80,) * 3),),
+        "init=gpt2": (sn.measured_in(n, ruled, "init=gpt2"),),
+    }
+    found = sn.Table((n,), tuple(rows), rows)
+    assert sn.prefer(found, "init=gpt2").verdict == "not compared"
+
+
+def test_the_reference_run_names_its_discriminating_numbers_and_baselines(run):
+    found = sn.table(RunView.from_json(run))
+    assert found.discriminating and set(found.discriminating).isdisjoint(found.agree_everywhere)
+    lines = sn.baseline_lines(found)
     assert any(line.startswith("C4 baseline") and "1/d at d = 64 is 0.0156 (agrees)" in line for line in lines), lines
-
-
-def test_a_ruled_out_cell_does_not_compare():
-    s = sn.stated_numbers(registry().catalogue)[1]
-    assert sn.compare(s, {"verdict": "ruled out", "checks": []}, "init=gpt2").agrees is None
 
 
 def test_the_cli_prints_it(tmp_path, capsys, run):
@@ -70,7 +139,8 @@ def test_the_cli_prints_it(tmp_path, capsys, run):
     path.write_text(json.dumps(run))
     assert main(["multiverse", "--report", str(path), "--paper"]) == 0
     out = capsys.readouterr().out
-    assert "stated numbers against every universe" in out and "the untrained baselines:" in out
+    assert "stated numbers, each against the one measurement it names" in out and "the untrained baselines:" in out
+    assert "each reading against the suite's" in out
 
 
 def test_a_combination_reads_each_claim_through_the_readings_that_touch_it():

@@ -112,6 +112,7 @@ def rendered(
         "docs/findings.md": {
             "claims": findings_doc.claims_table(run),
             "non-reproductions": findings_doc.non_reproductions(run.claims),
+            "ruled-out": findings_doc.ruled_out(run),
             "controls": findings_doc.controls_table(run),
         },
         "docs/predictions.md": {
@@ -124,7 +125,7 @@ def rendered(
             "robustness-map": robustness_doc.robustness_map(run),
             "map-breaks": robustness_doc.map_breaks(run),
             "multiverse-outcomes": robustness_doc.outcomes_table(run),
-            "stated-numbers": robustness_doc.stated_numbers(data),
+            "stated-numbers": robustness_doc.stated_numbers(run),
             "universes": robustness_doc.universes(  # models per universe: the reference's own cold cells
                 data, read_costs(extended_costs) if extended_costs is not None else None, recorded
             ),

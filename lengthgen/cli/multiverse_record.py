@@ -16,21 +16,21 @@ def record_run(data: dict[str, Any], path: Path) -> str:
     """Write the declarations of the run ``data`` (a claims.json's data) to ``path`` (kept where it exists:
     its reasons and the cells the run lacks); one line saying what changed. ValueError (one line) for a run
     without a multiverse, a cell that cannot be recorded, or a path that cannot be written."""
-    from lengthgen.registry import Registry
     from lengthgen.report.multiverse import column_of
+    from lengthgen.report.run_view import RunView
 
-    catalogue = Registry.from_data(data).catalogue
-    cells = {(c["reading"], column_of(c, catalogue)): c for c in data.get("multiverse", []) if c.get("reading")}
+    run = RunView.from_json(data)
+    cells = {(c.reading, column_of(c, run.catalogue)): c for c in run.multiverse}
     if not cells:
         raise ValueError("the run holds no multiverse cells (run `pytest claims -m multiverse -n auto` first)")
-    papers: dict[str, dict[str, Any]] = {}  # column -> its declared patterns at the paper's point, over its tests
-    for r in data.get("records", []):
-        if r.get("kind", "claim") == "claim" and not r.get("reading") and not r.get("setting"):
-            patterns = papers.setdefault(column_of(r, catalogue), {"expected_failures": {"patterns": []}})
-            patterns["expected_failures"]["patterns"] += (r.get("expected_failures") or {}).get("patterns", [])
-            patterns.setdefault("failed", set()).update(
-                c["name"] for c in r.get("checks", []) if not c.get("passed", True)
-            )
+    papers: dict[str, declared.AtPaper] = {}  # column -> its declared patterns at the paper's point, over its tests
+    for r in run.records:
+        column = column_of(r, run.catalogue)
+        before = papers.get(column, declared.AtPaper((), frozenset()))
+        papers[column] = declared.AtPaper(
+            before.patterns + (r.declared.checks if r.declared is not None else ()),
+            before.failed | {c.name for c in r.failed_checks},
+        )
     previous = declared.load(path) if Path(path).exists() else None
     environment = data.get("multiverse_environment") or data.get("environment", {})
     found = declared.record(cells, papers, environment, previous)

@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         print(settings_table((Registry.from_data(recorded) if recorded else EMPTY).catalogue))
         return 0
     from lengthgen.report.robustness import build_map, map_lines
+    from lengthgen.report.run_view import RunView
 
     data = read_claims(args.report, missing=f"run `{RUN_MAP}` first, or pass --report")
     cells = data.get("robustness") or []
@@ -60,5 +61,6 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"{str(args.report)!r} holds no robustness map (run `{RUN_MAP}`)")
     catalogue = Registry.from_data(data).catalogue
     args.json = beside(args.report, args.json, "robustness.json")
-    emit(args, "\n".join(map_lines(cells, catalogue=catalogue)), build_map(cells, catalogue))
+    records = RunView.from_json(data).records
+    emit(args, "\n".join(map_lines(cells, catalogue=catalogue, records=records)), build_map(cells, catalogue))
     return 0

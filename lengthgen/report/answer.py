@@ -1,62 +1,162 @@
-"""The run's answer in one sentence (the page's first line; the README's first screen says the same): per
-claim and per prediction, whether it reproduces in every one of its tests at the catalogue's point, in some,
-or in none. Counts claims and predictions, not tests. No torch.
+"""The run's answer, for a reviewer who reads ten seconds (the README's first lines and the page's): at most
+:data:`MOST_WORDS` words, computed from the records.
+
+1. How many of the paper's claims reproduce in every test, and how many of those are close calls.
+2. The others, grouped by what their failure rests on, read from each failing test: a boundary or single-cell
+   effect (its declaration says so: ``Declared.effect``), else its failing checks' threshold basis: a number or
+   range the paper states, or the suite's reading of the paper's words; each with a few words of why (its
+   declaration's ``gist``) where the budget allows.
+3. The predictions: how many hold.
+4. The open choices, counting only verdicts a reading decides the other way (a cell within the seeds' noise is no
+   change, ``lengthgen.report.outcome``), and the readings ruled out.
+5. What the paper's numbers tell of the open choices (``lengthgen.report.stated_numbers.sentence``).
+
+No torch.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from typing import Sequence
 
-from lengthgen.report.run_view import ClaimView, RunView
+from lengthgen.records import ClaimRecord
+from lengthgen.report import multiverse as mv
+from lengthgen.report.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE
+from lengthgen.report.run_view import RunView
 
-HOLDS = ("reproduced",)  # a test's verdicts that count as reproducing (a close call included: its label differs)
-
-
-def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(ids)
-
-
-def grouped(views: Sequence[ClaimView]) -> tuple[list[str], list[str], list[str], list[str]]:
-    """(every test reproduces, some do, none does, undecided: a test without a decided verdict) claim ids."""
-    by: dict[str, list[str]] = {}
-    for v in views:
-        by.setdefault(v.claim, []).append(v.verdict or "unknown")
-    every, some, none, open_ = [], [], [], []
-    for claim, verdicts in by.items():
-        held = [x in HOLDS for x in verdicts]
-        if any(x not in HOLDS + ("not reproduced", "not reproduced (undeclared)") for x in verdicts):
-            open_.append(claim)
-        elif all(held):
-            every.append(claim)
-        elif any(held):
-            some.append(claim)
-        else:
-            none.append(claim)
-    return every, some, none, open_
+MOST_WORDS = 80  # the answer's budget: a reviewer's ten seconds
+KINDS = ("paper", "suite reading", "edge")  # how a non-reproduction's failure is grouped (module docstring)
+KIND_WORDS = {  # each group's few words of why
+    "paper": "against the paper's number",
+    "suite reading": "against the suite's reading of a word",
+    "edge": "at a boundary or in one cell",
+}
+HOLDS = ("reproduced",)  # a test's verdict that counts as reproducing (a close call included: its label differs)
 
 
-def _part(noun: str, views: Sequence[ClaimView], hold: str) -> str:
-    every, some, none, open_ = grouped(views)
-    total = len(every) + len(some) + len(none) + len(open_)
-    parts = [f"{len(every)} {hold}"]
-    if some:
-        parts.append(f"{len(some)} in some of their tests ({_ids(some)})")
-    if none:
-        parts.append(f"{len(none)} do not ({_ids(none)})")
-    if open_:
-        parts.append(f"{len(open_)} are undecided or broke ({_ids(open_)})")
-    return f"of {total} {noun}, " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
+def kind_of(record: ClaimRecord) -> str:
+    """What a non-reproducing test's failure rests on: "edge" (its declaration's effect), else its failing checks'
+    threshold basis ("paper", else "suite reading"; a prediction's threshold counts as the suite's reading)."""
+    if record.declared is not None and record.declared.effect is not None:
+        return "edge"
+    return "paper" if record.threshold_basis == "paper" else "suite reading"
 
 
-def sentence(run: RunView) -> str:
-    """One sentence: "Of 22 claims, 16 reproduce in every test, 3 in some of their tests (C12, C13, C19) and 3
-    do not (C8, C10, C20); of 6 predictions, 4 hold and 2 do not (P1, P2).", at the run's scale."""
+@dataclass(frozen=True)
+class Failure:
+    """A claim that does not reproduce in some test: how it is named, what it rests on, why in a few words."""
+
+    label: str  # the claim, with its failing variant where some of its tests reproduce ("C12 d64")
+    kind: str  # one of KINDS
+    gist: str  # a few words of why (its declaration's), "" where none is declared
+
+
+def failures(records: Sequence[ClaimRecord]) -> list[Failure]:
+    """Per claim with a test that does not reproduce, one failure per kind (its failing tests' variants named)."""
+    by: dict[str, list[ClaimRecord]] = {}
+    for r in records:
+        by.setdefault(r.claim, []).append(r)
+    out = []
+    for claim, tests in by.items():
+        failing = [r for r in tests if r.verdict not in HOLDS]
+        if not failing:
+            continue
+        for kind in KINDS:
+            mine = [r for r in failing if kind_of(r) == kind]
+            if not mine:
+                continue
+            variants = list(dict.fromkeys(r.variant for r in mine if r.variant))
+            whole = len(failing) == len(tests)
+            label = claim if whole or not variants else f"{claim} {'/'.join(variants)}"
+            gist = next((r.declared.gist for r in mine if r.declared is not None and r.declared.gist), "")
+            out.append(Failure(label, kind, gist))
+    return out
+
+
+def _claims(run: RunView) -> str:
+    by: dict[str, list[ClaimRecord]] = {}
+    for r in run.claims:
+        by.setdefault(r.claim, []).append(r)
+    holding = [tests for tests in by.values() if all(r.verdict in HOLDS for r in tests)]
+    close = sum(any(r.labelled_close for r in tests) for tests in holding)
+    calls = f" ({close} close calls)" if close else ""
+    return f"{len(holding)} of {len(by)} claims reproduce{calls}."
+
+
+def _failures(run: RunView, gists: Sequence[str]) -> str:
+    """The claims that do not reproduce in some test, by kind; ``gists``: the kinds whose few words of why fit."""
+    found = failures(run.claims)
+    if not found:
+        return ""
+    claims = len({f.label.split()[0] for f in found})
     parts = []
-    if run.claims:
-        parts.append(_part("claims", run.claims, "reproduce in every test"))
-    if run.predictions:
-        parts.append(_part("predictions", run.predictions, "hold"))
-    if not parts:
+    for kind in KINDS:
+        mine = [f for f in found if f.kind == kind]
+        if mine:
+            shown = ", ".join(f"{f.label} ({f.gist})" if kind in gists and f.gist else f.label for f in mine)
+            parts.append(f"{KIND_WORDS[kind]}, {shown}")
+    return f"{claims} do not: {'; '.join(parts)}."
+
+
+def _predictions(run: RunView) -> str:
+    if not run.predictions:
+        return ""
+    ids = list(dict.fromkeys(r.claim for r in run.predictions))
+    failing = list(dict.fromkeys(r.claim for r in run.predictions if r.verdict not in HOLDS))
+    return f"{len(ids) - len(failing)} of {len(ids)} predictions hold."
+
+
+def _choices(run: RunView, terse: bool = False) -> str:
+    grid = mv.view_grid(run)
+    if grid is None:
+        return ""
+    found = [o for o in mv.outcomes(grid).values() if o.state != mv.NOT_RUN]
+    other = [o for o in found if o.spread.where(OTHER_WAY)]
+    noise = [o for o in found if o.spread.where(WITHIN_NOISE) and not o.spread.where(OTHER_WAY)]
+    ruled = list(dict.fromkeys(u for o in found for u in o.spread.where(RULED_OUT) if "+" not in u))
+    if other:
+        alone = Counter(u for o in other for u in dict.fromkeys(o.spread.where(OTHER_WAY)) if "+" not in u)
+        top = f" ({alone.most_common(1)[0][1]} under {alone.most_common(1)[0][0]})" if alone and not terse else ""
+        said = f"Open choices decide {len(other)} verdicts otherwise{top}"
+    else:
+        said = "No open choice decides a verdict the other way"
+    said += f"; {len(noise)} differ only within noise" if noise else ""
+    said += f"; {', '.join(ruled)} {'is' if len(ruled) == 1 else 'are'} ruled out" if ruled else ""
+    return said + "."
+
+
+def _numbers(run: RunView, detail: bool) -> str:
+    from lengthgen.report.stated_numbers import sentence, table
+
+    return sentence(table(run), detail) if run.multiverse else ""
+
+
+def words(text: str) -> int:
+    """Words as a reader counts them: whitespace-separated tokens."""
+    return len(text.split())
+
+
+FITTINGS = (  # what the answer says, most first: (kinds whose gists it spells out, the stated numbers' values,
+    # the reading that decides most verdicts otherwise)
+    (KINDS, True, True),
+    (("paper", "edge"), True, True),
+    (("paper", "edge"), False, True),
+    (("edge",), False, True),
+    ((), False, True),
+    ((), False, False),
+)
+
+
+def answer(run: RunView) -> str:
+    """The answer, at most :data:`MOST_WORDS` words: the first of :data:`FITTINGS` that fits (the few words of why
+    per kind, the stated numbers' values), else the shortest."""
+    if not run.records:
         return "This run holds no claim test."
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
+    head, predicted = _claims(run) if run.claims else "", _predictions(run)
+    for gists, detail, most in FITTINGS:
+        parts = [head, _failures(run, gists), predicted, _choices(run, terse=not most), _numbers(run, detail)]
+        text = " ".join(p for p in parts if p)
+        if words(text) <= MOST_WORDS:
+            return text
+    return text

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
+from lengthgen.records.record import reading_of, setting_of
 from lengthgen.registry import Registry
 
 SOURCE_WORDS = {  # records.THRESHOLD_SOURCES, as the page says them
@@ -24,7 +25,7 @@ def sources(run: Mapping[str, Any]) -> dict[str, Counter]:
     """Per claim, how many of its checks at the paper's point take their threshold from each source."""
     found: dict[str, Counter] = {}
     for r in run.get("records", []):
-        if r.get("kind", "claim") != "claim" or r.get("reading") or r.get("setting"):
+        if r.get("kind", "claim") != "claim" or reading_of(r) or setting_of(r):
             continue
         if (r.get("scale") or {}).get("name") != "paper":
             continue

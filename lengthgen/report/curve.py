@@ -31,7 +31,8 @@ from lengthgen.readings import CHOICES, READINGS
 from lengthgen.report import text
 from lengthgen.report.figures import lay_out
 from lengthgen.report.multiverse import PAPER, column_of, reference
-from lengthgen.report.run_view import CheckView, ClaimView, RunView, claim_view
+from lengthgen.records import Check, ClaimRecord
+from lengthgen.report.run_view import RunView, record_of, verdict_label
 
 RULED_OUT = "ruled out"  # the verdict of a cell a precondition rules out (excluded from the count)
 REPRODUCING = ("reproduced", "unexpectedly reproduced")  # the verdicts counted as reproducing the claim
@@ -51,7 +52,7 @@ def universe_readings(universe: str) -> tuple[str, ...]:
     return tuple(part for part in universe.split(JOIN) if part)
 
 
-def relative_margin(check: CheckView) -> float:
+def relative_margin(check: Check) -> float:
     """The check's distance from its value to its threshold's nearest bound, divided by max(|that bound|,
     1e-12); positive on the passing side, and negative (at most -0.0) for a failed check; infinite for a check
     without one (no finite value, or an ``==`` / ``!=`` comparison)."""
@@ -72,11 +73,11 @@ def relative_margin(check: CheckView) -> float:
     return margin if check.passed else min(margin, -0.0)
 
 
-def _check(cell: ClaimView, name: str) -> CheckView | None:
+def _check(cell: ClaimRecord, name: str) -> Check | None:
     return next((c for c in cell.checks if c.name == name), None)
 
 
-def deciding_check_name(cells: Sequence[ClaimView | Mapping[str, Any]]) -> str:
+def deciding_check_name(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> str:
     """The check a claim's curve plots, from ``cells``: the claim's records, its multiverse cells (``reading``
     set) and its claim test at the paper's point (no ``reading``).
 
@@ -88,7 +89,7 @@ def deciding_check_name(cells: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     from the value to the threshold's nearest bound over max(|bound|, 1e-12); a failed check's is negative) at
     the paper's point; without a paper's point with checks, the smallest margin over the cells. Ties, and
     checks without a margin (infinite), go by name. ValueError when no check is common to the cells."""
-    views = [claim_view(c) for c in cells]
+    views = [record_of(c) for c in cells]
     measured = [v for v in views if v.checks]
     if not measured:
         raise ValueError(f"{_claims(views)}: no cell recorded a check")  # (every one ruled out)
@@ -109,7 +110,7 @@ def deciding_check_name(cells: Sequence[ClaimView | Mapping[str, Any]]) -> str:
     return min(common, key=lambda n: (-failures(n), *margin(n), n))
 
 
-def _claims(views: Sequence[ClaimView]) -> str:
+def _claims(views: Sequence[ClaimRecord]) -> str:
     return ", ".join(dict.fromkeys(v.claim for v in views)) or "no cells"
 
 
@@ -124,6 +125,7 @@ class CurvePoint:
     passed: bool  # the check held there (False when it was not measured)
     verdict: str  # the cell's verdict as recorded ("unknown" without one)
     ruled_out: bool  # the cell's verdict is "ruled out": greyed, left out of the count
+    close: bool = False  # a deciding check's interval contains its threshold (the cell's close call)
 
     @property
     def reproduces(self) -> bool:
@@ -155,23 +157,39 @@ class Curve:
         """Admissible universes whose verdict is reproduced or unexpectedly reproduced."""
         return sum(1 for p in self.points if p.reproduces)
 
+    @property
+    def within_noise(self) -> int:
+        """Admissible universes that do not reproduce it, but only within the seeds' noise (a close call)."""
+        return sum(1 for p in self.points if not p.ruled_out and not p.reproduces and p.close)
+
     def summary(self) -> str:
-        return f"reproduced in {self.reproduced} of {self.admissible} admissible universes"
+        """ "reproduced in 4 of 5 admissible universes; the 1 other within the seeds' noise" (the same close-call
+        rule as everywhere: a cell whose deciding interval contains its threshold decides nothing)."""
+        said = f"reproduced in {self.reproduced} of {self.admissible} admissible universes"
+        others = self.admissible - self.reproduced
+        if not others:
+            return said
+        noise, decided = self.within_noise, others - self.within_noise
+        if not decided:
+            return said + f"; the {others} other{'s' if others > 1 else ''} within the seeds' noise"
+        if not noise:
+            return said + f"; not reproduced, decided, in {decided}"
+        return said + f"; not reproduced in {others}: {decided} decided, {noise} within the seeds' noise"
 
 
-def _parts(source: RunView | Mapping[str, Any] | Sequence[ClaimView | Mapping[str, Any]], catalogue: Catalogue):
+def _parts(source: RunView | Mapping[str, Any] | Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catalogue):
     """(claim tests at the paper's point, multiverse cells, the catalogue) of a view, a claims.json's data or
     records (with ``catalogue``)."""
     if isinstance(source, Mapping):
         source = RunView.from_json(source)
     if isinstance(source, RunView):
         return list(source.records), list(source.multiverse), source.catalogue
-    views = [claim_view(r) for r in source]
+    views = [record_of(r) for r in source]
     return [v for v in views if not v.reading and not v.setting], [v for v in views if v.reading], catalogue
 
 
 def curve(
-    view_or_records: RunView | Mapping[str, Any] | Sequence[ClaimView | Mapping[str, Any]],
+    view_or_records: RunView | Mapping[str, Any] | Sequence[ClaimRecord | Mapping[str, Any]],
     column: str,
     catalogue: Catalogue = EMPTY,
 ) -> Curve:
@@ -200,7 +218,8 @@ def curve(
                 check.ci95 if check is not None else None,
                 bool(check is not None and check.passed),
                 view.verdict or "unknown",
-                view.verdict == RULED_OUT or bool(getattr(view, "raw", {}).get("ruled_out")),
+                view.verdict == RULED_OUT or view.ruled_out is not None,
+                view.close,
             )
         )
     points.sort(key=lambda p: (p.value is None, p.value if p.value is not None else 0.0, p.universe != PAPER))
@@ -297,7 +316,7 @@ def curve_lines(curve: Curve) -> list[str]:
     for i, p in enumerate(points, 1):
         interval = f"[{text.num(p.ci95[0], 4)}, {text.num(p.ci95[1], 4)}]" if p.ci95 is not None else ""
         mark = RULED_OUT if p.ruled_out else "pass" if p.passed else "n/a" if p.value is None else "FAIL"
-        verdict = "excluded from the count" if p.ruled_out else p.verdict
+        verdict = "excluded from the count" if p.ruled_out else verdict_label(p.verdict, p.close)
         lines.append(
             f"  {i:>3}  {p.universe:<{wide}}  {text.num(p.value, 4):>10}  {interval:<22}  {mark:<9}  {verdict}"
         )

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.records import ClaimRecord
+from lengthgen.records.record import reading_of, setting_of
 from lengthgen.registry import Registry
 from lengthgen.store.files import atomic_write
 
@@ -60,7 +61,7 @@ def split(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]]
 
 def split_settings(records: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
     """``(records at the paper's point, robustness cells)`` (a cell is a record with a ``setting``)."""
-    return [r for r in records if not r.get("setting")], [r for r in records if r.get("setting")]
+    return [r for r in records if not setting_of(r)], [r for r in records if setting_of(r)]
 
 
 def assemble(
@@ -74,7 +75,7 @@ def assemble(
     each claim's words and count its universes (``lengthgen multiverse --list``, docs/robustness.md)."""
     claims, controls = split(records)
     claims, cells = split_settings(claims)
-    claims, readings = [r for r in claims if not r.get("reading")], [r for r in claims if r.get("reading")]
+    claims, readings = [r for r in claims if not reading_of(r)], [r for r in claims if reading_of(r)]
     data = {
         "format": FORMAT,
         "environment": finite(dict(environment)),
@@ -82,10 +83,10 @@ def assemble(
         "controls": [finite(dict(r)) for r in sorted(controls, key=sort_key)],
     }
     if cells:
-        data["robustness"] = [finite(dict(r)) for r in sorted(cells, key=lambda r: (r["setting"], *sort_key(r)))]
+        data["robustness"] = [finite(dict(r)) for r in sorted(cells, key=lambda r: (setting_of(r), *sort_key(r)))]
         data["robustness_environment"] = data["environment"]
     if readings:  # the multiverse's cells (records with a ``reading``: claims/test_multiverse.py)
-        data["multiverse"] = [finite(dict(r)) for r in sorted(readings, key=lambda r: (r["reading"], *sort_key(r)))]
+        data["multiverse"] = [finite(dict(r)) for r in sorted(readings, key=lambda r: (reading_of(r), *sort_key(r)))]
         data["multiverse_environment"] = data["environment"]
     if registry is not None and len(registry.catalogue):
         data.update(registry.to_dict())
@@ -150,8 +151,8 @@ def with_cells_of(data: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str
         raise ValueError(
             f"the run to add computed with other code (code fingerprint {theirs}, the reference's {mine}): re-run it"
         )
-    have = {(c.get("reading"), c.get("claim"), c.get("test")) for c in data.get("multiverse") or []}
-    added = [c for c in other["multiverse"] if (c.get("reading"), c.get("claim"), c.get("test")) not in have]
+    have = {(reading_of(c), c.get("claim"), c.get("test")) for c in data.get("multiverse") or []}
+    added = [c for c in other["multiverse"] if (reading_of(c), c.get("claim"), c.get("test")) not in have]
     merged = dict(data)
     merged["multiverse"] = list(data.get("multiverse") or []) + added
     merged["multiverse_extended_environment"] = other.get("multiverse_environment")
@@ -184,8 +185,8 @@ def load(path: Path) -> dict[str, Any]:
     for i, record in enumerate(data["records"]):
         try:
             ClaimRecord.from_dict(record)
-        except (TypeError, AttributeError) as error:
-            raise ValueError(f"{str(path)!r}: record {i} is malformed ({error})") from None
+        except (TypeError, AttributeError, KeyError, ValueError) as error:
+            raise ValueError(f"{str(path)!r}: record {i} is malformed ({error!r})") from None
     data.setdefault("environment", {})
     data.setdefault("controls", [])
     data.setdefault("robustness", [])

@@ -22,7 +22,9 @@ import json
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
+
+from lengthgen.records import Check, ClaimRecord
 
 FORMAT = 1  # the file's format; another is refused
 OUTCOMES = ("reproduced", "not reproduced", "ruled out")
@@ -142,35 +144,43 @@ def write(path: Path, declarations: Declarations) -> None:
     Path(path).write_text(json.dumps(declarations.to_json(), indent=1, ensure_ascii=False) + "\n")
 
 
-def precondition_names(checks: Any) -> tuple[str, ...]:
+def precondition_names(checks: Sequence[Check]) -> tuple[str, ...]:
     """The preconditions (their names, before ":") among the failed precondition checks of a record."""
-    names = [c["name"].partition(":")[0] for c in checks if not c.get("passed", True)]
+    names = [c.name.partition(":")[0] for c in checks if not c.passed]
     return tuple(dict.fromkeys(names))
 
 
-def cell_of(cell: Mapping[str, Any], paper: Mapping[str, Any] | None, universe: str, column: str) -> Cell:
-    """The declared outcome a recorded cell (a record's dict) gives: its verdict read as an outcome; the failed
-    checks as "own" where they are exactly the checks that fail at the paper's point (``paper``'s ``failed``)
-    and its declaration there (``paper``'s patterns) names every one."""
-    verdict = cell.get("verdict")
-    if cell.get("ruled_out"):
-        return Cell(universe, column, "ruled out", preconditions=precondition_names(cell.get("preconditions", [])))
+@dataclass(frozen=True)
+class AtPaper:
+    """What a column's claim tests at the paper's point declare and fail (over its tests)."""
+
+    patterns: tuple[str, ...]  # the checks their declarations name (patterns)
+    failed: frozenset[str]  # the checks that failed there, by name
+
+
+def cell_of(cell: ClaimRecord, paper: AtPaper | None, universe: str, column: str) -> Cell:
+    """The declared outcome a recorded cell gives: its verdict read as an outcome; the failed checks as "own" where
+    they are exactly the checks that fail at the paper's point (``paper.failed``) and its declaration there
+    (``paper.patterns``) names every one."""
+    verdict = cell.verdict
+    if cell.ruled_out:
+        return Cell(universe, column, "ruled out", preconditions=precondition_names(cell.preconditions))
     if verdict not in RECORDABLE:
         raise ValueError(f"cell ({universe!r}, {column!r}): verdict {verdict!r} cannot be recorded (the test broke)")
     outcome = RECORDABLE[verdict]
     if outcome != "not reproduced":
         return Cell(universe, column, outcome)
-    failed = [c["name"] for c in cell.get("checks", []) if not c.get("passed", True)]
-    own = ((paper or {}).get("expected_failures") or {}).get("patterns") or []
-    same = set(failed) == set((paper or {}).get("failed", failed))
+    failed = [c.name for c in cell.failed_checks]
+    own = paper.patterns if paper is not None else ()
+    same = set(failed) == set(paper.failed if paper is not None else failed)
     if own and same and all(any(fnmatchcase(name, p) for p in own) for name in failed):
         return Cell(universe, column, outcome, OWN)
     return Cell(universe, column, outcome, tuple(failed))
 
 
 def record(
-    cells: Mapping[tuple[str, str], Mapping[str, Any]],
-    papers: Mapping[str, Mapping[str, Any]],
+    cells: Mapping[tuple[str, str], ClaimRecord],
+    papers: Mapping[str, AtPaper],
     environment: Mapping[str, Any],
     previous: Declarations | None,
 ) -> Declarations:

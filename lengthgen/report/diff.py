@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from lengthgen.cpu import UNKNOWN, cpu_label
-from lengthgen.report.run_view import VERDICT_STYLES, CheckView, ClaimView, ControlView, RunView
+from lengthgen.records import Check, ClaimRecord
+from lengthgen.report.run_view import VERDICT_STYLES, RunView
 
 # The order of a claim test's verdicts, best first (run_view.VERDICT_STYLES' rank): a move to the right is
 # "worse". "failed" of a file written before the finer verdicts (not reproduced (undeclared), unexpectedly
@@ -288,11 +289,11 @@ def _plain(value: Any) -> Any:
     return [float(v) for v in value] if isinstance(value, (list, tuple)) else value
 
 
-def diff_check(old: CheckView, new: CheckView, cross_cpu: bool = False) -> tuple[CheckChange | None, bool]:
+def diff_check(old: Check, new: Check, cross_cpu: bool = False) -> tuple[CheckChange | None, bool]:
     """``(the change, moved within noise)`` of one check in both runs; the change is None when nothing worth
     reporting moved. The interval is the check's deciding one (``decision_ci``, else ``ci95``)."""
     old_value, new_value = _finite(old.value), _finite(new.value)
-    tolerance, source = drift_tolerance(old.interval, new.interval, old_value, new_value, cross_cpu)
+    tolerance, source = drift_tolerance(old.deciding_interval, new.deciding_interval, old_value, new_value, cross_cpu)
     drifted = is_drift(old_value, new_value, tolerance)
     change = CheckChange(
         new.name,
@@ -313,25 +314,23 @@ def diff_check(old: CheckView, new: CheckView, cross_cpu: bool = False) -> tuple
     return None, old_value != new_value
 
 
-def diff_declared(old: ClaimView, new: ClaimView) -> DeclaredChange | None:
+def diff_declared(old: ClaimRecord, new: ClaimRecord) -> DeclaredChange | None:
     """The change of a declared non-reproduction (a record with expected-failure patterns on either side)."""
     if old.declared is None and new.declared is None:
         return None
     old_failing = tuple(c.name for c in old.checks if not c.passed)
     new_failing = tuple(c.name for c in new.checks if not c.passed)
-    old_patterns = old.declared.patterns if old.declared is not None else None
-    new_patterns = new.declared.patterns if new.declared is not None else None
+    old_patterns = old.declared.checks if old.declared is not None else None
+    new_patterns = new.declared.checks if new.declared is not None else None
     if old_patterns == new_patterns and set(old_failing) == set(new_failing):
         return None
     return DeclaredChange(old_patterns, new_patterns, old_failing, new_failing)
 
 
-def diff_record(
-    key: RecordKey, old: ClaimView | ControlView, new: ClaimView | ControlView, cross_cpu: bool = False
-) -> ClaimDiff:
+def diff_record(key: RecordKey, old: ClaimRecord, new: ClaimRecord, cross_cpu: bool = False) -> ClaimDiff:
     """What changed in one record: a claim test or a cell (its verdict, close call, checks, declaration),
     or a control (its verdict only)."""
-    if isinstance(old, ControlView) or isinstance(new, ControlView):
+    if old.kind == "control" or new.kind == "control":
         return ClaimDiff(key, old.verdict, new.verdict, verdict_change(old.verdict, new.verdict, True), False, False)
     change = verdict_change(old.verdict, new.verdict)
     old_checks = {c.name: c for c in old.checks}
@@ -358,9 +357,9 @@ def diff_record(
     )
 
 
-def record_keys(run: RunView) -> dict[RecordKey, ClaimView | ControlView]:
+def record_keys(run: RunView) -> dict[RecordKey, ClaimRecord]:
     """Every record of a run by its key; a key seen twice keeps the last record."""
-    keyed: dict[RecordKey, ClaimView | ControlView] = {}
+    keyed: dict[RecordKey, ClaimRecord] = {}
     for r in run.records:
         keyed[RecordKey("claim", r.claim, r.test)] = r
     for c in run.controls:

@@ -34,7 +34,7 @@ def threshold(op: str, value: Any) -> str:
 
 
 def verdict(value: str | None, close: bool) -> str:
-    """The verdict as the report shows it ("reproduced (close)"; ``run_view.verdict_label``)."""
+    """The verdict as the report shows it ("reproduced (close)"; ``run_view.label``)."""
     return verdict_label(value, close)
 
 

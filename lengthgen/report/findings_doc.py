@@ -7,17 +7,19 @@ around them stays hand-written. No torch.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 from lengthgen.report import text
 from lengthgen.report.markdown import cell, table, test_ids
-from lengthgen.report.run_view import ClaimView, RunView
+from lengthgen.records import ClaimRecord
+from lengthgen.report import multiverse as mv
+from lengthgen.report.run_view import RunView
 
 MEASURED_CHARS = 600  # characters of the measured cell: every headline quantity, rarely cut
 FAILING_SHOWN = 4  # failing checks listed per non-reproduction; the rest are counted ("and 8 more")
 
 
-def _close(c: ClaimView) -> str:
+def _close(c: ClaimRecord) -> str:
     """ "close: NAME (value, [low, high] vs op threshold)" per close deciding check ("" without one)."""
     shown = []
     for check in c.close_checks:
@@ -28,14 +30,14 @@ def _close(c: ClaimView) -> str:
     return "close: " + "; ".join(shown) if shown else ""
 
 
-def verdict_table(views: Sequence[ClaimView]) -> str:
+def verdict_table(views: Sequence[ClaimRecord]) -> str:
     """A row per claim test: id (and variant), the claim in a few words and where it stands, the paper's value,
     the measured quantities (the failed deciding check first) and close calls, the verdict."""
     rows = []
     for c, shown_id in zip(views, test_ids(views)):
         measured = text.headline(c)
         close = _close(c)
-        verdict = c.verdict_label if c.verdict else "unknown"
+        verdict = c.label if c.verdict else "unknown"
         rows.append(
             [
                 cell(shown_id),
@@ -48,7 +50,7 @@ def verdict_table(views: Sequence[ClaimView]) -> str:
     return "\n".join(table(["id", "claim (where)", "paper", "measured", "verdict"], rows)) + "\n"
 
 
-def non_reproductions(views: Sequence[ClaimView], none: str = "Every claim test reproduces.\n") -> str:
+def non_reproductions(views: Sequence[ClaimRecord], none: str = "Every claim test reproduces.\n") -> str:
     """A bullet per claim test that does not reproduce: its failing checks of all it ran, each with its measured
     value (per seed where every seed must pass) against its threshold, the declared reason (the claim's
     ``Declared``, data beside the claim, not prose here), and that every other check holds; ``none`` when every
@@ -66,7 +68,7 @@ def non_reproductions(views: Sequence[ClaimView], none: str = "Every claim test 
         more = failed - len(shown)
         why = f" {c.declared.why[0].upper()}{c.declared.why[1:]}." if c.declared and c.declared.why else ""
         lines.append(
-            f"- **{shown_id}** ({c.verdict_label}; {failed} of {total} checks fail).{why} Failing: "
+            f"- **{shown_id}** ({c.label}; {failed} of {total} checks fail).{why} Failing: "
             + "; ".join(shown)
             + (f"; and {more} more" if more > 0 else "")
             + f". The other {total - failed} checks hold."
@@ -99,15 +101,15 @@ def controls_table(run: RunView) -> str:
             cell(v.verdict or "unknown"),
         ]
         for v in run.controls
-        if v.scale.name in ("paper", "?")
+        if v.scale.get("name", "?") in ("paper", "?")
     ]
     header = ["claim", "counterfactual (built from real, cached models)", "checks that fail", "verdict"]
     return "\n".join(table(header, rows)) + "\n"
 
 
-def trained(record: Mapping[str, Any]) -> str:
+def trained(record: ClaimRecord) -> str:
     """The models a test trained (a record of an older version does not say: "?")."""
-    count = record.get("models_trained")
+    count = record.models_trained
     return "?" if count is None else str(count)
 
 
@@ -116,15 +118,14 @@ def claim_costs(run: RunView) -> str:
     run records it, the models it trained (with the models shared between tests, a test's time is the models it
     trained first and its waits for the others), then the run's totals: wall time, models trained and read from
     the cache, peak memory per process."""
-    counted = any(c.raw.get("models_trained") is not None for c in run.records)  # a run of an older version: no
+    counted = any(c.models_trained is not None for c in run.records)  # a run of an older version: no
     rows = [
-        [cell(c.test_name), cell(c.claim), f"{float(c.raw.get('runtime_s') or 0):.1f} s"]
-        + ([trained(c.raw)] if counted else [])
-        for c in sorted(run.records, key=lambda c: -float(c.raw.get("runtime_s") or 0))
+        [cell(c.test_name), cell(c.claim), f"{float(c.runtime_s or 0):.1f} s"] + ([trained(c)] if counted else [])
+        for c in sorted(run.records, key=lambda c: -float(c.runtime_s or 0))
     ]
     env = run.environment
     lines = table(["claim test", "claim", "seconds in the cold run"] + (["models it trained"] if counted else []), rows)
-    total = sum(float(c.raw.get("runtime_s") or 0) for c in run.records)
+    total = sum(float(c.runtime_s or 0) for c in run.records)
     peak = ", ".join(f"{k} {v:.0f} MiB" for k, v in sorted((env.get("peak_rss_mib") or {}).items()))
     lines += [
         "",
@@ -160,3 +161,11 @@ def peak_memory(run: RunView) -> str:
         + f"\n\nMeasured in the reference run ({env.get('cpu_model', 'unknown CPU')}, {env.get('workers', '?')} "
         f'workers, torch {env.get("torch", "?")}); "controller" is the xdist controller, which writes the report.\n'
     )
+
+
+def ruled_out(run: RunView) -> str:
+    """Per reading that rules multiverse cells out, which of the paper's models fail its preconditions and which
+    fit, with their numbers (``multiverse.ruled_out_lines``)."""
+    grid = mv.view_grid(run)
+    lines = mv.ruled_out_lines(grid) if grid is not None else []
+    return "".join(f"- {line}.\n" for line in lines) or "No reading rules a cell out in the reference run.\n"

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
-from lengthgen.report.run_view import STYLES, ClaimView
-from lengthgen.report.views import Badge, CheckRow, check_rows, verdict_badge
+from lengthgen.records import Check, ClaimRecord
+from lengthgen.report.run_view import STYLES, style
+from lengthgen.report.views import Badge, verdict_badge
 
 NOT_APPLICABLE = "-"  # a cell the catalogue (registry) does not run
 MISSING = "?"  # a cell the catalogue runs that has no record in this report
@@ -29,8 +30,8 @@ def short(verdict: str | None) -> str:
     return STYLES[verdict].short if verdict in STYLES else str(verdict)
 
 
-def shown(view: ClaimView) -> str:
-    """A cell's short word, with ``~`` for a close call (``ClaimView.labelled_close``)."""
+def shown(view: ClaimRecord) -> str:
+    """A cell's short word, with ``~`` for a close call (``ClaimRecord.labelled_close``)."""
     return short(view.verdict) + (CLOSE_MARK if view.labelled_close else "")
 
 
@@ -57,12 +58,10 @@ def counts_line(cells: Sequence[Mapping[str, Any]]) -> str:
     return f"{len(cells)} cells: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
 
 
-def failed_check(check: Mapping[str, Any]) -> dict[str, Any]:
+def failed_check(check: Check) -> dict[str, Any]:
     """A failed check as the grids' JSON carries it: name, value, op, threshold, values (lists, not tuples)."""
-    return {
-        k: list(check[k]) if isinstance(check.get(k), tuple) else check.get(k)
-        for k in ("name", "value", "op", "threshold", "values")
-    }
+    data = check.to_dict()
+    return {k: data[k] for k in ("name", "value", "op", "threshold", "values")}
 
 
 def failed_lines(failed: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -86,7 +85,7 @@ def failed_lines(failed: Sequence[Mapping[str, Any]]) -> list[str]:
 class Slot:
     """What one (row, column) of a grid holds, before it is laid out."""
 
-    view: ClaimView | None  # the claim test recorded there; None: no record (or not run there)
+    view: ClaimRecord | None  # the claim test recorded there; None: no record (or not run there)
     planned: bool  # the catalogue (registry) runs this cell
     anchor: str = ""  # the page anchor its link goes to ("" without a record)
 
@@ -116,7 +115,7 @@ class GridBlock:
     scale: str  # the scale's description
     test: str  # the test's name
     reason: str | None  # why the verdict
-    rows: tuple[CheckRow, ...]  # every check, failed first
+    rows: tuple[Check, ...]  # every check, failed first
 
 
 @dataclass(frozen=True)
@@ -137,10 +136,10 @@ def grid_cell(slot: Slot, label: str) -> GridCell:
     v = slot.view
     passed, total = v.checks_passed
     title = v.verdict_reason or f"{passed} of {total} checks passed"
-    return GridCell("cell", v.css, title, slot.anchor, label)
+    return GridCell("cell", style(v.verdict).css, title, slot.anchor, label)
 
 
-def block(view: ClaimView, anchor: str, row: str, where: str) -> GridBlock:
+def block(view: ClaimRecord, anchor: str, row: str, where: str) -> GridBlock:
     """A recorded cell's checks below the grid: verdict, reason, scale, every check (failed first)."""
     passed, total = view.checks_passed
     return GridBlock(
@@ -154,7 +153,7 @@ def block(view: ClaimView, anchor: str, row: str, where: str) -> GridBlock:
         text.scale_text(view.scale),
         view.test,
         view.verdict_reason,
-        check_rows(sorted(view.checks, key=lambda k: k.passed)),
+        tuple(sorted(view.checks, key=lambda k: k.passed)),
     )
 
 

@@ -18,7 +18,8 @@ from lengthgen.catalogue import ROBUSTNESS
 from lengthgen.report import multiverse as mv
 from lengthgen.report import text
 from lengthgen.report.data import claim_number
-from lengthgen.report.run_view import ClaimView, RunView, label_order
+from lengthgen.records import ClaimRecord
+from lengthgen.report.run_view import RunView, label_order
 
 CELL_CHARS = 160  # characters of a paper value or a measured headline in a table cell ("..." beyond)
 READINGS_CHARS = 400  # characters of the "under other readings" cell (several readings with their numbers)
@@ -41,25 +42,25 @@ def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def close_cell(claim: ClaimView) -> str:
+def close_cell(claim: ClaimRecord) -> str:
     """ "close (n checks)" for a close call (its close deciding checks' count), else ""."""
     n = len(claim.close_checks)
     return f"close ({n} check{'s' if n != 1 else ''})" if n else ""
 
 
-def function(claim: ClaimView) -> str:
+def function(claim: ClaimRecord) -> str:
     """The test function's name without ``test_`` and parameters."""
     return claim.test_name.split("[", 1)[0].removeprefix("test_")
 
 
-def variant(claim: ClaimView, several: bool) -> str:
+def variant(claim: ClaimRecord, several: bool) -> str:
     """The variant column: the test's parameters, and its function when the claim has ``several``."""
     if not several:
         return claim.variant
     return f"{claim.variant} ({function(claim)})" if claim.variant else function(claim)
 
 
-def test_ids(claims: Sequence[ClaimView]) -> list[str]:
+def test_ids(claims: Sequence[ClaimRecord]) -> list[str]:
     """Each claim test's id in a table: the claim, and its variant (its function too when several test functions
     record the claim), e.g. "C12 d64", "C19 alibi (selects_the_target_like_rope)"."""
     functions: dict[str, set[str]] = {}
@@ -69,7 +70,7 @@ def test_ids(claims: Sequence[ClaimView]) -> list[str]:
 
 
 def verdict_rows(
-    claims: Sequence[ClaimView], readings: Mapping[str, mv.Outcome | None] | None = None
+    claims: Sequence[ClaimRecord], readings: Mapping[str, mv.Outcome | None] | None = None
 ) -> list[list[str]]:
     """One row per claim test: id, variant (the test's parameters; its function too when several test
     functions record the claim), verdict (bold unless reproduced), paper value (a prediction's
@@ -80,7 +81,7 @@ def verdict_rows(
         functions.setdefault(c.claim, set()).add(function(c))
     rows = []
     for c in claims:
-        verdict = c.verdict_label if c.verdict else "unknown"
+        verdict = c.label if c.verdict else "unknown"
         shown = cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**"
         row = [
             cell(c.claim),
@@ -102,7 +103,7 @@ def counts_text(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} {v}" for v, n in counts.items()) or "none"
 
 
-def grid(cells: Sequence[ClaimView], column: str, order: Sequence[str] = ()) -> list[str]:
+def grid(cells: Sequence[ClaimRecord], column: str, order: Sequence[str] = ()) -> list[str]:
     """Cells as a compact table: a row per claim (and variant), a column per ``column`` ("setting" or
     "reading": the names in ``order`` first, then the rest in order of appearance), the verdict label in
     each cell ("" where that claim has none)."""
@@ -111,7 +112,7 @@ def grid(cells: Sequence[ClaimView], column: str, order: Sequence[str] = ()) -> 
     rows: dict[str, dict[str, str]] = {}
     for c in sorted(cells, key=lambda c: (claim_number(c.claim), c.claim)):
         row = f"{c.claim} {c.variant}".strip() if column == "reading" else c.claim
-        rows.setdefault(row, {})[getattr(c, column) or "?"] = c.verdict_label
+        rows.setdefault(row, {})[getattr(c, column) or "?"] = c.label
     return table(
         ["claim"] + [cell(n) for n in columns],
         ([cell(row)] + [cell(shown.get(n, "")) for n in columns] for row, shown in rows.items()),
@@ -129,10 +130,10 @@ def multiverse_grid(view: RunView) -> list[str]:
     rows = []
     for row in (r for r in g.rows if any((n, r) in g.cells for n in readings)):
         base = g.paper.get(row)
-        shown = [base.verdict_label if base is not None else "?"]
+        shown = [base.label if base is not None else "?"]
         for n in readings:
             slot = g.slot(n, row)
-            shown.append(slot.view.verdict_label if slot.view is not None else "?" if slot.planned else "")
+            shown.append(slot.view.label if slot.view is not None else "?" if slot.planned else "")
         rows.append([cell(row)] + [cell(v) for v in shown])
     return table(["claim", mv.PAPER] + [cell(n) for n in readings], rows)
 
@@ -142,8 +143,8 @@ def setting_order() -> list[str]:
     return [s.name for s in ROBUSTNESS]
 
 
-def cell_counts(cells: Sequence[ClaimView]) -> str:
-    labels = [c.verdict_label for c in cells]
+def cell_counts(cells: Sequence[ClaimRecord]) -> str:
+    labels = [c.label for c in cells]
     return counts_text({v: labels.count(v) for v in label_order(labels)})
 
 

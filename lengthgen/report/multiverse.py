@@ -4,7 +4,7 @@ reference), a verdict in each cell; and per claim test, what the other readings 
 Its cells are the records of ``claims/test_multiverse.py`` (a claim record with ``reading`` set); in
 ``claims.json`` they sit under ``"multiverse"`` (``lengthgen.report.data.assemble``; a multiverse-only run
 keeps the rest of the ``claims.json`` it finds, ``lengthgen.report.data.carry_over``). Everything here
-reads the typed view of the run (``run_view.RunView`` / ``ClaimView``) and the one verdict display table
+reads the typed view of the run (``run_view.RunView`` / ``ClaimRecord``) and the one verdict display table
 (``run_view.VERDICT_STYLES``); the grid machinery is the robustness map's (``lengthgen.report.grid``); the
 readings and the cells the registry runs are the plain registry's (``lengthgen.readings``,
 ``lengthgen.multiverse_cells``: no torch, unlike the engine's part, ``lengthgen.experiments.multiverse``).
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import Catalogue
 from lengthgen.multiverse_cells import left_out
@@ -32,6 +32,7 @@ from lengthgen.registry import EMPTY as NO_REGISTRY
 from lengthgen.registry import Registry
 from lengthgen.report import text
 from lengthgen.report.data import claim_number
+from lengthgen.report.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE, Spread, relation, shared_text
 from lengthgen.report.grid import (
     MISSING,
     NOT_APPLICABLE,
@@ -47,27 +48,27 @@ from lengthgen.report.grid import (
     shown,
     table_lines,
 )
-from lengthgen.report.run_view import ClaimView, RunView, claim_view
+from lengthgen.records import ClaimRecord
+from lengthgen.records.check import fit_text
+from lengthgen.report.run_view import RunView, record_of, style
 
 PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
 PAPER_WHAT = "the suite's reading of every open choice: the claims table's verdict"
 GRID_ID = "multiverse-grid"  # the page table's id
 NUMBERS_SHOWN = 1  # failed checks spelled out per changed reading in the claims tables (the rest are counted)
-HOLDS, CHANGES, NOT_RUN = "holds", "changes", "not-run"  # an outcome's states
-HOLDS_TEXT = "holds under every reading"
-RULED_OUT = "ruled out"  # the verdict of a cell whose precondition failed (records.VERDICTS)
+HOLDS, NOISE, CHANGES, NOT_RUN = "holds", "noise", "changes", "not-run"  # an outcome's states
 NOT_RUN_TEXT = "not run in the multiverse"
 
 
-def column_of(record: ClaimView | Mapping[str, Any], catalogue: Catalogue) -> str:
+def column_of(record: ClaimRecord | Mapping[str, Any], catalogue: Catalogue) -> str:
     """The grid row of a cell (or a claim test at the paper's point): its claim, or the column of its variant
     where the claim runs that variant apart (a width: "<id>-<variant>")."""
-    view = claim_view(record)
+    view = record_of(record)
     entry = catalogue.get(view.claim)
     return entry.column(view.variant) if entry is not None else view.claim
 
 
-def row_of(claim: ClaimView, catalogue: Catalogue) -> str | None:
+def row_of(claim: ClaimRecord, catalogue: Catalogue) -> str | None:
     """The grid row a claim test at the paper's point is compared with; None when no cell checks what it
     checks (a claim whose cells run one variant's checks, ``cell_variant``, and a test of another variant)."""
     entry = catalogue.get(claim.claim)
@@ -77,13 +78,13 @@ def row_of(claim: ClaimView, catalogue: Catalogue) -> str | None:
     return column_of(claim, catalogue)
 
 
-def reference(records: Sequence[ClaimView], row: str, catalogue: Catalogue) -> ClaimView | None:
+def reference(records: Sequence[ClaimRecord], row: str, catalogue: Catalogue) -> ClaimRecord | None:
     """The verdict at the paper's point a row's cells are compared with: of the claim tests at that row
     (a claim with several tests, one cell checks them all), the one whose verdict ranks worst."""
     matched = [r for r in records if row_of(r, catalogue) == row]
     if not matched:
         return None
-    return max(matched, key=lambda r: -1 if r.rank is None else r.rank)
+    return max(matched, key=lambda r: -1 if style(r.verdict).rank is None else style(r.verdict).rank)
 
 
 def cell_id(reading: str, row: str) -> str:
@@ -96,37 +97,39 @@ class UniverseGrid:
     readings: tuple[tuple[str, str], ...]  # (name, what it changes) per column: the registry's universes with
     # a cell, then readings recorded that the registry lacks
     rows: tuple[str, ...]  # claims ("C12-d64" for a width), by number
-    cells: Mapping[tuple[str, str], ClaimView]  # (reading, row) -> the recorded cell
+    cells: Mapping[tuple[str, str], ClaimRecord]  # (reading, row) -> the recorded cell
     planned: frozenset[tuple[str, str]]  # the (reading, row) cells the registry runs
-    paper: Mapping[str, ClaimView | None]  # row -> its claim test at the paper's point (``reference``)
+    paper: Mapping[str, ClaimRecord | None]  # row -> its claim test at the paper's point (``reference``)
     left_out: tuple[tuple[str, str, str], ...]  # (reading, claim, why) the registry does not run
     catalogue: Catalogue = field(default_factory=Catalogue)  # the run's catalogue: each row's claim and columns
+    extended: frozenset[tuple[str, str]] = frozenset()  # the (universe, row) cells the extended run holds
 
     def slot(self, reading: str, row: str) -> Slot:
         planned = (reading, row) in self.planned or (reading, row) in self.cells
         return Slot(self.cells.get((reading, row)), planned, cell_id(reading, row))
 
-    def changed(self, reading: str, row: str) -> bool:
-        """The cell's verdict differs from the row's at the paper's point (without one: it is not reproduced);
-        a ruled-out cell changes nothing (its reading is not one the paper can have used)."""
+    def relation(self, reading: str, row: str) -> str | None:
+        """How the cell stands against the row's verdict at the paper's point (``outcome.relation``: holds,
+        decided the other way, within noise, ruled out); None without a recorded cell."""
         cell = self.cells.get((reading, row))
-        if cell is None or cell.verdict == RULED_OUT:
-            return False
-        base = self.paper.get(row)
-        return cell.verdict != (base.verdict if base is not None else "reproduced")
+        return relation(cell, self.paper.get(row)) if cell is not None else None
+
+    def changed(self, reading: str, row: str) -> bool:
+        """The cell lands on the other side of the paper's point's verdict (decided or within noise)."""
+        return self.relation(reading, row) in (OTHER_WAY, WITHIN_NOISE)
 
 
 def universe_grid(
-    cells: Sequence[ClaimView | Mapping[str, Any]],
-    records: Sequence[ClaimView | Mapping[str, Any]] = (),
+    cells: Sequence[ClaimRecord | Mapping[str, Any]],
+    records: Sequence[ClaimRecord | Mapping[str, Any]] = (),
     registry: Registry = NO_REGISTRY,
 ) -> UniverseGrid:
     """The multiverse as views: ``cells`` (records with a reading) against the registry
     (``lengthgen.readings``, ``lengthgen.multiverse_cells``), with ``records`` (the claim tests at the
     paper's point) as each row's reference."""
     catalogue = registry.catalogue
-    cells = [claim_view(c) for c in cells]
-    records = [claim_view(r) for r in records]
+    cells = [record_of(c) for c in cells]
+    records = [record_of(r) for r in records]
     by_cell = {(c.reading or "?", column_of(c, catalogue)): c for c in cells}
     planned = frozenset(registry.plan.default_cells())
     rows = sorted(  # the catalogue's order; rows it lacks by number (a run that recorded no catalogue)
@@ -144,6 +147,7 @@ def universe_grid(
         {row: reference(records, row, catalogue) for row in rows},
         tuple(left_out(registry.plan, catalogue)),
         catalogue,
+        frozenset(registry.plan.extended_cells()),
     )
 
 
@@ -166,8 +170,8 @@ def _describe(name: str) -> str:
 
 
 def build_grid(
-    cells: Sequence[ClaimView | Mapping[str, Any]],
-    records: Sequence[ClaimView | Mapping[str, Any]] = (),
+    cells: Sequence[ClaimRecord | Mapping[str, Any]],
+    records: Sequence[ClaimRecord | Mapping[str, Any]] = (),
     registry: Registry = NO_REGISTRY,
 ) -> dict[str, Any]:
     """The grid as plain data: the readings, the rows ("columns": claims, C12/C13 per width) with their
@@ -191,30 +195,30 @@ def build_grid(
                     "column": row,
                     "claim": c.claim,
                     "verdict": c.verdict,
-                    "label": c.verdict_label,
+                    "label": c.label,
                     "changed": g.changed(reading, row),
                     "reason": c.verdict_reason,
                     "test": c.test,
                     "checks_passed": passed,
                     "checks": total,
-                    "seeds": c.scale.raw.get("seed_list"),
-                    "failed_checks": [failed_check(k.raw) for k in c.failed_checks],
+                    "seeds": c.scale.get("seed_list"),
+                    "failed_checks": [failed_check(k) for k in c.failed_checks],
                     "runtime_s": c.runtime_s,
                 }
             )
     return {
         "readings": [{"name": n, "what": what, "claims": list(registry.plan.claims_of(n))} for n, what in g.readings],
         "columns": list(g.rows),
-        "paper": {row: (v.verdict_label if v is not None else None) for row, v in g.paper.items()},
+        "paper": {row: (v.label if v is not None else None) for row, v in g.paper.items()},
         "cells": out,
         "left_out": [{"reading": u, "claim": c, "why": why} for u, c, why in g.left_out],
     }
 
 
 def grid_lines(
-    cells: Sequence[ClaimView | Mapping[str, Any]],
+    cells: Sequence[ClaimRecord | Mapping[str, Any]],
     details: bool = True,
-    records: Sequence[ClaimView | Mapping[str, Any]] = (),
+    records: Sequence[ClaimRecord | Mapping[str, Any]] = (),
     registry: Registry = NO_REGISTRY,
 ) -> list[str]:
     """The grid as text: one row per claim, the suite's reading first, then one column per reading; then
@@ -236,14 +240,14 @@ def grid_lines(
         f"- not run under that reading; ? no record)"
     ] + table_lines("claim", first, [PAPER] + names, rows)
     lines.append(counts_line(data["cells"]))
-    for item in data["left_out"]:
-        lines.append(f"left out: {item['claim']} under {item['reading']}: {item['why']}")
+    lines += left_out_line(g)
+    lines += [f"ruled out: {line}" for line in ruled_out_lines(g)]
     if details:
         for c in data["cells"]:
             if c["verdict"] == "missing" or not c["changed"]:
                 continue
             base = g.paper.get(c["column"])
-            was = f" (at the paper's point: {base.verdict_label})" if base is not None else ""
+            was = f" (at the paper's point: {base.label})" if base is not None else ""
             lines.append(
                 f"{c['column']} under {c['reading']}: {c['label']}{was} ({c['checks_passed']}/{c['checks']} "
                 f"checks)" + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else "")
@@ -257,82 +261,70 @@ def grid_lines(
 
 @dataclass(frozen=True)
 class Change:
-    reading: str  # the reading under which the verdict differs
-    view: ClaimView  # the cell
+    reading: str  # the universe under which the cell lands on the other side of the paper's point's verdict
+    view: ClaimRecord  # the cell
     anchor: str  # its checks on the page
     numbers: str  # the deciding (failed) check with its numbers, or the reason's first line
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What the other readings do to a row's verdict."""
+    """What the other readings do to a row's verdict, by the one rule of ``lengthgen.report.outcome``."""
 
-    row: str  # the grid row ("C1", "C12-d64")
-    paper: ClaimView | None  # its claim test at the paper's point (the reference)
-    readings: tuple[str, ...]  # the readings with a recorded cell
-    changes: tuple[Change, ...]  # the readings under which the verdict differs, with the numbers
-    missing: tuple[str, ...]  # readings the registry runs for it without a record in this report
-    ruled_out: tuple[str, ...] = ()  # the readings with a ruled-out cell (a precondition failed)
+    row: str  # the grid row (a claim, or "<id>-<variant>")
+    paper: ClaimRecord | None  # its claim test at the paper's point (the reference)
+    spread: Spread  # its recorded cells against the reference: holds, decided the other way, within noise, ruled out
+    changes: tuple[Change, ...]  # the universes under which the verdict is decided the other way, with the numbers
+    noise: tuple[Change, ...]  # the universes under which it lands on the other side within the seeds' noise
+    missing: tuple[str, ...]  # universes the registry runs for it without a record in this report
+
+    @property
+    def readings(self) -> tuple[str, ...]:
+        """The universes with a recorded cell."""
+        return tuple(c for c, _ in self.spread.cells)
+
+    @property
+    def ruled_out(self) -> tuple[str, ...]:
+        return self.spread.where(RULED_OUT)
 
     @property
     def admissible(self) -> tuple[str, ...]:
-        """The readings with a recorded cell that no precondition ruled out."""
+        """The universes with a recorded cell that no precondition ruled out."""
         return tuple(r for r in self.readings if r not in self.ruled_out)
 
     @property
     def state(self) -> str:
-        """``holds``, ``changes`` or ``not-run`` (no recorded cell)."""
-        return NOT_RUN if not self.readings else CHANGES if self.changes else HOLDS
+        """``changes`` (decided the other way somewhere), ``noise`` (on the other side only within noise),
+        ``holds`` or ``not-run`` (no recorded cell)."""
+        if not self.readings:
+            return NOT_RUN
+        return CHANGES if self.changes else NOISE if self.noise else HOLDS
 
     @property
     def held(self) -> tuple[int, int]:
         """(N, M): the paper's point's verdict holds in N of M admissible universes (the paper's point among them)."""
-        m = len(self.admissible) + 1
-        return m - len(self.changes), m
-
-    def text(self) -> str:
-        """One line: "holds in 6 of 6 admissible universes; ruled out: init=gpt2", "init=torch: not reproduced
-        (undeclared) (APE ... 0.31, needs <= 0.15); holds in 5 of 6 admissible universes", or "not run in the
-        multiverse"."""
-        if self.state == NOT_RUN:
-            return NOT_RUN_TEXT
-        n, m = self.held
-        missing = f"; {len(self.missing)} without a record" if self.missing else ""
-        ruled = f"; ruled out: {', '.join(self.ruled_out)}" if self.ruled_out else ""
-        holds = f"holds in {n} of {m} admissible universe{'s' if m != 1 else ''}"
-        parts = [
-            f"{c.reading}: {c.view.verdict_label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes
-        ]
-        return "; ".join(parts + [holds]) + ruled + missing
+        return self.spread.count
 
     def short(self) -> str:
-        """The README's column: the readings under which the verdict changes (names only), "holds in N of M
-        admissible universes", and the ruled-out readings."""
+        """The README's column: ``Spread.text`` ("holds in 12 of 16 admissible universes; decided the other way
+        under none; within noise under lengths=per-batch (3 more)"), or "not run in the multiverse"."""
         if self.state == NOT_RUN:
             return NOT_RUN_TEXT
-        n, m = self.held
-        parts = [f"changes under {compact(c.reading for c in self.changes)}"] if self.changes else []
-        parts.append(f"holds in {n} of {m} admissible universes")
-        if self.ruled_out:
-            parts.append(f"ruled out: {', '.join(self.ruled_out)}")
-        return "; ".join(parts)
+        missing = f"; {len(self.missing)} without a record" if self.missing else ""
+        return self.spread.text() + shared_text(self.spread, most=0) + missing
+
+    def text(self) -> str:
+        """The short line, then each universe on the other side with the numbers that put it there."""
+        if self.state == NOT_RUN:
+            return NOT_RUN_TEXT
+        parts = [f"{c.reading}: {c.view.label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes]
+        parts += [
+            f"{c.reading}: {c.view.label}, within noise" + (f" ({c.numbers})" if c.numbers else "") for c in self.noise
+        ]
+        return "; ".join([self.spread.text() + shared_text(self.spread)] + parts)
 
 
-def compact(universes: Iterable[str]) -> str:
-    """Universes named by their readings alone, the combinations that hold one of them counted ("init=flax,
-    ape-rows=zero and 10 combinations holding one of them"); a combination holding none of them named."""
-    names = list(dict.fromkeys(universes))
-    alone = [n for n in names if "+" not in n]
-    holding = [n for n in names if "+" in n and set(n.split("+")) & set(alone)]
-    others = [n for n in names if "+" in n and n not in holding]
-    shown = ", ".join(alone)
-    if holding:
-        one = "it" if len(alone) == 1 else "one of them"
-        shown += f" and {len(holding)} combination{'s' if len(holding) != 1 else ''} holding {one}"
-    return ", ".join([shown] + others) if shown else ", ".join(others)
-
-
-def numbers(cell: ClaimView) -> str:
+def numbers(cell: ClaimRecord) -> str:
     """Why a cell's verdict differs, with its numbers: its first undeclared failed check (else its first
     failed check), "value, needs op threshold", and how many more failed; for a cell that passed, its
     deciding check; else the reason's first line."""
@@ -354,16 +346,46 @@ def outcomes(grid: UniverseGrid) -> dict[str, Outcome]:
     """Per grid row, what the other readings do to its verdict."""
     out = {}
     for row in grid.rows:
-        readings = tuple(n for n, _ in grid.readings if (n, row) in grid.cells)
-        changes = tuple(
-            Change(n, grid.cells[n, row], cell_id(n, row), numbers(grid.cells[n, row]))
-            for n in readings
-            if grid.changed(n, row)
-        )
+        recorded = tuple((n, grid.cells[n, row]) for n, _ in grid.readings if (n, row) in grid.cells)
+        spread = Spread(row, grid.paper.get(row), recorded)
+
+        def changes(state: str) -> tuple[Change, ...]:
+            return tuple(
+                Change(n, grid.cells[n, row], cell_id(n, row), numbers(grid.cells[n, row])) for n in spread.where(state)
+            )
+
         missing = tuple(n for n, _ in grid.readings if (n, row) in grid.planned and (n, row) not in grid.cells)
-        ruled = tuple(n for n in readings if grid.cells[n, row].verdict == RULED_OUT)
-        out[row] = Outcome(row, grid.paper.get(row), readings, changes, missing, ruled)
+        out[row] = Outcome(row, grid.paper.get(row), spread, changes(OTHER_WAY), changes(WITHIN_NOISE), missing)
     return out
+
+
+def left_out_line(grid: UniverseGrid) -> list[str]:
+    """One line naming the cells left to the extended run (``-m multiverse_extended``) that this run's selection
+    could have held: of the rows it recorded a cell of, the left-out cells it did not record; none without such."""
+    rows = {row for _, row in grid.cells}
+    left = sorted((u, row) for u, row in grid.extended if row in rows and (u, row) not in grid.cells)
+    if not left:
+        return []
+    shown = ", ".join(sorted(dict.fromkeys(row for _, row in left), key=grid.catalogue.column_order))
+    return [
+        f"left to the extended run (-m multiverse_extended): {len(left)} cell{'s' if len(left) != 1 else ''} of {shown}"
+    ]
+
+
+def ruled_out_lines(grid: UniverseGrid) -> list[str]:
+    """Per reading alone that rules cells out, which models fail its preconditions and which fit, with their
+    numbers (over its ruled-out cells): "init=gpt2 (24 cells): the RoPE models do not fit in range (0.54-0.60);
+    APE fits (1.00)"."""
+    lines = []
+    for reading, _ in grid.readings:
+        if "+" in reading:
+            continue
+        cells = [c for (u, _), c in grid.cells.items() if u == reading and c.ruled_out is not None]
+        if not cells:
+            continue
+        checks = {p.name: p for c in cells for p in c.preconditions}
+        lines.append(f"{reading} ({len(cells)} cells): {fit_text(list(checks.values()))}")
+    return lines
 
 
 def view_grid(view: RunView) -> UniverseGrid | None:
@@ -373,7 +395,7 @@ def view_grid(view: RunView) -> UniverseGrid | None:
 
 def outcome_for(
     grid: UniverseGrid | None,
-    claim: ClaimView,
+    claim: ClaimRecord,
     cache: dict[str, Outcome] | None = None,
     catalogue: Catalogue | None = None,
 ) -> Outcome | None:
@@ -383,16 +405,16 @@ def outcome_for(
         return None
     row = row_of(claim, catalogue if catalogue is not None else grid.catalogue)
     found = (cache if cache is not None else outcomes(grid)).get(row) if row is not None else None
-    return found or Outcome(row or claim.claim, claim, (), (), ())
+    return found or Outcome(row or claim.claim, claim, Spread(row or claim.claim, claim, ()), (), (), ())
 
 
 def claim_summary(
-    records: Sequence[ClaimView | Mapping[str, Any]],
-    cells: Sequence[ClaimView | Mapping[str, Any]],
+    records: Sequence[ClaimRecord | Mapping[str, Any]],
+    cells: Sequence[ClaimRecord | Mapping[str, Any]],
     registry: Registry = NO_REGISTRY,
 ) -> dict[str, str]:
     """Per grid row with a recorded cell: its outcome's text (``Outcome.text``)."""
-    paper = [r for r in (claim_view(r) for r in records) if not r.reading and not r.setting]
+    paper = [r for r in (record_of(r) for r in records) if not r.reading and not r.setting]
     grid = universe_grid(cells, paper, registry)
     return {row: o.text() for row, o in outcomes(grid).items() if o.readings}
 

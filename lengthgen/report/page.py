@@ -22,22 +22,13 @@ from lengthgen.report import text
 from lengthgen.report.data import claim_number
 from lengthgen.report.figures import FigureError, Rendered, forest
 from lengthgen.report.robustness import grid_view
-from lengthgen.report.answer import sentence
-from lengthgen.report.run_view import VERDICT_STYLES, ClaimView, ControlView, RunView, label_verdict
-from lengthgen.report.readme import multiverse_sentence, stated_sentence
+from lengthgen.report.answer import answer
+from lengthgen.records import Check, ClaimRecord, Measure
+from lengthgen.report.run_view import VERDICT_STYLES, RunView, label_verdict, style
 from lengthgen.report.specification import CurveView
-from lengthgen.report.stated_numbers import share, stated_view
+from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.templating import render, static_text
-from lengthgen.report.views import (
-    Badge,
-    CheckRow,
-    MeasureRow,
-    badge,
-    check_rows,
-    measure_row,
-    values_note,
-    verdict_class,
-)
+from lengthgen.report.views import Badge, badge, verdict_class
 
 PAPER_TITLE = "Relative Positions Generalize, Absolute Positions Memorize"
 CHECKS_OPEN = 12  # a claim's checks table starts expanded up to this many checks
@@ -49,30 +40,15 @@ PATH_CHECKS_SHOWN = 3  # close checks spelled out per look of an --until-decided
 TEMPLATE = "page.html.j2"  # the page's template (report/templates)
 
 
-def anchors(claims: Sequence[ClaimView]) -> list[str]:
+def anchors(claims: Sequence[ClaimRecord]) -> list[str]:
     """A unique, readable anchor per claim test: C1-paper, C1-paper-2, ..."""
     seen: dict[str, int] = {}
     out = []
     for r in claims:
-        base = f"{r.claim}-{r.scale.raw.get('name', 'run')}"
+        base = f"{r.claim}-{r.scale.get('name', 'run')}"
         seen[base] = seen.get(base, 0) + 1
         out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
     return out
-
-
-@dataclass(frozen=True)
-class Deciding:
-    name: str  # the deciding check's name
-    value: str  # its statistic, 4 significant digits
-    note: str | None  # the values behind it (``values_note``)
-
-
-@dataclass(frozen=True)
-class Threshold:
-    name: str  # the deciding check's name
-    comparison: str  # "statistic [interval] > threshold" (``text.check_text``)
-    failed: bool  # the deciding check failed
-    close: str | None  # why it is a close call and the seeds to decide it (``text.close_text``); None if clear
 
 
 @dataclass(frozen=True)
@@ -85,7 +61,7 @@ class ReadingChange:
 
 @dataclass(frozen=True)
 class ReadingsCell:
-    state: str  # "holds", "changes" or "not-run" (``multiverse.Outcome.state``)
+    state: str  # "holds", "noise", "changes" or "not-run" (``multiverse.Outcome.state``)
     text: str  # the outcome in one line (``multiverse.Outcome.text``; the cell's tooltip)
     changes: tuple[ReadingChange, ...]  # the readings under which the verdict differs
     rest: str  # after the changes: "holds in 5 of 6 admissible universes", the ruled-out readings, readings without
@@ -96,19 +72,11 @@ def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
     """A claims-table row's "under other readings" cell; None when the run has no multiverse part."""
     if outcome is None:
         return None
-    rest = []
-    if outcome.state == mv.CHANGES:
-        n, m = outcome.held
-        rest.append(f"holds in {n} of {m} admissible universes")
-    if outcome.state == mv.CHANGES and outcome.ruled_out:
-        rest.append(f"ruled out: {', '.join(outcome.ruled_out)}")
-    if outcome.state == mv.CHANGES and outcome.missing:
-        rest.append(f"{len(outcome.missing)} without a record")
     return ReadingsCell(
         outcome.state,
-        outcome.text(),
-        tuple(ReadingChange(c.reading, badge(c.view), c.anchor, c.numbers) for c in outcome.changes),
-        "; ".join(rest),
+        outcome.short(),
+        tuple(ReadingChange(c.reading, badge(c.view), c.anchor, c.numbers) for c in outcome.changes + outcome.noise),
+        outcome.short() if outcome.state in (mv.CHANGES, mv.NOISE) else "",
     )
 
 
@@ -125,12 +93,12 @@ class ClaimRow:
     statement: str  # the claim
     test: str | None  # the test's name, when several tests record this claim
     paper_value: str  # the paper's value
-    measures: tuple[MeasureRow, ...]  # headline quantities (at most MEASURED_IN_TABLE)
+    measures: tuple[Measure, ...]  # headline quantities (at most MEASURED_IN_TABLE)
     more_measures: int  # headline quantities left to the claim's section
-    deciding: Deciding | None  # the deciding check, shown when no quantity is
+    deciding: Check | None  # the deciding check, shown when no quantity is
     checks_passed: int  # checks passed
     checks: int  # checks in all
-    threshold: Threshold | None  # the deciding check against its threshold
+    threshold: Check | None  # the deciding check, against its threshold
     assertion: str  # the catalogue's check
     scale: str  # the scale's description
     runtime: str  # the test's runtime
@@ -143,7 +111,7 @@ class ClaimRow:
 
 
 def claim_rows(
-    claims: Sequence[ClaimView], ids: Sequence[str], readings: Mapping[str, mv.Outcome | None] | None = None
+    claims: Sequence[ClaimRecord], ids: Sequence[str], readings: Mapping[str, mv.Outcome | None] | None = None
 ) -> tuple[ClaimRow, ...]:
     """The claims (or predictions) table's rows; ``readings``: each test's multiverse outcome, by test id
     (None or absent: the run has no multiverse part)."""
@@ -151,16 +119,16 @@ def claim_rows(
     rows = []
     shared = text.shared_claims(claims)
     for i, (r, anchor) in enumerate(zip(claims, ids)):
-        rank = r.style.page_order - (CLOSE_RANK if r.labelled_close else 0)
+        rank = style(r.verdict).page_order - (CLOSE_RANK if r.labelled_close else 0)
         measured = r.measured_in_report_order
         check = r.deciding
         passed, total = r.checks_passed
         reason = r.verdict_reason
         first = reason.splitlines()[0] if reason else ""
-        plan = r.sequential
+        plan = r.looks
         rows.append(
             ClaimRow(
-                css=r.css,
+                css=style(r.verdict).css,
                 data_id=claim_number(r.claim) * 1000 + i,
                 data_verdict=f"{rank:g}",
                 data_close=str(r.labelled_close).lower(),
@@ -170,33 +138,20 @@ def claim_rows(
                 statement=r.statement,
                 test=r.test_name if r.claim in shared else None,
                 paper_value=r.paper_value,
-                measures=tuple(measure_row(m) for m in measured[:MEASURED_IN_TABLE]),
+                measures=tuple(measured[:MEASURED_IN_TABLE]),
                 more_measures=max(len(measured) - MEASURED_IN_TABLE, 0),
-                deciding=(
-                    Deciding(check.name, text.num(check.value, 4), values_note(check))
-                    if check is not None and not measured
-                    else None
-                ),
+                deciding=check if check is not None and not measured else None,
                 checks_passed=passed,
                 checks=total,
-                threshold=(
-                    Threshold(
-                        check.name,
-                        text.check_text(check),
-                        not check.passed,
-                        text.close_text(check) if check.close else None,
-                    )
-                    if check is not None
-                    else None
-                ),
+                threshold=check,
                 assertion=r.assertion,
                 scale=text.scale_text(r.scale),
                 runtime=text.duration(r.runtime_s),
                 badge=badge(r),
                 reason=reason,
                 reason_short=first if len(first) <= REASON_SHOWN else first[: REASON_SHOWN - 3].rstrip() + "...",
-                seeds_path=tuple(look.seeds for look in plan.path) if plan else None,
-                stopped=plan.raw.get("stopped", "") if plan else "",
+                seeds_path=tuple(int(look["seeds"]) for look in plan.get("path") or []) if plan else None,
+                stopped=plan.get("stopped", "") if plan else "",
                 readings=readings_cell(readings.get(r.test)),
             )
         )
@@ -226,10 +181,10 @@ class Control:
     total: int  # checks run on it
     verdict: str  # the control's verdict ("?" when it has none)
     reason: str  # why that verdict
-    checks: tuple[CheckRow, ...]  # the checks shown: the failed ones, or all if none failed
+    checks: tuple[Check, ...]  # the checks shown: the failed ones, or all if none failed
 
 
-def control_views(controls: Sequence[ControlView]) -> tuple[Control, ...]:
+def control_views(controls: Sequence[ClaimRecord]) -> tuple[Control, ...]:
     """The claim's negative controls: the counterfactual each fed to the claim's checks, and how they failed."""
     return tuple(
         Control(
@@ -241,7 +196,7 @@ def control_views(controls: Sequence[ControlView]) -> tuple[Control, ...]:
             len(c.checks),
             c.verdict or "?",
             c.verdict_reason or "",
-            check_rows(c.failed_checks or c.checks),
+            tuple(c.failed_checks or c.checks),
         )
         for c in controls
     )
@@ -260,21 +215,21 @@ class SeedPath:
     looks: tuple[Look, ...]  # each look, in order
 
 
-def seed_path(claim: ClaimView) -> SeedPath | None:
+def seed_path(claim: ClaimRecord) -> SeedPath | None:
     """The --until-decided path: the plan, and the seeds and deciding intervals at each look."""
-    plan = claim.sequential
-    if plan is None:
+    plan = claim.looks
+    if not plan:
         return None
     looks = []
-    for look in plan.path:
-        shown = look.shown
+    for look in plan.get("path") or []:
+        shown = look.get("close_checks") or ([look["deciding"]] if look.get("deciding") else [])
         cells = "; ".join(
             f"{c['name']}: {text.num(c['value'], 4)} {text.interval(c.get('interval'), 4)} "
             f"{text.threshold_text(c['op'], c['threshold'])}"
             for c in shown[:PATH_CHECKS_SHOWN]
         )
         more = f"; and {len(shown) - PATH_CHECKS_SHOWN} more" if len(shown) > PATH_CHECKS_SHOWN else ""
-        looks.append(Look(look.seeds, "close" if look.close else "decided", cells + more))
+        looks.append(Look(int(look["seeds"]), "close" if look.get("close") else "decided", cells + more))
     return SeedPath(text.path_text(plan), tuple(looks))
 
 
@@ -290,10 +245,10 @@ class Section:
     facts: tuple[tuple[str, str], ...]  # (label, value): where, paper value, catalogue check, ...
     close_calls: tuple[tuple[str, str], ...]  # (check, its interval and the seeds to decide it)
     path: SeedPath | None  # the --until-decided path
-    measured: tuple[MeasureRow, ...]  # every measured quantity
-    failed: tuple[CheckRow, ...]  # the failed checks
+    measured: tuple[Measure, ...]  # every measured quantity
+    failed: tuple[Check, ...]  # the failed checks
     holds_note: bool  # a declared non-reproduction: say how many checks hold inside it
-    checks: tuple[CheckRow, ...]  # every check
+    checks: tuple[Check, ...]  # every check
     checks_passed: int  # checks passed
     checks_open: bool  # the table of every check starts expanded
     choices: tuple[str, ...]  # what the paper leaves open
@@ -302,7 +257,9 @@ class Section:
     figures: tuple[Figure, ...]  # the claim's figures
 
 
-def section(claim: ClaimView, anchor: str, rendered: Sequence[Rendered]) -> Section:
+def section(
+    claim: ClaimRecord, anchor: str, rendered: Sequence[Rendered], controls: Sequence[ClaimRecord] = ()
+) -> Section:
     facts = [
         ("where", claim.where),
         ("paper value", claim.paper_value),
@@ -316,7 +273,7 @@ def section(claim: ClaimView, anchor: str, rendered: Sequence[Rendered]) -> Sect
     failed = claim.failed_checks
     passed, total = claim.checks_passed
     return Section(
-        css=claim.css,
+        css=style(claim.verdict).css,
         anchor=anchor,
         claim=claim.claim,
         badge=badge(claim),
@@ -326,20 +283,20 @@ def section(claim: ClaimView, anchor: str, rendered: Sequence[Rendered]) -> Sect
         facts=tuple(facts),
         close_calls=tuple((c.name, text.close_text(c)) for c in claim.close_checks),
         path=seed_path(claim),
-        measured=tuple(measure_row(m) for m in claim.measured),
-        failed=check_rows(failed),
+        measured=tuple(claim.measured),
+        failed=tuple(failed),
         holds_note=bool(claim.declared and failed),
-        checks=check_rows(claim.checks),
+        checks=tuple(claim.checks),
         checks_passed=passed,
         checks_open=total <= CHECKS_OPEN,
         choices=claim.choices,
         notes=claim.notes,
-        controls=control_views(claim.controls),
+        controls=control_views(controls),
         figures=figure_views(rendered),
     )
 
 
-def overview_rows(claims: Sequence[ClaimView], depends: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+def overview_rows(claims: Sequence[ClaimRecord], depends: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """The overview's rows: each claim test's deciding check, as ``figures.forest`` takes them; a test in
     ``depends`` (test ids whose verdict changes under another reading) is marked ``depends``."""
     rows = []
@@ -349,7 +306,7 @@ def overview_rows(claims: Sequence[ClaimView], depends: frozenset[str] = frozens
         if check is None or r.verdict == "skipped":
             continue
         margin = check.margin
-        kind = "interval" if margin is not None else ("exact" if check.interval_kind == "exact" else "none")
+        kind = "interval" if margin is not None else ("exact" if check.interval == "exact" else "none")
         name = check.name if len(check.name) <= OVERVIEW_NAME else check.name[: OVERVIEW_NAME - 3] + "..."
         param = re.search(r"\[(.*)\]$", r.test_name)
         test = f" [{param.group(1)}]" if r.claim in shared and param else ""
@@ -376,7 +333,7 @@ class Overview:
     caption: str  # how to read it (``figures.forest``)
 
 
-def overview(claims: Sequence[ClaimView], depends: frozenset[str] = frozenset()) -> Overview | None:
+def overview(claims: Sequence[ClaimRecord], depends: frozenset[str] = frozenset()) -> Overview | None:
     """The forest plot before the table (drawn afresh: one figure for the whole run); None without rows;
     ``depends``: the tests whose verdict changes under another reading (marked in the plot)."""
     rows = overview_rows(claims, depends)
@@ -465,6 +422,22 @@ def chips(counts: Mapping[str, int]) -> tuple[Chip, ...]:
     return tuple(chips)
 
 
+def claim_chips(records: Sequence[ClaimRecord], noun: str) -> tuple[Chip, ...]:
+    """Claims counted as the answer counts them: those whose every test reproduces (close calls apart), and those
+    with a test that does not."""
+    by: dict[str, list[ClaimRecord]] = {}
+    for r in records:
+        by.setdefault(r.claim, []).append(r)
+    holding = [t for t in by.values() if all(r.verdict == "reproduced" for r in t)]
+    close = sum(any(r.labelled_close for r in t) for t in holding)
+    shown = [
+        Chip(verdict_class("reproduced"), False, len(holding) - close, f"{noun} reproduce"),
+        Chip(verdict_class("reproduced"), True, close, f"{noun} reproduce (close)"),
+        Chip(verdict_class("not reproduced"), False, len(by) - len(holding), f"{noun} do not in some test"),
+    ]
+    return tuple(c for c in shown if c.count)
+
+
 def glossary(run: RunView) -> tuple[tuple[str, str], ...]:
     """(verdict, meaning) of each verdict this run's tests and cells hold, in the report's order."""
     present = {v.verdict for part in ("records", "robustness", "multiverse") for v in getattr(run, part)}
@@ -482,7 +455,9 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
     depends = frozenset(t for t, o in readings.items() if o is not None and o.state == mv.CHANGES)
     sections = [
         tuple(
-            section(r, a, rendered.get(i, [])) for i, (r, a) in enumerate(zip(records, ids)) if r.is_prediction == part
+            section(r, a, rendered.get(i, []), run.controls_of(r))
+            for i, (r, a) in enumerate(zip(records, ids))
+            if r.is_prediction == part
         )
         for part in (False, True)
     ]  # the paper's claims, then the predictions beyond it
@@ -500,8 +475,8 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
         tests=len(records),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)
         chips=chips(run.verdict_counts("records")),
-        answer=sentence(run),
-        answer_readings=" ".join(p for p in (multiverse_sentence(run), stated_sentence(run.data)) if p),
+        claim_chips=claim_chips(run.claims, "claims") + claim_chips(run.predictions, "predictions"),
+        answer=answer(run),
         claims_count=len({r.claim for r in run.claims}),
         predictions_count=len({r.claim for r in run.predictions}),
         glossary=glossary(run),
@@ -517,8 +492,7 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
             frozenset((reading, c.column) for c in curves for reading in c.hinges_on),
         ),
         curves=tuple(curves),
-        stated=stated_view(run.data),
-        share=share,
+        stated=stated_view(run),
         robustness_css=grid_css,
         environment=environment_rows(run.environment),
         claim_sections=sections[0],

@@ -10,77 +10,45 @@ from typing import Any, Mapping
 
 from lengthgen.report import multiverse as mv
 from lengthgen.report import text
-from lengthgen.report.answer import sentence
+from lengthgen.records import ClaimRecord
+from lengthgen.report.answer import answer as run_answer
+from lengthgen.report.answer import kind_of
 from lengthgen.report.markdown import cell, table, test_ids
 from lengthgen.report.run_view import RunView
-from lengthgen.report.stated_numbers import PAPER, rank
 
 PAPER_CHARS = 70  # characters of the paper's value in the README's table ("..." beyond)
 MEASURED_CHARS = 110  # characters of the measured headline
-
-
-def ruled_out_readings(grid: mv.UniverseGrid) -> dict[str, int]:
-    """Per reading, the cells it rules out (a precondition failed), in the grid's order."""
-    found: dict[str, int] = {}
-    for (reading, _), view in grid.cells.items():
-        if view.verdict == mv.RULED_OUT:
-            found[reading] = found.get(reading, 0) + 1
-    order = [n for n, _ in grid.readings]
-    return {r: found[r] for r in sorted(found, key=lambda r: order.index(r) if r in order else len(order))}
-
-
-def multiverse_sentence(run: RunView) -> str:
-    """What the multiverse says of the verdicts, in one sentence ("" without a multiverse part)."""
-    grid = mv.view_grid(run)
-    if grid is None:
-        return ""
-    found = mv.outcomes(grid)
-    ran = [o for o in found.values() if o.state != mv.NOT_RUN]
-    changing = [o for o in ran if o.state == mv.CHANGES]
-    part = f"Under the choices the paper leaves open, {len(ran) - len(changing)} of {len(ran)} verdicts hold in every"
-    part += " admissible universe"
-    if changing:
-        by: dict[str, list[str]] = {}  # the readings under which verdicts change -> the rows they change
-        for o in changing:
-            by.setdefault(mv.compact(c.reading for c in o.changes), []).append(o.row)
-        shown = "; ".join(f"{', '.join(rows)} under {readings}" for readings, rows in by.items())
-        part += f"; {len(changing)} change ({shown})"
-    ruled = ruled_out_readings(grid)
-    if ruled:
-        part += "; " + ", ".join(f"{r} is ruled out ({n} cells)" for r, n in ruled.items())
-        part += ": under it the paper's heads do not fit the task in range, which the paper reports they do"
-    return part + "."
-
-
-def stated_sentence(data: Mapping[str, Any]) -> str:
-    """Which universe the paper's stated numbers agree with most, beside the suite's readings ("" without one)."""
-    if not data.get("multiverse"):
-        return ""
-    ranked = [r for r in rank(data) if r.compared]
-    if not ranked:
-        return ""
-    best, paper = ranked[0], next((r for r in ranked if r.universe == PAPER), None)
-    where = "the suite's readings" if best.universe == PAPER else best.universe
-    said = f"The paper's stated numbers agree best with {where} ({best.agree} of {best.compared})"
-    if paper is not None and best.universe != PAPER:
-        said += f"; at the suite's readings {paper.agree} of {paper.compared} agree"
-    return said + "."
+OUTCOME_CHARS = 240  # characters of what the other readings do (its whole sentence, in practice)
 
 
 def answer(run: RunView) -> str:
-    """The README's answer: the run's sentence, the multiverse's and the stated numbers', in bold."""
-    parts = [sentence(run), multiverse_sentence(run), stated_sentence(run.data)]
-    return "**" + " ".join(p for p in parts if p) + "**\n"
+    """The README's answer: the run's answer in at most 80 words (``lengthgen.report.answer``)."""
+    return run_answer(run) + "\n"
+
+
+BASIS_WORDS = {"paper": "the paper's number", "suite reading": "the suite's reading", "edge": "boundary or one cell"}
+
+
+def basis(record: ClaimRecord) -> str:
+    """What a non-reproducing test's failure rests on, in a few words ("" for a test that reproduces)."""
+    if record.verdict == "reproduced":
+        return ""
+    if record.verdict not in ("not reproduced", "not reproduced (undeclared)"):
+        return ""
+    if record.is_prediction:
+        return "the prediction's threshold"
+    return BASIS_WORDS[kind_of(record)]
 
 
 def verdict_table(run: RunView) -> str:
     """A row per claim test at the paper's point: id (and variant), the claim in a few words, the paper's value,
-    the measured headline, the verdict (bold unless reproduced), and what the multiverse's readings do to it."""
+    the measured headline, the verdict (bold unless reproduced), what a failure rests on (its failing checks'
+    threshold basis, or a boundary or single-cell effect), and what the multiverse's readings do to it."""
     grid = mv.view_grid(run)
     found = mv.outcomes(grid) if grid is not None else {}
     rows = []
     for c, shown_id in zip(run.records, test_ids(run.records)):
-        verdict = c.verdict_label if c.verdict else "unknown"
+        verdict = c.label if c.verdict else "unknown"
         outcome = mv.outcome_for(grid, c, found)
         rows.append(
             [
@@ -89,10 +57,11 @@ def verdict_table(run: RunView) -> str:
                 cell(c.statement if c.is_prediction else c.paper_value, PAPER_CHARS),
                 cell(text.headline(c, compact=True), MEASURED_CHARS),
                 cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**",
-                cell(outcome.short()) if outcome is not None else "not run in the multiverse",
+                cell(basis(c)),
+                cell(outcome.short(), OUTCOME_CHARS) if outcome is not None else "not run in the multiverse",
             ]
         )
-    header = ["id", "claim", "paper", "measured", "verdict", "under other readings"]
+    header = ["id", "claim", "paper", "measured", "verdict", "fails against", "under other readings"]
     return "\n".join(table(header, rows)) + "\n"
 
 

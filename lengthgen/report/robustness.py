@@ -35,7 +35,9 @@ from lengthgen.report.grid import (
     shown,
     table_lines,
 )
-from lengthgen.report.run_view import ClaimView, claim_view
+from lengthgen.records import ClaimRecord
+from lengthgen.report.outcome import Spread
+from lengthgen.report.run_view import record_of, style
 
 
 GRID_ID = "robustness-grid"  # the page table's id
@@ -46,12 +48,12 @@ def cell_id(setting: str, claim: str) -> str:
     return f"robustness-{setting}-{claim}"
 
 
-def views(cells: Sequence[ClaimView | Mapping[str, Any]]) -> list[ClaimView]:
-    """The cells' views (records are parsed: ``ClaimView.parse``)."""
-    return [claim_view(c) for c in cells]
+def views(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> list[ClaimRecord]:
+    """The cells' views (records are parsed: ``ClaimRecord.parse``)."""
+    return [record_of(c) for c in cells]
 
 
-def runs_at(catalogue: Catalogue, cells: Sequence[ClaimView]) -> dict[str, tuple[str, ...]]:
+def runs_at(catalogue: Catalogue, cells: Sequence[ClaimRecord]) -> dict[str, tuple[str, ...]]:
     """Per setting, the claims that run at it: those whose entry names it, and any with a recorded cell there."""
     recorded = {(r.setting, r.claim) for r in cells}
     return {
@@ -64,7 +66,7 @@ def runs_at(catalogue: Catalogue, cells: Sequence[ClaimView]) -> dict[str, tuple
     }
 
 
-def build_map(cells: Sequence[ClaimView | Mapping[str, Any]], catalogue: Catalogue = EMPTY) -> dict[str, Any]:
+def build_map(cells: Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catalogue = EMPTY) -> dict[str, Any]:
     """The map as plain data: the catalogue's settings and the claims that run at them (``catalogue``: the run's),
     and per cell its verdict, reason, seeds and every failed check with its numbers. A cell the catalogue runs
     without a record is ``"missing"``."""
@@ -88,13 +90,13 @@ def build_map(cells: Sequence[ClaimView | Mapping[str, Any]], catalogue: Catalog
                     "setting": s.name,
                     "claim": claim,
                     "verdict": r.verdict,
-                    "label": r.verdict_label,
-                    "reason": r.raw.get("verdict_reason"),
-                    "test": r.raw.get("test"),
+                    "label": r.label,
+                    "reason": r.verdict_reason,
+                    "test": r.test,
                     "checks_passed": passed,
                     "checks": total,
-                    "seeds": r.scale.raw.get("seed_list"),
-                    "failed_checks": [failed_check(c.raw) for c in r.failed_checks],
+                    "seeds": r.scale.get("seed_list"),
+                    "failed_checks": [failed_check(c) for c in r.failed_checks],
                     "runtime_s": r.runtime_s,
                 }
             )
@@ -105,11 +107,35 @@ def build_map(cells: Sequence[ClaimView | Mapping[str, Any]], catalogue: Catalog
     }
 
 
+def spreads(
+    cells: Sequence[ClaimRecord], records: Sequence[ClaimRecord], catalogue: Catalogue = EMPTY
+) -> dict[str, Spread]:
+    """Per claim of the map, where its cells stand against its verdict at the paper's point (``records``: the
+    claim tests there; a claim with several tests is judged by the one whose verdict ranks worst), by the one rule
+    of ``lengthgen.report.outcome``."""
+    paper: dict[str, ClaimRecord] = {}
+    for r in records:
+        before = paper.get(r.claim)
+        if before is None or (style(r.verdict).rank or -1) > (style(before.verdict).rank or -1):
+            paper[r.claim] = r
+    claims = sorted({c.claim for c in cells}, key=lambda c: (catalogue.order(c), claim_number(c)))
+    return {
+        claim: Spread(
+            claim, paper.get(claim), tuple((c.setting, c) for c in cells if c.claim == claim), "settings", "at", "at"
+        )
+        for claim in claims
+    }
+
+
 def map_lines(
-    cells: Sequence[ClaimView | Mapping[str, Any]], details: bool = True, catalogue: Catalogue = EMPTY
+    cells: Sequence[ClaimRecord | Mapping[str, Any]],
+    details: bool = True,
+    catalogue: Catalogue = EMPTY,
+    records: Sequence[ClaimRecord] = (),
 ) -> list[str]:
-    """The map as text: one row per claim, one column per setting; then each cell that did not reproduce,
-    with its failed checks' numbers."""
+    """The map as text: one row per claim, one column per setting; each claim's cells against its verdict at the
+    paper's point (``records``, where given); then each cell that did not reproduce, with its failed checks'
+    numbers."""
     cells = views(cells)
     data = build_map(cells, catalogue)
     by_cell = {(r.setting, r.claim): r for r in cells}
@@ -130,6 +156,8 @@ def map_lines(
         "? no record)"
     ] + table_lines("claim", 6, names, rows)
     lines.append(counts_line(data["cells"]))
+    if records:
+        lines += [f"{claim}: {spread.text()}" for claim, spread in spreads(cells, records, catalogue).items()]
     if details:
         for c in data["cells"]:
             if c["verdict"] in ("reproduced", "missing"):
@@ -143,7 +171,7 @@ def map_lines(
 
 
 def grid_view(
-    cells: Sequence[ClaimView | Mapping[str, Any]],
+    cells: Sequence[ClaimRecord | Mapping[str, Any]],
     environment: Mapping[str, Any] | None = None,
     catalogue: Catalogue = EMPTY,
 ) -> Grid | None:
@@ -159,7 +187,7 @@ def grid_view(
     for claim in data["claims"]:
         keys = [(s["name"], claim) for s in data["settings"]]
         slots = [Slot(by_cell.get(k) if k in planned else None, k in planned, cell_id(*k)) for k in keys]
-        rows.append((claim, tuple(grid_cell(slot, slot.view.verdict_label if slot.view else "") for slot in slots)))
+        rows.append((claim, tuple(grid_cell(slot, slot.view.label if slot.view else "") for slot in slots)))
     blocks = tuple(
         block(by_cell[c["setting"], c["claim"]], cell_id(c["setting"], c["claim"]), c["claim"], f"at {c['setting']}")
         for c in data["cells"]

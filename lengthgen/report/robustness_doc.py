@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from lengthgen.multiverse_cells import universe_counts
+from lengthgen.records.record import reading_of
 from lengthgen.registry import Registry
 from lengthgen.report import multiverse as mv
 from lengthgen.report.curve import curve, main_effects
@@ -28,7 +29,7 @@ def robustness_map(run: RunView) -> str:
     env = run.robustness_environment or {}
     return (
         "```\n"
-        + "\n".join(map_lines(run.robustness, details=False, catalogue=run.catalogue))
+        + "\n".join(map_lines(run.robustness, details=False, catalogue=run.catalogue, records=run.records))
         + "\n```\n\n"
         + f"The map's run trained {env.get('models_trained', '?')} models beyond the claims' and read "
         f"{env.get('models_from_cache', '?')} from the cache.\n"
@@ -61,34 +62,48 @@ def outcomes_table(run: RunView) -> str:
         outcome = found[row]
         if outcome.state == mv.NOT_RUN:
             continue
-        base = outcome.paper.verdict_label if outcome.paper is not None else "no record"
+        base = outcome.paper.label if outcome.paper is not None else "no record"
         spec = curve(run, row)
         hinges = [e.reading for e in main_effects(spec) if e.consequential]
         rows.append(
             [
                 cell(f"{row} ({base})"),
-                cell(outcome.short()),
+                cell(outcome.short(), 240),
                 cell(spec.summary()),
                 cell(", ".join(hinges) or "nothing beyond the seeds' noise"),
             ]
         )
     header = ["claim (verdict at the paper's point)", "under the other readings", "its curve", "hinges on"]
-    return "\n".join(table(header, rows)) + "\n"
+    ruled = [f"- {line}." for line in mv.ruled_out_lines(grid)]
+    tail = "\n\nThe readings that rule cells out, and which of the paper's models fail under them:\n\n" + "\n".join(
+        ruled
+    )
+    return "\n".join(table(header, rows)) + (tail if ruled else "") + "\n"
 
 
-def stated_numbers(data: Mapping[str, Any]) -> str:
-    """The universes ranked by the stated numbers they agree with, per choice the reading they favour, and the
-    untrained baselines under both definitions (``stated_numbers.stated_view``, as the page shows them)."""
-    view = stated_view(data)
+def stated_numbers(run: RunView) -> str:
+    """What the paper's stated numbers tell of its readings (``stated_numbers.stated_view``, as the page shows it):
+    the sentence, the discriminating numbers and the others apart, the ranking, each reading against the suite's,
+    the untrained baselines."""
+    view = stated_view(run)
     if view is None:
         return "The reference run holds no multiverse.\n"
-    rows = [[f"`{cell(universe)}`", f"{agree} of {compared}"] for universe, agree, compared in view.ranking]
-    lines = table(["universe", "stated numbers that agree"], rows)
+    lines = [f"**{view.sentence}**", ""]
+    lines += [f"- Discriminating: {'; '.join(view.discriminating) or 'none'}."]
+    agree, disagree = "; ".join(view.agree_everywhere) or "none", "; ".join(view.disagree_everywhere) or "none"
+    lines += [f"- Agree in every universe (they say nothing about the choices): {agree}."]
+    lines += [f"- Disagree in every universe (a finding about the implementation): {disagree}."]
+    rows = [[f"`{cell(u)}`", score, agree] for u, score, agree in view.ranking]
+    lines += ["", *table(["universe", "log-likelihood of the discriminating numbers", "they agree"], rows)]
     if view.more:
-        lines.append("")
-        lines.append(f"and {view.more} more universes (`lengthgen multiverse --paper`).")
-    lines += ["", "Per choice:", ""] + [f"- {line}" for line in view.per_choice]
+        lines += ["", f"and {view.more} more universes (`lengthgen multiverse --paper`)."]
+    lines += ["", "Per reading:", ""] + [f"- {line}" for line in view.per_choice]
     lines += ["", "The untrained baselines:", ""] + [f"- {line}" for line in view.baselines]
+    lines += ["", "Each number and the one measurement it names:", ""]
+    lines += table(
+        ["claim", "quantity", "paper", "measured at the suite's readings", "the measurement"],
+        [[cell(x) for x in row] for row in view.numbers],
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -142,12 +157,12 @@ def universe_models(data: Mapping[str, Any]) -> str:
     run whose models at the paper's point it reuses: a universe trains only the models its readings change)."""
     from lengthgen.report.multiverse import registry_order
 
-    cells = [c for c in data.get("multiverse") or [] if c.get("reading")]
+    cells = [c for c in data.get("multiverse") or [] if reading_of(c)]
     if not cells or any(c.get("models_trained") is None for c in cells):
         return ""
     found: dict[str, list[Mapping[str, Any]]] = {}
     for c in cells:
-        found.setdefault(c["reading"], []).append(c)
+        found.setdefault(reading_of(c), []).append(c)
     rows = [
         [
             f"`{name}`",

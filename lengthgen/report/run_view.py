@@ -1,40 +1,31 @@
-"""One typed view of a run: ``claims.json`` (or the plugin's records and environment) parsed once into
-frozen dataclasses, so every renderer (the terminal summary, the page, the robustness map, the markdown
-summary, the diff) reads the same verdict labels, deciding checks and close calls instead of re-deriving
-them from dicts.
+"""A run as the report reads it: ``claims.json`` (or the plugin's records and environment) parsed once into the
+records' own types (``lengthgen.records.ClaimRecord``, ``Check``, ``Measure``), the same the tests recorded, so every
+renderer (the terminal summary, the page, the robustness map, the multiverse, the markdown summary, the diff) reads
+the verdicts, close calls and deciding checks the records decided, and nothing re-derives them.
 
-- :class:`RunView`: the run (``RunView.from_json(path_or_dict)``, ``RunView.from_records(records,
-  environment)``): its paper claims, predictions, negative controls, robustness and multiverse cells,
-  environment, scale and completeness.
-- :class:`ClaimView`: one claim test (or a cell): its verdict with a display label, colour class and rank
-  (:data:`VERDICT_STYLES`), the deciding check, the close checks, the declared non-reproduction, the
-  checks, the measured quantities, the scale, and its negative controls.
-- :class:`CheckView`: one check with its interval, whether it is close, whether it is a declared
-  expected failure, where its threshold comes from, and its per-seed values.
-- :class:`ControlView`: one negative control.
-- :class:`Measure`: one measured quantity (mean, interval, per-seed values), the one class for it: the
-  renderers format it (``text.summary_text``; the page's row of it is ``views.MeasureRow``).
+- :class:`RunView`: the run (``RunView.from_json(path_or_dict)``, ``RunView.from_records(records, environment,
+  registry)``): its paper claims, predictions, negative controls, robustness and multiverse cells, environment,
+  the claims' registry (catalogue and multiverse plan), scale and completeness.
+- :data:`VERDICT_STYLES`: each verdict's display (colour class, colour, short word, severity, page order,
+  meaning); :func:`style` looks one up.
 
-The verdict rule itself stays in :mod:`lengthgen.report.verdict` (``decide``, ``close_checks``,
-``deciding_check``, ``standard_margin``): the view calls it once per record. The verdict's display is
-derived here and only here: its label (:func:`verdict_label`, "reproduced (close)"), whether it is shown as
-a close call (``ClaimView.labelled_close``), its style; the renderers read them. The file itself is read
-and written by :mod:`lengthgen.report.data`, the layer below. Keys a file of an earlier version lacks
-(``reading``, ``threshold_source``, ``multiverse``, ``interval``, ...) parse to None or empty.
+A record of an older version, whose verdict's derived facts (its close checks, its deciding check) are not
+recorded, has them decided here once, by the records' own rule (``lengthgen.records.verdict.settle``).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from lengthgen.catalogue import NOT_IN_PAPER, Catalogue, Entry
+from lengthgen.catalogue import Catalogue
 from lengthgen.readings import CellPlan
+from lengthgen.records import ClaimRecord
+from lengthgen.records.record import CLOSE_LABELLED, CLOSE_SUFFIX
+from lengthgen.records.verdict import settle
 from lengthgen.registry import Registry
-from lengthgen.report import verdict as rule
 from lengthgen.report.data import assemble, checked, claim_number, read
 
 # ----------------------------------------------------------------------------------------------- verdicts
@@ -112,7 +103,6 @@ UNKNOWN_STYLE = VerdictStyle(
     "no verdict recorded, or one this version does not know",
 )
 STYLES: dict[str, VerdictStyle] = {s.verdict: s for s in VERDICT_STYLES}
-CLOSE_SUFFIX = " (close)"
 
 
 def style(verdict: str | None) -> VerdictStyle:
@@ -121,10 +111,10 @@ def style(verdict: str | None) -> VerdictStyle:
 
 
 def verdict_label(verdict: str | None, close: bool) -> str:
-    """The verdict as shown: "reproduced (close)" / "not reproduced (close)" for a close call
-    (``verdict.CLOSE_LABELLED``); "unknown" without a verdict."""
+    """A verdict as shown: "reproduced (close)" / "not reproduced (close)" for a close call (``CLOSE_LABELLED``;
+    a record's own is ``ClaimRecord.label``); "unknown" without a verdict."""
     shown = verdict or "unknown"
-    return shown + CLOSE_SUFFIX if close and shown in rule.CLOSE_LABELLED else shown
+    return shown + CLOSE_SUFFIX if close and shown in CLOSE_LABELLED else shown
 
 
 def label_verdict(label: str) -> tuple[str, bool]:
@@ -142,407 +132,30 @@ def label_order(labels: Iterable[str]) -> list[str]:
     return [v for v in known if v in labels] + [v for v in labels if v not in known]
 
 
-# ----------------------------------------------------------------------------------------------- checks
-
-
-def _pair(value: Any) -> tuple[Any, Any] | None:
-    return None if value is None else (value[0], value[1])
-
-
-def _tuple(value: Any) -> tuple[Any, ...] | None:
-    return None if value is None else tuple(value)
-
-
-@dataclass(frozen=True)
-class CheckView:
-    name: str  # what is compared
-    value: float | None  # the statistic compared with the threshold (None: not finite in the JSON)
-    op: str  # ">=", "<=", ">", "<", "==", "!=", "in"
-    threshold: Any  # a number, or (low, high) for "in"
-    passed: bool  # the comparison held
-    values: tuple[float | None, ...] | None  # the per-seed (or per-cell) values the statistic summarises
-    ci95: tuple[float, float] | None  # their 95% interval
-    decision_ci: tuple[float, float] | None  # the interval at the run's decision level (--lengthgen-until-decided)
-    interval: tuple[float, float] | None  # the deciding interval: decision_ci, else ci95
-    interval_kind: str | None  # "t", "bootstrap", "exact" or None (``verdict.interval_kind``)
-    level: float  # the level of ``interval`` (the --lengthgen-until-decided level, else 0.95)
-    has_interval: bool  # whether the check can be close at all (``verdict.has_interval``)
-    close: bool  # its deciding interval contains its threshold (``verdict.is_close``)
-    expected_to_fail: bool  # named by the test's declared non-reproduction
-    threshold_source: str | None  # "paper-number", "paper-range", "suite-reading", "catalogue-prediction"
-    # (records.THRESHOLD_SOURCES); None in older files
-    threshold_note: str | None  # the paper's words or number the threshold reads; None when not stated
-    paper: str | None  # the paper's value for this quantity
-    reduce: str | None  # how ``values`` became ``value``: mean, min, max, all (None: a single number)
-    margin: tuple[float, float, float] | None  # (z, low, high): distance to the threshold in standard errors
-    # and the deciding interval in the same units (``verdict.standard_margin``); None without an interval
-    relative_margin: float | None  # distance to the threshold relative to it (``verdict._relative_margin``)
-    seeds_to_decide: int | None  # about how many seeds would decide a close check (None when not close)
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the check as recorded
-
-    @property
-    def expected_failure(self) -> bool:
-        """Declared as a known non-reproduction (``expected_to_fail``)."""
-        return self.expected_to_fail
-
-    @property
-    def distance(self) -> float | None:
-        """The signed distance to the threshold, positive on the passing side (``verdict.distance``)."""
-        return rule.distance(self.raw)
-
-    @classmethod
-    def parse(cls, check: Mapping[str, Any], record: Mapping[str, Any]) -> "CheckView":
-        close = rule.is_close(check)
-        return cls(
-            name=check["name"],
-            value=check.get("value"),
-            op=check["op"],
-            threshold=_pair(check["threshold"]) if check["op"] == "in" else check["threshold"],
-            passed=bool(check["passed"]),
-            values=_tuple(check.get("values")),
-            ci95=_pair(check.get("ci95")),
-            decision_ci=_pair(check.get("decision_ci")),
-            interval=_pair(rule.decision_interval(check)),
-            interval_kind=rule.interval_kind(check),
-            level=rule.decision_level(record) if check.get("decision_ci") else 0.95,
-            has_interval=rule.has_interval(check),
-            close=close,
-            expected_to_fail=bool(check.get("expected_to_fail")),
-            threshold_source=check.get("threshold_source"),
-            threshold_note=check.get("threshold_note"),
-            paper=check.get("paper"),
-            reduce=check.get("reduce"),
-            margin=rule.standard_margin(check, record),
-            relative_margin=rule._relative_margin(check),
-            seeds_to_decide=rule.seeds_to_decide_check(check, record) if close else None,
-            raw=check,
-        )
-
-
-# ----------------------------------------------------------------------------------------------- claims
-
-
-@dataclass(frozen=True)
-class Measure:
-    name: str  # the measured quantity
-    mean: float | None  # its mean over seeds (None: not finite)
-    ci95: tuple[float, float] | None  # the 95% t-interval (None with one value)
-    values: tuple[float | None, ...]  # the per-seed values
-    headline: bool  # marked to be set beside the paper's value
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"mean": self.mean, "ci95": self.ci95, "values": list(self.values)}
-
-
-@dataclass(frozen=True)
-class Declared:
-    patterns: tuple[str, ...]  # fnmatch patterns of the checks a faithful implementation does not reproduce
-    why: str  # the finding, in words
-    strict: bool  # with the paper's seeds: an unexpected pass is not reproduced's opposite
-
-
-@dataclass(frozen=True)
-class ScaleView:
-    name: str  # "quick", "paper", ... ("?" when not recorded)
-    seeds: int | None  # seeds run
-    paper_seeds: int | None  # the paper's protocol's seeds
-    seed_list: tuple[int, ...] | None  # the seeds themselves
-    steps: int | None  # training steps (0: no training)
-    sequences: int | None  # evaluation sequences
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # every recorded key
-
-    @property
-    def too_few_seeds(self) -> bool:
-        return rule.too_few_seeds(self.raw) is not None
-
-
-@dataclass(frozen=True)
-class Look:
-    seeds: int  # seeds at this look
-    close: bool  # still close after it
-    shown: tuple[Mapping[str, Any], ...]  # its close checks, else its deciding check: name, value, op,
-    # threshold, interval
-
-
-@dataclass(frozen=True)
-class Sequential:
-    rule: str  # the stopping rule ("Bonferroni")
-    looks_planned: Any  # looks planned
-    max_seeds: Any  # the most seeds it may take
-    level: float  # each look's interval level
-    stopped: str  # why it stopped ("decided", ...)
-    path: tuple[Look, ...]  # each look, in order
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the record's block
-
-    @classmethod
-    def parse(cls, plan: Mapping[str, Any] | None) -> "Sequential | None":
-        if not plan:
-            return None
-        looks = tuple(
-            Look(
-                int(look["seeds"]),
-                bool(look.get("close")),
-                tuple(look.get("close_checks") or ([look["deciding"]] if look.get("deciding") else [])),
-            )
-            for look in plan.get("path") or []
-        )
-        return cls(
-            str(plan.get("rule", "?")),
-            plan.get("looks_planned", "?"),
-            plan.get("max_seeds", "?"),
-            float(plan.get("level", 0.95)),
-            str(plan.get("stopped", "?")),
-            looks,
-            plan,
-        )
-
-
-def test_name(nodeid: str) -> str:
-    """The test function with its parameters, e.g. ``test_selects_the_target_like_rope[paper-alibi]``."""
-    return (nodeid or "").rsplit("::", 1)[-1]
-
-
-def variant_of(nodeid: str, *names: str | None) -> str:
-    """The test's parameters without ``names`` (the scale's name, and for a cell its setting or reading
-    and claim id), each a whole dash-separated part: ``...[paper-d64]`` -> ``d64``; "" without any."""
-    match = re.search(r"\[(.*)\]$", test_name(nodeid))
-    if not match:
-        return ""
-    params = match.group(1)
-    for name in names:
-        if name:
-            params = re.sub(rf"(^|-){re.escape(name)}(?=-|$)", "", params, count=1).strip("-")
-    return params
-
-
-@dataclass(frozen=True)
-class ControlView:
-    claim: str  # the claim id whose checks it runs
-    test: str  # pytest node id
-    scale: ScaleView  # the scale it ran at
-    verdict: str | None  # "discriminates", "failed", "skipped" (records.CONTROL_VERDICTS), or another string
-    verdict_reason: str | None  # why
-    counterfactual: str  # what it fed to the claim's checks, and why they must fail
-    checks: tuple[CheckView, ...]  # the claim's checks on the counterfactual
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the record as recorded
-
-    @property
-    def discriminates(self) -> bool:
-        return self.verdict == "discriminates"
-
-    @property
-    def failed_checks(self) -> tuple[CheckView, ...]:
-        return tuple(c for c in self.checks if not c.passed)
-
-    @property
-    def test_name(self) -> str:
-        return test_name(self.test)
-
-    @classmethod
-    def parse(cls, record: Mapping[str, Any]) -> "ControlView":
-        return cls(
-            record["claim"],
-            record.get("test", ""),
-            _scale(record.get("scale")),
-            record.get("verdict"),
-            record.get("verdict_reason"),
-            record.get("counterfactual") or "",
-            tuple(CheckView.parse(c, record) for c in record.get("checks") or []),
-            record,
-        )
-
-
-def _scale(scale: Mapping[str, Any] | None) -> ScaleView:
-    scale = scale or {}
-    return ScaleView(
-        scale.get("name", "?"),
-        scale.get("seeds"),
-        scale.get("paper_seeds"),
-        _tuple(scale.get("seed_list")),
-        scale.get("steps"),
-        scale.get("sequences"),
-        scale,
-    )
-
-
-@dataclass(frozen=True)
-class ClaimView:
-    test: str  # pytest node id
-    claim: str  # catalogue id, "C1" .. "C22" or "P1" .. "P6"
-    where: str  # place in the paper (the record's, else the catalogue's)
-    statement: str  # the claim (the record's, else the catalogue's)
-    paper_value: str  # what the paper reports (for a prediction: "not tested by the paper ...")
-    assertion: str  # the catalogue's check at paper scale
-    title: str  # the claim in a few words (the record's, else the catalogue's; its statement where neither has one)
-    kind: str  # "claim" or "prediction"
-    variant: str  # the test's parameters without the scale ("d64", "alibi", ""; ``variant_of``)
-    verdict: str | None  # the verdict as recorded (any string; None when the record has none)
-    verdict_reason: str | None  # why (None for reproduced)
-    outcome: str | None  # pytest's outcome
-    close: bool  # a deciding check's interval contains its threshold (``verdict.close_checks``)
-    checks: tuple[CheckView, ...]  # every check, in recorded order
-    deciding: CheckView | None  # the one check that says most about the verdict (``verdict.deciding_check``)
-    close_checks: tuple[CheckView, ...]  # the close deciding checks
-    declared: Declared | None  # the declared non-reproduction
-    measured: tuple[Measure, ...]  # the measured quantities, in recorded order
-    scale: ScaleView  # the scale it ran at
-    setting: str | None  # the robustness setting (None: the paper's point)
-    reading: str | None  # the multiverse reading (None: the suite's own reading)
-    runtime_s: float | None  # setup + call, seconds
-    sequential: Sequential | None  # the --lengthgen-until-decided plan and path
-    controls: tuple[ControlView, ...]  # its negative controls (same claim, same scale)
-    choices: tuple[str, ...]  # details the paper leaves open, as decided here
-    notes: tuple[str, ...]  # the test's notes
-    inconclusive_reason: str | None  # the test's own reason to stay undecided
-    threshold_basis: str | None  # "paper", "suite reading", "catalogue prediction" over its deciding checks
-    # (records.THRESHOLD_BASES); None in older files
-    verified: str | None  # what verify() concluded (records.VERIFIED); None in older files or when it raised
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the record as recorded
-
-    @property
-    def style(self) -> VerdictStyle:
-        return style(self.verdict)
-
-    @property
-    def verdict_label(self) -> str:
-        """The verdict as shown, e.g. "reproduced (close)" ("unknown" without a verdict)."""
-        return verdict_label(self.verdict, self.close)
-
-    @property
-    def labelled_close(self) -> bool:
-        """Shown as a close call ("(close)" in the label: reproduced and not reproduced only)."""
-        return self.close and (self.verdict or "") in rule.CLOSE_LABELLED
-
-    @property
-    def css(self) -> str:
-        return self.style.css
-
-    @property
-    def rank(self) -> int | None:
-        return self.style.rank
-
-    @property
-    def test_name(self) -> str:
-        return test_name(self.test)
-
-    @property
-    def failed_checks(self) -> tuple[CheckView, ...]:
-        return tuple(c for c in self.checks if not c.passed)
-
-    @property
-    def checks_passed(self) -> tuple[int, int]:
-        """(passed, total)."""
-        return sum(1 for c in self.checks if c.passed), len(self.checks)
-
-    @property
-    def measured_in_report_order(self) -> tuple[Measure, ...]:
-        """The measured quantities as the report lists them: those marked headline first, then the rest."""
-        marked = [self.measured_by_name[n] for n in self.raw.get("headlines") or [] if n in self.measured_by_name]
-        return tuple(dict.fromkeys(marked + list(self.measured)))
-
-    @property
-    def measured_by_name(self) -> dict[str, Measure]:
-        return {m.name: m for m in self.measured}
-
-    @property
-    def headlines(self) -> tuple[Measure, ...]:
-        """The measured headline(s): the quantities marked headline (in marked order), else every measured
-        quantity."""
-        return tuple(m for m in self.measured_in_report_order if m.headline) or self.measured
-
-    @property
-    def is_prediction(self) -> bool:
-        return self.kind == "prediction"
-
-    @classmethod
-    def parse(
-        cls, record: Mapping[str, Any], controls: Sequence[ControlView] = (), entry: Entry | None = None
-    ) -> "ClaimView":
-        """The view of a record; ``entry``: its claim's catalogue entry (the run's), for the words an older
-        record lacks."""
-        claim_id = record["claim"]
-        scale = _scale(record.get("scale"))
-        checks = tuple(CheckView.parse(c, record) for c in record.get("checks") or [])
-        by_name = {id(c.raw): c for c in checks}
-        deciding = rule.deciding_check(record)
-        close = rule.close_checks(record)
-        measured = record.get("measured") or {}
-        marked = [n for n in record.get("headlines") or [] if n in measured]
-        declared = record.get("expected_failures")
-
-        def words(key: str) -> str:
-            value = record.get(key)
-            return value if value else (getattr(entry, key, "") if entry else "")
-
-        return cls(
-            test=record.get("test", ""),
-            claim=claim_id,
-            where=words("where"),
-            statement=words("statement"),
-            paper_value=words("paper_value"),
-            assertion=words("assertion"),
-            title=words("title") or words("statement"),
-            kind="prediction" if _predicts(record, entry) else "claim",
-            variant=variant_of(
-                record.get("test", ""),
-                scale.raw.get("name"),
-                record.get("setting"),
-                record.get("reading"),
-                claim_id if record.get("setting") or record.get("reading") else None,
-            ),
-            verdict=record.get("verdict"),
-            verdict_reason=record.get("verdict_reason") or None,
-            outcome=record.get("outcome"),
-            close=bool(close),
-            checks=checks,
-            deciding=by_name[id(deciding)] if deciding is not None else None,
-            close_checks=tuple(by_name[id(c)] for c in close),
-            declared=(
-                Declared(tuple(declared.get("patterns") or ()), declared.get("why") or "", bool(declared.get("strict")))
-                if declared
-                else None
-            ),
-            measured=tuple(
-                Measure(
-                    n,
-                    measured[n].get("mean"),
-                    _pair(measured[n].get("ci95")),
-                    tuple(measured[n].get("values") or ()),
-                    n in marked,
-                )
-                for n in measured
-            ),
-            scale=scale,
-            setting=record.get("setting") or None,
-            reading=record.get("reading") or None,
-            runtime_s=record.get("runtime_s"),
-            sequential=Sequential.parse(record.get("sequential")),
-            controls=tuple(controls),
-            choices=tuple(record.get("choices") or ()),
-            notes=tuple(record.get("notes") or ()),
-            inconclusive_reason=record.get("inconclusive_reason"),
-            threshold_basis=record.get("threshold_basis"),
-            verified=record.get("verified"),
-            raw=record,
-        )
-
-
-def claim_view(record: ClaimView | Mapping[str, Any]) -> ClaimView:
-    """The claim's view (a record's dict is parsed: ``ClaimView.parse``)."""
-    return record if isinstance(record, ClaimView) else ClaimView.parse(record)
-
-
 # ----------------------------------------------------------------------------------------------- the run
 
 
-def _predicts(record: Mapping[str, Any], entry: Entry | None) -> bool:
-    """Whether a record is of a prediction: it says so, or its catalogue entry does, or its paper value is a
-    prediction's (a record of an older version, which says neither)."""
-    return (
-        bool(record.get("prediction"))
-        or (entry is not None and entry.prediction)
-        or record.get("paper_value") == NOT_IN_PAPER
-    )
+def record_of(record: ClaimRecord | Mapping[str, Any]) -> ClaimRecord:
+    """A record, parsed from its dict where it is one (:func:`parse`)."""
+    return record if isinstance(record, ClaimRecord) else parse(record)
+
+
+def parse(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> ClaimRecord:
+    """A record of a claims.json. A record of an older version takes the words it lacks (its title, whether it
+    is a prediction) from the run's ``catalogue``, and has its verdict's derived facts (close checks, the deciding
+    check) decided again, by the records' own rule."""
+    record = ClaimRecord.from_dict(data)
+    entry = catalogue.get(record.claim) if catalogue is not None else None
+    if entry is not None:
+        for name in ("where", "statement", "paper_value", "assertion", "title"):
+            if not getattr(record, name):
+                setattr(record, name, getattr(entry, name))
+        record.prediction = record.prediction or entry.prediction
+    if not record.title:
+        record.title = record.statement
+    if not record.decided:
+        settle(record, broke=record.verdict in ("error", "skipped"))
+    return record
 
 
 @dataclass(frozen=True)
@@ -572,33 +185,33 @@ class Completeness:
         return text + (f"; {len(self.predicted)} of {self.predictions} predictions" if self.predicted else "")
 
 
-def run_scale(views: Sequence[ClaimView]) -> str:
+def run_scale(records: Sequence[ClaimRecord]) -> str:
     """quick, paper, or mixed (records at several scales, skipped ones aside); "none" without records."""
-    names = {v.scale.raw.get("name") for v in views if v.verdict != "skipped"} - {None}
+    names = {r.scale.get("name") for r in records if r.verdict != "skipped"} - {None}
     if not names:
-        names = {v.scale.raw.get("name") for v in views} - {None}
+        names = {r.scale.get("name") for r in records} - {None}
     if not names:
         return "none"
     return names.pop() if len(names) == 1 else "mixed"
 
 
-def completeness(views: Sequence[ClaimView], catalogue: Catalogue) -> Completeness:
-    ran = {v.claim for v in views}
-    predicted = sorted({v.claim for v in views if v.is_prediction}, key=claim_number)
+def completeness(records: Sequence[ClaimRecord], catalogue: Catalogue) -> Completeness:
+    ran = {r.claim for r in records}
+    predicted = sorted({r.claim for r in records if r.is_prediction}, key=claim_number)
     ids = [e.id for e in catalogue.claims] if len(catalogue) else sorted(ran - set(predicted), key=claim_number)
     return Completeness(
         tuple(c for c in ids if c in ran),
         tuple(c for c in ids if c not in ran),
         tuple(predicted),
-        run_scale(views),
+        run_scale(records),
         len(catalogue.claims),
         len(catalogue.predictions),
     )
 
 
-def verdict_counts(views: Iterable[ClaimView]) -> dict[str, int]:
+def verdict_counts(records: Iterable[ClaimRecord]) -> dict[str, int]:
     """Claim tests per shown label (close calls counted apart), in :data:`VERDICT_STYLES` order."""
-    counts = Counter(v.verdict_label for v in views)
+    counts = Counter(r.label for r in records)
     return {label: counts[label] for label in label_order(counts)}
 
 
@@ -607,12 +220,12 @@ PARTS = ("claims", "predictions", "records", "robustness", "multiverse", "cells"
 
 @dataclass(frozen=True)
 class RunView:
-    claims: tuple[ClaimView, ...]  # the paper's claims at the paper's point, in claims.json's order (by claim
+    claims: tuple[ClaimRecord, ...]  # the paper's claims at the paper's point, in claims.json's order (by claim
     # number, then test)
-    predictions: tuple[ClaimView, ...]  # the predictions beyond the paper (P1-P6), in the same order
-    controls: tuple[ControlView, ...]  # every negative control, in the same order
-    robustness: tuple[ClaimView, ...]  # the robustness map's cells (``setting`` set), by setting then claim
-    multiverse: tuple[ClaimView, ...]  # the multiverse's cells (``reading`` set), by reading then claim
+    predictions: tuple[ClaimRecord, ...]  # the predictions beyond the paper, in the same order
+    controls: tuple[ClaimRecord, ...]  # every negative control, in the same order
+    robustness: tuple[ClaimRecord, ...]  # the robustness map's cells (at a setting), by setting then claim
+    multiverse: tuple[ClaimRecord, ...]  # the multiverse's cells (under a reading), by reading then claim
     environment: Mapping[str, Any]  # versions, fingerprints, wall time, cache counters of the run
     robustness_environment: Mapping[str, Any] | None  # that of the run that drew the map (None: no map)
     multiverse_environment: Mapping[str, Any] | None  # that of the run that drew the multiverse (None: none)
@@ -631,12 +244,12 @@ class RunView:
         return self.registry.plan
 
     @property
-    def records(self) -> tuple[ClaimView, ...]:
+    def records(self) -> tuple[ClaimRecord, ...]:
         """Every claim test at the paper's point: the claims, then the predictions (claims.json's "records")."""
         return self.claims + self.predictions
 
     @property
-    def cells(self) -> tuple[ClaimView, ...]:
+    def cells(self) -> tuple[ClaimRecord, ...]:
         """The robustness cells, then the multiverse cells."""
         return self.robustness + self.multiverse
 
@@ -644,6 +257,11 @@ class RunView:
     def scale(self) -> str:
         """The run's scale: quick, paper, mixed or none."""
         return self.completeness.scale
+
+    def controls_of(self, record: ClaimRecord) -> tuple[ClaimRecord, ...]:
+        """The negative controls of a claim test: the same claim, at the same scale."""
+        name = record.scale.get("name")
+        return tuple(c for c in self.controls if c.claim == record.claim and c.scale.get("name") == name)
 
     def verdict_counts(self, part: str = "claims") -> dict[str, int]:
         """Shown labels counted over ``part``: one of :data:`PARTS`."""
@@ -669,31 +287,24 @@ class RunView:
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "RunView":
         registry = Registry.from_data(data)
-        controls = tuple(ControlView.parse(c) for c in data.get("controls") or [])  # claims.json's order
-        own: dict[tuple[str, str], list[ControlView]] = {}
-        for c in controls:
-            own.setdefault((c.claim, c.scale.raw.get("name")), []).append(c)
-
-        def claim(record: Mapping[str, Any]) -> ClaimView:
-            mine = own.get((record["claim"], (record.get("scale") or {}).get("name")), ())
-            return ClaimView.parse(record, mine, registry.catalogue.get(record["claim"]))
-
-        records = list(data.get("records") or [])
-        readings = [r for r in records + list(data.get("robustness") or []) if r.get("reading")]
-        records = [r for r in records if not r.get("reading")]  # a multiverse cell never sits in the table
-        views = [claim(r) for r in records]
-        cells = [claim(r) for r in data.get("robustness") or [] if not r.get("reading")]
-        multiverse = [claim(r) for r in list(data.get("multiverse") or []) + readings]
+        catalogue = registry.catalogue
+        controls = tuple(parse(c, catalogue) for c in data.get("controls") or [])  # claims.json's order
+        records = [parse(r, catalogue) for r in data.get("records") or []]
+        settings = [parse(c, catalogue) for c in data.get("robustness") or []]
+        readings = [r for r in records + settings if r.reading]
+        records = [r for r in records if not r.reading and not r.setting]  # a cell never sits in the table
+        cells = [r for r in settings if not r.reading]
+        multiverse = [parse(c, catalogue) for c in data.get("multiverse") or []] + readings
         return cls(
-            claims=tuple(v for v in views if not v.is_prediction),
-            predictions=tuple(v for v in views if v.is_prediction),
+            claims=tuple(r for r in records if not r.is_prediction),
+            predictions=tuple(r for r in records if r.is_prediction),
             controls=controls,
             robustness=tuple(cells),
             multiverse=tuple(multiverse),
             environment=data.get("environment") or {},
             robustness_environment=data.get("robustness_environment") if cells else None,
             multiverse_environment=data.get("multiverse_environment") if multiverse else None,
-            completeness=completeness(views, registry.catalogue),
+            completeness=completeness(records, registry.catalogue),
             registry=registry,
             data=data,
         )

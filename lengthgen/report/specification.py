@@ -63,11 +63,21 @@ def cached_curve(found: Curve, key: str, drawings: Path | None) -> str:
     return png
 
 
+def ruled_out_view(column: str, universes: int) -> CurveView:
+    """A row whose every recorded universe is ruled out: no curve, and the sentence that says why."""
+    summary = f"ruled out in every universe this run holds ({universes}): no admissible universe ran its checks"
+    return CurveView(column, "", summary, "", (), (), None, None, False)
+
+
 def curve_views(run: RunView, drawings: Path | None = None) -> tuple[CurveView, ...]:
     """Every multiverse row's curve, by claim number (() without a multiverse part)."""
     columns = sorted(dict.fromkeys(column_of(c, run.catalogue) for c in run.multiverse), key=run.catalogue.column_order)
     views = []
     for column in columns:
+        cells = [c for c in run.multiverse if column_of(c, run.catalogue) == column]
+        if all(c.ruled_out is not None for c in cells):  # no universe ran its checks: nothing to plot
+            views.append(ruled_out_view(column, len(cells)))
+            continue
         found = curve(run, column)
         effects = main_effects(found)
         admissible = [p for p in found.points if not p.ruled_out]

@@ -12,7 +12,8 @@ from typing import Any, Mapping, Sequence
 from lengthgen.report import text
 from lengthgen.report.multiverse import grid_lines
 from lengthgen.report.robustness import map_lines
-from lengthgen.report.run_view import ClaimView, RunView
+from lengthgen.records import ClaimRecord
+from lengthgen.report.run_view import RunView
 
 MIN_WIDTH = 100  # below this the paper and measured columns would be unreadable
 VERDICT_W = 15  # the verdict column; wider when a label needs it ("not reproduced (close)")
@@ -29,7 +30,7 @@ def _wrap(value: str, width: int, lines: int = WRAP_LINES) -> list[str]:
     return wrapped
 
 
-def _close_lines(claim: ClaimView, width: int) -> list[str]:
+def _close_lines(claim: ClaimRecord, width: int) -> list[str]:
     """A close claim's close checks with their intervals, and the --lengthgen-until-decided path."""
     lines = []
     close = claim.close_checks
@@ -38,8 +39,8 @@ def _close_lines(claim: ClaimView, width: int) -> list[str]:
         lines += [f"{'':<12} {part}" for part in _wrap(line, width - 14, 2)]
     if len(close) > CLOSE_SHOWN:
         lines.append(f"{'':<12} close: and {len(close) - CLOSE_SHOWN} more (see the page)")
-    if claim.sequential is not None:
-        lines += [f"{'':<12} {part}" for part in _wrap(text.path_text(claim.sequential), width - 14, 2)]
+    if claim.looks:
+        lines += [f"{'':<12} {part}" for part in _wrap(text.path_text(claim.looks), width - 14, 2)]
     return lines
 
 
@@ -70,7 +71,7 @@ def summary_lines(
     environment = view.environment if environment is None else environment
     records = view.records
     width = max(width or shutil.get_terminal_size((160, 24)).columns, MIN_WIDTH)
-    verdict_w = max([VERDICT_W] + [len(r.verdict_label) for r in records if r.verdict])
+    verdict_w = max([VERDICT_W] + [len(r.label) for r in records if r.verdict])
     fixed = f"{'claim':<5} {'scale':<6} {'verdict':<{verdict_w}} {'checks':>7}  "
     free = width - len(fixed) - 3
     paper_w = int(free * PAPER_SHARE)
@@ -85,9 +86,11 @@ def summary_lines(
         paper = _wrap(r.statement if r.is_prediction else r.paper_value, paper_w)
         measured = _wrap(text.headline(r, compact=True), measured_w)
         for i, (p, m) in enumerate(itertools.zip_longest(paper, measured, fillvalue="")):
-            shown = r.verdict_label if r.verdict else "?"
+            shown = r.label if r.verdict else "?"
             head = (
-                (f"{r.claim:<5} {r.scale.name:<6} {shown:<{verdict_w}} {checks:>7}  ") if i == 0 else " " * len(fixed)
+                (f"{r.claim:<5} {r.scale.get('name', '?'):<6} {shown:<{verdict_w}} {checks:>7}  ")
+                if i == 0
+                else " " * len(fixed)
             )
             lines.append(f"{head}{p:<{paper_w}} | {m}".rstrip())
         if r.claim in shared:
@@ -126,7 +129,7 @@ def terminal_lines(view: RunView, width: int | None = None) -> list[str]:
     """What ``pytest claims`` prints at its end: the robustness map and the multiverse as grids (their
     cells never sit among the claims), then the claims table (:func:`summary_lines`); a run of cells
     alone ends with the wall time and cache counters only."""
-    lines = map_lines(view.robustness, catalogue=view.catalogue) if view.robustness else []
+    lines = map_lines(view.robustness, catalogue=view.catalogue, records=view.records) if view.robustness else []
     lines += grid_lines(view.multiverse, records=view.records, registry=view.registry) if view.multiverse else []
     summary = summary_lines(view, width=width)
     return lines + (summary[-1:] if view.cells and not view.records else summary)

@@ -20,19 +20,24 @@ from typing import Any
 
 import jinja2
 
+from lengthgen.report.formats import GLOBALS
+
 TEMPLATES = "templates"  # folder of lengthgen/report holding the templates (package data)
 STATIC = "static"  # folder of lengthgen/report holding the inlined CSS and JS (package data)
 
 
 @lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
-    """The one environment of the page's templates (built once: it caches the compiled templates)."""
-    return jinja2.Environment(
+    """The one environment of the page's templates (built once: it caches the compiled templates); its globals
+    format the records' checks and quantities (``lengthgen.report.formats``)."""
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("lengthgen.report", TEMPLATES),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=True),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,  # the page ends with a newline, as a text file should
     )
+    env.globals.update(GLOBALS)
+    return env
 
 
 @lru_cache(maxsize=None)

@@ -10,11 +10,17 @@ from typing import Any, Mapping
 
 from lengthgen.report import text
 from lengthgen.report.markdown import test_ids
-from lengthgen.report.run_view import ClaimView, Look, RunView
+from lengthgen.records import ClaimRecord
+from lengthgen.report.run_view import RunView
 
 
-def _check_at(look: Look, name: str) -> Mapping[str, Any] | None:
-    return next((c for c in look.shown if c.get("name") == name), None)
+def _shown_at(look: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """A look's close checks, else its deciding check (the record's ``looks`` path)."""
+    return list(look.get("close_checks") or ([look["deciding"]] if look.get("deciding") else []))
+
+
+def _check_at(look: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    return next((c for c in _shown_at(look) if c.get("name") == name), None)
 
 
 def _shown(check: Mapping[str, Any], level: float) -> str:
@@ -27,17 +33,17 @@ def _shown(check: Mapping[str, Any], level: float) -> str:
     )
 
 
-def _line(c: ClaimView, shown_id: str) -> str:
-    plan = c.sequential
-    first, last = plan.path[0], plan.path[-1]
-    where = "still close" if last.close else f"decided at {last.seeds} seeds"
-    line = f"- **{shown_id}**, {first.seeds} → {last.seeds} seeds, {where}: **{c.verdict_label}**."
-    followed = (last.shown or first.shown or ({},))[0]
+def _line(c: ClaimRecord, shown_id: str) -> str:
+    plan = c.looks
+    first, last = plan["path"][0], plan["path"][-1]
+    where = "still close" if last.get("close") else f"decided at {last['seeds']} seeds"
+    line = f"- **{shown_id}**, {first['seeds']} → {last['seeds']} seeds, {where}: **{c.label}**."
+    followed = (_shown_at(last) or _shown_at(first) or [{}])[0]
     name = followed.get("name")
     if name is None:
         return line
-    line += f" {_shown(followed, plan.level)}."
-    steps = [(look.seeds, _check_at(look, name)) for look in plan.path]
+    line += f" {_shown(followed, float(plan.get('level', 0.95)))}."
+    steps = [(look["seeds"], _check_at(look, name)) for look in plan["path"]]
     steps = [(n, check) for n, check in steps if check is not None]
     if len(steps) > 1:
         line += " Its path: " + ", ".join(f"{text.num(check.get('value'), 3)} ({n})" for n, check in steps) + "."
@@ -50,15 +56,15 @@ def seeds_added(run: RunView) -> str:
     ids = test_ids(views)
     moved, first_look = [], []
     for c, shown_id in zip(views, ids):
-        if c.sequential is None or not c.sequential.path:
+        if not c.looks or not c.looks.get("path"):
             continue
-        if len(c.sequential.path) > 1:
+        if len(c.looks["path"]) > 1:
             moved.append(_line(c, shown_id))
         else:
             first_look.append(shown_id)
     env = run.environment
-    plans = [c.sequential for c in views if c.sequential is not None]
-    most = max((int(p.max_seeds) for p in plans), default=0)
+    plans = [c.looks for c in views if c.looks]
+    most = max((int(p.get("max_seeds", 0)) for p in plans), default=0)
     head = (
         f"The recorded run: `pytest claims -n auto --lengthgen-until-decided={most}`, "
         f"{text.duration(env.get('wall_time_s'))} of wall time, {env.get('models_trained', '?')} models trained "

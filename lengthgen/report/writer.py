@@ -43,7 +43,7 @@ def render_page(data: Mapping[str, Any] | RunView, drawings: Path | None = None)
     drawn by earlier runs are kept (see ``figures.cached_render``), pruned to this page's figures."""
     run = data if isinstance(data, RunView) else RunView.from_json(data)
     records = run.records
-    figures = [r.raw.get("figures") or {} for r in records]
+    figures = [r.figures for r in records]
     rendered = {i: render_record(f, drawings) for i, f in enumerate(figures)}
     curves = curve_views(run, drawings)
     if drawings is not None and drawings.exists():

@@ -1,8 +1,9 @@
-"""Each claim test's record, with its verdict, onto its test report: after the test (or its failed
-setup) the recorder's record gets the runtime, the models its process trained during it, pytest's outcome
-and the verdict of ``lengthgen.report.verdict.decide``, and rides on the report's ``user_properties``, so the xdist
-controller receives every worker's records. A ``NotReproduced`` finding is reported as pytest reports an
-xfail.
+"""Each claim test's record, with its verdict, onto its test report. The recorder decided the verdict once
+(``verify()``, ``lengthgen.records.verdict.decide``) and pytest's outcome follows from it: a ``NotReproduced``
+finding ends the test as pytest's xfail (:func:`pytest_runtest_call`). After the test (or its failed setup) the
+record gets the runtime and the models its process trained during it, and a test that broke before or beside its
+verdict (an exception, a skip, an assertion outside the recorder) gets its verdict here (:func:`broke`); the
+record rides on the report's ``user_properties``, so the xdist controller receives every worker's records.
 
 The test also gets a few short strings as JUnit properties (``item.user_properties``, as ``record_property``
 adds them): ``lengthgen_claim`` (the id), ``lengthgen_kind``, ``lengthgen_verdict``, and for a claim
@@ -31,17 +32,6 @@ def _message(report: pytest.TestReport) -> str | None:
         return crash.message
     lines = [line for line in str(longrepr).splitlines() if line.strip()]
     return lines[-1] if lines else None
-
-
-def _outcome(report: pytest.TestReport, call: pytest.CallInfo) -> str:
-    """passed, xfailed, skipped, failed (an assertion of the test, or a strict xfail that passed), error."""
-    if report.passed:
-        return "passed"
-    if report.skipped:
-        return "xfailed" if hasattr(report, "wasxfail") else "skipped"
-    if report.when == "call" and (call.excinfo is None or call.excinfo.errisinstance(AssertionError)):
-        return "failed"
-    return "error"
 
 
 def trained_so_far(config: pytest.Config) -> int:
@@ -76,6 +66,37 @@ def _unrun_recorder(item: pytest.Item, marker: pytest.Mark):
     return recorder
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """A declared non-reproduction (``verify()`` raised ``NotReproduced``) ends the test as pytest's xfail, with
+    the verdict's reason: pytest's outcome follows from the verdict."""
+    from lengthgen.records import NotReproduced
+
+    try:
+        return (yield)
+    except NotReproduced as finding:
+        pytest.xfail(finding.reason)
+
+
+def broke(report: pytest.TestReport, call: pytest.CallInfo, record) -> str | None:
+    """How a finished test broke where its recorder's verdict does not stand: "skipped", "error" (an exception, a
+    failed setup), "failed" (an assertion outside the recorder, or an xfail that is not its declared finding);
+    None where the verdict the recorder decided ended the test."""
+    from lengthgen.records import VerdictFailed
+
+    if report.skipped and not hasattr(report, "wasxfail"):
+        return "skipped"
+    if report.when == "setup":
+        return "error"
+    if hasattr(report, "wasxfail"):  # only the recorder's declared finding may end a claim test as an xfail
+        return None if record.verdict == "not reproduced" else "failed"
+    if call.excinfo is None:
+        return None
+    if call.excinfo.errisinstance(VerdictFailed):
+        return None
+    return "failed" if call.excinfo.errisinstance(AssertionError) else "error"
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome = yield
@@ -83,66 +104,49 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     marker = item.get_closest_marker("claim") or item.get_closest_marker("control")
     if marker is None:
         return
-    from lengthgen.records import NotReproduced
-
-    if call.excinfo is not None and call.excinfo.errisinstance(NotReproduced) and report.when == "call":
-        report.outcome = "skipped"  # as pytest reports an xfail: the finding, with this run's measured values
-        report.wasxfail = call.excinfo.value.reason
     item.stash[state.DURATION] = item.stash.get(state.DURATION, 0.0) + report.duration
-    recorder = item.stash.get(state.RECORDER, None)
     finished = report.when == "call" or (report.when == "setup" and not report.passed)
     if not finished:
         return
-    if recorder is None:
-        recorder = _unrun_recorder(item, marker)
-    from lengthgen.report.verdict import decide
+    from lengthgen.records.verdict import broken, decide
 
+    recorder = item.stash.get(state.RECORDER, None) or _unrun_recorder(item, marker)
     record = recorder.record
     record.runtime_s = item.stash[state.DURATION]
     record.models_trained = trained_so_far(item.config) - item.stash.get(state.TRAINED_BEFORE, 0)
-    record.outcome = _outcome(report, call)
-    reason = report.wasxfail if record.outcome == "xfailed" else _message(report)
-    if record.outcome == "error" and report.when == "setup":
-        reason = f"setup failed: {reason}"
+    how = broke(report, call, record)
+    if how is not None:
+        reason = _message(report)
+        if hasattr(report, "wasxfail"):
+            reason = (
+                f"xfail that is not the claim's declared finding (an exception is not a finding): {report.wasxfail}"
+            )
+        broken(record, how, f"setup failed: {reason}" if how == "error" and report.when == "setup" else reason)
+    elif record.verdict is None:  # the test passed without calling verify(): its verdict is decided here, once
+        decide(record)
     data = record.to_dict()
-    record.verdict, record.verdict_reason = decide(data, record.outcome, reason)
-    if record.kind == "claim":
-        from lengthgen.report.verdict import closeness
-
-        for key, value in closeness(data).items():
-            setattr(record, key, value)
-    data.update(
-        verdict=record.verdict,
-        verdict_reason=record.verdict_reason,
-        close=record.close,
-        close_checks=record.close_checks,
-        seeds_to_decide=record.seeds_to_decide,
-    )
     report.user_properties.append((state.RECORD_PROPERTY, data))
-    item.user_properties.extend(junit_properties(data))
+    item.user_properties.extend(junit_properties(record))
     from lengthgen.testing.drawing import draw_soon
 
     draw_soon(item.config, data.get("figures"))  # by this process (or its training processes), not the report's
 
 
-def junit_properties(record: dict) -> list[tuple[str, str]]:
-    """The record in short, as JUnit properties (name, plain string): id, kind and verdict label; for a
-    claim also the paper value (a prediction's statement), the measured headline, checks passed and the
-    close call, as the markdown summary shows them (``lengthgen.report.markdown``, from the record's
-    ``ClaimView``)."""
-    properties = [("lengthgen_claim", record["claim"]), ("lengthgen_kind", record["kind"])]
-    if record["kind"] != "claim":
-        return properties + [("lengthgen_verdict", str(record.get("verdict") or "unknown"))]
+def junit_properties(record) -> list[tuple[str, str]]:
+    """The record (``lengthgen.records.ClaimRecord``) in short, as JUnit properties (name, plain string): id,
+    kind and verdict label; for a claim also the paper value (a prediction's statement), the measured headline,
+    checks passed and the close call, as the markdown summary shows them (``lengthgen.report.markdown``)."""
+    properties = [("lengthgen_claim", record.claim), ("lengthgen_kind", record.kind)]
+    if record.kind != "claim":
+        return properties + [("lengthgen_verdict", str(record.verdict or "unknown"))]
     from lengthgen.report import text
     from lengthgen.report.markdown import close_cell
-    from lengthgen.report.run_view import ClaimView
 
-    view = ClaimView.parse(record)
-    passed, total = view.checks_passed
+    passed, total = record.checks_passed
     return properties + [
-        ("lengthgen_verdict", view.verdict_label),
-        ("lengthgen_paper", view.statement if view.is_prediction else view.paper_value),
-        ("lengthgen_measured", text.headline(view, compact=True)),
+        ("lengthgen_verdict", record.label),
+        ("lengthgen_paper", record.statement if record.is_prediction else record.paper_value),
+        ("lengthgen_measured", text.headline(record, compact=True)),
         ("lengthgen_checks", f"{passed}/{total}"),
-        ("lengthgen_close", close_cell(view) or "no"),
+        ("lengthgen_close", close_cell(record) or "no"),
     ]

@@ -1,0 +1,39 @@
+"""The record a claim test leaves, in plain types from the process that ran it to the page: its checks and
+measured quantities (:mod:`~lengthgen.records.check`), the record itself and where it ran
+(:mod:`~lengthgen.records.record`), its verdict, decided once (:mod:`~lengthgen.records.verdict`), and the
+recorders a test fills it through (:mod:`~lengthgen.records.recorder`). No torch.
+"""
+
+from lengthgen.records.check import OPS, THRESHOLD_BASES, THRESHOLD_SOURCES, Check, Measure
+from lengthgen.records.record import (
+    CONTROL_VERDICTS,
+    VERDICTS,
+    AtSetting,
+    ClaimRecord,
+    Control,
+    Declared,
+    PaperPoint,
+    UnderReading,
+)
+from lengthgen.records.recorder import ClaimRecorder, ControlRecorder, NotReproduced, VerdictFailed, seed_bootstrap
+
+__all__ = [
+    "CONTROL_VERDICTS",
+    "OPS",
+    "THRESHOLD_BASES",
+    "THRESHOLD_SOURCES",
+    "VERDICTS",
+    "AtSetting",
+    "Check",
+    "ClaimRecord",
+    "ClaimRecorder",
+    "Control",
+    "ControlRecorder",
+    "Declared",
+    "Measure",
+    "NotReproduced",
+    "PaperPoint",
+    "UnderReading",
+    "VerdictFailed",
+    "seed_bootstrap",
+]

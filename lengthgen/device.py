@@ -3,7 +3,7 @@
 
 Process-wide, like ``torch.set_num_threads``. Random draws (initialisation, data) always come from CPU
 generators, so a seed sees the same data and the same initial weights on every device; only the
-arithmetic differs, within float32 rounding (``tests/test_device.py``). The device is part of every
+arithmetic differs, within float32 rounding (``tests/unit/test_device.py``). The device is part of every
 cache key, so CPU and GPU results never mix.
 """
 

@@ -16,7 +16,7 @@ The rule (a group-sequential design with a Bonferroni split, fixed before the fi
   probability alpha/K at each look; by Bonferroni's inequality the chance that any of the K looks does
   so is at most alpha. Bonferroni needs no assumption about how the looks depend on each other, so it
   holds for the nested seed sets here; it is conservative (``simulate_wrong_decisions`` measures it on
-  normal seed streams with the true mean on the threshold, and ``tests/test_sequential.py`` checks that
+  normal seed streams with the true mean on the threshold, and ``tests/unit/test_sequential.py`` checks that
   the rate stays at most alpha while the same looks each at an unadjusted 95% exceed it). Away from the
   threshold it stops early. The simulated rates and seed counts are in docs/statistics.md.
 - Without ``--lengthgen-until-decided`` there is one look (K = 1): the plain 95% intervals.
@@ -214,7 +214,7 @@ def _special() -> Any:
 def t_quantile(p: float, df: int) -> float:
     """Student's t quantile, ``scipy.stats.t.ppf(p, df)`` for 0 < p < 1, memoised: the report asks for the same
     few thousands of times (every check's margin). ``scipy.special.stdtrit`` is what ``t.ppf`` calls inside, so
-    the float is the same (``tests/test_sequential.py``)."""
+    the float is the same (``tests/unit/test_sequential.py``)."""
     return float(_special().stdtrit(df, p))
 
 

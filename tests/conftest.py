@@ -17,7 +17,7 @@ def _one_training_process(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
     """Under a ``-m`` expression that selects only tests with a scale marker (``-m quick``, ``-m multiverse``),
-    no unit test can be selected (``tests/test_selection.py`` checks that none carries one), so their modules
+    no unit test can be selected (``tests/unit/test_selection.py`` checks that none carries one), so their modules
     are not imported: the fast check skips collecting them."""
     from lengthgen.testing.selection import SCALE_MARKERS, requires_one_of
 

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 from lengthgen.config import ModelConfig, RunSpec, TaskConfig, TrainConfig
 from lengthgen.registry import Registry
+
+ROOT = Path(__file__).resolve().parents[1]  # the checkout: the package, claims/, tests/, docs/
+DATA = ROOT / "tests" / "data"  # the recorded runs and measurements the tests and documents read
+SHARED = ROOT.parent / "shared"  # the paper and its catalogue beside a working checkout (absent in a clone)
 
 
 def tiny_spec(encoding: str = "rope", steps: int = 20, offset: int = 2, **model) -> RunSpec:

@@ -28,7 +28,7 @@ HELPERS = ("common", "until_decided", "multiverse_record")  # modules of this pa
 FIRST = ("train", "phenomenon", "pinning", "kernel")  # listed first by ``lengthgen --help``; the rest by name
 RENDERS = ("report", "diff", "robustness", "multiverse", "docs", "timed")  # subcommands that read a claims.json (or,
 # timed, run another command) and compute nothing: no torch threads, device or workers are set up for them
-# (tests/test_import_layers.py: no torch)
+# (tests/integration/test_import_layers.py: no torch)
 
 
 def command_modules() -> list[str]:

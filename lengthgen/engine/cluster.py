@@ -16,7 +16,7 @@ scheduler is given; without a scheduler nothing changes.
 - A worker that dies mid-pass loses nothing: Dask reschedules the task on another worker, and the
   driver saves only complete results. A member trains the same in any process (one torch thread, CPU
   generators for every draw), so the cluster's numbers equal a local run's bit for bit
-  (``tests/test_dask_cluster.py``).
+  (``tests/integration/test_dask_cluster.py``).
 
 Process-wide, like ``lengthgen.engine.parallel.set_workers``: ``connect(address)`` makes every later training
 call of this process use the cluster; ``close()`` stops.

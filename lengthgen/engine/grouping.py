@@ -27,7 +27,7 @@ def group_members(members: Sequence[Member], max_members: int = MAX_MEMBERS) -> 
 def fill_workers(passes: list[list[Member]], workers: int) -> list[list[Member]]:
     """``passes`` with the largest split in two (the first half rounded up) until there are ``workers`` passes
     or none has two members: fewer passes than processes leave a process idle, and a member trains the same
-    in a smaller pass (``tests/test_train.py``)."""
+    in a smaller pass (``tests/unit/test_train.py``)."""
     passes = [list(group) for group in passes]
     while len(passes) < workers:
         largest = max(range(len(passes)), key=lambda i: len(passes[i]), default=None)

@@ -1,7 +1,7 @@
 """``docs/catalogue.md``: the paper's claims catalogue as a page, rendered from a recorded run: its catalogue (every
 claim module's entry: the statement, where it stands in the paper, the paper's value, the suite's check) and its
 records (where each check's threshold comes from: ``records.THRESHOLD_SOURCES``, counted per claim). ``lengthgen
-docs`` writes it; ``tests/test_docs_rendered.py`` fails when the page in the repository differs. No torch.
+docs`` writes it; ``tests/docs/test_docs_rendered.py`` fails when the page in the repository differs. No torch.
 """
 
 from __future__ import annotations

@@ -230,7 +230,7 @@ DRAW = {"lines": _lines, "bars": _bars, "heatmap": _heatmap}
 def lay_out(fig) -> None:
     """tight_layout's margins, computed once, and then no layout engine on the figure: tight_layout leaves a
     placeholder engine behind, and savefig lays out and draws once more for any engine before it draws. The PNG
-    is the same byte for byte with one draw fewer (``tests/test_report_figures.py``)."""
+    is the same byte for byte with one draw fewer (``tests/unit/test_report_figures.py``)."""
     fig.tight_layout()
     fig.set_layout_engine(None)
 

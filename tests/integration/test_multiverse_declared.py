@@ -1,0 +1,264 @@
+"""The multiverse's declarations as data (claims/multiverse_declared.json, lengthgen/report/declared.py) and the
+preconditions that rule a cell out (claims/preconditions.py, ClaimRecorder.rule_out, the verdict "ruled out")."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+
+import pytest
+
+from lengthgen.experiments import multiverse as mv
+from lengthgen.records import ClaimRecord, ClaimRecorder, NotReproduced
+from lengthgen.records.record import reading_of, setting_of
+from lengthgen.report import declared as D
+from tests.helpers import DATA, registry
+
+import claims.test_multiverse as cells_module
+from claims import multiverse as plan
+from claims import preconditions
+from claims.registry import CLAIMS
+
+REFERENCE = DATA / "claims-reference.json.gz"  # a cold paper-scale run (its checks' names)
+EXTENDED = DATA / "claims-extended.json.gz"  # the extended cells, with the same code
+
+
+def _run() -> dict:
+    """The reference run with the extended cells joined (every cell of the factorial)."""
+    from lengthgen.report.data import with_cells_of
+
+    reference = json.loads(gzip.decompress(REFERENCE.read_bytes()))
+    return with_cells_of(reference, json.loads(gzip.decompress(EXTENDED.read_bytes())))
+
+
+def test_the_file_names_only_cells_of_the_plan_and_known_preconditions():
+    known = {(u.name, c) for u, c in plan.all_cells()}
+    assert set(plan.DECLARATIONS.cells) <= known
+    assert all(set(c.preconditions) <= set(preconditions.PRECONDITIONS) for c in plan.DECLARATIONS.cells.values())
+
+
+def test_every_declared_check_is_one_the_claim_emits():
+    """Each check a cell declares failing is a check its column's claim records at the paper's point, or one the
+    cell itself recorded in the reference run or the extended cells' (a check named by what it measured there,
+    such as P6's "longest L selecting -K", is named by the universe's models)."""
+    from lengthgen.report.multiverse import column_of
+
+    run = _run()
+    catalogue = registry().catalogue
+    emitted: dict[str, set[str]] = {}
+    for r in run["records"]:
+        if r.get("kind") == "claim" and not reading_of(r) and not setting_of(r):
+            emitted.setdefault(column_of(r, catalogue), set()).update(c["name"] for c in r["checks"])
+    own = {
+        (reading_of(r), column_of(r, catalogue)): {c["name"] for c in r["checks"]} for r in run.get("multiverse", [])
+    }
+    for (universe, column), cell in plan.DECLARATIONS.cells.items():
+        if cell.outcome == "not reproduced" and cell.checks != D.OWN:
+            unknown = set(cell.checks) - emitted.get(column, set()) - own.get((universe, column), set())
+            assert not unknown, f"{universe}/{column}: {sorted(unknown)} are not checks {column} emits"
+
+
+def test_every_non_reproduction_has_a_reason_and_every_cell_an_expectation():
+    for (universe, column), cell in plan.DECLARATIONS.cells.items():
+        expected = plan.declaration(universe, column)
+        if cell.outcome == "not reproduced":
+            assert expected.declared is not None and expected.declared.why.strip()
+        elif cell.outcome == "ruled out":
+            assert expected.declared is None and expected.ruled_out
+        else:
+            assert expected == plan.Expected(None, ())
+
+
+def test_init_gpt2_is_ruled_out_for_every_one_layer_claim():
+    """The negative control of the preconditions: the reading under which the heads do not fit is ruled out."""
+    for (universe, column), cell in plan.DECLARATIONS.cells.items():
+        if universe == "init=gpt2":
+            assert cell.outcome == "ruled out" and "one-layer fit" in cell.preconditions, (universe, column)
+
+
+@pytest.mark.parametrize("bad", [{"format": 9}, [], {"format": 1, "cells": [{"universe": "x"}]}])
+def test_a_malformed_file_is_one_line(bad, tmp_path):
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError) as e:
+        D.load(path)
+    assert "\n" not in str(e.value)
+
+
+def test_unknown_outcome_and_missing_file_raise(tmp_path):
+    with pytest.raises(ValueError, match="unknown outcome 'maybe'"):
+        D.Cell("init=gpt2", "C1", "maybe")
+    with pytest.raises(ValueError, match="no declarations file"):
+        D.load(tmp_path / "absent.json")
+    (tmp_path / "t.json").write_text("{")
+    with pytest.raises(ValueError, match="not JSON"):
+        D.load(tmp_path / "t.json")
+
+
+def _recorded(verdict: str, failed: tuple[str, ...] = (), ruled_out: str | None = None, pre: str = "") -> ClaimRecord:
+    """A decided multiverse cell's record with checks ``failed`` failing (or ruled out by precondition ``pre``)."""
+    data = {"claim": "C12", "reading": "x", "verdict": verdict, "ruled_out": ruled_out}
+    data["checks"] = [{"name": n, "value": 0.0, "op": ">=", "threshold": 1.0, "passed": False} for n in failed]
+    if pre:
+        data["preconditions"] = [{"name": pre, "value": 0.5, "op": ">=", "threshold": 0.95, "passed": False}]
+    return ClaimRecord.from_dict(data)
+
+
+def test_record_reads_outcomes_and_keeps_reasons():
+    paper = D.AtPaper(("RoPE minus*",), frozenset({"RoPE minus APE"}))
+    cells = {
+        ("a", "C12"): _recorded("not reproduced", ("RoPE minus APE",)),
+        ("b", "C12"): _recorded("not reproduced (undeclared)", ("APE L=48",)),
+        ("c", "C12"): _recorded("reproduced"),
+        ("d", "C12"): _recorded("ruled out", ruled_out="x", pre="two-layer fit: RoPE L=12"),
+    }
+    previous = D.Declarations({("e", "C1"): D.Cell("e", "C1", "reproduced")}, {"C12": {"ape-rows": "why"}}, {})
+    out = D.record(cells, {"C12": paper}, {"cpu_model": "cpu"}, previous)
+    assert out.cells["a", "C12"].checks == D.OWN and out.cells["b", "C12"].checks == ("APE L=48",)
+    assert out.cells["c", "C12"].outcome == "reproduced" and out.cells["e", "C1"].outcome == "reproduced"
+    assert out.cells["d", "C12"].preconditions == ("two-layer fit",)
+    assert out.reasons == {"C12": {"ape-rows": "why"}} and out.recorded == {"cpu_model": "cpu"}
+    assert D.parse(json.loads(json.dumps(out.to_json()))) == out
+    with pytest.raises(ValueError, match="cannot be recorded"):
+        D.record({("a", "C1"): _recorded("error")}, {}, {}, None)
+
+
+def test_escape_matches_exactly_the_name():
+    from fnmatch import fnmatchcase
+
+    name = "d=32 K=2: key [carrier] fraction*?"
+    assert fnmatchcase(name, D.escape(name)) and not fnmatchcase(name + "x", D.escape(name))
+
+
+# ------------------------------------------------------------------------------------- a cell, no training
+
+
+def _fake(monkeypatch, fit: float):
+    """claims/test_multiverse.py's cell with the measure and the preconditions replaced (no training): the
+    one-layer precondition measures ``fit``; C20's check fails its own declared checks."""
+    seen = []
+
+    def fake_spec(column):
+        def measure(scale, cache):
+            seen.append(mv.active_universe().name)
+            return "result"
+
+        def check(claim, result):
+            for pattern in plan.spec("C20").declaration("paper").checks:
+                claim.check(pattern.rstrip("*") + " (mean over seeds)", 0.5, ">=", 0.85)
+            claim.check("a check that holds", 1.0, ">=", 0.5)
+
+        return dataclasses.replace(plan.spec(column), measure=measure, checks=(check,))
+
+    fake = preconditions.Precondition(
+        "one-layer fit", "fits", False, lambda s, c, r: [("RoPE K=1 L=12", [fit] * 3)], ("RoPE",)
+    )
+    monkeypatch.setattr(cells_module, "spec", fake_spec)
+    monkeypatch.setattr(preconditions, "of", lambda spec: (fake,))
+    return seen
+
+
+def _declare(monkeypatch, cell: D.Cell | None):
+    cells = {} if cell is None else {(cell.universe, cell.column): cell}
+    monkeypatch.setattr(plan, "DECLARATIONS", D.Declarations(cells, {}, {}))
+
+
+def test_a_cell_measures_under_its_universe_and_follows_its_declaration(monkeypatch):
+    seen = _fake(monkeypatch, fit=1.0)
+    _declare(monkeypatch, None)  # not in the file: the claim's own declaration at the paper's point
+    recorder = ClaimRecorder("C20")
+    with pytest.raises(NotReproduced):
+        cells_module.test_multiverse("lengths=per-batch", "C20", None, recorder)
+    assert seen == ["lengths=per-batch"] and recorder.record.reading == "lengths=per-batch"
+    assert [c.passed for c in recorder.record.preconditions] == [True]
+    _declare(monkeypatch, D.Cell("lengths=per-batch", "C20", "reproduced"))
+    with pytest.raises(AssertionError):  # declared reproduced: the failing checks are undeclared
+        cells_module.test_multiverse("lengths=per-batch", "C20", None, ClaimRecorder("C20"))
+    _declare(monkeypatch, D.Cell("lengths=per-batch", "C20", "not reproduced", D.OWN))
+    with pytest.raises(NotReproduced):
+        cells_module.test_multiverse("lengths=per-batch", "C20", None, ClaimRecorder("C20"))
+    assert mv.active_universe() is mv.PAPER
+
+
+def test_a_failed_precondition_rules_the_cell_out_without_measuring(monkeypatch):
+    seen = _fake(monkeypatch, fit=0.55)
+    _declare(monkeypatch, D.Cell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
+    recorder = ClaimRecorder("C20")
+    cells_module.test_multiverse("init=gpt2", "C20", None, recorder)  # passes: ruled out, as declared
+    record = recorder.record
+    assert seen == [] and not record.checks and record.verdict == "ruled out"
+    assert "one-layer fit" in record.ruled_out and "0.55" in record.ruled_out
+    _declare(monkeypatch, D.Cell("init=gpt2", "C20", "reproduced"))
+    recorder = ClaimRecorder("C20")
+    with pytest.raises(AssertionError, match="which the declarations do not expect"):
+        cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
+    assert recorder.record.verdict == "not reproduced (undeclared)"
+
+
+def test_a_cell_declared_ruled_out_whose_preconditions_hold_is_a_finding(monkeypatch):
+    _fake(monkeypatch, fit=1.0)
+    _declare(monkeypatch, D.Cell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
+    recorder = ClaimRecorder("C20")
+    with pytest.raises(AssertionError, match="every precondition held"):
+        cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
+    assert recorder.record.verdict == "not reproduced (undeclared)"
+
+
+def test_every_claim_with_a_family_has_its_preconditions():
+    for spec in CLAIMS.values():
+        names = [p.name for p in preconditions.of(spec)]
+        assert ("one-layer fit" in names) == ("one-layer" in spec.families)
+        assert ("two-layer fit" in names) == ("two-layer" in spec.families)
+    assert [p.name for p in preconditions.of(CLAIMS["C21"])] == ["one-layer fit", "content fit"]
+
+
+def _cell(claim, reading, verdict, failed=(), **extra):
+    checks = [{"name": "ok check", "value": 1.0, "op": ">=", "threshold": 0.5, "passed": True}]
+    checks += [{"name": n, "value": 0.1, "op": ">=", "threshold": 0.95, "passed": False} for n in failed]
+    return {
+        "claim": claim,
+        "reading": reading,
+        "verdict": verdict,
+        "checks": checks,
+        "kind": "claim",
+        "test": f"claims/test_multiverse.py::test_multiverse[{reading}-{claim}]",
+        "scale": {},
+        "where": "w",
+        "statement": "s",
+        "paper_value": "p",
+        "assertion": "a",
+        **extra,
+    }
+
+
+def test_the_record_command_writes_and_refuses_bad_input(tmp_path, capsys):
+    from lengthgen.cli import main
+    from lengthgen.report.data import assemble
+
+    run = tmp_path / "claims.json"
+    cells = [
+        _cell("C1", "lengths=per-batch", "not reproduced (undeclared)", ["RoPE K=3 L=32: accuracy"]),
+        _cell(
+            "C3",
+            "init=gpt2",
+            "ruled out",
+            ruled_out="x",
+            preconditions=[{"name": "one-layer fit: a", "value": 0.5, "op": ">=", "threshold": 0.95, "passed": False}],
+        ),
+    ]
+    run.write_text(json.dumps(assemble([_cell("C1", None, "reproduced")] + cells, {"cpu_model": "cpu"})))
+    out = tmp_path / "declared.json"
+    assert main(["multiverse", "--report", str(run), "--record", str(out)]) == 0
+    written = D.load(out)
+    assert written.cells["lengths=per-batch", "C1"].checks == ("RoPE K=3 L=32: accuracy",)
+    assert written.cells["init=gpt2", "C3"].preconditions == ("one-layer fit",)
+    assert "2 cells, 2 from this run, 2 changed" in capsys.readouterr().out
+    assert main(["multiverse", "--report", str(run), "--record", str(out)]) == 0
+    assert "0 changed" in capsys.readouterr().out
+    for bad in (tmp_path / "no-such-dir" / "d.json",):
+        assert main(["multiverse", "--report", str(run), "--record", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "cannot write" in err
+    assert main(["multiverse", "--report", str(run), "--curve", "C99"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

@@ -1,0 +1,114 @@
+"""The run's answer (lengthgen/report/answer.py): at most MOST_WORDS words, the failing claims grouped by what
+their failure rests on, the open choices counting only verdicts decided the other way; and the page's first
+screen leads with it."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from lengthgen.records import ClaimRecorder, Declared
+from lengthgen.records.verdict import decide
+from lengthgen.report.answer import KIND_WORDS, MOST_WORDS, answer, failures, kind_of, words
+from lengthgen.report.page import glossary
+from lengthgen.report.run_view import RunView
+from lengthgen.scale import PAPER
+from tests.helpers import DATA
+
+REFERENCE = DATA / "claims-reference.json.gz"
+
+
+def test_the_reference_answer_fits_its_budget_and_counts_claims_not_tests():
+    run = RunView.from_json(REFERENCE)
+    text = answer(run)
+    assert words(text) <= MOST_WORDS, text
+    claims = len({r.claim for r in run.claims})
+    holding = {r.claim for r in run.claims} - {f.label.split()[0] for f in failures(run.claims)}
+    assert text.startswith(f"{len(holding)} of {claims} claims reproduce"), text
+    assert "of 6 predictions hold" in text and "init=gpt2 is ruled out" in text
+
+
+def claim_test(claim: str, variant: str, passing: bool, source: str, declared: Declared | None = None) -> dict:
+    """A decided paper-scale test of ``claim`` with one check whose threshold comes from ``source``."""
+    c = ClaimRecorder(claim, f"claims/test_x.py::test_{claim.lower()}[paper{'-' + variant if variant else ''}]")
+    c.set_scale(name="paper", seeds=8, paper_seeds=8)
+    c.check("statistic", [0.9 if passing else 0.5] * 8, ">=", 0.85, source=source)
+    if declared is not None:
+        c.expect_not_reproduced(PAPER, declared)
+    decide(c.record)
+    return c.record.to_dict()
+
+
+EDGE = Declared(("statistic",), "one flat seed", effect="single cell", gist="one flat cell of 120")
+NUMBER = Declared(("statistic",), "the fraction is lower", gist="carrier fraction lower")
+WORD = Declared(("statistic",), "not near-perfect", gist="accuracy 0.93 at L=48")
+
+
+def mixed_run() -> RunView:
+    """One failure of each kind, a claim that fails in one of its two tests, and one that reproduces."""
+    return RunView.from_records(
+        [
+            claim_test("C1", "", True, "paper-number"),
+            claim_test("C8", "", False, "suite-reading", EDGE),
+            claim_test("C4", "", False, "paper-number", NUMBER),
+            claim_test("C20", "", False, "suite-reading", WORD),
+            claim_test("C12", "d64", False, "suite-reading"),
+            claim_test("C12", "d96", True, "suite-reading"),
+        ],
+        {},
+    )
+
+
+def test_each_failure_is_grouped_by_what_it_rests_on():
+    run = mixed_run()
+    kinds = {f.label: f.kind for f in failures(run.claims)}
+    assert kinds == {"C8": "edge", "C4": "paper", "C20": "suite reading", "C12 d64": "suite reading"}
+    by = {r.claim: r for r in run.claims}
+    assert kind_of(by["C8"]) == "edge"  # its declaration's effect wins over its threshold's basis
+
+
+def test_the_answer_names_each_group_with_its_gists_within_budget():
+    text = answer(mixed_run())
+    assert text.startswith("1 of 5 claims reproduce.") and "4 do not:" in text, text
+    for kind in ("paper", "suite reading", "edge"):
+        assert KIND_WORDS[kind] in text, (kind, text)
+    assert "C8 (one flat cell of 120)" in text and "C4 (carrier fraction lower)" in text, text
+    assert "C12 d64" in text and "C12 d96" not in text, text  # the failing variant alone, where others reproduce
+    assert words(text) <= MOST_WORDS
+
+
+def test_a_long_answer_drops_the_gists_before_it_overflows():
+    gist = "ten words that say why this claim fails in detail"
+    tests = [
+        claim_test(f"C{i}", "", False, "suite-reading", Declared(("statistic",), "why", gist=gist))
+        for i in range(1, 15)
+    ]
+    text = answer(RunView.from_records(tests, {}))
+    assert words(text) <= MOST_WORDS and gist not in text, text
+    assert "14 do not" in text
+
+
+@pytest.mark.parametrize("planted", ["edge", "paper", "suite reading"])
+def test_a_kind_is_named_only_where_a_failure_of_it_exists(planted):
+    declared = {"edge": EDGE, "paper": NUMBER, "suite reading": WORD}[planted]
+    source = "paper-number" if planted == "paper" else "suite-reading"
+    text = answer(RunView.from_records([claim_test("C4", "", False, source, declared)], {}))
+    assert [k for k in KIND_WORDS if KIND_WORDS[k] in text] == [planted], text
+
+
+def test_the_glossary_holds_only_the_verdicts_present():
+    run = RunView.from_json(REFERENCE)
+    present = {v.verdict for part in (run.records, run.robustness, run.multiverse) for v in part}
+    assert {verdict for verdict, _ in glossary(run)} == present and "error" not in present
+    assert "ruled out" in present  # the reference's multiverse holds init=gpt2's cells
+
+
+def test_the_first_screen_leads_with_the_answer():
+    from lengthgen.report.page import page
+
+    run = RunView.from_json(REFERENCE)
+    html = page(run, {})
+    head = html[html.index("<header>") : html.index("</header>")]
+    assert head.index('id="answer"') < head.index('id="run-scale"') < head.index('id="verdicts"')
+    assert "claim tests:" in head and '<details class="small" id="glossary">' in head
+    assert "init=gpt2 is ruled out" in head

@@ -1,0 +1,52 @@
+"""The page's templates: every value from claims.json is escaped by Jinja2's autoescaping (a check
+named like a script tag stays text), a variable the view-model lacks raises instead of printing
+nothing, and the stylesheet and script come from the package's data files."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+
+from lengthgen.report import render_page, templating
+from lengthgen.report.data import assemble
+from lengthgen.report.robustness import grid_view
+from tests.report_samples import ENVIRONMENT, reproduced
+from tests.unit.test_robustness_report import map_records
+
+SCRIPT = '<script>alert("x")</script>'
+
+
+def test_a_check_name_with_a_script_tag_comes_out_escaped():
+    record = reproduced()
+    record["checks"][0]["name"] = SCRIPT
+    record["statement"] = f"a statement with {SCRIPT} & an 'apostrophe'"
+    html, _ = render_page(assemble([record], ENVIRONMENT))
+    assert SCRIPT not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html  # its row in the checks table
+    assert "with &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; an &#39;apostrophe&#39;" in html
+    assert html.count("<script>") == 1  # the page's own sorting script, inlined from static/page.js
+
+
+def test_the_robustness_map_escapes_its_cells_too():
+    cells = map_records()
+    cells[0]["verdict_reason"] = SCRIPT
+    grid = templating.environment().get_template("robustness.html.j2").module.grid(grid_view(cells))
+    assert SCRIPT not in grid and 'title="&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"' in grid
+
+
+def test_a_missing_template_variable_raises():
+    with pytest.raises(jinja2.UndefinedError):
+        templating.render("page.html.j2")  # no context at all
+    with pytest.raises(jinja2.UndefinedError, match="nothing_here"):
+        templating.environment().from_string("{{ nothing_here }}").render()
+    badge = templating.environment().get_template("macros.html.j2").module.badge
+    with pytest.raises(jinja2.UndefinedError):
+        badge(object())  # a view-model without the fields the macro prints
+
+
+def test_the_page_inlines_its_stylesheet_and_script_from_the_package():
+    html, _ = render_page(assemble([reproduced()], ENVIRONMENT))
+    assert f"<style>\n{templating.static_text('page.css')}</style>" in html
+    assert f"<script>\n{templating.static_text('page.js')}</script>" in html
+    with pytest.raises(ValueError, match="no-such.css"):
+        templating.static_text("no-such.css")

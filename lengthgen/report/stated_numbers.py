@@ -18,7 +18,7 @@ A reading is *favoured* over the suite's only where its advantage survives the s
 measurement are resampled (a bootstrap from the recorded per-seed values, one generator seeded per record and
 number, so a record two universes share is resampled alike), the universes rescored, and a reading that wins in at
 least :data:`FAVOURED` of the resamples is favoured (the suite's reading, where it wins as often); otherwise the
-numbers cannot tell them apart, and a reading that moves no discriminating number ties.
+numbers cannot tell them apart: a tie, as is a reading that moves no discriminating number.
 
 A universe that does not touch a claim measures it as the paper's point does (the same models), so the paper's
 point's record stands in for it; a universe whose cell of that claim is ruled out does not compare (its reading is
@@ -347,7 +347,8 @@ class Preference:
     universe: str  # the universe
     moved: tuple[tuple[Number, str, str], ...]  # (number, its value there, at the suite's readings) that move
     wins: float  # the share of resamples in which it makes the numbers more likely than the suite's readings do
-    verdict: str  # "favoured", "the suite's reading favoured", "cannot tell", "tie", "not compared"
+    verdict: str  # "favoured", "the suite's reading favoured", "tie" (within the seeds' noise, or nothing moved),
+    # "not compared"
 
 
 def prefer(found: Table, universe: str, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED) -> Preference:
@@ -367,9 +368,7 @@ def prefer(found: Table, universe: str, resamples: int = RESAMPLES, seed: int = 
     if np.array_equal(mine, theirs):
         return Preference(universe, moved, 0.5, "tie")
     wins = float(np.mean(mine > theirs) + 0.5 * np.mean(mine == theirs))
-    verdict = (
-        "favoured" if wins >= FAVOURED else "the suite's reading favoured" if wins <= 1 - FAVOURED else "cannot tell"
-    )
+    verdict = "favoured" if wins >= FAVOURED else "the suite's reading favoured" if wins <= 1 - FAVOURED else "tie"
     return Preference(universe, moved, wins, verdict)
 
 
@@ -400,7 +399,7 @@ def preference_line(p: Preference) -> str:
     """One reading against the suite's in words."""
     if p.verdict == "not compared":
         return f"{p.universe}: not compared: its cells of the numbers that discriminate are ruled out or not recorded"
-    if p.verdict == "tie":
+    if p.verdict == "tie" and not p.moved:
         return f"{p.universe}: a tie: it moves none of the numbers that discriminate"
     values = moved_text(p)
     share = f"wins in {100 * p.wins:.0f} % of {RESAMPLES} resamples"
@@ -408,7 +407,10 @@ def preference_line(p: Preference) -> str:
         return f"{p.universe}: favoured, {label(p.universe)} ({values}; {share})"
     if p.verdict == "the suite's reading favoured":
         return f"{p.universe}: the suite's {instead(p.universe)} favoured ({values}; {share})"
-    return f"{p.universe}: the paper's numbers cannot tell it from the suite's reading ({values}; {share})"
+    return (
+        f"{p.universe}: a tie within the seeds' noise: the paper's numbers cannot tell it from the suite's reading "
+        f"({values}; {share})"
+    )
 
 
 def preferences(found: Table) -> list[Preference]:

@@ -18,12 +18,10 @@ reading fix their seeds: one look, as without the rule. An exact computation has
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from lengthgen.experiments.multiverse import under
 from lengthgen.experiments.robustness import Setting
 from lengthgen.readings import Universe
 from lengthgen.report.verdict import close_checks, deciding_check
@@ -59,7 +57,8 @@ def run_claim(
 
     ``setting``: a robustness setting (the record's ``setting``; its seeds replace the scale's; the spec's
     ``at_setting`` measures where the setting changes the spec or K). ``reading``: a multiverse universe (the
-    record's ``reading``; specs are built under it). ``declared``: the known non-reproduction (default: the
+    record's ``reading``; the scale carries it, ``Scale.universe``, so the specs are built under it).
+    ``declared``: the known non-reproduction (default: the
     spec's own at the scale; None: none), declared where its scales name the scale's; ``strict``: whether a
     pass of it fails the test (None: strict with the paper's seeds, not with ``--lengthgen-seeds``).
     ``choices``: the record's choices about where it ran, recorded before the checks.
@@ -69,6 +68,8 @@ def run_claim(
             f"{spec.id}: a run is at a robustness setting or under a reading, not both "
             f"({setting.name!r}, {reading.name!r})"
         )
+    if reading is not None:
+        scale = dataclasses.replace(scale, universe=reading)
     scale = scale if setting is None else _cell_scale(spec, setting, scale)
     at = spec.run_scale(scale)
     _record_where(spec, claim, at, setting, reading)
@@ -78,20 +79,19 @@ def run_claim(
     for text in choices:
         claim.choice(text)
     measure = spec.measure if setting is None or setting.seeds is not None else _at_setting(spec, setting)
-    with under(reading) if reading is not None else contextlib.nullcontext():
-        plan = current_plan() if setting is None and reading is None else None  # the paper's point only
-        first = at.seed_list(spec.paper_seeds)
-        if reading is not None:
-            return _cell(spec, claim, measure, scale, at, cache)
-        if plan is None or not first:
-            return _look(spec, claim, measure, at, cache)
+    plan = current_plan() if setting is None and reading is None else None  # the paper's point only
+    first = at.seed_list(spec.paper_seeds)
+    if reading is not None:
+        return _cell(spec, claim, measure, scale, at, cache)
+    if plan is None or not first:
+        return _look(spec, claim, measure, at, cache)
 
-        def look(seeds: tuple[int, ...] | None) -> Any:
-            now = at if seeds is None else dataclasses.replace(at, seeds=seeds)
-            claim.set_scale(**spec.describe(now))
-            return _look(spec, claim, measure, now, cache)
+    def look(seeds: tuple[int, ...] | None) -> Any:
+        now = at if seeds is None else dataclasses.replace(at, seeds=seeds)
+        claim.set_scale(**spec.describe(now))
+        return _look(spec, claim, measure, now, cache)
 
-        return until_decided(claim, plan, tuple(first), look, close_checks, deciding_check)
+    return until_decided(claim, plan, tuple(first), look, close_checks, deciding_check)
 
 
 def _cell_scale(spec: ClaimSpec, setting: Setting, scale: Scale) -> Scale:

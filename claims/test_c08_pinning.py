@@ -48,9 +48,7 @@ def measure(scale, cache, encoding: str = "ape") -> PinningResult:
     return memo(
         ("pinning", encoding),
         scale,
-        lambda: run_pinning(
-            scale.seed_list(PAPER_SEEDS), scale.steps, evaluation=scale.evaluation(), cache=cache, encoding=encoding
-        ),
+        lambda: run_pinning(scale.context(PAPER_SEEDS), cache, encoding=encoding),
     )
 
 

@@ -76,7 +76,7 @@ def measure(scale, cache, encoding: str = "ape") -> FixesResult:
     return memo(
         ("ape-fixes", encoding),
         scale,
-        lambda: run(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, FIXES, scale.evaluation(), cache),
+        lambda: run(scale.context(PAPER_SEEDS), cache, OFFSETS, FIXES),
     )
 
 

@@ -68,7 +68,7 @@ def measure(scale: Scale, cache) -> LinearResult:
     return memo(
         ("linear",),
         scale,
-        lambda: run_linear(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], scale.evaluation(), cache),
+        lambda: run_linear(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name]),
     )
 
 

@@ -45,9 +45,7 @@ def measure(scale, cache) -> BasesResult:
     return memo(
         ("bases",),
         scale,
-        lambda: run_bases(
-            scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], PAPER_BASES, scale.evaluation(), cache
-        ),
+        lambda: run_bases(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name], PAPER_BASES),
     )
 
 
@@ -78,7 +76,7 @@ def check(claim, result: BasesResult) -> None:
 
 def ape_in_place_of_rope(scale, cache, result: BasesResult) -> BasesResult:
     """``result`` with every base's runs replaced by the C1 grid's APE runs of the same K and seeds."""
-    grid = run_phenomenon(result.seeds, scale.steps, result.offsets, ("ape",), scale.evaluation(), cache)
+    grid = run_phenomenon(scale.context(PAPER_SEEDS).replace(seeds=result.seeds), cache, result.offsets, ("ape",))
     return result.replaced({K: grid.runs["ape", K] for K in result.offsets})
 
 

@@ -57,7 +57,7 @@ def measure(scale, cache) -> CarrierSweepResult:
     return memo(
         ("carrier-sweep",),
         scale,
-        lambda: run_carrier_sweep(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], sweep, cache),
+        lambda: run_carrier_sweep(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name], sweep),
     )
 
 

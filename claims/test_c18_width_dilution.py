@@ -41,14 +41,8 @@ from lengthgen.experiments.sweeps import WIDTHS, WidthDilutionResult, reversed_w
 
 
 def measure(scale, cache) -> WidthDilutionResult:
-    evaluation = scale.evaluation(PAPER_EVAL_LENGTHS)
-    return memo(
-        ("width-dilution",),
-        scale,
-        lambda: run_width_dilution(
-            scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], WIDTHS, evaluation, cache
-        ),
-    )
+    ctx = scale.context(PAPER_SEEDS, PAPER_EVAL_LENGTHS)
+    return memo(("width-dilution",), scale, lambda: run_width_dilution(ctx, cache, OFFSETS[scale.name], WIDTHS))
 
 
 def difference_of_means(pairs) -> float:

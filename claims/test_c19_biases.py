@@ -115,7 +115,7 @@ def measure(scale, cache, encodings=ENCODINGS) -> BiasesResult:
     return memo(
         ("biases", tuple(encodings)),
         scale,
-        lambda: run_biases(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, encodings, scale.evaluation(), cache),
+        lambda: run_biases(scale.context(PAPER_SEEDS), cache, OFFSETS, encodings),
     )
 
 

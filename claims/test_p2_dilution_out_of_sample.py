@@ -55,15 +55,7 @@ def measure(scale, cache) -> P.OutOfSampleResult:
     return memo(
         ("predictions-out-of-sample",),
         scale,
-        lambda: P.run_out_of_sample(
-            scale.seed_list(PAPER_SEEDS),
-            scale.steps,
-            OFFSETS,
-            scale.evaluation(),
-            P.FAR_LENGTHS,
-            scale.sequences,
-            cache=cache,
-        ),
+        lambda: P.run_out_of_sample(scale.context(PAPER_SEEDS), cache, OFFSETS, P.FAR_LENGTHS),
     )
 
 

@@ -38,7 +38,7 @@ def measure(scale, cache, encoding: str = "nope") -> PhenomenonResult:
     return memo(
         ("predictions-nope", encoding),
         scale,
-        lambda: run_nope(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, scale.evaluation(), cache, encoding),
+        lambda: run_nope(scale.context(PAPER_SEEDS), cache, OFFSETS, encoding),
     )
 
 

@@ -49,9 +49,7 @@ def measure(scale, cache, encoding: str = "t5"):
     return memo(
         ("one-file", encoding),
         scale,
-        lambda: run_biases(
-            scale.seed_list(PAPER_SEEDS), scale.steps, (OFFSET,), (encoding,), scale.evaluation(), cache
-        ),
+        lambda: run_biases(scale.context(PAPER_SEEDS), cache, (OFFSET,), (encoding,)),
     )
 
 

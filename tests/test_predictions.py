@@ -10,11 +10,13 @@ import pytest
 from lengthgen.store.cache import Cache
 from lengthgen.cli import main
 from lengthgen.config import EvalConfig
+from lengthgen.context import Context
 from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.experiments import predictions as P
 from lengthgen.probes.ape_extension import extended_model
 
 STEPS, SEQUENCES, SEEDS = 5, 32, (0, 1)
+CTX = Context(SEEDS, STEPS, EvalConfig(sequences=SEQUENCES))  # the far lengths are each experiment's own
 
 
 @pytest.fixture(scope="module")
@@ -23,27 +25,20 @@ def model_cache(tmp_path_factory):
 
 
 def test_far_cells_of_ape_are_the_extended_heads(model_cache):
-    result = P.run_far("ape", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
-    models = P.grid_models("ape", (2,), SEEDS, STEPS, model_cache)
+    result = P.run_far(CTX, model_cache, "ape", (2,))
+    models = P.grid_models(CTX, model_cache, "ape", (2,))
     direct = evaluate_models(
         [extended_model(m, 128) for m in models], EvalConfig(lengths=P.FAR_LENGTHS, sequences=SEQUENCES)
     )
     for L, row in zip(P.FAR_LENGTHS, zip(*direct)):
         assert result.accuracy(2, L) == [r.accuracy for r in row]
         assert result.peak_positions(2, L) == [r.peak_position() for r in row]
-    rope = P.run_far("rope", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
+    rope = P.run_far(CTX, model_cache, "rope", (2,))
     assert result.replaced(rope).encoding == "ape"
 
 
 def test_out_of_sample_errors_and_fit(model_cache):
-    result = P.run_out_of_sample(
-        SEEDS,
-        STEPS,
-        (2,),
-        EvalConfig(lengths=(12, 16, 20, 24), sequences=SEQUENCES),
-        sequences=SEQUENCES,
-        cache=model_cache,
-    )
+    result = P.run_out_of_sample(CTX.at_lengths((12, 16, 20, 24)), model_cache, (2,))
     items = result.items(2)
     assert len(items) == 2 and len(items[0][0]) == 4 and len(items[0][1]) == 3
     errors = result.errors(items)
@@ -52,8 +47,8 @@ def test_out_of_sample_errors_and_fit(model_cache):
 
 
 def test_variants_keep_plain_cells_and_vary_the_others(model_cache):
-    scaled = P.run_scaling(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
-    plain = P.run_interpolation(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache, kind="plain")
+    scaled = P.run_scaling(CTX, model_cache, (2,))
+    plain = P.run_interpolation(CTX, model_cache, (2,), kind="plain")
     assert plain.values("accuracy", 2, 48) == scaled.values("accuracy", 2, 48, varied=False)
     assert plain.varied.rows == plain.plain.rows
     assert scaled.values("target_weight", 2, 128) != scaled.values("target_weight", 2, 128, varied=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, make_cache, word_list
+from lengthgen.cli.common import add_offsets_option, add_run_options, context, emit, make_cache, word_list
 from lengthgen.config import parse_seeds
 from lengthgen.experiments.ape_controls import WEIGHT_DECAYS, run_ape_fixes, run_weight_decay
 from lengthgen.probes.ape_fixes import FIXES
@@ -60,10 +60,10 @@ def run(args: argparse.Namespace) -> int:
         if part == "weight-decay":
             grid_seeds = args.seeds if args.seeds is not None else parse_seeds(GRID_SEEDS)
             result = run_weight_decay(
-                seeds, args.steps, args.offsets, args.decays, evaluation(args), cache, grid_seeds=grid_seeds
+                context(args, seeds=seeds), cache, args.offsets, args.decays, grid_seeds=grid_seeds
             )
         else:
-            result = run_ape_fixes(seeds, args.steps, args.offsets, args.fixes, evaluation(args), cache)
+            result = run_ape_fixes(context(args, seeds=seeds), cache, args.offsets, args.fixes)
         tables.append(result.table())
         data[part] = result.to_json()
     emit(args, "\n\n".join(tables), data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_offsets_option, add_run_options, emit_result, evaluation, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, context, emit_result, make_cache
 from lengthgen.experiments.bases import PAPER_BASES, run_bases
 
 NAME = "bases"
@@ -28,5 +28,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = run_bases(args.seeds, args.steps, args.offsets, args.bases, evaluation(args), make_cache(args))
+    result = run_bases(context(args), make_cache(args), args.offsets, args.bases)
     return emit_result(args, result)

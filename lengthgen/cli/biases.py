@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_offsets_option, add_run_options, emit_result, evaluation, make_cache, word_list
+from lengthgen.cli.common import add_offsets_option, add_run_options, context, emit_result, make_cache, word_list
 from lengthgen.experiments.biases import ENCODINGS, run_biases
 
 NAME = "biases"
@@ -20,5 +20,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = run_biases(args.seeds, args.steps, args.offsets, args.encodings, evaluation(args), make_cache(args))
+    result = run_biases(context(args), make_cache(args), args.offsets, args.encodings)
     return emit_result(args, result)

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from lengthgen.engine.cluster import scheduler_arg
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, parse_seeds
+from lengthgen.context import Context
 
 EXIT_USAGE = 2  # bad input: a one-line message naming the bad value, no traceback
 UNTIL_DECIDED_MAX = 32  # a bare --until-decided (lengthgen.sequential.DEFAULT_MAX; a test checks they agree)
@@ -166,6 +167,11 @@ def make_cache(args: argparse.Namespace):
 
 def evaluation(args: argparse.Namespace, lengths: Sequence[int] = PAPER_EVAL_LENGTHS) -> EvalConfig:
     return EvalConfig(lengths=tuple(lengths), sequences=args.sequences)
+
+
+def context(args: argparse.Namespace, lengths: Sequence[int] = PAPER_EVAL_LENGTHS, seeds=None) -> Context:
+    """The experiments' context of a subcommand: its seeds (or ``seeds``), steps and evaluation."""
+    return Context(args.seeds if seeds is None else seeds, args.steps, evaluation(args, lengths))
 
 
 def emit(args: argparse.Namespace, table: str, data: dict[str, Any]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit_result, evaluation, int_list, make_cache
+from lengthgen.cli.common import add_run_options, context, emit_result, int_list, make_cache
 from lengthgen.experiments.content import HEADS, OFFSETS, run_content
 
 NAME = "content"
@@ -32,5 +32,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if len(args.offsets) != 2:
         raise ValueError(f"--offsets {','.join(map(str, args.offsets))} must name exactly two offsets K1,K2")
-    result = run_content(args.seeds, args.steps, args.heads, args.offsets, evaluation(args), make_cache(args))
+    result = run_content(context(args), make_cache(args), args.heads, args.offsets)
     return emit_result(args, result)

@@ -8,8 +8,8 @@ from lengthgen.cli.common import (
     add_lengths_option,
     add_offsets_option,
     add_run_options,
+    context,
     emit_result,
-    evaluation,
     make_cache,
 )
 from lengthgen.experiments.dilution import run_dilution
@@ -25,5 +25,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = run_dilution(args.seeds, args.steps, args.offsets, evaluation(args, args.lengths), make_cache(args))
+    result = run_dilution(context(args, args.lengths), make_cache(args), args.offsets)
     return emit_result(args, result)

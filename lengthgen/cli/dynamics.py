@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_offsets_option, add_run_options, emit_result, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, context, emit_result, make_cache
 from lengthgen.experiments.dynamics import run_dynamics
 
 NAME = "dynamics"
@@ -17,5 +17,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = run_dynamics(args.seeds, args.steps, args.offsets, make_cache(args))
+    result = run_dynamics(context(args), make_cache(args), args.offsets)
     return emit_result(args, result)

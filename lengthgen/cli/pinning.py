@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_offsets_option, add_run_options, emit_result, evaluation, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, context, emit_result, make_cache
 from lengthgen.experiments.pinning import run_pinning
 
 NAME = "pinning"
@@ -17,5 +17,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = run_pinning(args.seeds, args.steps, args.offsets, evaluation(args), make_cache(args))
+    result = run_pinning(context(args), make_cache(args), args.offsets)
     return emit_result(args, result)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_run_options, emit, evaluation, make_cache, word_list
+from lengthgen.cli.common import add_run_options, context, emit, make_cache, word_list
 from lengthgen.config import parse_seeds
 from lengthgen.experiments import predictions as P
 
@@ -42,20 +42,19 @@ def run(args: argparse.Namespace) -> int:
     cache = make_cache(args)
     tables, data = [], {}
     for part in args.only:
-        seeds = args.seeds if args.seeds is not None else parse_seeds(DEFAULT_SEEDS[part])
-        common = {"cache": cache, "sequences": args.sequences}
+        ctx = context(args, seeds=args.seeds if args.seeds is not None else parse_seeds(DEFAULT_SEEDS[part]))
         if part == "P1":
-            result = P.run_far("rope", seeds, args.steps, **common)
+            result = P.run_far(ctx, cache, "rope")
         elif part == "P2":
-            result = P.run_out_of_sample(seeds, args.steps, fit_evaluation=evaluation(args), **common)
+            result = P.run_out_of_sample(ctx, cache)
         elif part == "P3":
-            result = P.run_far("ape", seeds, args.steps, **common)
+            result = P.run_far(ctx, cache, "ape")
         elif part == "P4":
-            result = P.run_interpolation(seeds, args.steps, **common)
+            result = P.run_interpolation(ctx, cache)
         elif part == "P5":
-            result = P.run_nope(seeds, args.steps, evaluation=evaluation(args), cache=cache)
+            result = P.run_nope(ctx, cache)
         else:
-            result = P.run_scaling(seeds, args.steps, **common)
+            result = P.run_scaling(ctx, cache)
         tables.append(f"{part}\n{result.table()}")
         data[part] = result.to_json()
     emit(args, "\n\n".join(tables), data)

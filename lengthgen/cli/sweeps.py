@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from lengthgen.cli.ape_controls import float_list
-from lengthgen.cli.common import add_offsets_option, add_run_options, emit, evaluation, int_list, make_cache
+from lengthgen.cli.common import add_offsets_option, add_run_options, context, emit, int_list, make_cache
 from lengthgen.experiments.sweeps import SWEEP, run_carrier_sweep, run_width_dilution
 
 NAME = "sweeps"
@@ -74,11 +74,11 @@ def run(args: argparse.Namespace) -> int:
             "lengths": args.length_ranges,
             "temperature": args.temperatures,
         }
-        result = run_carrier_sweep(args.seeds, args.steps, args.offsets, sweep, cache)
+        result = run_carrier_sweep(context(args), cache, args.offsets, sweep)
         tables.append(result.table())
         data["carrier"] = result.to_json()
     if "dilution" in parts:
-        result = run_width_dilution(args.seeds, args.steps, args.offsets, args.widths, evaluation(args), cache)
+        result = run_width_dilution(context(args), cache, args.offsets, args.widths)
         tables.append(result.table())
         data["dilution"] = result.to_json()
     emit(args, "\n\n".join(tables), data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_lengths_option, add_run_options, emit, evaluation, make_cache
+from lengthgen.cli.common import add_lengths_option, add_run_options, context, emit, make_cache
 from lengthgen.config import ENCODINGS
 from lengthgen.experiments.common import eval_dict, paper_spec, train_and_evaluate
 from lengthgen.experiments.results import Column, text_table
@@ -33,13 +33,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     positions = max(48, *args.lengths)  # the APE table covers the longest evaluation length
+    ctx = context(args, args.lengths)
     spec = paper_spec(
-        args.steps,
+        ctx,
         task={"offset": args.offset},
         model={"encoding": args.encoding, "rope_base": args.base, "positions": positions},
     )
-    evaluation_cfg = evaluation(args, args.lengths)
-    runs = train_and_evaluate([spec], args.seeds, evaluation_cfg, make_cache(args))[spec]
+    evaluation_cfg = ctx.evaluation
+    runs = train_and_evaluate(ctx, make_cache(args), [spec])[spec]
     title = (
         f"encoding={args.encoding} K={args.offset} base={args.base:g} steps={args.steps} "
         f"seeds={','.join(map(str, args.seeds))} (training lengths {spec.task.min_len}-{spec.task.max_len})"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from lengthgen.cli.common import add_lengths_option, add_run_options, emit_result, evaluation, make_cache, word_list
+from lengthgen.cli.common import add_lengths_option, add_run_options, context, emit_result, make_cache, word_list
 from lengthgen.experiments.two_layer import OFFSET, PAPER_SEEDS, STEPS, WIDTH, run_two_layer
 
 NAME = "two-layer"
@@ -26,13 +26,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = run_two_layer(
-        args.seeds,
-        args.steps,
-        args.encodings,
-        args.offset,
-        evaluation(args, args.lengths),
-        make_cache(args),
-        d=args.width,
-    )
+    result = run_two_layer(context(args, args.lengths), make_cache(args), args.encodings, args.offset, d=args.width)
     return emit_result(args, result)

@@ -8,8 +8,9 @@ figures and calls ``claim.verify()``. What the record says about where it ran is
 scale block, the robustness setting (``claim.set_setting``) or the multiverse reading (``claim.set_reading``),
 and the declared non-reproduction with its strictness.
 
-Under ``--lengthgen-until-decided[=MAX]`` (``lengthgen.sequential.current_plan()``) the paper's point is
-measured by the stopping rule's loop (``lengthgen.sequential.until_decided``): the looks are planned before
+Under ``--lengthgen-until-decided[=MAX]`` (the plugin's ``until_decided`` fixture, which each claim test hands to
+``run_claim(..., plan=...)``; ``lengthgen run --until-decided`` passes its own) the paper's point is measured by the
+stopping rule's loop (``lengthgen.sequential.until_decided``): the looks are planned before
 the first one (the claim's seeds, then 4 more at a time up to MAX), every interval is taken at the level
 1 - 0.05/looks, and while a deciding check is close the claim is measured again with the next seeds (the
 models of the earlier seeds come from the cache) and its checks recorded afresh. A robustness setting and a
@@ -26,7 +27,7 @@ from lengthgen.experiments.robustness import Setting
 from lengthgen.readings import Universe
 from lengthgen.report.verdict import close_checks, deciding_check
 from lengthgen.scale import Scale
-from lengthgen.sequential import current_plan, until_decided
+from lengthgen.sequential import Plan, until_decided
 
 from claims import preconditions
 from claims.robustness import cell_scale
@@ -52,6 +53,7 @@ def run_claim(
     declared: Declared | Own | None = OWN,
     strict: bool | None = None,
     choices: Sequence[str] = (),
+    plan: Plan | None = None,
 ) -> Any:
     """Measure ``spec`` at ``scale`` and record its checks on ``claim`` (a ``ClaimRecorder``); returns the result.
 
@@ -61,13 +63,17 @@ def run_claim(
     ``declared``: the known non-reproduction (default: the
     spec's own at the scale; None: none), declared where its scales name the scale's; ``strict``: whether a
     pass of it fails the test (None: strict with the paper's seeds, not with ``--lengthgen-seeds``).
-    ``choices``: the record's choices about where it ran, recorded before the checks.
+    ``choices``: the record's choices about where it ran, recorded before the checks. ``plan``: the
+    ``--lengthgen-until-decided`` stopping rule (None: one look at the claim's seeds); it applies at the paper's
+    point only, so a setting or a reading with a plan is an error.
     """
     if setting is not None and reading is not None:
         raise ValueError(
             f"{spec.id}: a run is at a robustness setting or under a reading, not both "
             f"({setting.name!r}, {reading.name!r})"
         )
+    if plan is not None and (setting is not None or reading is not None):
+        raise ValueError(f"{spec.id}: the stopping rule applies at the paper's point, not at a setting or a reading")
     if reading is not None:
         scale = dataclasses.replace(scale, universe=reading)
     scale = scale if setting is None else _cell_scale(spec, setting, scale)
@@ -79,7 +85,6 @@ def run_claim(
     for text in choices:
         claim.choice(text)
     measure = spec.measure if setting is None or setting.seeds is not None else _at_setting(spec, setting)
-    plan = current_plan() if setting is None and reading is None else None  # the paper's point only
     first = at.seed_list(spec.paper_seeds)
     if reading is not None:
         return _cell(spec, claim, measure, scale, at, cache)

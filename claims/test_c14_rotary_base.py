@@ -133,8 +133,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C14")
-def test_mechanism_is_robust_to_the_rotary_base(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_mechanism_is_robust_to_the_rotary_base(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("K in {2, 3} at paper scale (K = 2 at quick), seeds 0..4; base 1e4 = the C1 grid's models")
     claim.choice("OOD accuracy: mean accuracy over the evaluation lengths L > 16, then over seeds")
     for offset in result.offsets:

@@ -128,8 +128,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C17")
-def test_carrier_fraction_holds_across_settings(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_carrier_fraction_holds_across_settings(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("one factor at a time around d=64, m=20, [8,16], tau=1 (the paper's point is the C1 grid model)")
     claim.choice(
         "sweep: "

@@ -91,8 +91,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C18")
-def test_dilution_rate_falls_with_width(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_dilution_rate_falls_with_width(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.set_scale(lengths=list(PAPER_EVAL_LENGTHS))
     claim.choice("c = slope of the least-squares fit of 1/a* on L-1 over the paper's lengths 12..48, per seed")
     claim.choice(f"K in {result.offsets}, seeds {list(result.seeds)}; the width models of the C17 sweep")

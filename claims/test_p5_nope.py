@@ -100,8 +100,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("P5")
-def test_nope_cannot_select_an_offset(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_nope_cannot_select_an_offset(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice(
         "NoPE = the paper's one-layer head with no positional encoding, trained as C1 (same data, steps, init)"
     )

@@ -84,8 +84,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("{NEW_ID}")
-def test_t5_selects_the_target_everywhere(scale, model_cache, claim):
-    run_claim(CLAIM, claim, scale, model_cache)
+def test_t5_selects_the_target_everywhere(scale, model_cache, until_decided, claim):
+    run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.verify()
 
 

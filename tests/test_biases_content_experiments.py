@@ -112,7 +112,7 @@ def test_cli_json(tmp_path, capsys, command, extra):
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["content", "--offsets", "2"], "exactly two offsets"),
+        (["content", "--offsets", "2"], "needs two offsets K1,K2"),
         (["content", "--offsets", "2,2", "--steps", "1"], "alt_offset=2"),
         (["content", "--heads", "3", "--steps", "1"], "heads=3"),
         (["biases", "--encodings", "foo", "--steps", "1"], "'foo'"),

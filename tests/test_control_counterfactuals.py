@@ -110,11 +110,16 @@ def test_weight_decay_takes_the_grid_seeds_at_lambda_zero(tmp_path):
 
 
 def test_cli_default_seeds_follow_the_claims():
+    """Each experiment subcommand's default seeds are those its claim test runs at the paper's point."""
+    from claims import test_c09_ape_weight_decay as c9, test_c10_ape_fixes as c10
+    from claims import test_c16_dynamics as c16, test_c17_carrier_sweep as c17
     from lengthgen.cli import build_parser
-    from lengthgen.cli.ape_controls import DEFAULT_SEEDS, GRID_SEEDS
 
-    assert (DEFAULT_SEEDS, GRID_SEEDS) == ({"weight-decay": "0-4", "fixes": "0-7"}, "0-7")
     parser = build_parser()
-    assert parser.parse_args(["sweeps"]).seeds == (0, 1, 2, 3, 4)
-    assert parser.parse_args(["dynamics"]).seeds == (0, 1, 2, 3, 4)
-    assert parser.parse_args(["ape-controls"]).seeds is None  # per part: DEFAULT_SEEDS, GRID_SEEDS at lambda = 0
+    decay = parser.parse_args(["weight-decay"])
+    assert (decay.seeds, decay.grid_seeds) == (tuple(range(c9.PAPER_SEEDS)), tuple(range(c9.GRID_SEEDS)))
+    assert (len(decay.seeds), len(decay.grid_seeds)) == (5, 8)
+    assert parser.parse_args(["ape-fixes"]).seeds == tuple(range(c10.PAPER_SEEDS)) == tuple(range(8))
+    assert parser.parse_args(["carrier-sweep"]).seeds == tuple(range(c17.PAPER_SEEDS)) == (0, 1, 2, 3, 4)
+    assert parser.parse_args(["width-dilution"]).seeds == (0, 1, 2, 3, 4)
+    assert parser.parse_args(["dynamics"]).seeds == tuple(range(c16.PAPER_SEEDS)) == (0, 1, 2, 3, 4)

@@ -269,10 +269,10 @@ def _one_layer_head():
 @functools.cache
 def _cli_train_defaults() -> argparse.Namespace:
     """``lengthgen train``'s defaults (the CLI's one-layer trainer)."""
-    from lengthgen.cli import train
+    from lengthgen.cli.table import BY_NAME
 
     parser = argparse.ArgumentParser()
-    train.add_arguments(parser)
+    BY_NAME["train"].add_arguments(parser)
     return parser.parse_args(["--encoding", "rope", "--offset", "2"])
 
 

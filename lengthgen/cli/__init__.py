@@ -11,7 +11,8 @@ value.
 A command line imports what the subcommand it names needs alone (:func:`requested`): a module subcommand its own
 module (found from the package's files, :func:`command_modules`), an experiment subcommand the table (which
 imports no torch) and its own experiment's module (where its parser reads a default from it, and when it runs); a
-subcommand that renders a ``claims.json`` imports no torch, nor sets torch up. ``lengthgen --help``, or a word that names no subcommand, builds them all.
+subcommand that renders a ``claims.json`` imports no torch, nor sets torch up. ``lengthgen --help``, or a word
+that names no subcommand, builds them all.
 """
 
 from __future__ import annotations

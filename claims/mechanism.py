@@ -1,6 +1,6 @@
 """Experiment results shared by the mechanism claims (C4-C7, C11, C14, C20), memoised per process.
 
-C4, C5, C6, C7 and C20 read the RoPE models of the C1 grid (``paper_spec(steps, task={"offset": K})``,
+C4, C5, C6, C7 and C20 read the RoPE models of the C1 grid (``paper_spec(ctx, task={"offset": K})``,
 seeds 0..4: the paper's validation study uses 5 seeds), so they train nothing the C1 test does not; C11
 and C14 train the linear heads and the other rotary bases. The negative controls read the same results
 (C4, C5: their untrained initialisations; C20: the K = 2 heads; C7: the weight of the non-target
@@ -23,11 +23,7 @@ def carrier_result(scale: Scale, cache):
     """Carrier geometry (and accuracy) of the grid's RoPE heads, K in {1, 2, 3} (C4, C5, C20)."""
     from lengthgen.experiments.carrier import run_carrier
 
-    return memo(
-        ("carrier",),
-        scale,
-        lambda: run_carrier(scale.seed_list(VALIDATION_SEEDS), scale.steps, (1, 2, 3), scale.evaluation(), cache),
-    )
+    return memo(("carrier",), scale, lambda: run_carrier(scale.context(VALIDATION_SEEDS), cache, (1, 2, 3)))
 
 
 def dilution_result(scale: Scale, cache, encoding: str = "rope"):
@@ -38,14 +34,7 @@ def dilution_result(scale: Scale, cache, encoding: str = "rope"):
     return memo(
         ("dilution", encoding),
         scale,
-        lambda: run_dilution(
-            scale.seed_list(VALIDATION_SEEDS),
-            scale.steps,
-            MECHANISM_OFFSETS,
-            scale.evaluation(),
-            cache,
-            encoding=encoding,
-        ),
+        lambda: run_dilution(scale.context(VALIDATION_SEEDS), cache, MECHANISM_OFFSETS, encoding=encoding),
     )
 
 

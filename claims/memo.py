@@ -1,11 +1,13 @@
-"""The memo of measured results: an experiment result computed once per process and context (models come from
-the cache, one lock per model, so under xdist a model is trained once per run).
+"""The memo of measured results: an experiment result computed once per process and scale (models come from the
+cache, one lock per model, so under xdist a model is trained once per run).
 
-A result depends on more than its own key: the multiverse universe the specs are built under, the
-``--lengthgen-until-decided`` plan in force, and the scale it is measured at. Those three make ONE explicit
-:class:`Context`, built in one place (:func:`context`), and every memo key holds it (:class:`MemoKey`): a call
-site names only what it measures (``memo(("C4",), scale, compute)``), so a result measured under one reading,
-plan or scale is never served under another.
+A result depends on more than its own key: the seeds, steps and evaluation it is measured at, and the multiverse
+universe its specs are built under. The claim's :class:`~lengthgen.scale.Scale` holds all of them (its
+``universe`` among its fields; ``Scale.context`` hands them to the experiment), and every memo key holds the
+scale (:class:`MemoKey`): a call site names only what it measures (``memo(("C4",), scale, compute)``), so a
+result measured under one reading or at one scale is never served under another. The
+``--lengthgen-until-decided`` stopping rule is no part of the key: it decides which seeds each look measures, and
+those seeds are the scale's.
 """
 
 from __future__ import annotations
@@ -13,48 +15,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from lengthgen.experiments.multiverse import active_universe
 from lengthgen.scale import Scale
-from lengthgen.sequential import Plan, current_plan
 
 _MEMO: dict["MemoKey", Any] = {}
 
 
 @dataclass(frozen=True)
-class Context:
-    """What every measured result depends on besides its own key."""
+class MemoKey:
+    """A memo entry's key: the scale a result is measured at and what is measured there."""
 
-    universe: str  # the multiverse universe the specs are built under ("paper": the suite's readings)
-    plan: Plan | None  # the --lengthgen-until-decided stopping rule in force (None: one look at the claim's seeds)
-    scale: Scale  # the scale measured at: seeds, steps, sequences, lengths
+    scale: Scale  # seeds, steps, sequences, lengths and the multiverse universe (see the module docstring)
+    key: Any  # what is measured, e.g. ("pinning", "ape"): hashable
 
     def __post_init__(self) -> None:
         if not isinstance(self.scale, Scale):
-            raise ValueError(f"a memo context needs a Scale, not {self.scale!r}")
-
-
-@dataclass(frozen=True)
-class MemoKey:
-    """A memo entry's key: the context and what is measured in it."""
-
-    context: Context  # universe, plan and scale (see Context)
-    key: Any  # what is measured, e.g. ("pinning", "ape"): hashable
-
-
-def context(scale: Scale) -> Context:
-    """The context of a result measured now at ``scale``: the active universe, the process's plan, ``scale``."""
-    return Context(active_universe().name, current_plan(), scale)
-
-
-def memo_key(key: Any, scale: Scale) -> MemoKey:
-    """The memo's key for ``key`` measured at ``scale`` in the current context."""
-    return MemoKey(context(scale), key)
+            raise ValueError(f"a memo key needs a Scale, not {self.scale!r}")
 
 
 def memo(key: Any, scale: Scale, compute: Callable[[], Any]) -> Any:
-    """``compute()`` once per process for ``key`` at ``scale`` in the current context (experiments shared by
-    several claim tests)."""
-    entry = memo_key(key, scale)
+    """``compute()`` once per process for ``key`` at ``scale`` (experiments shared by several claim tests)."""
+    entry = MemoKey(scale, key)
     if entry not in _MEMO:
         _MEMO[entry] = compute()
     return _MEMO[entry]

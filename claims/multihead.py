@@ -48,7 +48,5 @@ def measure(scale: Scale, cache) -> ContentResult:
     return memo(
         ("content",),
         scale,
-        lambda: run_content(
-            scale.seed_list(PAPER_SEEDS), scale.steps, HEADS, OFFSETS, scale.evaluation(lengths), cache
-        ),
+        lambda: run_content(scale.context(PAPER_SEEDS, lengths), cache, HEADS, OFFSETS),
     )

@@ -24,9 +24,7 @@ def far(scale: Scale, cache, encoding: str, seeds: int = GRID_SEEDS) -> P.FarRes
     return memo(
         ("predictions-far", encoding, seeds),
         scale,
-        lambda: P.run_far(
-            encoding, scale.seed_list(seeds), scale.steps, OFFSETS, P.FAR_LENGTHS, scale.sequences, cache
-        ),
+        lambda: P.run_far(scale.context(seeds), cache, encoding, OFFSETS, P.FAR_LENGTHS),
     )
 
 
@@ -35,7 +33,5 @@ def variant(scale: Scale, cache, kind: str, offsets=OFFSETS, seeds: int = GRID_S
     return memo(
         ("predictions-variant", kind, tuple(offsets), seeds),
         scale,
-        lambda: P.run_variant(
-            kind, scale.seed_list(seeds), scale.steps, offsets, P.SCALING_LENGTHS, scale.sequences, cache
-        ),
+        lambda: P.run_variant(scale.context(seeds), cache, kind, offsets, P.SCALING_LENGTHS),
     )

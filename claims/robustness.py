@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from lengthgen.context import Context
 from lengthgen.experiments.robustness import Setting
 from lengthgen.scale import PAPER, Scale
 
@@ -31,17 +32,22 @@ def cell_scale(setting: Setting, paper_seeds: int, scale: Scale = PAPER) -> Scal
     return dataclasses.replace(scale, seeds=setting.seed_list(paper_seeds))
 
 
+def cell_context(scale: Scale) -> Context:
+    """The experiments' context at a cell's scale (:func:`cell_scale`: its seeds explicit), from which the
+    setting's base spec is built (``setting.spec(ctx)``)."""
+    return scale.context(len(scale.seeds))
+
+
 def grid_at(setting: Setting, scale: Scale, cache, encodings=("rope", "ape")):
     """The C1 grid at the setting (its K where the setting keeps K)."""
     from lengthgen.experiments.phenomenon import run_phenomenon
 
     offsets = setting.offsets or GRID_OFFSETS
+    ctx = cell_context(scale)
     return memo(
         ("robustness", setting.name, "phenomenon", offsets, encodings),
         scale,
-        lambda: run_phenomenon(
-            scale.seeds, scale.steps, offsets, encodings, scale.evaluation(), cache, base=setting.spec(scale.steps)
-        ),
+        lambda: run_phenomenon(ctx, cache, offsets, encodings, base=setting.spec(ctx)),
     )
 
 
@@ -50,12 +56,11 @@ def pinning_at(setting: Setting, scale: Scale, cache):
     from lengthgen.experiments.pinning import run_pinning
 
     offsets = setting.offsets or GRID_OFFSETS
+    ctx = cell_context(scale)
     return memo(
         ("robustness", setting.name, "pinning", offsets),
         scale,
-        lambda: run_pinning(
-            scale.seeds, scale.steps, offsets, scale.evaluation(), cache, base=setting.spec(scale.steps)
-        ),
+        lambda: run_pinning(ctx, cache, offsets, base=setting.spec(ctx)),
     )
 
 
@@ -64,12 +69,11 @@ def carrier_at(setting: Setting, scale: Scale, cache):
     from lengthgen.experiments.carrier import run_carrier
 
     offsets = setting.offsets or MECHANISM_OFFSETS
+    ctx = cell_context(scale)
     return memo(
         ("robustness", setting.name, "carrier", offsets),
         scale,
-        lambda: run_carrier(
-            scale.seeds, scale.steps, offsets, scale.evaluation(), cache, base=setting.spec(scale.steps)
-        ),
+        lambda: run_carrier(ctx, cache, offsets, base=setting.spec(ctx)),
     )
 
 
@@ -80,8 +84,9 @@ def dilution_at(setting: Setting, scale: Scale, cache):
     if setting.changes_spec:  # run_dilution trains the paper's spec; the catalogue runs it at offsets-far only
         raise ValueError(f"dilution at {setting.name}: the experiment takes other K, not another spec")
     offsets = setting.offsets or MECHANISM_OFFSETS
+    ctx = cell_context(scale)
     return memo(
         ("robustness", setting.name, "dilution", offsets),
         scale,
-        lambda: run_dilution(scale.seeds, scale.steps, offsets, scale.evaluation(), cache),
+        lambda: run_dilution(ctx, cache, offsets),
     )

@@ -8,8 +8,9 @@ figures and calls ``claim.verify()``. What the record says about where it ran is
 scale block, the robustness setting (``claim.set_setting``) or the multiverse reading (``claim.set_reading``),
 and the declared non-reproduction with its strictness.
 
-Under ``--lengthgen-until-decided[=MAX]`` (``lengthgen.sequential.current_plan()``) the paper's point is
-measured by the stopping rule's loop (``lengthgen.sequential.until_decided``): the looks are planned before
+Under ``--lengthgen-until-decided[=MAX]`` (the plugin's ``until_decided`` fixture, which each claim test hands to
+``run_claim(..., plan=...)``; ``lengthgen run --until-decided`` passes its own) the paper's point is measured by the
+stopping rule's loop (``lengthgen.sequential.until_decided``): the looks are planned before
 the first one (the claim's seeds, then 4 more at a time up to MAX), every interval is taken at the level
 1 - 0.05/looks, and while a deciding check is close the claim is measured again with the next seeds (the
 models of the earlier seeds come from the cache) and its checks recorded afresh. A robustness setting and a
@@ -18,17 +19,15 @@ reading fix their seeds: one look, as without the rule. An exact computation has
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from lengthgen.experiments.multiverse import under
 from lengthgen.experiments.robustness import Setting
 from lengthgen.readings import Universe
 from lengthgen.records.verdict import close_checks, deciding_check
 from lengthgen.scale import Scale
-from lengthgen.sequential import current_plan, until_decided
+from lengthgen.sequential import Plan, until_decided
 
 from claims import preconditions
 from claims.robustness import cell_scale
@@ -54,21 +53,29 @@ def run_claim(
     declared: Declared | Own | None = OWN,
     strict: bool | None = None,
     choices: Sequence[str] = (),
+    plan: Plan | None = None,
 ) -> Any:
     """Measure ``spec`` at ``scale`` and record its checks on ``claim`` (a ``ClaimRecorder``); returns the result.
 
     ``setting``: a robustness setting (the record's ``setting``; its seeds replace the scale's; the spec's
     ``at_setting`` measures where the setting changes the spec or K). ``reading``: a multiverse universe (the
-    record's ``reading``; specs are built under it). ``declared``: the known non-reproduction (default: the
+    record's ``reading``; the scale carries it, ``Scale.universe``, so the specs are built under it).
+    ``declared``: the known non-reproduction (default: the
     spec's own at the scale; None: none), declared where its scales name the scale's; ``strict``: whether a
     pass of it fails the test (None: strict with the paper's seeds, not with ``--lengthgen-seeds``).
-    ``choices``: the record's choices about where it ran, recorded before the checks.
+    ``choices``: the record's choices about where it ran, recorded before the checks. ``plan``: the
+    ``--lengthgen-until-decided`` stopping rule (None: one look at the claim's seeds); it applies at the paper's
+    point only, so a setting or a reading with a plan is an error.
     """
     if setting is not None and reading is not None:
         raise ValueError(
             f"{spec.id}: a run is at a robustness setting or under a reading, not both "
             f"({setting.name!r}, {reading.name!r})"
         )
+    if plan is not None and (setting is not None or reading is not None):
+        raise ValueError(f"{spec.id}: the stopping rule applies at the paper's point, not at a setting or a reading")
+    if reading is not None:
+        scale = dataclasses.replace(scale, universe=reading)
     scale = scale if setting is None else _cell_scale(spec, setting, scale)
     at = spec.run_scale(scale)
     _record_where(spec, claim, at, setting, reading)
@@ -78,20 +85,18 @@ def run_claim(
     for text in choices:
         claim.choice(text)
     measure = spec.measure if setting is None or setting.seeds is not None else _at_setting(spec, setting)
-    with under(reading) if reading is not None else contextlib.nullcontext():
-        plan = current_plan() if setting is None and reading is None else None  # the paper's point only
-        first = at.seed_list(spec.paper_seeds)
-        if reading is not None:
-            return _cell(spec, claim, measure, scale, at, cache)
-        if plan is None or not first:
-            return _look(spec, claim, measure, at, cache)
+    first = at.seed_list(spec.paper_seeds)
+    if reading is not None:
+        return _cell(spec, claim, measure, scale, at, cache)
+    if plan is None or not first:
+        return _look(spec, claim, measure, at, cache)
 
-        def look(seeds: tuple[int, ...] | None) -> Any:
-            now = at if seeds is None else dataclasses.replace(at, seeds=seeds)
-            claim.set_scale(**spec.describe(now))
-            return _look(spec, claim, measure, now, cache)
+    def look(seeds: tuple[int, ...] | None) -> Any:
+        now = at if seeds is None else dataclasses.replace(at, seeds=seeds)
+        claim.set_scale(**spec.describe(now))
+        return _look(spec, claim, measure, now, cache)
 
-        return until_decided(claim, plan, tuple(first), look, close_checks, deciding_check)
+    return until_decided(claim, plan, tuple(first), look, close_checks, deciding_check)
 
 
 def _cell_scale(spec: ClaimSpec, setting: Setting, scale: Scale) -> Scale:

@@ -181,8 +181,8 @@ def accuracy_figure(result: PhenomenonResult, offset: int) -> dict:
 
 
 @pytest.mark.claim("C1")
-def test_rope_generalizes_ape_collapses(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_rope_generalizes_ape_collapses(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     for text in CHOICES:
         claim.choice(text)
     for offset in result.offsets:

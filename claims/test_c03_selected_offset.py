@@ -126,8 +126,8 @@ def profile_figure(result: PhenomenonResult) -> dict:
 
 
 @pytest.mark.claim("C3")
-def test_selected_offset_is_target_in_every_cell(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_selected_offset_is_target_in_every_cell(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.figure(f"attention_profile_L{max(result.lengths)}", profile_figure(result))
     claim.verify()
 

@@ -166,8 +166,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C4")
-def test_trained_heads_carry_a_target_aligned_carrier(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_trained_heads_carry_a_target_aligned_carrier(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     for text in CHOICES:
         claim.choice(text)
     baseline_keys = [v for K in result.offsets for v in result.values(K, "baseline", "key_fraction")]

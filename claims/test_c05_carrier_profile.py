@@ -75,8 +75,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C5")
-def test_carrier_only_profile_peaks_at_the_target(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_carrier_only_profile_peaks_at_the_target(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("phi_c without the 1/sqrt(d) logit scale (argmax unchanged); delta over [-47, 0] at both scales")
     claim.choice(GRID_MODELS)
     claim.figure("carrier_only_profile", profile_figure(result, result.offsets, "Carrier-only profile phi_c"))

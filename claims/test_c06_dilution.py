@@ -125,8 +125,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C6")
-def test_target_weight_decays_inverse_linearly(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_target_weight_decays_inverse_linearly(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("fit on the seed-mean a*(L): the mean over seeds of a*(L), inverted, regressed on L - 1")
     claim.choice("intervals of the seed-mean statistics (c, smallest step, R^2): seed bootstrap")
     claim.choice(GRID_MODELS)

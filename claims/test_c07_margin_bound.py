@@ -123,8 +123,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C7")
-def test_margin_bound_is_a_valid_loose_lower_bound(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_margin_bound_is_a_valid_loose_lower_bound(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice(
         "mu_L per evaluation length, over the offsets -(L-1)..0 that exist at L (the issue's reading; it replaced "
         "one mu over -47..0 per model); worst case over every query token, target token, rival token and offset"

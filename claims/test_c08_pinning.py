@@ -50,9 +50,7 @@ def measure(scale, cache, encoding: str = "ape") -> PinningResult:
     return memo(
         ("pinning", encoding),
         scale,
-        lambda: run_pinning(
-            scale.seed_list(PAPER_SEEDS), scale.steps, evaluation=scale.evaluation(), cache=cache, encoding=encoding
-        ),
+        lambda: run_pinning(scale.context(PAPER_SEEDS), cache, encoding=encoding),
     )
 
 
@@ -153,8 +151,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C8")
-def test_ape_head_pins_inside_training_range(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_ape_head_pins_inside_training_range(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     positions = positions_by_model(result)
     claim.note(
         "peak absolute positions across L > 16 per model: " + "; ".join(f"{k}: {v}" for k, v in positions.items())

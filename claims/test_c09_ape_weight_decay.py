@@ -63,12 +63,10 @@ def measure(scale, cache, encoding: str = "ape") -> WeightDecayResult:
         ("ape-weight-decay", encoding),
         scale,
         lambda: run_weight_decay(
-            scale.seed_list(PAPER_SEEDS),
-            scale.steps,
+            scale.context(PAPER_SEEDS),
+            cache,
             OFFSETS[scale.name],
             decays,
-            scale.evaluation(),
-            cache,
             grid_seeds=scale.seed_list(GRID_SEEDS),
             encoding=encoding,
         ),
@@ -153,8 +151,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C9")
-def test_ape_failure_survives_weight_decay(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_ape_failure_survives_weight_decay(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.set_scale(seeds_by_lambda={f"{d:g}": list(s) for d, s in result.seeds_by_decay.items()})
     claim.choice("weight decay is Adam's coupled L2 (torch.optim.Adam weight_decay), not AdamW's decoupled decay")
     claim.choice(

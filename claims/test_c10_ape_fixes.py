@@ -78,7 +78,7 @@ def measure(scale, cache, encoding: str = "ape") -> FixesResult:
     return memo(
         ("ape-fixes", encoding),
         scale,
-        lambda: run(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, FIXES, scale.evaluation(), cache),
+        lambda: run(scale.context(PAPER_SEEDS), cache, OFFSETS, FIXES),
     )
 
 
@@ -132,8 +132,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C10")
-def test_inference_time_fixes_leave_ape_at_chance(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_inference_time_fixes_leave_ape_at_chance(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice(
         "interpolate = linear resize of the 16 trained rows to L rows, endpoints aligned "
         "(F.interpolate linear, align_corners=True): position t reads row t*15/(L-1)"

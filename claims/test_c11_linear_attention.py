@@ -68,7 +68,7 @@ def measure(scale: Scale, cache) -> LinearResult:
     return memo(
         ("linear",),
         scale,
-        lambda: run_linear(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], scale.evaluation(), cache),
+        lambda: run_linear(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name]),
     )
 
 
@@ -211,8 +211,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C11")
-def test_linear_attention_fits_but_does_not_extrapolate(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_linear_attention_fits_but_does_not_extrapolate(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("linear attention: weights = logits q.k/sqrt(d), unnormalised, padding weight 0; same protocol")
     claim.choice("K in {2, 3} at paper scale (the paper does not say which K); K = 2 only at quick scale")
     claim.choice("softmax comparator: the C1 grid's RoPE head of the same K and seed")

@@ -165,8 +165,8 @@ def accuracy_figure(result: TwoLayerResult) -> dict:
 
 @pytest.mark.claim("C12")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
-def test_two_layer_rope_generalizes_ape_degrades(scale, model_cache, claim, width):
-    result = run_claim(CLAIM.variant(f"d{width}"), claim, scale, model_cache)
+def test_two_layer_rope_generalizes_ape_degrades(scale, model_cache, until_decided, claim, width):
+    result = run_claim(CLAIM.variant(f"d{width}"), claim, scale, model_cache, plan=until_decided)
     for text in choices(width):
         claim.choice(text)
     for encoding in result.encodings:

@@ -267,8 +267,8 @@ def record_figures(claim, result: TwoLayerResult) -> None:
 
 @pytest.mark.claim("C13")
 @pytest.mark.parametrize("width", WIDTHS, ids=WIDTH_IDS)
-def test_two_layer_rope_head_equivariant_ape_head_pins(scale, model_cache, claim, width):
-    result = run_claim(CLAIM.variant(f"d{width}"), claim, scale, model_cache)
+def test_two_layer_rope_head_equivariant_ape_head_pins(scale, model_cache, until_decided, claim, width):
+    result = run_claim(CLAIM.variant(f"d{width}"), claim, scale, model_cache, plan=until_decided)
     for text in choices(width) + EXTRA_CHOICES:
         claim.choice(text)
     record_notes(claim, result)

@@ -45,9 +45,7 @@ def measure(scale, cache) -> BasesResult:
     return memo(
         ("bases",),
         scale,
-        lambda: run_bases(
-            scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], PAPER_BASES, scale.evaluation(), cache
-        ),
+        lambda: run_bases(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name], PAPER_BASES),
     )
 
 
@@ -78,7 +76,7 @@ def check(claim, result: BasesResult) -> None:
 
 def ape_in_place_of_rope(scale, cache, result: BasesResult) -> BasesResult:
     """``result`` with every base's runs replaced by the C1 grid's APE runs of the same K and seeds."""
-    grid = run_phenomenon(result.seeds, scale.steps, result.offsets, ("ape",), scale.evaluation(), cache)
+    grid = run_phenomenon(scale.context(PAPER_SEEDS).replace(seeds=result.seeds), cache, result.offsets, ("ape",))
     return result.replaced({K: grid.runs["ape", K] for K in result.offsets})
 
 
@@ -112,8 +110,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C14")
-def test_mechanism_is_robust_to_the_rotary_base(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_mechanism_is_robust_to_the_rotary_base(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("K in {2, 3} at paper scale (K = 2 at quick), seeds 0..4; base 1e4 = the C1 grid's models")
     claim.choice("OOD accuracy: mean accuracy over the evaluation lengths L > 16, then over seeds")
     for offset in result.offsets:

@@ -116,8 +116,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C15")
-def test_rotary_kernel_peaks_uniquely_at_zero(scale, claim):
-    result = run_claim(CLAIM, claim, scale, None)  # nothing is trained: no model cache
+def test_rotary_kernel_peaks_uniquely_at_zero(scale, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, None, plan=until_decided)  # nothing is trained: no model cache
     claim.figure(
         "rotary_kernel",
         figures.lines(

@@ -73,7 +73,7 @@ def co_emergence_window(result: DynamicsResult) -> float:
 
 
 def measure(scale, cache) -> DynamicsResult:
-    return memo(("dynamics",), scale, lambda: run_dynamics(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, cache))
+    return memo(("dynamics",), scale, lambda: run_dynamics(scale.context(PAPER_SEEDS), cache, OFFSETS))
 
 
 def check(claim, result: DynamicsResult) -> None:
@@ -156,8 +156,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C16")
-def test_carrier_and_rank_coemerge_then_plateau(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_carrier_and_rank_coemerge_then_plateau(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("trajectory recorded every 50 steps of the same run (no retraining); C1 grid RoPE models")
     claim.choice(
         f"final value = the last record (step {result.steps}); t90 = first record >= 90% of it (step 0 included)"

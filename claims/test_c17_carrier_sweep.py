@@ -57,7 +57,7 @@ def measure(scale, cache) -> CarrierSweepResult:
     return memo(
         ("carrier-sweep",),
         scale,
-        lambda: run_carrier_sweep(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], sweep, cache),
+        lambda: run_carrier_sweep(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name], sweep),
     )
 
 
@@ -141,8 +141,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C17")
-def test_carrier_fraction_holds_across_settings(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_carrier_fraction_holds_across_settings(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("one factor at a time around d=64, m=20, [8,16], tau=1 (the paper's point is the C1 grid model)")
     claim.choice(
         "sweep: "

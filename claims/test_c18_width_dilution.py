@@ -41,14 +41,8 @@ from lengthgen.experiments.sweeps import WIDTHS, WidthDilutionResult, reversed_w
 
 
 def measure(scale, cache) -> WidthDilutionResult:
-    evaluation = scale.evaluation(PAPER_EVAL_LENGTHS)
-    return memo(
-        ("width-dilution",),
-        scale,
-        lambda: run_width_dilution(
-            scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS[scale.name], WIDTHS, evaluation, cache
-        ),
-    )
+    ctx = scale.context(PAPER_SEEDS, PAPER_EVAL_LENGTHS)
+    return memo(("width-dilution",), scale, lambda: run_width_dilution(ctx, cache, OFFSETS[scale.name], WIDTHS))
 
 
 def difference_of_means(pairs) -> float:
@@ -97,8 +91,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C18")
-def test_dilution_rate_falls_with_width(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_dilution_rate_falls_with_width(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.set_scale(lengths=list(PAPER_EVAL_LENGTHS))
     claim.choice("c = slope of the least-squares fit of 1/a* on L-1 over the paper's lengths 12..48, per seed")
     claim.choice(f"K in {result.offsets}, seeds {list(result.seeds)}; the width models of the C17 sweep")

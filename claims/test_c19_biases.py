@@ -121,7 +121,7 @@ def measure(scale, cache, encodings=ENCODINGS) -> BiasesResult:
     return memo(
         ("biases", tuple(encodings)),
         scale,
-        lambda: run_biases(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, encodings, scale.evaluation(), cache),
+        lambda: run_biases(scale.context(PAPER_SEEDS), cache, OFFSETS, encodings),
     )
 
 
@@ -294,8 +294,8 @@ def selection_figure(result: BiasesResult, encoding: str) -> dict:
 
 @pytest.mark.claim("C19")
 @pytest.mark.parametrize("encoding", BIAS_SCHEMES)
-def test_selected_offset_is_length_invariant(scale, model_cache, claim, encoding):
-    result = run_claim(CLAIM.variant(f"invariance-{encoding}"), claim, scale, model_cache)
+def test_selected_offset_is_length_invariant(scale, model_cache, until_decided, claim, encoding):
+    result = run_claim(CLAIM.variant(f"invariance-{encoding}"), claim, scale, model_cache, plan=until_decided)
     record_common(claim, result, encoding)
     claim.note(cell_verdicts(result, encoding))
     claim.verify()
@@ -303,8 +303,8 @@ def test_selected_offset_is_length_invariant(scale, model_cache, claim, encoding
 
 @pytest.mark.claim("C19")
 @pytest.mark.parametrize("encoding", BIAS_SCHEMES)
-def test_selects_the_target_like_rope(scale, model_cache, claim, encoding):
-    result = run_claim(CLAIM.variant(f"target-{encoding}"), claim, scale, model_cache)
+def test_selects_the_target_like_rope(scale, model_cache, until_decided, claim, encoding):
+    result = run_claim(CLAIM.variant(f"target-{encoding}"), claim, scale, model_cache, plan=until_decided)
     record_common(claim, result, encoding, with_figures=False)
     claim.choice("'as for RoPE' read as C3: the selected offset is the target -K in every seed x length cell")
     claim.verify()

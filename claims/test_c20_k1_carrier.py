@@ -158,8 +158,8 @@ CLAIM = ClaimSpec(
 
 @pytest.mark.claim("C20")
 @pytest.mark.parametrize("reading", READINGS)
-def test_k1_carrier_centred_at_zero_and_accurate(scale, model_cache, claim, reading):
-    result = run_claim(CLAIM.variant(reading), claim, scale, model_cache)
+def test_k1_carrier_centred_at_zero_and_accurate(scale, model_cache, until_decided, claim, reading):
+    result = run_claim(CLAIM.variant(reading), claim, scale, model_cache, plan=until_decided)
     claim.choice(reading_choice(reading))
     claim.choice("'everywhere' = every evaluation length, on the mean accuracy over seeds (as C1)")
     claim.choice("models: the C1 grid's RoPE heads with K = 1 (seeds 0..4), no extra training")

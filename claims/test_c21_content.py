@@ -127,8 +127,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C21")
-def test_content_task_solved_with_one_and_two_heads(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_content_task_solved_with_one_and_two_heads(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     for text in CHOICES:
         claim.choice(text)
     claim.choice("'in distribution' = every evaluation length L <= 16 (12 and 16), accuracy mean over seeds")

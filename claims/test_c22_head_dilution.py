@@ -195,8 +195,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C22")
-def test_peak_attention_falls_as_heads_split_the_width(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_peak_attention_falls_as_heads_split_the_width(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     for text in CHOICES:
         claim.choice(text)
     claim.choice(

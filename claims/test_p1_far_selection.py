@@ -119,8 +119,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("P1")
-def test_selected_offset_stays_at_target_far_out(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_selected_offset_stays_at_target_far_out(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("the C1 grid's RoPE heads, no retraining; far lengths 64, 96, 128 with the scale's sequences")
     claim.choice("selected offset = argmax of the mean attention relative to the query (as C3)")
     claim.figure("selected_offset_far", selection_figure(result))

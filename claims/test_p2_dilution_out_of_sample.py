@@ -56,15 +56,7 @@ def measure(scale, cache) -> P.OutOfSampleResult:
     return memo(
         ("predictions-out-of-sample",),
         scale,
-        lambda: P.run_out_of_sample(
-            scale.seed_list(PAPER_SEEDS),
-            scale.steps,
-            OFFSETS,
-            scale.evaluation(),
-            P.FAR_LENGTHS,
-            scale.sequences,
-            cache=cache,
-        ),
+        lambda: P.run_out_of_sample(scale.context(PAPER_SEEDS), cache, OFFSETS, P.FAR_LENGTHS),
     )
 
 
@@ -139,8 +131,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("P2")
-def test_dilution_law_predicts_far_target_weight(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_dilution_law_predicts_far_target_weight(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("fit as C6: 1/a* on L - 1 on the seed-mean a*(L) over the scale's evaluation lengths")
     claim.choice("the C1 grid's RoPE heads, K in {2, 3}, seeds 0..4, no retraining")
     claim.choice("interval: seed bootstrap of fit and far mean together")

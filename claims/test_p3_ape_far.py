@@ -104,8 +104,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("P3")
-def test_ape_stays_pinned_and_at_chance_far_out(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_ape_stays_pinned_and_at_chance_far_out(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice(
         "APE table extended to 128 rows: trained rows unchanged, rows 48..127 = the seed's own initial rows "
         "(the init generator continued)"

@@ -133,8 +133,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("P4")
-def test_position_interpolation_moves_the_selected_offset(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_position_interpolation_moves_the_selected_offset(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("interpolation: query and key positions multiplied by 16/L at L > 16, fractional rotation angles")
     claim.choice("a cell selects -K L/16 when its argmax offset equals it exactly")
     claim.figure("selected_offset_interpolated", offset_figure(result))

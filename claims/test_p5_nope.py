@@ -38,7 +38,7 @@ def measure(scale, cache, encoding: str = "nope") -> PhenomenonResult:
     return memo(
         ("predictions-nope", encoding),
         scale,
-        lambda: run_nope(scale.seed_list(PAPER_SEEDS), scale.steps, OFFSETS, scale.evaluation(), cache, encoding),
+        lambda: run_nope(scale.context(PAPER_SEEDS), cache, OFFSETS, encoding),
     )
 
 
@@ -100,8 +100,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("P5")
-def test_nope_cannot_select_an_offset(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_nope_cannot_select_an_offset(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice(
         "NoPE = the paper's one-layer head with no positional encoding, trained as C1 (same data, steps, init)"
     )

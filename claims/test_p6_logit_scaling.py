@@ -146,8 +146,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("P6")
-def test_log_length_scaling_raises_target_weight(scale, model_cache, claim):
-    result = run_claim(CLAIM, claim, scale, model_cache)
+def test_log_length_scaling_raises_target_weight(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice("scaling on the attention logits (before the softmax), factor log(L)/log(16) at L > 16")
     claim.choice("a (K, L) cell 'selects -K' when every seed does (P1's cells); comparisons of seed means")
     claim.figure("target_weight_scaled", weight_figure(result))

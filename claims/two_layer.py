@@ -49,9 +49,7 @@ def measure(scale: Scale, cache, width: int = WIDTH) -> TwoLayerResult:
     return memo(
         ("two-layer", width),
         scale,
-        lambda: run_two_layer(
-            scale.seed_list(PAPER_SEEDS), scale.steps, evaluation=scale.evaluation(), cache=cache, d=width
-        ),
+        lambda: run_two_layer(scale.context(PAPER_SEEDS), cache, d=width),
     )
 
 

@@ -13,6 +13,11 @@ Every position of its sequences is scored, so 256 sequences still give its per-l
 length gets here (one prediction per sequence). The transformer's evaluation on 1024 sequences was the
 costliest part of the fast check after training; scoring 256 changed no verdict, selected offset or carrier
 fraction (docs/protocol.md).
+
+A scale also names the multiverse universe a claim's specs are built under (``universe``: the suite's own
+readings unless the multiverse runs the claim under another), and builds the experiments' context for a claim's
+seed count (:meth:`Scale.context`), so a claim's ``measure(scale, cache)`` passes everything its experiment needs
+explicitly.
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, _require
+from lengthgen.context import Context
+from lengthgen.readings import PAPER as PAPER_UNIVERSE
+from lengthgen.readings import Universe
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,7 @@ class Scale:
     steps: int  # training steps per model
     sequences: int  # evaluation sequences per length
     lengths: tuple[int, ...]  # evaluation lengths
+    universe: Universe = PAPER_UNIVERSE  # the multiverse universe specs are built under (the suite's readings)
 
     def __post_init__(self) -> None:
         _require(self.steps >= 1, f"steps={self.steps} must be at least 1")
@@ -44,6 +53,11 @@ class Scale:
 
     def evaluation(self, lengths: tuple[int, ...] | None = None) -> EvalConfig:
         return EvalConfig(lengths=self.lengths if lengths is None else lengths, sequences=self.sequences)
+
+    def context(self, paper_count: int, lengths: tuple[int, ...] | None = None) -> Context:
+        """The experiments' context of a claim whose paper scale uses ``paper_count`` seeds: its seeds
+        (:meth:`seed_list`), this scale's steps, its evaluation (at ``lengths``, default the scale's) and universe."""
+        return Context(self.seed_list(paper_count), self.steps, self.evaluation(lengths), self.universe)
 
     def describe(self, paper_count: int) -> dict:
         """The record's scale block for a claim whose paper scale uses ``paper_count`` seeds."""

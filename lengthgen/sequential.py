@@ -1,6 +1,6 @@
 """How many seeds decide a claim: intervals at a chosen level, the seeds a close check would need, and
-the stopping rule of pytest's ``--lengthgen-until-decided[=MAX]`` (a subcommand's ``--until-decided[=MAX]``
-runs the claim tests with it).
+the stopping rule of pytest's ``--lengthgen-until-decided[=MAX]`` and of ``lengthgen run CLAIM
+--until-decided[=MAX]``.
 
 The rule (a group-sequential design with a Bonferroni split, fixed before the first look):
 
@@ -21,7 +21,10 @@ The rule (a group-sequential design with a Bonferroni split, fixed before the fi
   threshold it stops early. The simulated rates and seed counts are in docs/statistics.md.
 - Without ``--lengthgen-until-decided`` there is one look (K = 1): the plain 95% intervals.
 
-The loop itself is :func:`until_decided` (the claims' one runner, ``claims/run.py``, calls it).
+The loop itself is :func:`until_decided` (the claims' one runner, ``claims/run.py``, calls it). The rule in
+force is a :class:`Plan` handed over explicitly: the pytest plugin keeps the option's in its ``config.stash`` and
+gives it to the claim tests through its ``until_decided`` fixture, which pass it to ``run_claim(..., plan=...)``;
+``lengthgen run`` passes its own. Nothing here holds a process-wide rule.
 
 The t-interval assumes per-seed values roughly normal; the percentile bootstrap over few seeds is an
 approximation (with 3 seeds it has 10 distinct resamples). Both are stated on the page.
@@ -88,7 +91,7 @@ class Plan:
 
 
 def parse_max(text: str | int, option: str = "--until-decided") -> int:
-    """The value of ``--until-decided=MAX`` (a subcommand's; pytest's is ``--lengthgen-until-decided``, the
+    """The value of ``--until-decided=MAX`` (``lengthgen run``'s; pytest's is ``--lengthgen-until-decided``, the
     ``option`` its message names): an integer in 2..10000, else ValueError naming it."""
     try:
         value = int(str(text).strip())
@@ -97,19 +100,6 @@ def parse_max(text: str | int, option: str = "--until-decided") -> int:
     if not 2 <= value <= MAX_LIMIT:
         raise ValueError(f"{option}={text!r}: MAX must be an integer in 2..{MAX_LIMIT}")
     return value
-
-
-_PLAN: Plan | None = None  # the process-wide rule: set by the pytest plugin (every xdist worker) or the CLI
-
-
-def set_plan(plan: Plan | None) -> None:
-    global _PLAN
-    _PLAN = plan
-
-
-def current_plan() -> Plan | None:
-    """The ``--until-decided`` rule of this process, or None (one look at the claim's own seeds)."""
-    return _PLAN
 
 
 def until_decided(

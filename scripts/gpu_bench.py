@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))  # run from the checkout without installing it
 import torch  # noqa: E402
 
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig  # noqa: E402
+from lengthgen.context import Context  # noqa: E402
 from lengthgen.device import get_device, set_device  # noqa: E402
 from lengthgen.engine.evaluate import evaluate_models  # noqa: E402
 from lengthgen.experiments.common import paper_spec  # noqa: E402
@@ -66,7 +67,7 @@ def ensemble_step(sizes: list[int], steps: int) -> list[dict]:
     rows = []
     device = get_device()
     for size in sizes:
-        spec = paper_spec(steps)
+        spec = paper_spec(Context((), steps))
         members = [Member(spec, seed) for seed in range(size)]
         stacked, _ = stack_module_state([build_model(m.spec, m.seed) for m in members])
         params = {name: v.detach().to(device).requires_grad_() for name, v in stacked.items()}
@@ -99,7 +100,7 @@ def ensemble_step(sizes: list[int], steps: int) -> list[dict]:
 
 def c1_members(steps: int) -> list[Member]:
     return [
-        Member(paper_spec(steps, model={"encoding": e}, task={"offset": k}), s)
+        Member(paper_spec(Context((), steps), model={"encoding": e}, task={"offset": k}), s)
         for e in ("rope", "ape")
         for k in (1, 2, 3)
         for s in range(8)
@@ -184,7 +185,10 @@ def c1_grid(steps: int, sequences: int, cpu_reference: bool, cpu_workers: int) -
 
 def sweep(steps: int) -> dict:
     specs = {
-        sweep_spec(steps, k, factor, value) for factor, values in SWEEP.items() for value in values for k in (2, 3)
+        sweep_spec(Context((), steps), k, factor, value)
+        for factor, values in SWEEP.items()
+        for value in values
+        for k in (2, 3)
     }
     members = [Member(spec, seed) for spec in sorted(specs, key=repr) for seed in range(3)]
     passes = group_members(members, max_members=UNLIMITED)

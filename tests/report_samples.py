@@ -189,7 +189,7 @@ def until_decided() -> dict:
     from claims.run import run_claim
     from claims.spec import ClaimSpec
     from lengthgen.scale import PAPER
-    from lengthgen.sequential import Plan, current_plan, set_plan
+    from lengthgen.sequential import Plan
 
     def measure(scale):
         return [_c18_values(seed) for seed in scale.seed_list(3)]
@@ -205,14 +205,9 @@ def until_decided() -> dict:
     c = ClaimRecorder(
         CLAIMS["C18"].entry, "claims/test_c18_width_dilution.py::test_dilution_rate_falls_with_width[paper]"
     )
-    before = current_plan()
-    set_plan(Plan(12))
-    try:
-        words = {k: getattr(CLAIMS["C18"], k) for k in ("title", "where", "statement", "assertion", "paper_value")}
-        spec = ClaimSpec("C18", **words, paper_seeds=3, measure=lambda scale, cache: measure(scale), checks=(check,))
-        run_claim(spec, c, dataclasses.replace(PAPER, seeds=None), None)
-    finally:
-        set_plan(before)
+    words = {k: getattr(CLAIMS["C18"], k) for k in ("title", "where", "statement", "assertion", "paper_value")}
+    spec = ClaimSpec("C18", **words, paper_seeds=3, measure=lambda scale, cache: measure(scale), checks=(check,))
+    run_claim(spec, c, dataclasses.replace(PAPER, seeds=None), None, plan=Plan(12))
     return _finish(c, runtime=12.0)
 
 

@@ -1,14 +1,17 @@
-"""The ``lengthgen`` command: one subcommand per experiment (and ``train`` for one configuration), and the
-subcommands that render a ``claims.json`` (:data:`RENDERS`).
+"""The ``lengthgen`` command: one subcommand per experiment (and ``train`` for one configuration), generated from
+one table (:mod:`lengthgen.cli.table`), and the subcommands of their own modules: those that render a
+``claims.json`` (:data:`RENDERS`) and ``fingerprint``.
 
 Each module of this package (but the helpers, :data:`HELPERS`) is a subcommand: it defines ``NAME`` (the
-subcommand: the module's name with dashes, e.g. ``ape-controls`` in ``ape_controls.py``), ``HELP``,
-``add_arguments(parser)`` and ``run(args) -> int``, and calls the same experiment function as the claim tests.
-Bad input exits with status 2 and one line naming the bad value.
+subcommand: the module's name with dashes, e.g. ``fingerprint`` in ``fingerprint.py``), ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> int``. Each row of the table is an experiment subcommand: the
+experiment's function and the arguments it declares. Bad input exits with status 2 and one line naming the bad
+value.
 
-The subcommands are found from the package's files (:func:`command_modules`), and a command line imports the
-module of the subcommand it names alone (:func:`requested`): an experiment's module imports torch, and a
-subcommand that renders a ``claims.json`` imports none, nor sets torch up. ``lengthgen --help``, or a word
+A command line imports what the subcommand it names needs alone (:func:`requested`): a module subcommand its own
+module (found from the package's files, :func:`command_modules`), an experiment subcommand the table (which
+imports no torch) and its own experiment's module (where its parser reads a default from it, and when it runs); a
+subcommand that renders a ``claims.json`` imports no torch, nor sets torch up. ``lengthgen --help``, or a word
 that names no subcommand, builds them all.
 """
 
@@ -24,17 +27,16 @@ import lengthgen
 from lengthgen.cli.common import EXIT_USAGE, Parser, UsageError
 from lengthgen.engine import cluster  # imports nothing of distributed (nor torch) until asked to connect
 
-HELPERS = ("common", "until_decided", "multiverse_record")  # modules of this package that define no subcommand
-FIRST = ("train", "phenomenon", "pinning", "kernel")  # listed first by ``lengthgen --help``; the rest by name
+DESCRIPTION = "The lengthgen command: one subcommand per experiment, and the subcommands that read a run."
+HELPERS = ("common", "table", "multiverse_record")  # modules of this package that define no subcommand
 RENDERS = ("report", "diff", "robustness", "multiverse", "docs", "timed")  # subcommands that read a claims.json (or,
 # timed, run another command) and compute nothing: no torch threads, device or workers are set up for them
 # (tests/integration/test_import_layers.py: no torch)
 
 
 def command_modules() -> list[str]:
-    """Every module of this package that defines a subcommand (all but the helpers in ``HELPERS``)."""
-    found = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name not in HELPERS]
-    return [name for name in FIRST if name in found] + sorted(n for n in found if n not in FIRST)
+    """Every module of this package that defines a subcommand (all but the helpers in ``HELPERS``), by name."""
+    return sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name not in HELPERS)
 
 
 def command_name(module: str) -> str:
@@ -42,25 +44,49 @@ def command_name(module: str) -> str:
     return module.replace("_", "-")
 
 
+def command_names() -> list[str]:
+    """Every subcommand, as ``lengthgen --help`` lists them: the experiments in the table's order, then the
+    subcommands of their own modules by name."""
+    from lengthgen.cli.table import TABLE
+
+    return [experiment.name for experiment in TABLE] + [command_name(m) for m in command_modules()]
+
+
 def requested(argv: Sequence[str]) -> list[str] | None:
-    """The module of the subcommand that ``argv`` names (its first word that is not an option), alone; None
-    (every module) when that word names no subcommand or there is none (``--help``, ``--version``)."""
-    by_name = {command_name(m): m for m in command_modules()}
+    """The subcommand that ``argv`` names (its first word that is not an option), alone; None (every subcommand)
+    when that word names none or there is none (``--help``, ``--version``)."""
     word = next((w for w in argv if not w.startswith("-")), None)
-    return [by_name[word]] if word in by_name else None
+    if word is None:
+        return None
+    if word in {command_name(m) for m in command_modules()}:
+        return [word]
+    from lengthgen.cli.table import BY_NAME  # no torch: the experiment's module is imported as its parser is built
+
+    return [word] if word in BY_NAME else None
 
 
-def build_parser(modules: Sequence[str] | None = None) -> Parser:
-    """The command's parser with the subcommands of ``modules`` (default: every one, :func:`command_modules`);
-    each module is imported as its subcommand is added."""
-    parser = Parser(prog="lengthgen", description=__doc__.splitlines()[0])
+def build_parser(names: Sequence[str] | None = None) -> Parser:
+    """The command's parser with the subcommands ``names`` (default: every one, :func:`command_names`); each
+    subcommand's module (a module subcommand's own, an experiment's) is imported as its parser is built."""
+    parser = Parser(prog="lengthgen", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"lengthgen {lengthgen.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
-    for name in command_modules() if modules is None else modules:
-        module = importlib.import_module(f"lengthgen.cli.{name}")
-        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
-        module.add_arguments(command)
-        command.set_defaults(handler=module.run)
+    modules = {command_name(m): m for m in command_modules()}
+    for name in command_names() if names is None else names:
+        if name in modules:
+            module = importlib.import_module(f"lengthgen.cli.{modules[name]}")
+            command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+            module.add_arguments(command)
+            command.set_defaults(handler=module.run)
+        else:
+            from lengthgen.cli.table import BY_NAME
+
+            experiment = BY_NAME[name]
+            command = sub.add_parser(
+                name, help=experiment.help, description=experiment.help, epilog=experiment.epilog or None
+            )
+            experiment.add_arguments(command)
+            command.set_defaults(handler=experiment.run)
     return parser
 
 

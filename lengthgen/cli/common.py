@@ -7,10 +7,10 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from lengthgen.engine.cluster import scheduler_arg
-from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, parse_seeds
+from lengthgen.config import parse_seeds
 
 EXIT_USAGE = 2  # bad input: a one-line message naming the bad value, no traceback
 UNTIL_DECIDED_MAX = 32  # a bare --until-decided (lengthgen.sequential.DEFAULT_MAX; a test checks they agree)
@@ -28,31 +28,9 @@ class Parser(argparse.ArgumentParser):
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
-        """As argparse's; a subcommand given ``--until-decided`` runs its claims instead
-        (lengthgen.cli.until_decided)."""
-        namespace, rest = super().parse_known_args(args, namespace)
-        handler = getattr(namespace, "handler", None)
-        if (
-            getattr(namespace, "until_decided", None) is not None
-            and handler is not None
-            and not getattr(handler, "until_decided", False)
-        ):
-            namespace.handler = _until_decided_handler(self.description or "", self.prog)
-        return namespace, rest
-
-
-def _until_decided_handler(help_text: str, prog: str):
-    def run(args: argparse.Namespace) -> int:
-        from lengthgen.cli.until_decided import run as run_claims
-
-        return run_claims(args, help_text, prog)
-
-    run.until_decided = True  # type: ignore[attr-defined]
-    return run
-
 
 def until_decided_arg(text: str) -> int:
+    """``--until-decided=MAX`` (``lengthgen run``): :func:`lengthgen.sequential.parse_max`, as argparse's error."""
     from lengthgen.sequential import parse_max
 
     try:
@@ -69,6 +47,24 @@ def int_list(text: str) -> tuple[int, ...]:
     return values
 
 
+def float_list(text: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers") from None
+
+
+def range_list(text: str) -> tuple[tuple[int, int], ...]:
+    """``4-12,8-16`` -> ((4, 12), (8, 16))."""
+    try:
+        ranges = tuple(tuple(int(x) for x in part.split("-")) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of length ranges like 4-12,8-16") from None
+    if any(len(r) != 2 for r in ranges):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of length ranges like 4-12,8-16")
+    return ranges
+
+
 def word_list(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
@@ -78,51 +74,6 @@ def seeds_arg(text: str) -> tuple[int, ...]:
         return parse_seeds(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def add_offsets_option(parser: argparse.ArgumentParser, default: Sequence[int]) -> None:
-    """--offsets K1,K2,...: the target offsets, one model per offset and seed."""
-    parser.add_argument(
-        "--offsets",
-        type=int_list,
-        default=tuple(default),
-        metavar="K1,K2,...",
-        help=f"default {','.join(map(str, default))}",
-    )
-
-
-def add_lengths_option(parser: argparse.ArgumentParser, what: str = "evaluation lengths") -> None:
-    """--lengths L1,L2,...: the evaluation lengths (default: the paper's)."""
-    parser.add_argument(
-        "--lengths",
-        type=int_list,
-        default=PAPER_EVAL_LENGTHS,
-        metavar="L1,L2,...",
-        help=f"{what} (default {','.join(map(str, PAPER_EVAL_LENGTHS))})",
-    )
-
-
-def add_run_options(parser: argparse.ArgumentParser, seeds: str, steps: int = 4000) -> None:
-    """--seeds, --steps, --sequences, --json, --cache-dir, --no-cache, --retrain, --threads."""
-    parser.add_argument(
-        "--seeds",
-        type=seeds_arg,
-        default=parse_seeds(seeds),
-        help=f"seeds: a range 0-7 (inclusive) or a list 0,2,5 (default {seeds})",
-    )
-    parser.add_argument("--steps", type=int, default=steps, help=f"training steps per model (default {steps})")
-    parser.add_argument("--sequences", type=int, default=4096, help="evaluation sequences per length (default 4096)")
-    add_output_options(parser)
-    parser.add_argument(
-        "--until-decided",
-        type=until_decided_arg,
-        nargs="?",
-        const=UNTIL_DECIDED_MAX,
-        default=None,
-        metavar="MAX",
-        help="instead: run the claim tests this command serves, adding seeds 4 at a time to claims "
-        "with a close deciding check until none is close or MAX (default 32) seeds are used",
-    )
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
@@ -162,10 +113,6 @@ def make_cache(args: argparse.Namespace):
     if not args.no_cache:  # an unusable cache directory is a usage error before any training
         writable_dir(args.cache_dir if args.cache_dir is not None else default_cache_dir(), "--cache-dir")
     return Cache(args.cache_dir, enabled=not args.no_cache, fresh_after=time.time() if args.retrain else None)
-
-
-def evaluation(args: argparse.Namespace, lengths: Sequence[int] = PAPER_EVAL_LENGTHS) -> EvalConfig:
-    return EvalConfig(lengths=tuple(lengths), sequences=args.sequences)
 
 
 def emit(args: argparse.Namespace, table: str, data: dict[str, Any]) -> None:

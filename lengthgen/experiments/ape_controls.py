@@ -12,10 +12,11 @@
   model); they are cached as variants of the unmodified model's evaluation.
 
 Seeds: the C1 grid's models (lambda = 0, and the fixes) take the grid's seeds; the models trained with
-decay may take fewer (``run_weight_decay(..., grid_seeds=...)``: the claim uses 8 and 5).
+decay may take fewer (``run_weight_decay(ctx, cache, ..., grid_seeds=...)``, the context's seeds being those of
+lambda > 0: the claim uses 8 and 5).
 
 Negative controls (the same result types, from the C1 grid's RoPE heads, which stay accurate beyond
-Lmax): ``run_weight_decay(..., encoding="rope")`` at lambda = 0, and ``rope_in_place_of_fixes``, whose
+Lmax): ``run_weight_decay(ctx, cache, ..., encoding="rope")`` at lambda = 0, and ``rope_in_place_of_fixes``, whose
 every "fix" row is the unmodified RoPE head (it has no position table to fix).
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
 from lengthgen.experiments.results import Column, config, length_columns, text_table, to_json
 from lengthgen.probes.ape_fixes import FIXES, TABLE, fixed_state
@@ -38,12 +40,10 @@ WEIGHT_DECAYS = (0.0, 1e-4, 1e-2)  # the paper's lambda values (Fig. 4)
 NO_FIX = "none"  # the unmodified head, beside the fixes
 
 
-def ape_spec(steps: int, offset: int, weight_decay: float = 0.0, encoding: str = "ape") -> RunSpec:
-    """The C1 grid's APE head (weight decay 0 gives exactly the grid's spec; ``encoding="rope"`` at weight
-    decay 0 gives the grid's RoPE head, the controls' counterfactual)."""
-    return paper_spec(
-        steps, model={"encoding": encoding}, task={"offset": offset}, train={"weight_decay": weight_decay}
-    )
+def ape_spec(ctx: Context, offset: int, weight_decay: float = 0.0, encoding: str = "ape") -> RunSpec:
+    """The C1 grid's APE head at ``ctx`` (weight decay 0 gives exactly the grid's spec; ``encoding="rope"`` at
+    weight decay 0 gives the grid's RoPE head, the controls' counterfactual)."""
+    return paper_spec(ctx, model={"encoding": encoding}, task={"offset": offset}, train={"weight_decay": weight_decay})
 
 
 def row_norms(run: Run) -> dict[str, float]:
@@ -88,6 +88,7 @@ class WeightDecayResult:
     max_len: int  # Lmax: table rows >= max_len are never trained
     runs: dict[tuple[float, int], list[Run]]  # (lambda, K) -> runs by seed
     seeds_by_decay: dict[float, tuple[int, ...]]  # lambda -> its seeds (lambda = 0: the C1 grid's)
+    spec: RunSpec  # the lambda = 0 spec of the first K (the JSON's config)
     encoding: str = "ape"  # "ape" (the claim), or "rope" (the negative control's counterfactual)
 
     @property
@@ -127,7 +128,7 @@ class WeightDecayResult:
                 offsets=self.offsets,
                 seeds=self.seeds,
                 seeds_by_weight_decay={f"{d:g}": s for d, s in self.seeds_by_decay.items()},
-                spec=ape_spec(self.steps, self.offsets[0], encoding=self.encoding),
+                spec=self.spec,
                 eval=self.evaluation,
             ),
             "cells": to_json(self.cells()),
@@ -144,43 +145,41 @@ class WeightDecayResult:
 
 
 def run_weight_decay(
-    seeds: Sequence[int],
-    steps: int = 4000,
+    ctx: Context,
+    cache: Cache | None,
     offsets: Sequence[int] = (1, 2, 3),
     decays: Sequence[float] = WEIGHT_DECAYS,
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
     grid_seeds: Sequence[int] | None = None,
     encoding: str = "ape",
 ) -> WeightDecayResult:
-    """C9: APE trained with each weight decay, evaluated at every length.
+    """C9: APE trained with each weight decay, evaluated at every length of ``ctx``.
 
-    ``seeds``: the seeds of every lambda > 0; ``grid_seeds``: those of lambda = 0, the C1 grid's models
-    (default: ``seeds``). ``encoding="rope"``: the grid's RoPE head in place of APE (the negative control;
+    ``ctx.seeds``: the seeds of every lambda > 0; ``grid_seeds``: those of lambda = 0, the C1 grid's models
+    (default: ``ctx.seeds``). ``encoding="rope"``: the grid's RoPE head in place of APE (the negative control;
     only lambda = 0 is the grid's model, other lambdas would train new RoPE models)."""
-    evaluation = evaluation or EvalConfig()
-    seeds_by_decay = {float(d): tuple(grid_seeds if d == 0 and grid_seeds is not None else seeds) for d in decays}
+    for decay in decays:
+        if decay < 0:
+            raise ValueError(f"weight decay {decay:g} must be non-negative")
+    seeds_by_decay = {float(d): tuple(grid_seeds if d == 0 and grid_seeds is not None else ctx.seeds) for d in decays}
     specs = {
-        (float(decay), offset): ape_spec(steps, offset, float(decay), encoding)
-        for decay in decays
-        for offset in offsets
+        (float(decay), offset): ape_spec(ctx, offset, float(decay), encoding) for decay in decays for offset in offsets
     }
     runs: dict[tuple[float, int], list[Run]] = {}
     for seed_group in dict.fromkeys(seeds_by_decay.values()):  # one train+evaluate call per seed list
         group = [key for key in specs if seeds_by_decay[key[0]] == seed_group]
-        runs.update(train_grid({key: specs[key] for key in group}, seed_group, evaluation, cache, progress))
+        runs.update(train_grid(ctx.replace(seeds=seed_group), cache, {key: specs[key] for key in group}))
     max_len = next(iter(specs.values())).task.max_len
     every_seed = tuple(sorted({s for group in seeds_by_decay.values() for s in group}))
     return WeightDecayResult(
         tuple(seeds_by_decay),
         tuple(offsets),
         every_seed,
-        steps,
-        evaluation,
+        ctx.steps,
+        ctx.evaluation,
         max_len,
         {key: runs[key] for key in specs},
         seeds_by_decay,
+        ape_spec(ctx, offsets[0], encoding=encoding),
         encoding,
     )
 
@@ -284,7 +283,7 @@ class GridHeads:
     """The C1 grid's trained heads that C10 (APE) and its negative control (RoPE) evaluate beyond Lmax."""
 
     models: tuple[TrainedModel, ...]  # one per (K, seed), K-major, in the order of ``offsets`` and ``seeds``
-    evaluation: EvalConfig  # the evaluation asked for (``EvalConfig()`` when none was given)
+    evaluation: EvalConfig  # the evaluation asked for (the context's)
     cache: Cache  # the cache the models came from, and their evaluations go through
     max_len: int  # Lmax: the longest training length
     beyond: tuple[int, ...]  # the evaluation lengths > Lmax
@@ -301,46 +300,32 @@ class GridHeads:
 
 
 def grid_heads(
-    encoding: str,
-    seeds: Sequence[int],
-    steps: int,
-    offsets: Sequence[int],
-    fixes: Sequence[str],
-    evaluation: EvalConfig | None,
-    cache: Cache | None,
-    progress: bool | None,
+    ctx: Context, cache: Cache | None, encoding: str, offsets: Sequence[int], fixes: Sequence[str]
 ) -> GridHeads:
     """The preamble of ``run_ape_fixes`` and ``rope_in_place_of_fixes``: the fix names and every evaluation
     length are checked before any training, then the grid's ``encoding`` heads come from the cache."""
-    evaluation = evaluation or EvalConfig()
     cache = cache if cache is not None else Cache()
     _check_fixes(fixes)
-    members = [Member(ape_spec(steps, offset, encoding=encoding), seed) for offset in offsets for seed in seeds]
+    members = [Member(ape_spec(ctx, offset, encoding=encoding), seed) for offset in offsets for seed in ctx.seeds]
     for member in members:
-        member.spec.check_eval(evaluation)
+        member.spec.check_eval(ctx.evaluation)
     max_len = members[0].spec.task.max_len
-    beyond = _beyond(evaluation, max_len)
-    return GridHeads(tuple(trained(members, cache, progress)), evaluation, cache, max_len, beyond)
+    beyond = _beyond(ctx.evaluation, max_len)
+    return GridHeads(tuple(trained(members, cache, ctx.progress)), ctx.evaluation, cache, max_len, beyond)
 
 
 def rope_in_place_of_fixes(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (1, 2, 3),
-    fixes: Sequence[str] = FIXES,
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (1, 2, 3), fixes: Sequence[str] = FIXES
 ) -> FixesResult:
     """C10's negative control: a :class:`FixesResult` whose every row (under each fix's name, and
     ``NO_FIX``) is the C1 grid's unmodified RoPE head at that length. A RoPE head has no position table,
     so no fix applies to it; it needs none, and stays accurate beyond Lmax (cached models and evaluations)."""
-    heads = grid_heads("rope", seeds, steps, offsets, fixes, evaluation, cache, progress)
+    heads = grid_heads(ctx, cache, "rope", offsets, fixes)
     rows = heads.unmodified_rows((NO_FIX, *fixes))
     return FixesResult(
         (NO_FIX, *fixes),
         tuple(offsets),
-        tuple(seeds),
+        ctx.seeds,
         heads.beyond,
         heads.evaluation.sequences,
         heads.max_len,
@@ -350,16 +335,10 @@ def rope_in_place_of_fixes(
 
 
 def run_ape_fixes(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (1, 2, 3),
-    fixes: Sequence[str] = FIXES,
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (1, 2, 3), fixes: Sequence[str] = FIXES
 ) -> FixesResult:
-    """C10: the C1 grid's APE heads at every evaluation length > Lmax, unmodified and under each fix."""
-    heads = grid_heads("ape", seeds, steps, offsets, fixes, evaluation, cache, progress)
+    """C10: the C1 grid's APE heads at every evaluation length > Lmax of ``ctx``, unmodified and under each fix."""
+    heads = grid_heads(ctx, cache, "ape", offsets, fixes)
     models, max_len = heads.models, heads.max_len
     rows = heads.unmodified_rows((NO_FIX,))
     for fix in fixes:
@@ -374,5 +353,5 @@ def run_ape_fixes(
             for model, (row,) in zip(models, fixed_evals):
                 rows.append(_fix_row(fix, model, row))
     return FixesResult(
-        (NO_FIX, *fixes), tuple(offsets), tuple(seeds), heads.beyond, heads.evaluation.sequences, max_len, rows
+        (NO_FIX, *fixes), tuple(offsets), ctx.seeds, heads.beyond, heads.evaluation.sequences, max_len, rows
     )

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.common import Run, column_means, mean, paper_spec, train_grid
 from lengthgen.experiments.results import Column, config, length_columns, text_table, to_json
 
@@ -124,24 +125,18 @@ class BasesResult:
 
 
 def run_bases(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (2, 3),
-    bases: Sequence[float] = PAPER_BASES,
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (2, 3), bases: Sequence[float] = PAPER_BASES
 ) -> BasesResult:
-    evaluation = evaluation or EvalConfig()
+    """The RoPE head at every base x K, trained and evaluated at ``ctx``."""
     specs: dict[tuple[float, int], RunSpec] = {
-        (float(base), offset): paper_spec(steps, task={"offset": offset}, model={"rope_base": float(base)})
+        (float(base), offset): paper_spec(ctx, task={"offset": offset}, model={"rope_base": float(base)})
         for base in bases
         for offset in offsets
     }
-    runs = train_grid(specs, seeds, evaluation, cache, progress)
+    runs = train_grid(ctx, cache, specs)
     rows = [row for (base, offset), by_seed in runs.items() for row in _rows(base, offset, by_seed)]
     max_len = next(iter(specs.values())).task.max_len
-    return BasesResult(tuple(float(b) for b in bases), tuple(offsets), tuple(seeds), evaluation, max_len, rows)
+    return BasesResult(tuple(float(b) for b in bases), tuple(offsets), ctx.seeds, ctx.evaluation, max_len, rows)
 
 
 def _rows(base: float, offset: int, runs: Sequence[Run]) -> list[BasesRow]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
-from lengthgen.config import EvalConfig
+from lengthgen.context import Context
 from lengthgen.experiments.common import column_means, mean
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
 from lengthgen.experiments.results import Column, length_columns, text_table, to_json
@@ -134,15 +134,10 @@ class BiasesResult:
 
 
 def run_biases(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (1, 2, 3),
-    encodings: Sequence[str] = ENCODINGS,
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (1, 2, 3), encodings: Sequence[str] = ENCODINGS
 ) -> BiasesResult:
+    """The grid of ``encodings`` x K at ``ctx`` (the unknown encodings refused before any training)."""
     unknown = [e for e in encodings if e not in NAMES]
     if unknown:
         raise ValueError(f"unknown encoding {unknown[0]!r} (known: {', '.join(NAMES)})")
-    return BiasesResult(run_phenomenon(seeds, steps, offsets, encodings, evaluation, cache, progress))
+    return BiasesResult(run_phenomenon(ctx, cache, offsets, encodings))

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.common import Run, paper_spec, train_and_evaluate
 from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.probes.carrier import CarrierGeometry, carrier_geometry
@@ -133,19 +134,13 @@ class CarrierResult:
 
 
 def run_carrier(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (1, 2, 3),
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
-    base: RunSpec | None = None,
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (1, 2, 3), base: RunSpec | None = None
 ) -> CarrierResult:
-    """``base``: the RoPE spec whose K each model replaces (default ``paper_spec(steps)``, the C1 grid's
-    RoPE heads; a robustness setting passes its own, see ``lengthgen.experiments.robustness``)."""
-    evaluation = evaluation or EvalConfig()
-    base = base if base is not None else paper_spec(steps)
+    """The carrier geometry (and accuracy at ``ctx.evaluation``) of the RoPE heads of every K. ``base``: the RoPE
+    spec whose K each model replaces (default ``paper_spec(ctx)``, the C1 grid's RoPE heads; a robustness setting
+    passes its own, see ``lengthgen.experiments.robustness``)."""
+    base = base if base is not None else paper_spec(ctx)
     specs = [base.replace(task={"offset": offset}) for offset in offsets]
-    runs = train_and_evaluate(specs, seeds, evaluation, cache, progress)
+    runs = train_and_evaluate(ctx, cache, specs)
     rows = [run_row(run) for spec in specs for run in runs[spec]]
-    return CarrierResult(tuple(offsets), tuple(seeds), evaluation, specs[0], rows)
+    return CarrierResult(tuple(offsets), ctx.seeds, ctx.evaluation, specs[0], rows)

@@ -32,6 +32,7 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.engine.evaluate import EVAL_CHUNK, eval_draw, evaluate_models
 from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
 from lengthgen.experiments.results import Column, config, length_columns, table_lines, to_json
@@ -45,12 +46,12 @@ HEADS = (1, 2, 4)  # the paper's head counts
 OFFSETS = (2, 3)  # (K1, K2): both >= 2, the regime of the mechanism claims (C4, C5)
 
 
-def content_spec(steps: int, heads: int, offsets: Sequence[int] = OFFSETS) -> RunSpec:
-    """The paper's one-layer RoPE setup with ``heads`` heads on the content task with offsets (K1, K2)."""
+def content_spec(ctx: Context, heads: int, offsets: Sequence[int] = OFFSETS) -> RunSpec:
+    """The paper's one-layer RoPE setup at ``ctx`` with ``heads`` heads on the content task with offsets (K1, K2)."""
     if len(offsets) != 2:
         raise ValueError(f"the content task needs two offsets K1,K2, got {tuple(offsets)}")
     return paper_spec(
-        steps,
+        ctx,
         model={"encoding": "rope", "heads": heads},
         task={"kind": "content", "offset": offsets[0], "alt_offset": offsets[1]},
     )
@@ -243,18 +244,12 @@ class ContentResult:
 
 
 def run_content(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    heads: Sequence[int] = HEADS,
-    offsets: Sequence[int] = OFFSETS,
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
+    ctx: Context, cache: Cache | None, heads: Sequence[int] = HEADS, offsets: Sequence[int] = OFFSETS
 ) -> ContentResult:
-    evaluation = evaluation or EvalConfig()
-    specs = {h: content_spec(steps, h, offsets) for h in heads}
-    runs = train_grid(specs, seeds, evaluation, cache, progress)
-    return content_result(specs, (offsets[0], offsets[1]), tuple(seeds), evaluation, runs)
+    """The content-task RoPE heads of every head count H, trained and evaluated at ``ctx``."""
+    specs = {h: content_spec(ctx, h, offsets) for h in heads}
+    runs = train_grid(ctx, cache, specs)
+    return content_result(specs, (offsets[0], offsets[1]), ctx.seeds, ctx.evaluation, runs)
 
 
 def content_result(

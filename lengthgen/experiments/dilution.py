@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.engine.evaluate import LengthEval
 from lengthgen.experiments.carrier import PROFILE_SPAN
 from lengthgen.experiments.common import Run, column_means, paper_spec, train_and_evaluate
@@ -191,23 +192,17 @@ class DilutionResult:
 
 
 def run_dilution(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (2, 3),
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
-    encoding: str = "rope",
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (2, 3), encoding: str = "rope"
 ) -> DilutionResult:
-    """The grid's heads of ``encoding`` (RoPE: with margins; APE: a*(L) and fits only)."""
-    evaluation = evaluation or EvalConfig()
+    """The grid's heads of ``encoding`` at ``ctx`` (RoPE: with margins; APE: a*(L) and fits only)."""
+    evaluation = ctx.evaluation
     if max(evaluation.lengths) > PROFILE_SPAN:  # checked before any training
         raise ValueError(f"evaluation length {max(evaluation.lengths)} exceeds the margin's span {PROFILE_SPAN}")
     if list(evaluation.lengths) != sorted(evaluation.lengths):
         raise ValueError(f"evaluation lengths {evaluation.lengths} must be increasing")
     if len(evaluation.lengths) < 3:
         raise ValueError(f"the dilution fit needs >= 3 evaluation lengths, got {len(evaluation.lengths)}")
-    specs = [paper_spec(steps, task={"offset": offset}, model={"encoding": encoding}) for offset in offsets]
-    runs = train_and_evaluate(specs, seeds, evaluation, cache, progress)
+    specs = [paper_spec(ctx, task={"offset": offset}, model={"encoding": encoding}) for offset in offsets]
+    runs = train_and_evaluate(ctx, cache, specs)
     rows = [dilution_row(run) for spec in specs for run in runs[spec]]
-    return DilutionResult(tuple(offsets), tuple(seeds), evaluation, specs[0], rows)
+    return DilutionResult(tuple(offsets), ctx.seeds, evaluation, specs[0], rows)

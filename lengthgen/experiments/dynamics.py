@@ -4,7 +4,7 @@ No retraining per checkpoint: the training engine records, every ``record_every`
 run, the per-member loss, the query and key carrier fractions of the projected vocabulary and the top
 singular-value energy sigma_1^2 / sum sigma_i^2 of W (``train.geometry_record``), and caches them with
 the model. This experiment reads those trajectories from the RoPE models of the C1 grid
-(``paper_spec(steps, task={"offset": K})``: same spec, same cache key, no training) and, per quantity
+(``paper_spec(ctx, task={"offset": K})``: same spec, same cache key, no training) and, per quantity
 and model, finds its initial (step-0) value, the first recorded step at which the value reaches 90% of
 its final value (step 0 counts as a record: a series that starts at its final value "emerges" at 0) and
 how far it strays from the final value once ``emerge_by`` is passed.
@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lengthgen.store.cache import Cache
+from lengthgen.config import RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.common import paper_spec
 from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.probes.trajectory import emergence_step, plateau_deviation
@@ -84,6 +86,7 @@ class DynamicsResult:
     steps: int  # training steps of each run
     emerge_by: int  # the step the emergence check compares with
     rows: list[DynamicsRow]  # one per (K, seed)
+    spec: RunSpec  # the runs' spec but for K (the JSON's config)
 
     def of(self, offset: int) -> list[DynamicsRow]:
         return [r for r in self.rows if r.offset == offset]
@@ -111,7 +114,7 @@ class DynamicsResult:
                 steps=self.steps,
                 emerge_by=self.emerge_by,
                 emergence_fraction=EMERGENCE_FRACTION,
-                spec=paper_spec(self.steps),
+                spec=self.spec,
             ),
             "rows": to_json(self.rows),
         }
@@ -143,21 +146,17 @@ def trajectory_row(offset: int, seed: int, trajectory: dict[str, list], by: int)
     )
 
 
-def run_dynamics(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (2, 3),
-    cache: Cache | None = None,
-    progress: bool | None = None,
-) -> DynamicsResult:
+def run_dynamics(ctx: Context, cache: Cache | None, offsets: Sequence[int] = (2, 3)) -> DynamicsResult:
+    """The recorded trajectories of the C1 grid's RoPE heads of every K at ``ctx``'s seeds and steps (its
+    evaluation is not read: the trajectories are recorded in training)."""
     cache = cache if cache is not None else Cache()
-    by = emerge_by(steps)
+    by = emerge_by(ctx.steps)
     if by < 1:
-        raise ValueError(f"steps={steps} is too short to study emergence")
-    members = [Member(paper_spec(steps, task={"offset": offset}), seed) for offset in offsets for seed in seeds]
-    models = trained(members, cache, progress)
+        raise ValueError(f"steps={ctx.steps} is too short to study emergence")
+    members = [Member(paper_spec(ctx, task={"offset": offset}), seed) for offset in offsets for seed in ctx.seeds]
+    models = trained(members, cache, ctx.progress)
     rows = [trajectory_row(m.spec.task.offset, m.seed, m.trajectory, by) for m in models]
-    return DynamicsResult(tuple(offsets), tuple(seeds), steps, by, rows)
+    return DynamicsResult(tuple(offsets), ctx.seeds, ctx.steps, by, rows, paper_spec(ctx))
 
 
 def flat_counterfactual(result: DynamicsResult) -> DynamicsResult:

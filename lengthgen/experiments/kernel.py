@@ -76,6 +76,8 @@ def run_kernel(
 ) -> KernelResult:
     """Per base: g over the integers |s| <= S_MAX for ``frequencies(d, base)`` (RoPE's, base^(-2i/d), by
     default; as ``encodings.rope.kernel``), its argmax, whether the maximum is unique, and the ratio."""
+    if isinstance(d, bool) or not isinstance(d, int) or d < 2 or d % 2:
+        raise ValueError(f"d={d!r} must be an even width >= 2")
     s = torch.arange(-S_MAX, S_MAX + 1)  # (2 S_MAX + 1,)
     rows = []
     for base in bases:

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.carrier import PROFILE_SPAN, model_geometry
 from lengthgen.experiments.common import column_means, mean, paper_spec, train_grid
 from lengthgen.experiments.results import Column, config, length_columns, table_lines, to_json
@@ -106,21 +107,14 @@ class LinearResult:
         return "\n".join(lines)
 
 
-def run_linear(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (2, 3),
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
-) -> LinearResult:
-    evaluation = evaluation or EvalConfig()
+def run_linear(ctx: Context, cache: Cache | None, offsets: Sequence[int] = (2, 3)) -> LinearResult:
+    """The linear-attention heads beside the softmax heads of every K, trained and evaluated at ``ctx``."""
     specs = {
-        (attention, offset): paper_spec(steps, task={"offset": offset}, model={"attention": attention})
+        (attention, offset): paper_spec(ctx, task={"offset": offset}, model={"attention": attention})
         for attention in HEADS
         for offset in offsets
     }
-    runs = train_grid(specs, seeds, evaluation, cache, progress)
+    runs = train_grid(ctx, cache, specs)
     rows = []
     for (attention, offset), by_seed in runs.items():
         for run in by_seed:
@@ -136,4 +130,4 @@ def run_linear(
                     final_loss=run.model.trajectory["loss"][-1] if run.model.trajectory.get("loss") else None,
                 )
             )
-    return LinearResult(tuple(offsets), tuple(seeds), evaluation, specs["linear", offsets[0]], rows)
+    return LinearResult(tuple(offsets), ctx.seeds, ctx.evaluation, specs["linear", offsets[0]], rows)

@@ -1,12 +1,13 @@
 """The multiverse's engine part: applying the readings of :mod:`lengthgen.readings` (the plain registry of
 choices, readings and universes) to the specs the experiments build.
 
-Readings act through ONE mechanism: the active universe (a context variable, :func:`under`), which
-:func:`lengthgen.experiments.common.paper_spec` and :func:`lengthgen.experiments.two_layer.two_layer_spec`
-apply to every spec they build (and ``run_phenomenon`` to the specs it derives by changing the encoding), so
-each claim's own ``measure(scale, cache)`` measures under the reading unchanged; ``claims.memo`` keys on the
-active universe (its context). The default universe (:data:`PAPER`) changes nothing: the spec objects (so
-every cache key and number) are those of the suite.
+Readings act through ONE mechanism: the universe of the experiment's context (``lengthgen.context.Context``:
+``ctx.universe``), which :func:`lengthgen.experiments.common.paper_spec` and
+:func:`lengthgen.experiments.two_layer.two_layer_spec` apply to every spec they build (and ``run_phenomenon`` to
+the specs it derives by changing the encoding), so each claim's own ``measure(scale, cache)`` measures under the
+reading unchanged (its scale carries the universe, ``Scale.context`` hands it to the experiment), and
+``claims.memo`` keys on it with the scale. The suite's universe (``readings.PAPER``) changes nothing: the spec objects
+(so every cache key and number) are those of the suite.
 
 Every change of the registry is checked here against the config class it addresses, and every reading is
 applied once to the default spec of each family and encoding, at import: an unknown field, or a value the
@@ -15,13 +16,11 @@ config refuses, raises ``ValueError`` naming it.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-from typing import Any, Iterator
+from typing import Any
 
 from lengthgen.config import ModelConfig, RunSpec, TaskConfig, TrainConfig, _require
 from lengthgen.engine.train_two_layer import ShiftConfig, TransformerConfig, TwoLayerSpec
-from lengthgen.readings import PAPER, READINGS, Change, Reading, Times, Universe, universe
+from lengthgen.readings import READINGS, Change, Reading, Times, Universe
 
 CONFIGS = {  # the config dataclass of each (family, part) a reading may change
     ("one-layer", "task"): TaskConfig,
@@ -74,7 +73,7 @@ def apply_reading(reading: Reading, spec: Any) -> Any:
 
 
 def apply_universe(target: Universe, spec: Any) -> Any:
-    """``spec`` under every reading of ``target`` (the same object when none applies)."""
+    """``spec`` under every reading of ``target`` (the same object when none applies, as under ``readings.PAPER``)."""
     for reading in target.readings:
         spec = apply_reading(reading, spec)
     return spec
@@ -100,27 +99,3 @@ def check_reading(reading: Reading) -> Reading:
 
 for _reading in READINGS:  # the registry is checked against the configs whenever readings can be applied
     check_reading(_reading)
-
-_ACTIVE: contextvars.ContextVar[Universe] = contextvars.ContextVar("lengthgen_universe", default=PAPER)
-
-
-def active_universe() -> Universe:
-    """The universe specs are built in now (:data:`PAPER` unless inside :func:`under`)."""
-    return _ACTIVE.get()
-
-
-def apply_active(spec: Any) -> Any:
-    """``spec`` under the active universe: the hook of every place that builds a spec from scratch."""
-    current = _ACTIVE.get()
-    return spec if current.is_default else apply_universe(current, spec)
-
-
-@contextlib.contextmanager
-def under(target: Universe | str) -> Iterator[Universe]:
-    """Build specs under ``target`` (a Universe or its name) inside the block."""
-    chosen = universe(target) if isinstance(target, str) else target
-    token = _ACTIVE.set(chosen)
-    try:
-        yield chosen
-    finally:
-        _ACTIVE.reset(token)

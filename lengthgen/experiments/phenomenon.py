@@ -13,7 +13,9 @@ from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
+from lengthgen.experiments.multiverse import apply_universe
 from lengthgen.experiments.results import Column, config, length_columns, text_table, to_json
 
 
@@ -104,25 +106,23 @@ class PhenomenonResult:
 
 
 def run_phenomenon(
-    seeds: Sequence[int],
-    steps: int = 4000,
+    ctx: Context,
+    cache: Cache | None,
     offsets: Sequence[int] = (1, 2, 3),
     encodings: Sequence[str] = ("rope", "ape"),
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
     base: RunSpec | None = None,
 ) -> PhenomenonResult:
-    """``base``: the spec whose encoding and K each grid cell replaces (default ``paper_spec(steps)``: the
-    paper's point; a robustness setting passes its own, e.g. d = 32, see ``lengthgen.experiments.robustness``)."""
-    evaluation = evaluation or EvalConfig()
-    from lengthgen.experiments.multiverse import apply_active  # APE-only readings: once the encoding is set
-
-    base = base if base is not None else paper_spec(steps)
+    """Every (encoding, K) of the grid at ``ctx``'s seeds, steps and evaluation. ``base``: the spec whose encoding
+    and K each grid cell replaces (default ``paper_spec(ctx)``: the paper's point; a robustness setting passes its
+    own, e.g. d = 32, see ``lengthgen.experiments.robustness``). Each cell's spec is put under ``ctx.universe``
+    again once its encoding is set, so that a reading that changes APE specs alone reaches the APE cells."""
+    base = base if base is not None else paper_spec(ctx)
     specs = {
-        (encoding, offset): apply_active(base.replace(model={"encoding": encoding}, task={"offset": offset}))
+        (encoding, offset): apply_universe(
+            ctx.universe, base.replace(model={"encoding": encoding}, task={"offset": offset})
+        )
         for encoding in encodings
         for offset in offsets
     }
-    runs = train_grid(specs, seeds, evaluation, cache, progress)
-    return PhenomenonResult(tuple(encodings), tuple(offsets), tuple(seeds), evaluation, specs, runs)
+    runs = train_grid(ctx, cache, specs)
+    return PhenomenonResult(tuple(encodings), tuple(offsets), ctx.seeds, ctx.evaluation, specs, runs)

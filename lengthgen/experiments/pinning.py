@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
-from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.config import RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.phenomenon import run_phenomenon
 from lengthgen.experiments.results import Column, length_columns, text_table, to_json
 
@@ -81,17 +82,15 @@ class PinningResult:
 
 
 def run_pinning(
-    seeds: Sequence[int],
-    steps: int = 4000,
+    ctx: Context,
+    cache: Cache | None,
     offsets: Sequence[int] = (1, 2, 3),
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
     encoding: str = "ape",
     base: RunSpec | None = None,
 ) -> PinningResult:
-    """``base``: as for ``run_phenomenon`` (default the paper's point; a robustness setting passes its own)."""
-    grid = run_phenomenon(seeds, steps, offsets, (encoding,), evaluation, cache, progress, base)
+    """The grid's ``encoding`` heads at ``ctx``; ``base``: as for ``run_phenomenon`` (default the paper's point; a
+    robustness setting passes its own)."""
+    grid = run_phenomenon(ctx, cache, offsets, (encoding,), base)
     rows = [
         PinningRow(
             offset=offset,

@@ -13,7 +13,8 @@ the C1 grid's trained heads (no retraining), and one new family, the NoPE head (
   at L > Lmax); ``kind="inverse-log-scale"`` divides instead (the control).
 
 Every evaluation goes through the cache (plain evaluations under the plain key, variants under their own),
-on the same shared evaluation sequences as every other model.
+on the same shared evaluation sequences as every other model, with the context's sequences per length (the far
+lengths are each experiment's own; the context's lengths are P2's fit and P5's evaluation).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any, Callable
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
+from lengthgen.context import Context
 from lengthgen.engine.evaluate import LengthEval
 from lengthgen.engine.evaluate_variants import InferenceVariant, evaluated_variant
 from lengthgen.experiments.common import column_means, mean, paper_spec
@@ -42,14 +44,12 @@ ROPE_LENGTHS = tuple(sorted(set(FAR_LENGTHS + INTERPOLATION_LENGTHS + SCALING_LE
 EXTENDED_TABLE = 128  # APE rows for evaluation up to L = 128
 
 
-def grid_models(
-    encoding: str, offsets: Sequence[int], seeds: Sequence[int], steps: int, cache: Cache, progress: bool | None = None
-) -> list[TrainedModel]:
-    """The C1 grid's heads of ``encoding`` (the same specs, so the same cache entries), by K then seed."""
+def grid_models(ctx: Context, cache: Cache, encoding: str, offsets: Sequence[int]) -> list[TrainedModel]:
+    """The C1 grid's heads of ``encoding`` at ``ctx`` (the same specs, so the same cache entries), by K then seed."""
     members = [
-        Member(paper_spec(steps, model={"encoding": encoding}, task={"offset": K}), s) for K in offsets for s in seeds
+        Member(paper_spec(ctx, model={"encoding": encoding}, task={"offset": K}), s) for K in offsets for s in ctx.seeds
     ]
-    return trained(members, cache, progress)
+    return trained(members, cache, ctx.progress)
 
 
 @dataclass(frozen=True)
@@ -183,23 +183,19 @@ class FarResult:
 
 
 def run_far(
+    ctx: Context,
+    cache: Cache | None,
     encoding: str,
-    seeds: Sequence[int],
-    steps: int = 4000,
     offsets: Sequence[int] = (1, 2, 3),
     lengths: Sequence[int] = FAR_LENGTHS,
-    sequences: int = 4096,
-    cache: Cache | None = None,
-    progress: bool | None = None,
 ) -> FarResult:
-    """P1 (RoPE) / P3 (APE): the grid's heads evaluated at ``lengths``."""
+    """P1 (RoPE) / P3 (APE): the grid's heads evaluated at ``lengths`` with ``ctx``'s sequences per length."""
     cache = cache if cache is not None else Cache()
-    models = grid_models(encoding, offsets, seeds, steps, cache, progress)
+    sequences = ctx.evaluation.sequences
+    models = grid_models(ctx, cache, encoding, offsets)
     evaluation_lengths = ROPE_LENGTHS if encoding == "rope" else tuple(lengths)  # RoPE: one shared evaluation
     cells = plain_cells(models, evaluation_lengths, sequences, cache)
-    return FarResult(
-        encoding, tuple(offsets), tuple(seeds), tuple(lengths), sequences, models[0].spec.task.max_len, cells
-    )
+    return FarResult(encoding, tuple(offsets), ctx.seeds, tuple(lengths), sequences, models[0].spec.task.max_len, cells)
 
 
 def line_fit(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
@@ -296,25 +292,22 @@ class OutOfSampleResult:
 
 
 def run_out_of_sample(
-    seeds: Sequence[int],
-    steps: int = 4000,
+    ctx: Context,
+    cache: Cache | None,
     offsets: Sequence[int] = (2, 3),
-    fit_evaluation: EvalConfig | None = None,
     far_lengths: Sequence[int] = FAR_LENGTHS,
-    sequences: int = 4096,
     encoding: str = "rope",
-    cache: Cache | None = None,
-    progress: bool | None = None,
 ) -> OutOfSampleResult:
-    """P2: the fit on ``fit_evaluation``'s lengths (the grid's own evaluation, cached) against the far a*."""
+    """P2: the fit on ``ctx.evaluation``'s lengths (the grid's own evaluation, cached) against the far a*
+    (with the same sequences per length)."""
     cache = cache if cache is not None else Cache()
-    fit_evaluation = fit_evaluation or EvalConfig()
-    models = grid_models(encoding, offsets, seeds, steps, cache, progress)
+    fit_evaluation = ctx.evaluation
+    models = grid_models(ctx, cache, encoding, offsets)
     fit_cells = plain_cells(models, fit_evaluation.lengths, fit_evaluation.sequences, cache)
     far = ROPE_LENGTHS if encoding == "rope" else tuple(far_lengths)
-    far_cells = plain_cells(models, far, sequences, cache)
+    far_cells = plain_cells(models, far, fit_evaluation.sequences, cache)
     return OutOfSampleResult(
-        encoding, tuple(offsets), tuple(seeds), tuple(fit_evaluation.lengths), tuple(far_lengths), fit_cells, far_cells
+        encoding, tuple(offsets), ctx.seeds, tuple(fit_evaluation.lengths), tuple(far_lengths), fit_cells, far_cells
     )
 
 
@@ -371,60 +364,47 @@ class VariantResult:
 
 
 def run_variant(
+    ctx: Context,
+    cache: Cache | None,
     kind: str,
-    seeds: Sequence[int],
-    steps: int = 4000,
     offsets: Sequence[int] = (1, 2, 3),
     lengths: Sequence[int] = SCALING_LENGTHS,
-    sequences: int = 4096,
-    cache: Cache | None = None,
-    progress: bool | None = None,
 ) -> VariantResult:
-    """The grid's RoPE heads at ``lengths``: the plain evaluation and the ``kind`` variant beside it."""
+    """The grid's RoPE heads at ``lengths``: the plain evaluation and the ``kind`` variant beside it, with
+    ``ctx``'s sequences per length."""
     cache = cache if cache is not None else Cache()
-    models = grid_models("rope", offsets, seeds, steps, cache, progress)
+    sequences = ctx.evaluation.sequences
+    models = grid_models(ctx, cache, "rope", offsets)
     max_len = models[0].spec.task.max_len
     plain = plain_cells(models, ROPE_LENGTHS, sequences, cache)
     varied = variant_cells(models, ROPE_LENGTHS, sequences, cache, InferenceVariant(kind, max_len))
-    return VariantResult(kind, tuple(offsets), tuple(seeds), tuple(lengths), sequences, max_len, plain, varied)
+    return VariantResult(kind, tuple(offsets), ctx.seeds, tuple(lengths), sequences, max_len, plain, varied)
 
 
 def run_interpolation(
-    seeds: Sequence[int],
-    steps: int = 4000,
+    ctx: Context,
+    cache: Cache | None,
     offsets: Sequence[int] = (1, 2, 3),
     lengths: Sequence[int] = INTERPOLATION_LENGTHS,
-    sequences: int = 4096,
-    cache: Cache | None = None,
     kind: str = "interpolate",
-    progress: bool | None = None,
 ) -> VariantResult:
     """P4: position interpolation (``kind="plain"``: the same cells without it, the control)."""
-    return run_variant(kind, seeds, steps, offsets, lengths, sequences, cache, progress)
+    return run_variant(ctx, cache, kind, offsets, lengths)
 
 
 def run_scaling(
-    seeds: Sequence[int],
-    steps: int = 4000,
+    ctx: Context,
+    cache: Cache | None,
     offsets: Sequence[int] = (1, 2, 3),
     lengths: Sequence[int] = SCALING_LENGTHS,
-    sequences: int = 4096,
-    cache: Cache | None = None,
     kind: str = "log-scale",
-    progress: bool | None = None,
 ) -> VariantResult:
     """P6: log-length logit scaling (``kind="inverse-log-scale"``: the inverse factor, the control)."""
-    return run_variant(kind, seeds, steps, offsets, lengths, sequences, cache, progress)
+    return run_variant(ctx, cache, kind, offsets, lengths)
 
 
 def run_nope(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (1, 2, 3),
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    encoding: str = "nope",
-    progress: bool | None = None,
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (1, 2, 3), encoding: str = "nope"
 ) -> PhenomenonResult:
-    """P5: NoPE heads trained as C1 (``encoding="rope"``: the grid's RoPE heads, the control)."""
-    return run_phenomenon(seeds, steps, offsets, (encoding,), evaluation, cache, progress)
+    """P5: NoPE heads trained as C1, at ``ctx`` (``encoding="rope"``: the grid's RoPE heads, the control)."""
+    return run_phenomenon(ctx, cache, offsets, (encoding,))

@@ -8,7 +8,7 @@ training range, and a threshold tied to chance (APE "near chance" <= 0.15 = 1/m 
 1/m + 0.10 of the setting's vocabulary (:meth:`Setting.chance`).
 
 A setting changes the spec through encoding-independent fields of ``TaskConfig`` / ``ModelConfig``
-(``paper_spec(...).replace(...)``), the target offsets K, or the seeds; nothing else. The claims' own
+(``paper_spec(ctx).replace(...)``), the target offsets K, or the seeds; nothing else. The claims' own
 measure and check functions do the rest (``claims/robustness.py``, ``claims/test_robustness.py``).
 """
 
@@ -19,6 +19,7 @@ from typing import Any
 
 from lengthgen.catalogue import ROBUSTNESS
 from lengthgen.config import ModelConfig, RunSpec, TaskConfig, _require
+from lengthgen.context import Context
 
 FRESH_SEEDS = tuple(range(100, 108))  # the catalogue's fresh seeds 100..107 (a claim of n seeds takes the first n)
 CHANCE_MARGIN = 0.10  # the catalogue: APE "near chance" <= 0.15 reads as 1/m + 0.10 at another m
@@ -58,11 +59,12 @@ class Setting:
         """Whether the setting trains models of another spec than the claims' own (not only other seeds or K)."""
         return bool(self.task or self.model)
 
-    def spec(self, steps: int = 4000, **parts: dict[str, Any]) -> RunSpec:
-        """The paper's one-layer spec with this setting's fields replaced, then ``parts`` (e.g. the encoding, K)."""
+    def spec(self, ctx: Context | None = None, **parts: dict[str, Any]) -> RunSpec:
+        """The paper's one-layer spec at ``ctx`` (its steps and universe; None: the paper's point) with this
+        setting's fields replaced, then ``parts`` (e.g. the encoding, K)."""
         from lengthgen.experiments.common import paper_spec
 
-        base = paper_spec(steps).replace(task=dict(self.task), model=dict(self.model))
+        base = paper_spec(ctx if ctx is not None else Context(())).replace(task=dict(self.task), model=dict(self.model))
         return base.replace(**parts)
 
     @property

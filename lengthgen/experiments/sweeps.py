@@ -29,6 +29,7 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.common import mean, paper_spec, train_grid
 from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.models.one_layer.fast import vocab_projections
@@ -49,17 +50,17 @@ SWEEP: dict[str, tuple] = {
 WIDTHS = SWEEP["width"]  # C18's widths
 
 
-def sweep_spec(steps: int, offset: int, factor: str, value: Any) -> RunSpec:
-    """The paper's RoPE setup with one factor changed (the paper's value gives the C1 grid's spec)."""
+def sweep_spec(ctx: Context, offset: int, factor: str, value: Any) -> RunSpec:
+    """The paper's RoPE setup at ``ctx`` with one factor changed (the paper's value gives the C1 grid's spec)."""
     if factor == "width":
-        return paper_spec(steps, task={"offset": offset}, model={"d": int(value)})
+        return paper_spec(ctx, task={"offset": offset}, model={"d": int(value)})
     if factor == "vocab":
-        return paper_spec(steps, task={"offset": offset, "vocab": int(value)})
+        return paper_spec(ctx, task={"offset": offset, "vocab": int(value)})
     if factor == "lengths":
         low, high = value
-        return paper_spec(steps, task={"offset": offset, "min_len": int(low), "max_len": int(high)})
+        return paper_spec(ctx, task={"offset": offset, "min_len": int(low), "max_len": int(high)})
     if factor == "temperature":
-        return paper_spec(steps, task={"offset": offset}, model={"temperature": float(value)})
+        return paper_spec(ctx, task={"offset": offset}, model={"temperature": float(value)})
     raise ValueError(f"unknown sweep factor {factor!r} (known: {', '.join(FACTORS)})")
 
 
@@ -146,25 +147,21 @@ class CarrierSweepResult:
 
 
 def run_carrier_sweep(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (2, 3),
-    sweep: dict[str, Sequence] | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (2, 3), sweep: dict[str, Sequence] | None = None
 ) -> CarrierSweepResult:
-    """C17: carrier fractions at every point of a one-factor-at-a-time sweep (default: ``SWEEP``)."""
+    """C17: carrier fractions at every point of a one-factor-at-a-time sweep (default: ``SWEEP``), at ``ctx``'s
+    seeds and steps (no evaluation: the fractions are read from the weights)."""
     cache = cache if cache is not None else Cache()
     sweep = {factor: tuple(values) for factor, values in (sweep or SWEEP).items()}
     cells = [
-        (factor, value, Member(sweep_spec(steps, offset, factor, value), seed))
+        (factor, value, Member(sweep_spec(ctx, offset, factor, value), seed))
         for factor, values in sweep.items()
         for value in values
         for offset in offsets
-        for seed in seeds
+        for seed in ctx.seeds
     ]
     unique = list(dict.fromkeys(member for _, _, member in cells))  # the paper's point appears once per factor
-    models = dict(zip(unique, trained(unique, cache, progress)))
+    models = dict(zip(unique, trained(unique, cache, ctx.progress)))
     rows = [
         CarrierSweepRow(
             factor=factor,
@@ -176,7 +173,7 @@ def run_carrier_sweep(
         )
         for factor, value, member in cells
     ]
-    return CarrierSweepResult(sweep, tuple(offsets), tuple(seeds), steps, rows)
+    return CarrierSweepResult(sweep, tuple(offsets), ctx.seeds, ctx.steps, rows)
 
 
 def untrained_counterfactual(result: CarrierSweepResult) -> CarrierSweepResult:
@@ -249,18 +246,12 @@ class WidthDilutionResult:
 
 
 def run_width_dilution(
-    seeds: Sequence[int],
-    steps: int = 4000,
-    offsets: Sequence[int] = (2, 3),
-    widths: Sequence[int] = WIDTHS,
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
+    ctx: Context, cache: Cache | None, offsets: Sequence[int] = (2, 3), widths: Sequence[int] = WIDTHS
 ) -> WidthDilutionResult:
-    """C18: per width, K and seed, the target weight a*(L) and the dilution fit."""
-    evaluation = evaluation or EvalConfig()
-    specs = {(int(d), K): sweep_spec(steps, K, "width", d) for d in widths for K in offsets}
-    runs = train_grid(specs, seeds, evaluation, cache, progress)
+    """C18: per width, K and seed of ``ctx``, the target weight a*(L) at its evaluation and the dilution fit."""
+    evaluation = ctx.evaluation
+    specs = {(int(d), K): sweep_spec(ctx, K, "width", d) for d in widths for K in offsets}
+    runs = train_grid(ctx, cache, specs)
     rows = []
     for (width, offset), by_seed in runs.items():
         for run in by_seed:
@@ -274,7 +265,7 @@ def run_width_dilution(
                     fit=dilution_fit(list(evaluation.lengths), weights),
                 )
             )
-    return WidthDilutionResult(tuple(int(d) for d in widths), tuple(offsets), tuple(seeds), steps, evaluation, rows)
+    return WidthDilutionResult(tuple(int(d) for d in widths), tuple(offsets), ctx.seeds, ctx.steps, evaluation, rows)
 
 
 def reversed_widths(result: WidthDilutionResult) -> WidthDilutionResult:

@@ -34,6 +34,8 @@ from typing import Any, Sequence
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
+from lengthgen.context import Context
+from lengthgen.experiments.multiverse import apply_universe
 from lengthgen.experiments.results import Column, config, text_table, to_json
 from lengthgen.models.two_layer.transformer import TransformerConfig
 from lengthgen.tasks.shift import ShiftConfig
@@ -55,17 +57,17 @@ STEPS = {"paper": PAPER_TRAIN.steps, "quick": 100}  # training steps per scale
 SEQUENCES = {"quick": 256}  # evaluation sequences where a scale's own count is not used (quick: see run_scale)
 
 
-def two_layer_spec(encoding: str, steps: int = PAPER_TRAIN.steps, offset: int = OFFSET, d: int = WIDTH) -> TwoLayerSpec:
-    """The suite's configuration: see the module docstring; then the active multiverse universe's readings
-    (``lengthgen.experiments.multiverse``; none by default: the same spec)."""
-    from lengthgen.experiments.multiverse import apply_active
-
-    return apply_active(
+def two_layer_spec(ctx: Context, encoding: str, offset: int = OFFSET, d: int = WIDTH) -> TwoLayerSpec:
+    """The suite's configuration (see the module docstring) with ``ctx.steps`` steps; then the readings of
+    ``ctx.universe`` (``lengthgen.experiments.multiverse``; the suite's own universe changes nothing: the same
+    spec)."""
+    return apply_universe(
+        ctx.universe,
         TwoLayerSpec(
             ShiftConfig(offset=offset),
             TransformerConfig(encoding=encoding, d=d),
             PAPER_TRAIN,
-        ).replace(train={"steps": steps})
+        ).replace(train={"steps": ctx.steps}),
     )
 
 
@@ -266,25 +268,22 @@ class TwoLayerResult:
 
 
 def run_two_layer(
-    seeds: Sequence[int],
-    steps: int = PAPER_TRAIN.steps,
+    ctx: Context,
+    cache: Cache | None,
     encodings: Sequence[str] = ("rope", "ape"),
     offset: int = OFFSET,
-    evaluation: EvalConfig | None = None,
-    cache: Cache | None = None,
-    progress: bool | None = None,
     d: int = WIDTH,
 ) -> TwoLayerResult:
-    """Train (through the cache) and evaluate every encoding x seed."""
-    evaluation = evaluation or EvalConfig()
+    """Train (through the cache) and evaluate every encoding x seed of ``ctx`` (its steps: the transformer's own,
+    ``STEPS``, where the caller follows the suite)."""
     cache = cache if cache is not None else Cache()
-    specs = {encoding: two_layer_spec(encoding, steps, offset, d) for encoding in encodings}
+    specs = {encoding: two_layer_spec(ctx, encoding, offset, d) for encoding in encodings}
     for spec in specs.values():
-        spec.check_eval(evaluation)
-    members = [Member(spec, seed) for spec in specs.values() for seed in seeds]
-    models = trained_transformers(members, cache, progress)
-    evals = evaluated_transformers(models, evaluation, cache)
+        spec.check_eval(ctx.evaluation)
+    members = [Member(spec, seed) for spec in specs.values() for seed in ctx.seeds]
+    models = trained_transformers(members, cache, ctx.progress)
+    evals = evaluated_transformers(models, ctx.evaluation, cache)
     runs: dict[str, list[TwoLayerRun]] = {encoding: [] for encoding in encodings}
     for member, model, result in zip(members, models, evals):
         runs[member.spec.model.encoding].append(TwoLayerRun(model, result))
-    return TwoLayerResult(tuple(encodings), tuple(seeds), evaluation, specs, runs)
+    return TwoLayerResult(tuple(encodings), ctx.seeds, ctx.evaluation, specs, runs)

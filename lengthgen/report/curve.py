@@ -81,7 +81,7 @@ def deciding_check_name(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> str
     """The check a claim's curve plots, from ``cells``: the claim's records, its multiverse cells (``reading``
     set) and its claim test at the paper's point (no ``reading``).
 
-    A display choice, not part of the verdict rule (``lengthgen.report.verdict.deciding_check`` picks each
+    A display choice, not part of the verdict rule (``lengthgen.records.verdict.deciding_check`` picks each
     record's own deciding check): the curve needs one check that every universe measured, and shows the one
     the paper's point passes by the least. Of the checks present in every cell that recorded checks (a
     ruled-out cell runs none), the one that fails in the most cells (the check the verdicts turn on), then the

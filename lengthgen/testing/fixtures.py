@@ -1,5 +1,6 @@
 """The fixtures the plugin gives every test: ``scale`` (the quick and paper scales of a claim test),
 ``model_cache`` (the run's model cache; not ``cache``, which is pytest's own cache-provider fixture),
+``until_decided`` (the ``--lengthgen-until-decided`` stopping rule, which a claim test hands to ``run_claim``),
 ``claim`` and ``control`` (the recorders of a claim test and of a negative control, kept on the test's item
 for its report)."""
 
@@ -36,6 +37,13 @@ def scale(request: pytest.FixtureRequest):
 def model_cache(pytestconfig: pytest.Config):
     """The run's :class:`~lengthgen.store.cache.Cache` (``--lengthgen-cache-dir``, ``--lengthgen-retrain``)."""
     return session_cache(pytestconfig)
+
+
+@pytest.fixture(scope="session")
+def until_decided(pytestconfig: pytest.Config):
+    """The ``--lengthgen-until-decided[=MAX]`` stopping rule of this run (a :class:`~lengthgen.sequential.Plan`), or
+    None without the option (one look at the claim's own seeds)."""
+    return pytestconfig.stash.get(state.PLAN, None)
 
 
 def _recorder(request: pytest.FixtureRequest, marker_name: str, make):

@@ -33,7 +33,7 @@ modules below, one concern each (``pytest_configure`` is a historic hook: each m
   ``claim``/``control``, a :class:`~lengthgen.records.ClaimRecorder` (``ControlRecorder``) for the id of the
   test's ``@pytest.mark.claim("Cn")`` (``control``).
 - :mod:`~lengthgen.testing.verdicts`: after the test, its record (with runtime, pytest's outcome and the
-  verdict of ``lengthgen.report.verdict.decide``) rides on the test report's ``user_properties``, so the
+  verdict of ``lengthgen.records.verdict.decide``) rides on the test report's ``user_properties``, so the
   xdist controller receives every worker's records (:mod:`~lengthgen.testing.run` gathers them).
 - :mod:`~lengthgen.testing.reporting`: the controller alone writes ``reports/claims.json`` and
   ``reports/index.html`` (``--lengthgen-report-dir``) at the end of the run and prints the verdict table in the

@@ -47,10 +47,10 @@ def pytest_configure(config: pytest.Config) -> None:
             cluster.connect(config.getoption("lengthgen_scheduler"), option="--lengthgen-scheduler")
         except ValueError as error:  # unreachable, or distributed not installed: exit 4, one line
             raise pytest.UsageError(str(error)) from None
-    from lengthgen.sequential import Plan, set_plan
+    from lengthgen.sequential import Plan
 
     until = config.getoption("lengthgen_until_decided")
-    set_plan(Plan(until) if until is not None else None)  # every xdist worker sets its own
+    config.stash[state.PLAN] = Plan(until) if until is not None else None  # every xdist worker keeps its own
     if state.is_worker(config):
         fresh_after = config.workerinput.get(state.FRESH_AFTER)
     else:

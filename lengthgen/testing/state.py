@@ -21,6 +21,8 @@ FRESH_AFTER_TIME = pytest.StashKey["float | None"]()  # --lengthgen-retrain: cac
 STARTED = pytest.StashKey[float]()  # time.time() at configure: the report's start and wall time
 RUN = pytest.StashKey[Any]()  # this process's lengthgen.testing.run.RunRecords
 REGISTRY = pytest.StashKey[Any]()  # the claims' lengthgen.registry.Registry, once asked for (registry_of)
+PLAN = pytest.StashKey[Any]()  # --lengthgen-until-decided: its lengthgen.sequential.Plan, or None (one look); every
+# xdist worker keeps its own, and the until_decided fixture hands it to the claim tests
 WORKERS_BEFORE = pytest.StashKey[int]()  # lengthgen.engine.parallel's worker count before configure (restored after)
 
 # item.stash

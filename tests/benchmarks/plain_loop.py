@@ -17,6 +17,7 @@ import torch
 import torch.nn.functional as F
 
 from lengthgen.config import PAPER_EVAL_LENGTHS
+from lengthgen.context import Context
 from lengthgen.experiments.common import paper_spec
 from lengthgen.models import OneLayerHead
 from lengthgen.seeding import generator
@@ -24,7 +25,7 @@ from lengthgen.tasks import make_task
 
 
 def train_and_evaluate(seed: int, steps: int, offset: int, sequences: int) -> dict[int, float]:
-    spec = paper_spec(steps, task={"offset": offset}, model={"encoding": "rope"})
+    spec = paper_spec(Context((), steps), task={"offset": offset}, model={"encoding": "rope"})
     model = OneLayerHead(spec.model, spec.task.vocab, generator(seed, "init"))
     optimizer = torch.optim.Adam(model.parameters(), lr=spec.train.lr)
     task = make_task(spec.task)

@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch.func import stack_module_state
 
+from lengthgen.context import Context
 from lengthgen.experiments.common import paper_spec
 from lengthgen.engine.grouping import MAX_MEMBERS, group_members
 from lengthgen.models import table_forward
@@ -50,7 +51,7 @@ def test_ensemble_step(benchmark, family):
     """One training step of a full ensemble pass as the engine takes it (16 members, batch 256 each; the
     hand-derived backward)."""
     torch.set_num_threads(1)
-    spec = paper_spec(4000, **FAMILIES[family])
+    spec = paper_spec(Context((), 4000), **FAMILIES[family])
     benchmark.extra_info["members"] = MAX_MEMBERS
     benchmark(_manual_step_fn(spec, MAX_MEMBERS))
 
@@ -81,7 +82,7 @@ def test_ensemble_step_backward(benchmark, family, backward):
     """One training step of a 16-member pass, autograd against the hand-derived backward (the targets: RoPE at
     most 0.20 ms per member-step, APE at most 0.30; per member-step = median / 16)."""
     torch.set_num_threads(1)
-    spec = paper_spec(4000, **FAMILIES[family])
+    spec = paper_spec(Context((), 4000), **FAMILIES[family])
     benchmark.extra_info["members"] = MAX_MEMBERS
     benchmark((_step_fn if backward == "autograd" else _manual_step_fn)(spec, MAX_MEMBERS))
 
@@ -89,7 +90,7 @@ def test_ensemble_step_backward(benchmark, family, backward):
 def test_plain_loop_step(benchmark):
     """One step of the plain reference forward for one model (the per-seed loop baseline)."""
     torch.set_num_threads(1)
-    spec = paper_spec(4000)
+    spec = paper_spec(Context((), 4000))
     member = Member(spec, 0)
     model = build_model(spec, 0)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
@@ -107,7 +108,7 @@ def test_plain_loop_step(benchmark):
 def test_c1_grid_cold(benchmark):
     """The C1 grid (RoPE/APE x K in {1,2,3} x 8 seeds, 4000 steps): two processes, no cache."""
     members = [
-        Member(paper_spec(4000, model={"encoding": e}, task={"offset": k}), s)
+        Member(paper_spec(Context((), 4000), model={"encoding": e}, task={"offset": k}), s)
         for e in ("rope", "ape")
         for k in (1, 2, 3)
         for s in range(8)
@@ -122,12 +123,12 @@ def test_c1_grid_cold(benchmark):
 
 def test_transformer_step(benchmark):
     """One training step of a two-layer transformer ensemble pass (C12/C13's model, 5 seeds)."""
-    from lengthgen.experiments.two_layer import PAPER_SEEDS, two_layer_spec
+    from lengthgen.experiments.two_layer import PAPER_SEEDS, STEPS, two_layer_spec
     from lengthgen.engine.train_two_layer import Member, _Streams as ShiftStreams, build_transformer
     from lengthgen.engine.train_two_layer import ensemble_forward, member_losses
 
     torch.set_num_threads(1)
-    spec = two_layer_spec("rope")
+    spec = two_layer_spec(Context((), STEPS["paper"]), "rope")
     members = [Member(spec, seed) for seed in range(PAPER_SEEDS)]
     modules = [build_transformer(spec, m.seed) for m in members]
     params, _ = stack_module_state(modules)
@@ -149,7 +150,12 @@ def test_one_layer_sweep_cold(benchmark):
     two processes, no cache."""
     from lengthgen.experiments.sweeps import SWEEP, sweep_spec
 
-    specs = {sweep_spec(4000, k, factor, value) for factor, values in SWEEP.items() for value in values for k in (2, 3)}
+    specs = {
+        sweep_spec(Context((), 4000), k, factor, value)
+        for factor, values in SWEEP.items()
+        for value in values
+        for k in (2, 3)
+    }
     members = [Member(spec, seed) for spec in sorted(specs, key=repr) for seed in range(3)]
     passes = group_members(members)
 

@@ -49,9 +49,7 @@ def measure(scale, cache, encoding: str = "t5"):
     return memo(
         ("one-file", encoding),
         scale,
-        lambda: run_biases(
-            scale.seed_list(PAPER_SEEDS), scale.steps, (OFFSET,), (encoding,), scale.evaluation(), cache
-        ),
+        lambda: run_biases(scale.context(PAPER_SEEDS), cache, (OFFSET,), (encoding,)),
     )
 
 
@@ -86,8 +84,8 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("{NEW_ID}")
-def test_t5_selects_the_target_everywhere(scale, model_cache, claim):
-    run_claim(CLAIM, claim, scale, model_cache)
+def test_t5_selects_the_target_everywhere(scale, model_cache, until_decided, claim):
+    run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.verify()
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from lengthgen.store.cache import Cache
-from lengthgen.config import EvalConfig
+from lengthgen.config import EvalConfig, RunSpec
+from lengthgen.context import Context
 from lengthgen.experiments.ape_controls import NO_FIX, rope_in_place_of_fixes, run_weight_decay
 from lengthgen.experiments.dynamics import QUANTITIES, DynamicsResult, flat_counterfactual, trajectory_row
 from lengthgen.experiments.sweeps import (
@@ -30,7 +31,7 @@ def dynamics_result() -> DynamicsResult:
         "rank_energy": [0.1, 0.45, 0.5, 0.5, 0.5],
     }
     trajectory = {"step": STEPS, "loss": [0.0] * 5, **{q: [[v] for v in values] for q, values in series.items()}}
-    return DynamicsResult((2,), (0,), 200, 100, [trajectory_row(2, 0, trajectory, 100)])
+    return DynamicsResult((2,), (0,), 200, 100, [trajectory_row(2, 0, trajectory, 100)], RunSpec())
 
 
 def test_initial_fraction_and_emergence_gap():
@@ -88,16 +89,16 @@ def test_reversed_widths_keeps_every_fit():
 @pytest.mark.slow
 def test_weight_decay_takes_the_grid_seeds_at_lambda_zero(tmp_path):
     cache = Cache(tmp_path)
-    evaluation = EvalConfig(lengths=(16, 20), sequences=32)
-    result = run_weight_decay((0,), 20, (2,), (0.0, 1e-2), evaluation, cache, grid_seeds=(0, 1))
+    ctx = Context((0,), 20, EvalConfig(lengths=(16, 20), sequences=32))
+    result = run_weight_decay(ctx, cache, (2,), (0.0, 1e-2), grid_seeds=(0, 1))
     assert result.seeds_by_decay == {0.0: (0, 1), 1e-2: (0,)} and result.seeds == (0, 1)
     assert [len(result.accuracy(d, 2, 20)) for d in result.decays] == [2, 1]
     assert result.to_json()["config"]["seeds_by_weight_decay"] == {"0": [0, 1], "0.01": [0]}
     assert result.has_table and len(result.norms(0.0, 2, "untrained")) == 2
-    rope = run_weight_decay((0,), 20, (2,), (0.0,), evaluation, cache, grid_seeds=(0, 1), encoding="rope")
+    rope = run_weight_decay(ctx, cache, (2,), (0.0,), grid_seeds=(0, 1), encoding="rope")
     assert not rope.has_table and rope.to_json()["cells"][0]["table_norms"] == {}
     assert "ROPE accuracy" in rope.table()
-    fixes = rope_in_place_of_fixes((0, 1), 20, (2,), ("clamp", "rescale"), evaluation, cache)
+    fixes = rope_in_place_of_fixes(ctx.replace(seeds=(0, 1)), cache, (2,), ("clamp", "rescale"))
     assert fixes.fixes == (NO_FIX, "clamp", "rescale") and fixes.lengths == (20,)
     assert (
         fixes.accuracy("clamp", 2, 20)
@@ -105,15 +106,20 @@ def test_weight_decay_takes_the_grid_seeds_at_lambda_zero(tmp_path):
         == [r.at(20).accuracy for r in rope.runs[0.0, 2]]
     )
     with pytest.raises(ValueError, match="'stretch'"):
-        rope_in_place_of_fixes((0,), 20, (2,), ("stretch",), evaluation, cache)
+        rope_in_place_of_fixes(ctx, cache, (2,), ("stretch",))
 
 
 def test_cli_default_seeds_follow_the_claims():
+    """Each experiment subcommand's default seeds are those its claim test runs at the paper's point."""
+    from claims import test_c09_ape_weight_decay as c9, test_c10_ape_fixes as c10
+    from claims import test_c16_dynamics as c16, test_c17_carrier_sweep as c17
     from lengthgen.cli import build_parser
-    from lengthgen.cli.ape_controls import DEFAULT_SEEDS, GRID_SEEDS
 
-    assert (DEFAULT_SEEDS, GRID_SEEDS) == ({"weight-decay": "0-4", "fixes": "0-7"}, "0-7")
     parser = build_parser()
-    assert parser.parse_args(["sweeps"]).seeds == (0, 1, 2, 3, 4)
-    assert parser.parse_args(["dynamics"]).seeds == (0, 1, 2, 3, 4)
-    assert parser.parse_args(["ape-controls"]).seeds is None  # per part: DEFAULT_SEEDS, GRID_SEEDS at lambda = 0
+    decay = parser.parse_args(["weight-decay"])
+    assert (decay.seeds, decay.grid_seeds) == (tuple(range(c9.PAPER_SEEDS)), tuple(range(c9.GRID_SEEDS)))
+    assert (len(decay.seeds), len(decay.grid_seeds)) == (5, 8)
+    assert parser.parse_args(["ape-fixes"]).seeds == tuple(range(c10.PAPER_SEEDS)) == tuple(range(8))
+    assert parser.parse_args(["carrier-sweep"]).seeds == tuple(range(c17.PAPER_SEEDS)) == (0, 1, 2, 3, 4)
+    assert parser.parse_args(["width-dilution"]).seeds == (0, 1, 2, 3, 4)
+    assert parser.parse_args(["dynamics"]).seeds == tuple(range(c16.PAPER_SEEDS)) == (0, 1, 2, 3, 4)

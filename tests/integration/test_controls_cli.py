@@ -1,4 +1,5 @@
-"""The ape-controls, dynamics and sweeps subcommands: JSON contracts and one-line errors (exit 2)."""
+"""The weight-decay, ape-fixes, dynamics, carrier-sweep and width-dilution subcommands: JSON contracts and one-line
+errors (exit 2)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ from lengthgen.cli import main
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["ape-controls", "--part", "fixes", "--fixes", "stretch"], "'stretch'"),
-        (["ape-controls", "--decays", "-1"], "weight decay -1"),
-        (["ape-controls", "--decays", "x"], "'x'"),
-        (["ape-controls", "--part", "wd"], "'wd'"),
+        (["ape-fixes", "--fixes", "stretch"], "'stretch'"),
+        (["weight-decay", "--decays", "-1"], "weight decay -1"),
+        (["weight-decay", "--decays", "x"], "'x'"),
+        (["weight-decay", "--grid-seeds", "2-1"], "'2-1'"),
         (["dynamics", "--steps", "1"], "steps=1"),
-        (["sweeps", "--length-ranges", "8-x"], "'8-x'"),
-        (["sweeps", "--length-ranges", "8-4", "--part", "carrier"], "max_len=4"),
-        (["sweeps", "--widths", "33", "--part", "dilution"], "d=33"),
+        (["carrier-sweep", "--length-ranges", "8-x"], "'8-x'"),
+        (["carrier-sweep", "--length-ranges", "8-4"], "max_len=4"),
+        (["width-dilution", "--widths", "33"], "d=33"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(argv, fragment, capsys):
@@ -31,33 +32,27 @@ def test_bad_input_exits_2_with_one_line(argv, fragment, capsys):
 
 
 @pytest.mark.slow
-def test_ape_controls_json(tmp_path, capsys):
-    out = tmp_path / "ape.json"
-    assert (
-        main(
-            [
-                "ape-controls",
-                "--steps",
-                "20",
-                "--seeds",
-                "0",
-                "--offsets",
-                "2",
-                "--sequences",
-                "32",
-                "--workers",
-                "1",
-                "--json",
-                str(out),
-                "--cache-dir",
-                str(tmp_path / "c"),
-            ]
-        )
-        == 0
-    )
+def test_weight_decay_and_ape_fixes_json(tmp_path, capsys):
+    common = [
+        "--steps",
+        "20",
+        "--offsets",
+        "2",
+        "--sequences",
+        "32",
+        "--workers",
+        "1",
+        "--cache-dir",
+        str(tmp_path / "c"),
+    ]
+    out = tmp_path / "decay.json"
+    assert main(["weight-decay", "--seeds", "0", "--grid-seeds", "0,1", "--json", str(out), *common]) == 0
     data = json.loads(out.read_text())
-    assert {c["weight_decay"] for c in data["weight-decay"]["cells"]} == {0.0, 1e-4, 1e-2}
-    rows = data["fixes"]["rows"]
+    assert {c["weight_decay"] for c in data["cells"]} == {0.0, 1e-4, 1e-2}
+    assert data["config"]["seeds_by_weight_decay"] == {"0": [0, 1], "0.0001": [0], "0.01": [0]}
+    out = tmp_path / "fixes.json"
+    assert main(["ape-fixes", "--seeds", "0", "--json", str(out), *common]) == 0
+    rows = json.loads(out.read_text())["rows"]
     assert {r["fix"] for r in rows} == {"none", "interpolate", "clamp", "rescale"}
     assert {r["length"] for r in rows} == {20, 24, 32, 40, 48}
     assert "interpolate" in capsys.readouterr().out
@@ -70,19 +65,17 @@ def test_dynamics_and_sweeps_json(tmp_path):
     assert main(["dynamics", "--steps", "20", "--seeds", "0", "--offsets", "2", "--json", str(out), *cache]) == 0
     row = json.loads(out.read_text())["rows"][0]
     assert row["step"] == [0, 20] and set(row["stats"]) == {"key_carrier", "query_carrier", "rank_energy"}
-    out = tmp_path / "sweeps.json"
+    out = tmp_path / "sweep.json"
     assert (
         main(
             [
-                "sweeps",
+                "carrier-sweep",
                 "--steps",
                 "10",
                 "--seeds",
                 "0",
                 "--offsets",
                 "2",
-                "--sequences",
-                "32",
                 "--widths",
                 "16,64",
                 "--vocabs",
@@ -98,7 +91,21 @@ def test_dynamics_and_sweeps_json(tmp_path):
         )
         == 0
     )
-    data = json.loads(out.read_text())
-    points = {(r["factor"], json.dumps(r["value"])) for r in data["carrier"]["rows"]}
+    points = {(r["factor"], json.dumps(r["value"])) for r in json.loads(out.read_text())["rows"]}
     assert points == {("width", "16"), ("width", "64"), ("vocab", "20"), ("lengths", "[8, 16]"), ("temperature", "1.0")}
-    assert {r["width"] for r in data["dilution"]["rows"]} == {16, 64}
+    out = tmp_path / "widths.json"
+    argv = [
+        "width-dilution",
+        "--steps",
+        "10",
+        "--seeds",
+        "0",
+        "--offsets",
+        "2",
+        "--sequences",
+        "32",
+        "--widths",
+        "16,64",
+    ]
+    assert main([*argv, "--json", str(out), *cache]) == 0
+    assert {r["width"] for r in json.loads(out.read_text())["rows"]} == {16, 64}

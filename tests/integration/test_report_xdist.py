@@ -281,21 +281,23 @@ def stream(centre, spread):
 
 
 @pytest.mark.claim("C9")
-def test_decided_with_more_seeds(claim):
-    run_claim(spec("C9", 3, stream(0.147, 0.002), lambda c, r: c.check("cell", r, "<=", 0.15)), claim, PAPER, None)
+def test_decided_with_more_seeds(until_decided, claim):
+    check = lambda c, r: c.check("cell", r, "<=", 0.15)  # noqa: E731
+    run_claim(spec("C9", 3, stream(0.147, 0.002), check), claim, PAPER, None, plan=until_decided)
     claim.verify()
 
 
 @pytest.mark.claim("C6")
-def test_stays_close_up_to_max(claim):
-    run_claim(spec("C6", 3, stream(0.86, 0.05), lambda c, r: c.check("R^2", r, ">=", 0.85)), claim, PAPER, None)
+def test_stays_close_up_to_max(until_decided, claim):
+    check = lambda c, r: c.check("R^2", r, ">=", 0.85)  # noqa: E731
+    run_claim(spec("C6", 3, stream(0.86, 0.05), check), claim, PAPER, None, plan=until_decided)
     claim.verify()
 
 
 @pytest.mark.claim("C15")
-def test_exact_needs_no_seeds(claim):
+def test_exact_needs_no_seeds(until_decided, claim):
     check = lambda c, r: c.check("ratio", r, "in", (0.74, 0.76), exact=True)  # noqa: E731
-    run_claim(spec("C15", 0, lambda scale, cache: 0.7479, check), claim, PAPER, None)
+    run_claim(spec("C15", 0, lambda scale, cache: 0.7479, check), claim, PAPER, None, plan=until_decided)
     claim.verify()
 '''
 

@@ -11,6 +11,7 @@ import torch
 from lengthgen.store.cache import Cache
 from lengthgen.cli import main
 from lengthgen.config import EvalConfig
+from lengthgen.context import Context
 from lengthgen.experiments.biases import run_biases
 from lengthgen.experiments.content import run_content, untrained_content
 from lengthgen.tasks import make_task
@@ -23,7 +24,7 @@ PROFILE_TOLERANCE = 1e-6
 
 @pytest.mark.slow
 def test_mode_profiles_average_to_the_evaluation_profile(tmp_path):
-    result = run_content([0, 1], steps=20, heads=(1, 2), evaluation=TOY, cache=Cache(tmp_path))
+    result = run_content(Context((0, 1), 20, TOY), Cache(tmp_path), heads=(1, 2))
     task = make_task(result.specs[1].task)
     for length in TOY.lengths:
         modes = task.mode(eval_draw(task, TOY, length)[0])  # (N,) the same sequences as the evaluation
@@ -42,7 +43,7 @@ def test_mode_profiles_average_to_the_evaluation_profile(tmp_path):
 
 @pytest.mark.slow
 def test_untrained_counterfactual_and_target_readings(tmp_path):
-    result = run_content([0, 1], steps=20, heads=(1, 2), evaluation=TOY, cache=Cache(tmp_path))
+    result = run_content(Context((0, 1), 20, TOY), Cache(tmp_path), heads=(1, 2))
     untrained = untrained_content(result)
     assert (untrained.heads, untrained.seeds, untrained.evaluation) == (result.heads, result.seeds, result.evaluation)
     for heads in result.heads:
@@ -66,7 +67,7 @@ def test_untrained_counterfactual_and_target_readings(tmp_path):
 
 @pytest.mark.slow
 def test_biases_result_reads_the_grid(tmp_path):
-    result = run_biases([0], steps=20, offsets=(2,), encodings=("t5", "alibi"), evaluation=TOY, cache=Cache(tmp_path))
+    result = run_biases(Context((0,), 20, TOY), Cache(tmp_path), offsets=(2,), encodings=("t5", "alibi"))
     assert result.in_range == (12,) and result.beyond == (20,) and result.reference_length == 12
     for encoding in ("t5", "alibi"):
         shift = result.selection_shift(encoding, 2, 20)
@@ -76,7 +77,7 @@ def test_biases_result_reads_the_grid(tmp_path):
         ]
     json.dumps(result.to_json())
     with pytest.raises(ValueError, match="'nonsense'"):
-        run_biases([0], steps=1, encodings=("nonsense",), evaluation=TOY, cache=Cache(tmp_path))
+        run_biases(Context((0,), 1, TOY), Cache(tmp_path), encodings=("nonsense",))
 
 
 @pytest.mark.slow
@@ -111,7 +112,7 @@ def test_cli_json(tmp_path, capsys, command, extra):
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["content", "--offsets", "2"], "exactly two offsets"),
+        (["content", "--offsets", "2"], "needs two offsets K1,K2"),
         (["content", "--offsets", "2,2", "--steps", "1"], "alt_offset=2"),
         (["content", "--heads", "3", "--steps", "1"], "heads=3"),
         (["biases", "--encodings", "foo", "--steps", "1"], "'foo'"),

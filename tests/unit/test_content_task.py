@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from lengthgen.config import TaskConfig
+from lengthgen.context import Context
 from lengthgen.experiments.common import paper_spec
 from lengthgen.probes.modes import mode_profiles, mode_target_weight
 from lengthgen.seeding import generator
@@ -68,7 +69,7 @@ def test_draws_are_the_fixed_offset_tasks():
 
 
 def test_seeds_share_an_ensemble_pass():
-    spec = paper_spec(10, task={"kind": "content", "offset": 2, "alt_offset": 3}, model={"heads": 2})
+    spec = paper_spec(Context((), 10), task={"kind": "content", "offset": 2, "alt_offset": 3}, model={"heads": 2})
     assert ensemble_signature(Member(spec, 0).spec) == ensemble_signature(Member(spec, 4).spec)
 
 

@@ -10,6 +10,7 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
+from lengthgen.context import Context
 from lengthgen.encodings.rope import kernel
 from lengthgen.experiments.bases import run_bases
 from lengthgen.experiments.equivariance import (
@@ -26,12 +27,13 @@ from lengthgen.experiments.pinning import run_pinning
 
 STEPS = 5  # a few steps: these tests check plumbing, not the claims
 EVAL = EvalConfig(lengths=(12, 20, 48), sequences=64)
+CTX = Context((0, 1), STEPS, EVAL, progress=False)
 
 
 @pytest.mark.slow
 def test_grid_counterfactuals_reuse_the_grid_models(tmp_path):
     cache = Cache(tmp_path)
-    grid = run_phenomenon((0, 1), STEPS, (2,), ("rope", "ape"), EVAL, cache, progress=False)
+    grid = run_phenomenon(CTX, cache, (2,), ("rope", "ape"))
     swapped = grid.replaced("rope", by="ape")
     assert swapped.runs["rope", 2] is grid.runs["ape", 2] and swapped.runs["ape", 2] is grid.runs["ape", 2]
     assert swapped.specs["rope", 2].model.encoding == "ape"
@@ -40,7 +42,7 @@ def test_grid_counterfactuals_reuse_the_grid_models(tmp_path):
         grid.replaced("rope", by="nope")
 
     trained = cache.stats["train:computed"]
-    rope_rows = run_pinning((0, 1), STEPS, (2,), EVAL, cache, progress=False, encoding="rope")
+    rope_rows = run_pinning(CTX, cache, (2,), encoding="rope")
     assert cache.stats["train:computed"] == trained  # the grid's RoPE heads, nothing new
     assert rope_rows.encoding == "rope" and rope_rows.table().startswith("ROPE peak")
     json.dumps(rope_rows.to_json())
@@ -48,9 +50,9 @@ def test_grid_counterfactuals_reuse_the_grid_models(tmp_path):
     by_seed = {run.seed: run for run in grid.runs["rope", 2]}
     for r in rope_rows.rows:
         assert r.peak_position == by_seed[r.seed].at(r.length).peak_position()
-    assert run_pinning((0, 1), STEPS, (2,), EVAL, cache, progress=False).to_json().keys() == {"max_len", "rows"}
+    assert run_pinning(CTX, cache, (2,)).to_json().keys() == {"max_len", "rows"}
 
-    bases = run_bases((0, 1), STEPS, (2,), (1e3, 1e4), EVAL, cache, progress=False)
+    bases = run_bases(CTX, cache, (2,), (1e3, 1e4))
     before = json.dumps(bases.to_json())
     ape = bases.replaced({2: grid.runs["ape", 2]})
     assert len(ape.rows) == len(bases.rows) == 4 and ape.seeds == (0, 1)
@@ -61,9 +63,7 @@ def test_grid_counterfactuals_reuse_the_grid_models(tmp_path):
     assert json.dumps(bases.to_json()) == before  # the original is unchanged
     with pytest.raises(ValueError, match=r"offsets \[2\]"):
         bases.replaced({3: grid.runs["ape", 2]})
-    other = run_phenomenon(
-        (0,), STEPS, (2,), ("ape",), EvalConfig(lengths=(12, 20), sequences=64), cache, progress=False
-    )
+    other = run_phenomenon(CTX.replace(seeds=(0,)).at_lengths((12, 20)), cache, (2,), ("ape",))
     with pytest.raises(ValueError, match="evaluated at"):
         bases.replaced({2: other.runs["ape", 2]})
 

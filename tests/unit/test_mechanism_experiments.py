@@ -10,6 +10,7 @@ import pytest
 from lengthgen.store.cache import Cache
 from lengthgen.cli import main
 from lengthgen.config import EvalConfig
+from lengthgen.context import Context
 from lengthgen.experiments.bases import run_bases
 from lengthgen.experiments.carrier import PROFILE_SPAN, run_carrier
 from lengthgen.experiments.dilution import inverse_steps, run_dilution
@@ -19,6 +20,7 @@ from lengthgen.probes.dilution import dilution_fit, mean_curve_fit
 
 STEPS = 5  # a few steps: these tests check plumbing, not the claims
 EVAL = EvalConfig(lengths=(12, 20, 48), sequences=64)
+CTX = Context((0, 1), STEPS, EVAL, progress=False)
 
 
 def test_inverse_steps():
@@ -40,15 +42,15 @@ def test_mean_curve_fit_agrees_with_the_fit_of_the_mean():
 @pytest.mark.slow
 def test_experiments_share_the_grid_models(tmp_path):
     cache = Cache(tmp_path)
-    carrier = run_carrier((0, 1), STEPS, (1, 2), EVAL, cache, progress=False)
+    carrier = run_carrier(CTX, cache, (1, 2))
     assert [(r.offset, r.seed) for r in carrier.rows] == [(1, 0), (1, 1), (2, 0), (2, 1)]
     row = carrier.rows[0]
     assert len(row.trained.profile) == PROFILE_SPAN and set(row.accuracy) == set(EVAL.lengths)
     assert row.trained != row.baseline  # trained weights moved away from the initialisation
     trained_before = cache.stats["train:computed"]
-    dilution = run_dilution((0, 1), STEPS, (2,), EVAL, cache, progress=False)
-    linear = run_linear((0, 1), STEPS, (2,), EVAL, cache, progress=False)
-    bases = run_bases((0, 1), STEPS, (2,), (1e3, 1e4), EVAL, cache, progress=False)
+    dilution = run_dilution(CTX, cache, (2,))
+    linear = run_linear(CTX, cache, (2,))
+    bases = run_bases(CTX, cache, (2,), (1e3, 1e4))
     # dilution reuses the grid's K=2 models; linear adds only its linear heads, bases only base 1e3
     assert cache.stats["train:computed"] - trained_before == 4
     for result in (carrier, dilution, linear, bases):
@@ -74,7 +76,7 @@ def test_experiments_share_the_grid_models(tmp_path):
     untrained = carrier.untrained()
     assert [r.trained for r in untrained.rows] == [r.baseline for r in carrier.rows]
     assert all(r.accuracy is None for r in untrained.rows)
-    ape = run_dilution((0, 1), STEPS, (2,), EVAL, cache, progress=False, encoding="ape")
+    ape = run_dilution(CTX, cache, (2,), encoding="ape")
     assert all(r.margin is None and len(r.target_weight) == len(EVAL.lengths) for r in ape.rows)
     assert all("margin" not in r for r in ape.to_json()["rows"])  # an APE row's JSON carries no margins
     assert ape.table() and json.dumps(ape.to_json())
@@ -82,9 +84,9 @@ def test_experiments_share_the_grid_models(tmp_path):
 
 def test_dilution_rejects_lengths_beyond_the_margin_span_before_training(tmp_path):
     with pytest.raises(ValueError, match="span 48"):
-        run_dilution((0,), STEPS, (2,), EvalConfig(lengths=(12, 20, 60), sequences=8), Cache(tmp_path))
+        run_dilution(Context((0,), STEPS, EvalConfig(lengths=(12, 20, 60), sequences=8)), Cache(tmp_path), (2,))
     with pytest.raises(ValueError, match="increasing"):
-        run_dilution((0,), STEPS, (2,), EvalConfig(lengths=(20, 12, 24), sequences=8), Cache(tmp_path))
+        run_dilution(Context((0,), STEPS, EvalConfig(lengths=(20, 12, 24), sequences=8)), Cache(tmp_path), (2,))
     assert not (tmp_path / "train").exists()
 
 

@@ -1,6 +1,6 @@
 """The multiverse's registry (lengthgen/readings.py, applied by lengthgen/experiments/multiverse.py) and its one
-mechanism: the active universe applied by paper_spec / two_layer_spec / run_phenomenon, and claims.memo keyed on
-it; the cells the claims' registry plans (claims/multiverse.py)."""
+mechanism: the universe of the experiment's context applied by paper_spec / two_layer_spec / run_phenomenon, and
+claims.memo keyed on the scale that carries it; the cells the claims' registry plans (claims/multiverse.py)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,23 @@ from lengthgen.config import RunSpec
 from lengthgen.engine.train_two_layer import TwoLayerSpec
 from lengthgen.experiments import multiverse as mv
 from lengthgen.experiments.common import paper_spec
-from lengthgen.experiments.two_layer import FIRST_WIDTH, WIDTH, two_layer_spec
+from lengthgen.experiments.two_layer import FIRST_WIDTH, STEPS, WIDTH, two_layer_spec
 from lengthgen import readings as rg
+from lengthgen.context import Context
 from lengthgen.scale import PAPER as PAPER_SCALE, QUICK
 from claims import multiverse as cells
-from claims.memo import Context, MemoKey, memo, memo_key
+from claims.memo import MemoKey, memo
 
-ONE_LAYER_SPECS = [paper_spec(model={"encoding": e}) for e in ("rope", "ape", "nope", "alibi", "t5")]
-ONE_LAYER_SPECS.append(paper_spec(model={"encoding": "ape"}, train={"weight_decay": 1e-2}))  # C9's decayed APE
-TWO_LAYER_SPECS = [two_layer_spec(e, d=d) for e in ("rope", "ape") for d in (WIDTH, FIRST_WIDTH)]
+ONE = Context(())  # the paper's point: 4000 steps, the suite's readings
+TWO = Context((), STEPS["paper"])  # the transformer's paper-scale steps
+ONE_LAYER_SPECS = [paper_spec(ONE, model={"encoding": e}) for e in ("rope", "ape", "nope", "alibi", "t5")]
+ONE_LAYER_SPECS.append(paper_spec(ONE, model={"encoding": "ape"}, train={"weight_decay": 1e-2}))  # C9's decayed APE
+TWO_LAYER_SPECS = [two_layer_spec(TWO, e, d=d) for e in ("rope", "ape") for d in (WIDTH, FIRST_WIDTH)]
+
+
+def under(name: str, ctx: Context = ONE) -> Context:
+    """``ctx`` with the specs built under the universe called ``name``."""
+    return ctx.replace(universe=rg.universe(name))
 
 
 def differences(a, b) -> set[tuple[str, str]]:
@@ -68,73 +76,71 @@ def test_decay_only_readings_leave_models_without_weight_decay_untouched():
 
 
 def test_the_default_universe_leaves_specs_identical():
-    assert mv.active_universe() is rg.PAPER
+    assert ONE.universe is rg.PAPER and TWO.universe is rg.PAPER
     bare = RunSpec().replace(train={"steps": 4000})
-    assert paper_spec() == bare and paper_spec(model={"encoding": "ape"}) == bare.replace(model={"encoding": "ape"})
+    assert paper_spec(ONE) == bare and paper_spec(ONE, model={"encoding": "ape"}) == bare.replace(
+        model={"encoding": "ape"}
+    )
     plain = TwoLayerSpec(model=TwoLayerSpec().model.__class__(encoding="ape", d=WIDTH))
-    assert two_layer_spec("ape") == plain
+    assert two_layer_spec(TWO, "ape") == plain
     for spec in ONE_LAYER_SPECS + TWO_LAYER_SPECS:
-        assert mv.apply_active(spec) is spec and mv.apply_universe(rg.PAPER, spec) is spec
+        assert mv.apply_universe(rg.PAPER, spec) is spec
 
 
-def test_under_applies_the_reading_to_built_specs_and_resets():
-    from lengthgen.experiments.phenomenon import run_phenomenon  # noqa: F401 (its hook is exercised below)
-
-    with mv.under("init=gpt2") as u:
-        assert mv.active_universe() is u
-        assert paper_spec().model.init == "gpt2" and two_layer_spec("rope").model.init == "gpt2"
-    with mv.under("ape-value=token"):
-        assert paper_spec(model={"encoding": "ape"}).model.ape_value == "token"
-        assert paper_spec().model.ape_value == "embedded"  # RoPE: untouched
-    with mv.under("two-layer-steps=900"):
-        assert two_layer_spec("rope").train.steps == 900 and two_layer_spec("rope", d=FIRST_WIDTH).train.steps == 900
-        assert paper_spec().train.steps == 4000
-    with mv.under("lengths=per-batch+init=gpt2+ape-rows=zero+ape-value=token"):
-        ape = paper_spec(model={"encoding": "ape"})
-        assert (ape.model.init, ape.model.ape_unseen, ape.model.ape_value, ape.train.length_mix) == (
-            "gpt2",
-            "zero",
-            "token",
-            "per-batch",
-        )
-    assert mv.active_universe() is rg.PAPER
+def test_a_context_builds_its_specs_under_its_universe():
+    gpt2 = under("init=gpt2")
+    assert (
+        paper_spec(gpt2).model.init == "gpt2" and two_layer_spec(under("init=gpt2", TWO), "rope").model.init == "gpt2"
+    )
+    token = under("ape-value=token")
+    assert paper_spec(token, model={"encoding": "ape"}).model.ape_value == "token"
+    assert paper_spec(token).model.ape_value == "embedded"  # RoPE: untouched
+    longer = under("two-layer-steps=900", TWO)
+    assert two_layer_spec(longer, "rope").train.steps == 900
+    assert two_layer_spec(longer, "rope", d=FIRST_WIDTH).train.steps == 900
+    assert paper_spec(under("two-layer-steps=900")).train.steps == 4000
+    ape = paper_spec(under("lengths=per-batch+init=gpt2+ape-rows=zero+ape-value=token"), model={"encoding": "ape"})
+    assert (ape.model.init, ape.model.ape_unseen, ape.model.ape_value, ape.train.length_mix) == (
+        "gpt2",
+        "zero",
+        "token",
+        "per-batch",
+    )
+    assert paper_spec(ONE).model.init != "gpt2"  # the context that asked for none builds none
 
 
 def test_phenomenon_applies_ape_readings_after_choosing_the_encoding(monkeypatch):
     from lengthgen.experiments import phenomenon
 
     seen = {}
-    monkeypatch.setattr(phenomenon, "train_grid", lambda specs, *a, **k: seen.update(specs) or {})
+    monkeypatch.setattr(phenomenon, "train_grid", lambda ctx, cache, specs: seen.update(specs) or {})
     monkeypatch.setattr(phenomenon, "PhenomenonResult", lambda *a: None)
-    with mv.under("ape-rows=zero"):
-        phenomenon.run_phenomenon((0,), 10)
+    phenomenon.run_phenomenon(under("ape-rows=zero", Context((0,), 10)), None)
     assert seen[("ape", 1)].model.ape_unseen == "zero" and seen[("rope", 1)].model.ape_unseen == "init"
 
 
 def test_memo_keys_differ_per_universe():
-    keys = set()
-    for universe in (rg.PAPER,) + rg.UNIVERSES:
-        with mv.under(universe):
-            keys.add(memo_key(("phenomenon", 1), PAPER_SCALE))
-    assert len(keys) == len(rg.UNIVERSES) + 1
-    # the default universe: the key of the explicit context (universe, plan, scale) and what is measured
-    assert memo_key(("phenomenon", 1), PAPER_SCALE) == MemoKey(Context("paper", None, PAPER_SCALE), ("phenomenon", 1))
-    assert memo_key(("phenomenon", 1), QUICK) != memo_key(("phenomenon", 1), PAPER_SCALE)  # the scale is in it
-    values = []
-    for universe in (rg.PAPER, rg.universe("lengths=per-batch+ape-rows=zero")):
-        with mv.under(universe):
-            values.append(memo(("test-multiverse-memo",), PAPER_SCALE, lambda: mv.active_universe().name))
-    assert values == ["paper", "lengths=per-batch+ape-rows=zero"]
+    scales = [dataclasses.replace(PAPER_SCALE, universe=u) for u in (rg.PAPER,) + rg.UNIVERSES]
+    assert len({MemoKey(scale, ("phenomenon", 1)) for scale in scales}) == len(rg.UNIVERSES) + 1
+    assert MemoKey(QUICK, ("phenomenon", 1)) != MemoKey(PAPER_SCALE, ("phenomenon", 1))  # the scale is in it
+    calls = []
+
+    def compute() -> int:
+        calls.append(len(calls))
+        return len(calls)
+
+    other = dataclasses.replace(PAPER_SCALE, universe=rg.universe("lengths=per-batch+ape-rows=zero"))
+    served = [memo(("test-multiverse-memo",), scale, compute) for scale in (PAPER_SCALE, other, PAPER_SCALE, other)]
+    assert served == [1, 2, 1, 2] and len(calls) == 2  # computed once per universe, then served
     with pytest.raises(ValueError, match="'paper'"):
-        Context("paper", None, "paper")
+        MemoKey("paper", ("phenomenon", 1))
 
 
 def test_invalid_names_raise_naming_them():
     with pytest.raises(ValueError, match="'init=xavier'"):
         rg.universe("init=xavier")
     with pytest.raises(ValueError, match="'nonsense'"):
-        with mv.under("nonsense"):
-            pass
+        under("nonsense")
     with pytest.raises(ValueError, match="'no_such_field'"):
         mv.check_change(rg.Change("one-layer", "model", "no_such_field", 1))
     with pytest.raises(ValueError, match="'seven'"):

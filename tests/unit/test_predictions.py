@@ -10,11 +10,13 @@ import pytest
 from lengthgen.store.cache import Cache
 from lengthgen.cli import main
 from lengthgen.config import EvalConfig
+from lengthgen.context import Context
 from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.experiments import predictions as P
 from lengthgen.probes.ape_extension import extended_model
 
 STEPS, SEQUENCES, SEEDS = 5, 32, (0, 1)
+CTX = Context(SEEDS, STEPS, EvalConfig(sequences=SEQUENCES))  # the far lengths are each experiment's own
 
 
 @pytest.fixture(scope="module")
@@ -23,27 +25,20 @@ def model_cache(tmp_path_factory):
 
 
 def test_far_cells_of_ape_are_the_extended_heads(model_cache):
-    result = P.run_far("ape", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
-    models = P.grid_models("ape", (2,), SEEDS, STEPS, model_cache)
+    result = P.run_far(CTX, model_cache, "ape", (2,))
+    models = P.grid_models(CTX, model_cache, "ape", (2,))
     direct = evaluate_models(
         [extended_model(m, 128) for m in models], EvalConfig(lengths=P.FAR_LENGTHS, sequences=SEQUENCES)
     )
     for L, row in zip(P.FAR_LENGTHS, zip(*direct)):
         assert result.accuracy(2, L) == [r.accuracy for r in row]
         assert result.peak_positions(2, L) == [r.peak_position() for r in row]
-    rope = P.run_far("rope", SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
+    rope = P.run_far(CTX, model_cache, "rope", (2,))
     assert result.replaced(rope).encoding == "ape"
 
 
 def test_out_of_sample_errors_and_fit(model_cache):
-    result = P.run_out_of_sample(
-        SEEDS,
-        STEPS,
-        (2,),
-        EvalConfig(lengths=(12, 16, 20, 24), sequences=SEQUENCES),
-        sequences=SEQUENCES,
-        cache=model_cache,
-    )
+    result = P.run_out_of_sample(CTX.at_lengths((12, 16, 20, 24)), model_cache, (2,))
     items = result.items(2)
     assert len(items) == 2 and len(items[0][0]) == 4 and len(items[0][1]) == 3
     errors = result.errors(items)
@@ -52,8 +47,8 @@ def test_out_of_sample_errors_and_fit(model_cache):
 
 
 def test_variants_keep_plain_cells_and_vary_the_others(model_cache):
-    scaled = P.run_scaling(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache)
-    plain = P.run_interpolation(SEEDS, STEPS, (2,), sequences=SEQUENCES, cache=model_cache, kind="plain")
+    scaled = P.run_scaling(CTX, model_cache, (2,))
+    plain = P.run_interpolation(CTX, model_cache, (2,), kind="plain")
     assert plain.values("accuracy", 2, 48) == scaled.values("accuracy", 2, 48, varied=False)
     assert plain.varied.rows == plain.plain.rows
     assert scaled.values("target_weight", 2, 128) != scaled.values("target_weight", 2, 128, varied=False)
@@ -61,43 +56,35 @@ def test_variants_keep_plain_cells_and_vary_the_others(model_cache):
 
 
 @pytest.mark.slow
-def test_cli_json(tmp_path, capsys):
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["far", "--encoding", "ape"], {"encoding": "ape", "lengths": [64, 96, 128], "seeds": [0]}),
+        (["interpolation"], {"variant": "interpolate", "offsets": [2]}),
+        (["logit-scaling"], {"variant": "log-scale", "offsets": [2]}),
+        (["out-of-sample", "--lengths", "12,16,20"], {"fit_lengths": [12, 16, 20], "far_lengths": [64, 96, 128]}),
+    ],
+)
+def test_cli_json(tmp_path, capsys, argv, expected):
+    """The prediction experiments' subcommands print their table and write their JSON."""
     out = tmp_path / "p.json"
-    assert (
-        main(
-            [
-                "predictions",
-                "--only",
-                "P1,p3,P4,P6",
-                "--steps",
-                str(STEPS),
-                "--seeds",
-                "0",
-                "--sequences",
-                str(SEQUENCES),
-                "--workers",
-                "1",
-                "--json",
-                str(out),
-                "--cache-dir",
-                str(tmp_path / "c"),
-            ]
-        )
-        == 0
-    )
+    options = ["--offsets", "2", "--steps", str(STEPS), "--seeds", "0", "--sequences", str(SEQUENCES)]
+    assert main([*argv, *options, "--workers", "1", "--json", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
     data = json.loads(out.read_text())
-    assert set(data) == {"P1", "P3", "P4", "P6"}
-    assert {c["length"] for c in data["P3"]["cells"]} == set(P.FAR_LENGTHS)
-    assert data["P4"]["variant"] == "interpolate" and data["P6"]["variant"] == "log-scale"
-    assert "P6" in capsys.readouterr().out
+    assert {key: data[key] for key in expected} == expected
+    assert f"wrote {out}" in capsys.readouterr().out
 
 
-def test_cli_bad_input_is_one_line(capsys):
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [(["far", "--encoding", "nope"], "'nope'"), (["nope", "--offsets", "9"], "K=9"), (["far", "--seeds", "x"], "'x'")],
+)
+def test_cli_bad_input_is_one_line(capsys, argv, fragment):
     with pytest.raises(SystemExit) as exit_info:
-        raise SystemExit(main(["predictions", "--only", "P7", "--no-cache", "--seeds", "0"]))
+        raise SystemExit(main([*argv, "--no-cache", "--steps", "1"]))
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "'P7'" in err, err
+    assert len(err.splitlines()) == 1 and fragment in err, err
 
 
 def test_line_fit_is_the_dilution_fit():

@@ -8,7 +8,7 @@ catalogue is a change to this table.
 
 Each entry has one test (test id: the entry's name). It reads what the paper-scale runs actually use:
 the scale object (``lengthgen.scale.PAPER``), the spec every one-layer experiment starts from
-(``paper_spec(PAPER.steps)``), the config defaults, the two-layer spec and recipe C12 and C13 train, the
+(``paper_spec(PAPER.context(0))``), the config defaults, the two-layer spec and recipe C12 and C13 train, the
 optimizer the shared engine builds (its class, lr, betas, eps, weight decay), the batch and loss that
 reach a training step, the claims' seed counts (their ``PAPER_SEEDS``), and the ``lengthgen train``
 defaults. Every location must hold the paper's value; a failure names the entry, the paper's value,
@@ -241,7 +241,7 @@ def _paper_spec(**parts: Any):
     """The spec every one-layer experiment starts from at paper scale (``experiments/common.paper_spec``)."""
     from lengthgen.experiments.common import paper_spec
 
-    return paper_spec(PAPER.steps, **parts)
+    return paper_spec(PAPER.context(0), **parts)  # no seeds: the spec alone
 
 
 def _one_layer(part: str, *fields: str, **parts: Any) -> dict[str, Any]:
@@ -252,7 +252,7 @@ def _one_layer(part: str, *fields: str, **parts: Any) -> dict[str, Any]:
         return values if len(values) > 1 else values[0]
 
     label = "/".join(fields)
-    spec = "paper_spec(PAPER.steps" + "".join(f", {k}={v!r}" for k, v in parts.items()) + ")"
+    spec = "paper_spec(PAPER.context(0)" + "".join(f", {k}={v!r}" for k, v in parts.items()) + ")"
     return {
         f"{spec}.{part}.{label}": read(getattr(_paper_spec(**parts), part)),
         f"{CONFIG_DEFAULTS[part].__name__}().{label}": read(CONFIG_DEFAULTS[part]()),
@@ -269,10 +269,10 @@ def _one_layer_head():
 @functools.cache
 def _cli_train_defaults() -> argparse.Namespace:
     """``lengthgen train``'s defaults (the CLI's one-layer trainer)."""
-    from lengthgen.cli import train
+    from lengthgen.cli.table import BY_NAME
 
     parser = argparse.ArgumentParser()
-    train.add_arguments(parser)
+    BY_NAME["train"].add_arguments(parser)
     return parser.parse_args(["--encoding", "rope", "--offset", "2"])
 
 
@@ -300,12 +300,12 @@ def _grid_offsets() -> dict[str, Any]:
 
 def _default_steps() -> dict[str, Any]:
     """The training steps wherever a paper-scale one-layer run takes them from."""
-    from lengthgen.experiments.common import paper_spec
+    from lengthgen.context import Context
 
     return {
         "PAPER.steps": PAPER.steps,
         **_one_layer("train", "steps"),
-        "paper_spec() default": paper_spec().train.steps,
+        "Context default steps": Context(()).steps,
         "lengthgen train --steps default": _cli_train_defaults().steps,
     }
 
@@ -322,9 +322,9 @@ def _two_layer_specs() -> dict[tuple[str, int], Any]:
     """The specs C12 and C13 train at paper scale: (encoding, width) -> TwoLayerSpec."""
     from lengthgen.experiments.two_layer import WIDTHS, two_layer_spec
 
-    steps = _two_layer_run_scale().steps
+    ctx = _two_layer_run_scale().context(0)  # no seeds: the specs alone
     return {
-        (encoding, width): two_layer_spec(encoding, steps, d=width) for encoding in ("rope", "ape") for width in WIDTHS
+        (encoding, width): two_layer_spec(ctx, encoding, d=width) for encoding in ("rope", "ape") for width in WIDTHS
     }
 
 

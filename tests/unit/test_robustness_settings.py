@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from lengthgen.context import Context
 from lengthgen.experiments.common import paper_spec
 from lengthgen.catalogue import ROBUSTNESS, SETTING_NAMES
 from lengthgen.experiments.robustness import BY_NAME, FRESH_SEEDS, SETTINGS, Setting, setting
@@ -57,17 +58,19 @@ def test_the_registry_is_the_catalogue_table():
     ],
 )
 def test_each_spec_setting_changes_one_field_of_the_paper_spec(name, field, value):
-    spec = setting(name).spec(4000, model={"encoding": "ape"}, task={"offset": 3})
+    spec = setting(name).spec(Context((), 4000), model={"encoding": "ape"}, task={"offset": 3})
     part, key = field
     assert getattr(getattr(spec, part), key) == value
-    expected = paper_spec(4000, model={"encoding": "ape"}, task={"offset": 3}).replace(**{part: {key: value}})
+    expected = paper_spec(Context((), 4000), model={"encoding": "ape"}, task={"offset": 3}).replace(
+        **{part: {key: value}}
+    )
     assert spec == expected  # nothing else changes
     assert setting(name).changes_spec
 
 
 def test_offsets_and_seed_settings_keep_the_paper_spec():
     for name in ("offsets-far", "fresh-seeds"):
-        assert setting(name).spec(4000) == paper_spec(4000) and not setting(name).changes_spec
+        assert setting(name).spec(Context((), 4000)) == paper_spec(Context((), 4000)) and not setting(name).changes_spec
     assert setting("offsets-far").offsets == (4, 5, 6)
     assert setting("offsets-far").seed_list(8) == (0, 1, 2, 3, 4)  # the catalogue: 5 seeds
     assert setting("fresh-seeds").seed_list(8) == FRESH_SEEDS == tuple(range(100, 108))

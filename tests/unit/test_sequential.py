@@ -140,8 +140,8 @@ def test_the_judge_loop_records_each_look_afresh_and_stops_when_decided():
     longer strict once seeds were added. Without a plan: one look, no path."""
     from claims.run import run_claim
     from claims.spec import ClaimSpec, Declared
+    from lengthgen.experiments.robustness import setting
     from lengthgen.scale import PAPER
-    from lengthgen.sequential import current_plan, set_plan
 
     def measure(scale):
         return [0.147 + 0.002 * math.sin(2.1 * seed) for seed in scale.seed_list(3)]
@@ -163,23 +163,19 @@ def test_the_judge_loop_records_each_look_afresh_and_stops_when_decided():
         checks=(check,),
         declared=(Declared(("nothing*",), "a declaration that never matches"),),
     )
-    before = current_plan()
-    try:
-        set_plan(Plan(12))
-        claim = ClaimRecorder("C9")
-        run_claim(spec, claim, PAPER, None)
-        record = claim.record
-        assert [look["seeds"] for look in record.looks["path"]] == [3, 7]
-        assert [look["close"] for look in record.looks["path"]] == [True, False]
-        assert len(record.checks) == 1 and len(record.checks[0].values) == 7 and record.notes == ["7 seeds"]
-        assert record.scale["seeds"] == 7 and record.scale["seed_list"] == list(range(7))
-        assert record.declared.strict is False
-        set_plan(None)
-        plain = ClaimRecorder("C9")
-        run_claim(spec, plain, PAPER, None)
-        assert plain.record.looks is None and plain.record.checks[0].decision_ci is None
-        assert len(plain.record.checks[0].values) == 3
-        with pytest.raises(ValueError, match="before begin_looks"):
-            ClaimRecorder("C9").new_look()
-    finally:
-        set_plan(before)
+    claim = ClaimRecorder("C9")
+    run_claim(spec, claim, PAPER, None, plan=Plan(12))
+    record = claim.record
+    assert [look["seeds"] for look in record.looks["path"]] == [3, 7]
+    assert [look["close"] for look in record.looks["path"]] == [True, False]
+    assert len(record.checks) == 1 and len(record.checks[0].values) == 7 and record.notes == ["7 seeds"]
+    assert record.scale["seeds"] == 7 and record.scale["seed_list"] == list(range(7))
+    assert record.declared.strict is False
+    plain = ClaimRecorder("C9")
+    run_claim(spec, plain, PAPER, None)
+    assert plain.record.looks is None and plain.record.checks[0].decision_ci is None
+    assert len(plain.record.checks[0].values) == 3
+    with pytest.raises(ValueError, match="before begin_looks"):
+        ClaimRecorder("C9").new_look()
+    with pytest.raises(ValueError, match="paper's point"):  # a robustness setting fixes its seeds: no plan there
+        run_claim(spec, ClaimRecorder("C9"), PAPER, None, setting=setting("fresh-seeds"), plan=Plan(12))

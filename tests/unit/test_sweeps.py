@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from lengthgen.config import ModelConfig
+from lengthgen.context import Context
 from lengthgen.experiments.ape_controls import ape_spec
 from lengthgen.experiments.common import paper_spec
 from lengthgen.experiments.sweeps import PAPER_POINT, SWEEP, carrier_fractions, point_label, sweep_spec
@@ -17,23 +18,23 @@ from lengthgen.engine.train import Member
 @pytest.mark.parametrize("factor", SWEEP)
 def test_paper_point_is_the_c1_grid_model(factor):
     for offset in (2, 3):
-        spec = sweep_spec(4000, offset, factor, PAPER_POINT[factor])
-        grid = paper_spec(4000, task={"offset": offset})
+        spec = sweep_spec(Context((), 4000), offset, factor, PAPER_POINT[factor])
+        grid = paper_spec(Context((), 4000), task={"offset": offset})
         assert spec == grid and train_key(Member(spec, 0)) == train_key(Member(grid, 0))
 
 
 def test_sweep_points_change_one_factor():
-    assert sweep_spec(10, 2, "width", 32).model.d == 32
-    assert sweep_spec(10, 2, "vocab", 40).task.vocab == 40
-    task = sweep_spec(10, 2, "lengths", (4, 12)).task
+    assert sweep_spec(Context((), 10), 2, "width", 32).model.d == 32
+    assert sweep_spec(Context((), 10), 2, "vocab", 40).task.vocab == 40
+    task = sweep_spec(Context((), 10), 2, "lengths", (4, 12)).task
     assert (task.min_len, task.max_len) == (4, 12)
-    assert sweep_spec(10, 2, "temperature", 0.5).model.temperature == 0.5
-    changed = sweep_spec(10, 2, "width", 32)
-    assert changed.replace(model={"d": 64}) == paper_spec(10, task={"offset": 2})
+    assert sweep_spec(Context((), 10), 2, "temperature", 0.5).model.temperature == 0.5
+    changed = sweep_spec(Context((), 10), 2, "width", 32)
+    assert changed.replace(model={"d": 64}) == paper_spec(Context((), 10), task={"offset": 2})
     with pytest.raises(ValueError, match="'depth'"):
-        sweep_spec(10, 2, "depth", 2)
+        sweep_spec(Context((), 10), 2, "depth", 2)
     with pytest.raises(ValueError, match="offset K=5"):
-        sweep_spec(10, 5, "lengths", (4, 12))
+        sweep_spec(Context((), 10), 5, "lengths", (4, 12))
     assert [point_label(f, v) for f, v in [("width", 32), ("lengths", (8, 24)), ("temperature", 0.5)]] == [
         "d=32",
         "L in [8,24]",
@@ -42,8 +43,10 @@ def test_sweep_points_change_one_factor():
 
 
 def test_zero_weight_decay_is_the_c1_grid_ape_model():
-    assert ape_spec(4000, 2, 0.0) == paper_spec(4000, model={"encoding": "ape"}, task={"offset": 2})
-    assert ape_spec(4000, 2, 1e-4).train.weight_decay == 1e-4
+    assert ape_spec(Context((), 4000), 2, 0.0) == paper_spec(
+        Context((), 4000), model={"encoding": "ape"}, task={"offset": 2}
+    )
+    assert ape_spec(Context((), 4000), 2, 1e-4).train.weight_decay == 1e-4
 
 
 def test_carrier_fractions_of_hand_made_weights():

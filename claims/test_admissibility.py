@@ -1,8 +1,8 @@
 """The claims' preconditions hold at the paper's point (claims/preconditions.py): what the paper reports of the
 models its claims read (the heads fit the task in range) is true of the suite's own models, so a precondition
 never changes a verdict there. Their negative control is the multiverse's ``init=gpt2`` cells, declared ruled
-out (claims/multiverse_declared.json; tests/integration/test_multiverse_declared.py checks the declaration, the cells the
-outcome): under it the heads do not fit.
+out (claims/multiverse_declared.json; tests/integration/test_multiverse_declared.py checks the declaration, the
+cells the outcome): under it the heads do not fit.
 """
 
 from __future__ import annotations

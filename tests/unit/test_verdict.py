@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
+from types import SimpleNamespace
 
 import pytest
 
-from lengthgen.records import ClaimRecord, ClaimRecorder, Control, Declared, NotReproduced, VerdictFailed
+from lengthgen.records import Check, ClaimRecord, ClaimRecorder, Control, Declared, NotReproduced, VerdictFailed
 from lengthgen.records.verdict import FAIL, PASS, XFAIL, broken, close_checks, deciding_check, decide, undecided
 from lengthgen.scale import PAPER as PAPER_SCALE
+from lengthgen.testing.verdicts import broke
 
 PAPER = {"name": "paper", "seeds": 8, "paper_seeds": 8}
 TWO_OF_EIGHT = {"name": "paper", "seeds": 2, "paper_seeds": 8}
@@ -225,6 +229,139 @@ def test_an_older_flat_record_reads_into_its_mode():
     assert cell.reading == "init=gpt2" and cell.mode.kind == "reading" and cell.kind == "claim"
     control = ClaimRecord.from_dict({"claim": "C1", "kind": "control", "counterfactual": "zeros"})
     assert control.kind == "control" and control.counterfactual == "zeros"
+
+
+def test_an_older_records_looks_headlines_and_declaration_read_into_their_fields():
+    old = {
+        "claim": "C9",
+        "scale": {"name": "paper", "seeds": 12, "paper_seeds": 5},
+        "expected_failures": {"patterns": ["cell*", "other"], "why": "a flat profile", "strict": False},
+        "sequential": {"level": 0.99, "seeds_final": 12},
+        "headlines": ["slope"],
+        "measured": {
+            "intercept": {"mean": 0.1, "ci95": [0.0, 0.2], "values": [0.1]},
+            "slope": {"mean": 0.5, "ci95": [0.4, None], "values": [0.5]},
+        },
+        "checks": [
+            # an older check: no interval kind, seeds, level or derived facts; a mean with an interval is a t
+            {
+                "name": "cell",
+                "value": 0.2,
+                "op": "<=",
+                "threshold": 0.15,
+                "passed": False,
+                "reduce": "mean",
+                "values": [0.19, 0.2, 0.21],
+                "ci95": [0.1, 0.3],
+                "decision_ci": [0.16, 0.24],
+            },
+        ],
+    }
+    loaded = ClaimRecord.from_dict(old)
+    assert loaded.mode.kind == "paper" and loaded.setting is None and loaded.reading is None
+    assert loaded.declared == Declared(("cell*", "other"), "a flat profile", ("paper", "quick"), strict=False)
+    assert loaded.looks == {"level": 0.99, "seeds_final": 12}
+    assert [(m.name, m.headline) for m in loaded.measured] == [("intercept", False), ("slope", True)]
+    assert [m.name for m in loaded.headlines] == ["slope"]
+    assert loaded.measured[1].ci95[0] == 0.4 and math.isnan(loaded.measured[1].ci95[1])  # a bound JSON lost
+    (check,) = loaded.checks
+    assert (check.interval, check.seeds, check.level) == ("t", 3, 0.99)  # its values' count; the run's level
+    assert check.has_interval and not check.close and check.basis == "suite reading"  # [0.16, 0.24] decides
+    written = loaded.to_dict()
+    assert written["declared"]["checks"] == ["cell*", "other"] and written["looks"]["seeds_final"] == 12
+    assert "expected_failures" not in written and "sequential" not in written and "headlines" not in written
+
+
+def test_a_checks_derived_facts_round_trip():
+    close = _record(("cell", [0.146, 0.149, 0.147], "<=", 0.15, {"source": "paper-number"})).checks[0]
+    assert (close.has_interval, close.close, close.basis, close.interval, close.seeds) == (True, True, "paper", "t", 3)
+    raised = Check(  # a deciding interval at a raised level that excludes the threshold its 95% interval holds
+        "fit",
+        0.9,
+        ">=",
+        0.85,
+        True,
+        (0.8, 0.95, 0.95),
+        (0.7, 1.1),
+        reduce="mean",
+        interval="t",
+        decision_ci=(0.86, 0.94),
+        level=0.99,
+        seeds=3,
+        threshold_source="catalogue-prediction",
+    )
+    assert raised.has_interval and not raised.close and raised.decided and raised.basis == "catalogue prediction"
+    ranged = Check("ratio", 0.75, "in", (0.74, 0.76), True, interval="exact", threshold_source="paper-range")
+    assert (ranged.has_interval, ranged.close, ranged.basis) == (False, False, "paper")
+    lead = _record(("lead", 0.001, ">", 0.0, {"bootstrap": ([-0.01, 0.0, 0.012, 0.002], sum)})).checks[0]
+    assert (lead.has_interval, lead.close, lead.basis) == (True, True, "suite reading")
+    for check in (close, raised, ranged, lead):
+        written = check.to_dict()
+        assert {k: written[k] for k in ("has_interval", "close", "basis")} == {
+            "has_interval": check.has_interval,
+            "close": check.close,
+            "basis": check.basis,
+        }
+        assert Check.from_dict(json.loads(json.dumps(written))) == check  # tuples and the "in" range come back
+    # the facts are derived again on reading, never taken from the file: a stale "close" is not believed
+    stale = dict(raised.to_dict(), close=True, has_interval=False, basis="paper")
+    assert Check.from_dict(stale) == raised and not Check.from_dict(stale).close
+
+
+def test_verify_returns_raises_not_reproduced_or_fails_the_test_as_the_verdict_says():
+    reproduced = ClaimRecorder("C20")
+    reproduced.expect_not_reproduced(PAPER_SCALE, DILUTION, strict=False)
+    reproduced.check("K=1 L=48: accuracy", 0.97, ">=", 0.95)
+    assert reproduced.verify() is None and reproduced.record.verdict == "reproduced"
+    declared = ClaimRecorder("C20")
+    declared.expect_not_reproduced(PAPER_SCALE, DILUTION)
+    declared.check("K=1 L=48: accuracy", 0.82, ">=", 0.95)
+    with pytest.raises(NotReproduced) as raised:
+        declared.verify()
+    assert not isinstance(raised.value, AssertionError)  # pytest's xfail, not a failure
+    assert raised.value.reason == declared.record.verdict_reason and declared.record.verdict == "not reproduced"
+    undeclared = ClaimRecorder("C20")
+    undeclared.check("K=1 L=48: accuracy", 0.82, ">=", 0.95)
+    with pytest.raises(VerdictFailed, match="C20 failed: 1 of 1 checks failed\n  - K=1 L=48: accuracy") as failed:
+        undeclared.verify()
+    assert isinstance(failed.value, AssertionError) and undeclared.record.verdict == "not reproduced (undeclared)"
+
+
+@pytest.mark.parametrize(
+    "declared, value, verdict",
+    [
+        (None, 0.5, "not reproduced (undeclared)"),  # no declaration at all
+        (Declared(("another",), "dilution"), 0.5, "failed"),  # the failing check is not the declared one
+        (Declared(("statistic",), "dilution"), 0.9, "unexpectedly reproduced"),  # no check failed
+    ],
+)
+def test_an_xfail_that_is_not_the_recorders_declared_finding_is_failed(declared, value, verdict):
+    data = record(PAPER, [value] * 8)
+    data.declared = declared
+    decide(data)
+    assert data.verdict == verdict
+    xfailed = SimpleNamespace(skipped=True, wasxfail="not declared", when="call")  # pytest.xfail() in the test
+    call = SimpleNamespace(excinfo=None)
+    assert broke(xfailed, call, data) == "failed"
+    finding = record(PAPER, [0.5] * 8)
+    finding.declared = Declared(("statistic",), "dilution")
+    assert decide(finding) == XFAIL and broke(xfailed, call, finding) is None  # the finding verify() raised
+
+
+def test_how_a_test_broke_beside_its_verdict():
+    data = record(PAPER, [0.9] * 8)
+    decide(data)
+    passed = SimpleNamespace(skipped=False, when="call")
+
+    def raised(error: BaseException) -> SimpleNamespace:
+        return SimpleNamespace(excinfo=pytest.ExceptionInfo.from_exc_info((type(error), error, None)))
+
+    assert broke(passed, SimpleNamespace(excinfo=None), data) is None
+    assert broke(passed, raised(VerdictFailed("finding")), data) is None  # the verdict failed the test
+    assert broke(passed, raised(AssertionError("assert 1 == 2")), data) == "failed"
+    assert broke(passed, raised(RuntimeError("boom")), data) == "error"
+    assert broke(SimpleNamespace(skipped=False, when="setup"), raised(RuntimeError("fixture")), data) == "error"
+    assert broke(SimpleNamespace(skipped=True, when="call"), SimpleNamespace(excinfo=None), data) == "skipped"
 
 
 def _record(*checks, verdict: str | None = None) -> ClaimRecord:

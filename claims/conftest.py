@@ -9,7 +9,7 @@ per run whether or not xdist is used, and not again while the cache holds it.
 The claims' registry (every claim's catalogue entry and the multiverse's plan of cells) reaches the plugin through
 its hook, ``pytest_lengthgen_registry``: asked in a process that runs claim tests, never at import. The xdist
 controller, which renders the report but collects nothing, receives it from its workers, so that it starts them
-without importing torch or the claims (about 2.5 s on one core before any worker could start).
+without importing torch or the claims (seconds on one core before any worker could start; docs/speed.md).
 """
 
 from __future__ import annotations

@@ -7,12 +7,11 @@ relative logit change is recorded. No training, so the quick variant runs fewer 
 
 Check (exact computation, ``exact=True``): the largest relative logit change over all examples is at most
 RELATIVE_TOLERANCE = 1e-4 (float32 rounding of the rotations; see lengthgen/experiments/equivariance.py).
-Until this round hypothesis drew the cases (derandomised). Its draws also mix in literals of every
-project module loaded in the process (hypothesis's "local constants"), so the drawn cases changed with
-the code and with which tests had run in the same process. A clean-clone CI run (unit tests and claims
-in one worker) drew other cases than a claims-only run, and the per-example changes differed. The
-largest change happened to be the same (1.60e-7; 1.57e-7 before issue 11's split). The explicit
-generator removes that dependence, and the largest change is now the value in the README.
+Why an explicit generator and not hypothesis: hypothesis's draws mix in literals of every project module
+loaded in the process (its "local constants"), so the drawn cases would change with the code and with which
+tests had run in the same process (a CI run of unit tests and claims in one worker would draw other cases
+than a claims-only run). The explicit generator draws the same cases in every process, so the largest change
+is one number per CPU; the recorded run (the README, docs/findings.md) has it.
 
 Negative control: random APE heads on the same drawn cases (same width, heads and seed; the suite's
 48-row table, so the shift is 1 + |c| mod 32, which keeps every shifted position in the table and is never

@@ -11,8 +11,8 @@ Check (catalogue), per K: argmax over delta in [-(48-1), 0] of phi_c equals -K f
 Negative control: the same seeds' untrained initialisations in place of the trained heads. Their carriers
 are random vectors, so phi_c of random weights peaks wherever the random rotation sum puts it; it cannot
 peak at -K in every seed (the initialisation does not depend on K, so one seed's peak cannot be both -2
-and -3), and the check must fail for at least one K. Measured (both scales): the untrained phi_c peaks at
--47, -6, -38, -1, -18 (seeds 0..4, the same for K = 2 and 3): both checks fail.
+and -3), and the check must fail for at least one K. At both scales both checks fail (the untrained peaks
+are the same for K = 2 and 3; the recorded run has them).
 """
 
 from __future__ import annotations

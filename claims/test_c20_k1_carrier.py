@@ -12,23 +12,24 @@ seeds, at every evaluation length. The paragraph states no accuracy, so its thre
 in two variants with their own verdicts (test ids ``c1-reading`` / ``first-reading``), as C12/C13 show their
 widths:
 
-- ``c1-reading`` (the catalogue's reading since issue 20): accuracy read as C1 reads the same K = 1 models,
-  >= 0.95 at every L <= 32 and >= 0.85 at L = 40, 48. Not reproduced at paper scale at L = 48 (declared):
-  the mean over the catalogue's 5 seeds is 0.823 (per seed 0.86, 0.65, 0.88, 0.82, 0.90; 95% interval
-  about [0.70, 0.94], a close call), below C1's 0.85; C1's mean of the same models over its 8 seeds is
-  0.865 (close too), so seeds 0..4 are the weaker five. L = 40 (0.932) and every shorter length hold.
-  Quick scale: reproduced (0.919 at L = 40 >= 0.85), nothing declared.
-- ``first-reading`` (the suite's first reading, before issue 20): >= 0.95 at every length, stricter than
-  C1's reading of the same models. Not reproduced (declared at both scales): 0.932 at L = 40 and 0.823 at
-  L = 48 (quick: 0.919 at L = 40).
+- ``c1-reading`` (the catalogue's reading): accuracy read as C1 reads the same K = 1 models, >= 0.95 at
+  every L <= 32 and >= 0.85 at L = 40, 48. Not reproduced at paper scale at L = 48 (declared): the mean
+  over the catalogue's 5 seeds falls just below C1's 0.85, a close call (its 95% interval contains 0.85);
+  C1's mean of the same models over its 8 seeds lies just above 0.85 (close too), so seeds 0..4 are the
+  weaker five. L = 40 and every shorter length hold. Quick scale: reproduced, nothing declared.
+- ``first-reading`` (a stricter reading, kept as a variant with its own verdict): >= 0.95 at every length,
+  stricter than C1's reading of the same models. Not reproduced (declared at both scales): the seed mean
+  falls below 0.95 at L = 40 and 48 (quick: at L = 40).
+
+The recorded run (docs/findings.md, the report) has the values.
 
 The declarations name only the accuracy checks: the kernel part holds (phi_c peaks at 0 in every seed; the
 mean logit profile peaks at -1). With the paper's seeds a pass of a declared check is an unexpected pass.
 
 Negative control (per variant): the grid's K = 2 heads in place of the K = 1 heads. Their carriers are
 pre-rotated to the target (C5: phi_c peaks at -2 in every seed), not centred at 0, so the phi_c check must
-fail. Measured: phi_c peaks at -2 in 5 of 5 seeds (the phi_c check fails); the K = 2 heads' accuracy passes
-every length (>= 0.99 at paper scale, 0.986 at L = 40 quick).
+fail. It does: phi_c peaks at -2 in every seed; the K = 2 heads' accuracy passes at every length, at both
+scales.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ CONTROL_OFFSET = 2  # the control's heads: their carriers select -2
 NEAR_LENGTH = 32  # C1's near range: L <= 32
 NEAR_ACCURACY = 0.95  # C1: "near-perfect" read as >= 0.95 at every L <= 32
 FAR_ACCURACY = 0.85  # C1: >= 0.85 at L = 40, 48 (the dilution of C6 erodes the far end)
-CATALOGUE_READING = "c1-reading"  # the catalogue's reading (issue 20): accuracy as C1 reads it
+CATALOGUE_READING = "c1-reading"  # the catalogue's reading: accuracy as C1 reads it
 FIRST_READING = "first-reading"  # the suite's first reading: >= 0.95 at every length
 READINGS = (CATALOGUE_READING, FIRST_READING)  # the variants (test ids)
 # the catalogue's reading's declared accuracy check (paper scale; nothing at quick): the claim's own declaration,

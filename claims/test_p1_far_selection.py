@@ -7,14 +7,14 @@ The selected offset is the argmax of the mean attention relative to the query, a
 Assert (catalogue): the selected offset is -K in every seed x length cell at L in {64, 96, 128}; recorded
 per K and L (every seed must select -K) and as the fraction of cells.
 
-Not reproduced, at both scales, for K = 1 at L >= 96 (the K = 2 and K = 3 cells all hold): at L = 96 two
-of 8 seeds select -76 (paper and quick), at L = 128 every seed selects -101 (paper; quick likewise). These
-are far offsets the head never saw in training: the rotary kernel g(s) has local maxima at s = 76 and 101
-(g/g(0) = 0.58, below its in-range values), and the learned carrier-only profile of a K = 1 head, whose
-carriers are centred at 0 (C20), makes them revivals that reach the target's logit: phi_c(-101) = 5.79 /
-5.91 against phi_c(-1) = 5.73 / 5.77 (seeds 0 / 1, paper scale). For K >= 2 the revivals (at about
--(100 + K) and -(75 + K)) stay below the target's peak, so -K holds there; they are what makes P2 fail.
-The fraction of cells selecting -K is 0.861 (62 of 72).
+Not reproduced, at both scales, for K = 1 at L >= 96 (the K = 2 and K = 3 cells all hold): at L = 96 some
+seeds select -76, at L = 128 every seed selects -101. These are far offsets the head never saw in
+training: the rotary kernel g(s) has local maxima at s = 76 and 101 (g/g(0) = 0.58, below its in-range
+values), and the learned carrier-only profile of a K = 1 head, whose carriers are centred at 0 (C20), makes
+them revivals that reach the target's logit (phi_c at -101 slightly above phi_c at -1). For K >= 2 the
+revivals (at about -(100 + K) and -(75 + K)) stay below the target's peak, so -K holds there; they are
+what makes P2 fail. The fraction of cells selecting -K falls below 1 accordingly. The recorded run
+(docs/predictions.md, the report) has the values.
 
 Negative control: the grid's APE heads in place of the RoPE heads (their table extended to 128 rows with
 the seed's own initial rows, ``probes/ape_extension.py``): an APE head's peak stays at an absolute position

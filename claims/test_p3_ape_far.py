@@ -9,8 +9,9 @@ So every row past Lmax keeps its initial value, as the catalogue asks.
 Assert (catalogue): seed-mean accuracy <= 0.15 at each K and L; the peak of the mean attention lies at an
 absolute position < Lmax = 16 in >= 90% of the seed x K x L cells.
 
-Measured (paper scale): accuracy 0.055-0.067 in every (K, L); 71 of 72 cells peak at positions 5..14 (the
-exception: K = 2, seed 3, L = 64 peaks at 51, an untrained row); quick scale alike.
+At both scales the accuracy stays near chance in every (K, L), and all but a rare cell peak at positions
+inside the training range (the exception peaks on an untrained row). The recorded
+run (docs/predictions.md, the report) has the values.
 
 Negative control: the grid's RoPE heads in place of the APE heads: they retrieve at the far lengths and
 peak at L - 1 - K, far past Lmax, so both kinds of check must fail.

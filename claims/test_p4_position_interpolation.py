@@ -12,11 +12,11 @@ selected offset equals -K L/16 in >= 90% of the seed x K x L cells; the seed-mea
 (K, L). K = 1 is reported beside them without a verdict (the paper states its pre-rotated carrier for
 K >= 2 only).
 
-Measured (paper scale): every seed selects exactly -K L/16 (-4, -6, -6, -9) in all 32 judged cells, and
-keeps doing so up to L = 128 (the figure); accuracy 0.051-0.057. K = 1 (no verdict) does not move: it
-selects -1 in every seed and keeps accuracy 0.84 (L = 32) and 0.61 (L = 48): its profile peaks at offset 0
-(carriers centred at 0, C20), and the key at -1, mapped to -16/L, is still the non-self offset nearest that
-peak. Quick scale alike.
+At both scales every seed selects exactly -K L/16 (-4, -6, -6, -9) in all 32 judged cells, and keeps doing
+so up to L = 128 (the figure), with accuracy near chance. K = 1 (no verdict) does not move: it selects -1
+in every seed and keeps much of its accuracy: its profile peaks at offset 0 (carriers centred at 0, C20),
+and the key at -1, mapped to -16/L, is still the non-self offset nearest that peak. The recorded run
+(docs/predictions.md, the report) has the values.
 
 Negative control: the same cells without interpolation (factor 1, i.e. the plain evaluation): the head
 selects -K, not -K L/16, and retrieves, so both kinds of check must fail.

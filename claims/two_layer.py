@@ -2,7 +2,7 @@
 (models come from the cache, one lock per model, so under xdist the two claims train them once).
 
 Variants: d = 64 (``FIRST_WIDTH``, the first width tried) and d = 96 (``WIDTH``, chosen after seeing
-d = 64 fail C13 in the development run: 2 of 5 RoPE seeds' retrieving heads jumped to offset -21 at
+d = 64 fail C13 in the development run: some RoPE seeds' retrieving heads jumped to offset -21 at
 L >= 24). Both run with their own verdicts (test ids ``d64`` / ``d96``); each record's choices say which
 was chosen after seeing which.
 """

@@ -10,8 +10,8 @@ Experiments with their own quick recipe say so where they run (``run_scale`` in 
 transformer (C12, C13, ``claims/two_layer.py``) trains 100 steps and scores 256 sequences at quick scale.
 Every position of its sequences is scored, so 256 sequences still give its per-length accuracy at L = 20
 (positions 16-19) 1024 predictions beyond the training range, as many as a one-layer head's accuracy per
-length gets here (one prediction per sequence). The transformer's evaluation on 1024 sequences was the
-costliest part of the fast check after training; scoring 256 changed no verdict, selected offset or carrier
+length gets here (one prediction per sequence). The transformer's evaluation on 1024 sequences is the
+costliest part of the fast check after training; scoring 256 changes no verdict, selected offset or carrier
 fraction (docs/protocol.md).
 
 A scale also names the multiverse universe a claim's specs are built under (``universe``: the suite's own

@@ -1,4 +1,4 @@
-"""The GPU benchmark of ``scripts/gpu-check`` (issue 13, part 3): figures into one JSON file.
+"""The GPU benchmark of ``scripts/gpu-check``: figures into one JSON file.
 
 Phases (each timed on its own, with ``torch.cuda.synchronize`` around every measured region; the file is
 rewritten after each phase, so a run cut short keeps what it measured):

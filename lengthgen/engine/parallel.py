@@ -71,8 +71,9 @@ def _init_worker(threads: int, device: str) -> None:
 
 def _exit_now() -> None:
     """A pool process's last step, once multiprocessing has cleaned up after its worker loop: leave without the
-    interpreter's teardown of torch's modules and the process's tensors (about 0.5 s per process, which
-    :func:`shutdown` waits for). Every task wrote what it writes before its result returned."""
+    interpreter's teardown of torch's modules and the process's tensors (a fraction of a second per process,
+    which :func:`shutdown` would wait for; docs/speed.md). Every task wrote what it writes before its result
+    returned."""
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)

@@ -50,8 +50,9 @@ such a check never drifts. A value present on one side only (NaN on the other) a
 # Across two CPUs the kernels round float32 differently (lengthgen.cpu). A check without an interval then
 # moves within rounding when |new - old| <= CROSS_CPU_TOLERANCE x max(1, |old|, |new|): float32's unit roundoff
 # (6e-8) over the few roundings such a statistic (a largest relative change, an exact sum) accumulates. C2's
-# largest relative change moved by 2.4e-9 between an AVX-512 and an AVX2 CPU (1.65e-7 -> 1.6266e-7, a 1.4 %
-# move of a value that is itself rounding); a count moves by at least 1, an accuracy by 1/1000 of a sequence.
+# largest relative change, a value that is itself rounding, moves between an AVX-512 and an AVX2 CPU by a
+# small fraction of itself, far inside the tolerance; a count moves by at least 1, an accuracy by 1/1000 of a
+# sequence.
 CROSS_CPU_TOLERANCE = 1e-6
 CROSS_CPU_RULE = (
     f"the runs ran on different CPUs: a check without an interval moved within rounding when "

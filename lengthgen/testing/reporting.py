@@ -88,7 +88,7 @@ WARM_ROWS = [{"label": "warm-up", "verdict": "reproduced", "kind": "exact", "pas
 
 def warm_report() -> None:
     """Prepare the report's drawing: import what it needs (matplotlib, the page's modules, scipy.special for the
-    margins' quantiles) and draw a one-row overview, which loads the fonts (about 1.5 s on one core in all). The
+    margins' quantiles) and draw a one-row overview, which loads the fonts (seconds on one core in all). The
     process that writes the report does it in the background once the first record arrives, so that the run's
     last seconds, when only the report is left, do not wait on it; ``write_run_report`` joins it first."""
     from lengthgen.report import figures

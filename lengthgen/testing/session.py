@@ -173,8 +173,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 def drop_idle_hypothesis_summary(config: pytest.Config) -> None:
     """Unregister hypothesis's pytest plugin where this process never imported hypothesis. Its terminal summary
-    imports hypothesis to list the files its tests wrote: about 0.7 s at the end of every process of a claims
-    run (the xdist workers' included), where no test uses hypothesis. A process that never imported it ran no
+    imports hypothesis to list the files its tests wrote: a fraction of a second at the end of every process of
+    a claims run (the xdist workers' included), where no test uses hypothesis. A process that never imported it ran no
     hypothesis test, so that summary has nothing to say; the ``terminal_summary`` runs after every
     ``sessionfinish`` implementation, this one included."""
     if "hypothesis" in sys.modules:

@@ -3,8 +3,8 @@ projections over every position, one model after another) against ``lengthgen tr
 8 seeds x 1000 steps of the RoPE head (K = 2) on the paper's protocol and evaluating them at the paper's
 lengths; start-up, training and evaluation included, the suite's command cold (its own empty cache).
 
-The speed-up is recorded as ``extra_info["speedup"]`` of the ``lengthgen`` benchmark (the issue's
-target: at least 10x), the ratio of the two medians. Rounds: ``LENGTHGEN_BENCH_ROUNDS`` (default 1).
+The speed-up is recorded as ``extra_info["speedup"]`` of the ``lengthgen`` benchmark (the target: at
+least 10x), the ratio of the two medians. Rounds: ``LENGTHGEN_BENCH_ROUNDS`` (default 1).
 """
 
 from __future__ import annotations

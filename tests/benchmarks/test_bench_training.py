@@ -1,10 +1,10 @@
 """Training-speed benchmarks: one ensemble step per model family (one-layer heads and the two-layer
 transformer), the C1 grid cold, and the full one-layer sweep (C17/C18) cold.
 
-The C1 grid target (the foundation issue): 48 models x 4000 steps in at most 60 s on 2 cores, i.e.
-two processes with one thread each. A plain per-seed PyTorch loop takes about 15 s per model on one
-core here (see ``test_plain_loop_step`` for the per-step figure); the ensemble's per-vocabulary tables
-and shared steps are what make the difference.
+The C1 grid target: 48 models x 4000 steps in at most 60 s on 2 cores, i.e. two processes with one
+thread each. A plain per-seed PyTorch loop takes many times longer per model on one core (see
+``test_plain_loop_step`` for the per-step figure); the ensemble's per-vocabulary tables and shared steps
+are what make the difference.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from tests.helpers import ROOT, tiny_spec
 HOST = "127.0.0.1"  # the test's cluster listens on the loopback interface only
 START_TIMEOUT_S = 120  # scheduler and two workers importing distributed on 2 busy shared cores
 STOP_TIMEOUT_S = 10  # per process: SIGTERM, then SIGKILL after this long
-KILL_AFTER_S = 0.5  # how long a pass has run on a (warm) worker when the test kills it: 1000 steps take 1.5-10 s
+KILL_AFTER_S = 0.5  # how long a pass has run on a (warm) worker when the test kills it: 1000 steps take seconds
 SUBPROCESS_TIMEOUT_S = 300
 
 

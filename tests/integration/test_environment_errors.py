@@ -1,6 +1,6 @@
 """An environment problem is a usage error, never a claim verdict: an unusable --lengthgen-cache-dir or
 --lengthgen-report-dir stops pytest at start (exit 4, one line), an unusable --cache-dir the CLI with exit 2
-and one line; a seed spec of more than 10,000 seeds is refused at once (it used to hang); reports are
+and one line; a seed spec of more than 10,000 seeds is refused at once (rather than hang); reports are
 written with the umask's mode."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Imports flow one way (issue 24, item 2): the package's layering, as pyproject.toml's import-linter contracts
+"""Imports flow one way: the package's layering, as pyproject.toml's import-linter contracts
 state it (ARCHITECTURE.md's map), holds; an upward import breaks it; and rendering a claims.json imports no
 torch (``lengthgen report``, ``lengthgen diff``, ``lengthgen robustness``, ``lengthgen multiverse``)."""
 

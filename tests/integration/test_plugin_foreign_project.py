@@ -1,10 +1,10 @@
 """The plugin's options cannot collide with another project's: the ``pytest11`` entry point adds them to
 every pytest session in the environment, so each is named ``--lengthgen-*`` (as ``--benchmark-*`` and
-``--cov*`` are). A foreign project whose ``conftest.py`` adds the short names the plugin once used
-(``--device``, ``--seeds``, ``--threads``, ``--cache-dir``, ``--report-dir``, ...) runs its tests as if
-lengthgen were not installed; before the prefix it stopped at start with argparse's "conflicting option
-string". The suite's model-cache fixture is ``model_cache``, so pytest's own ``cache`` fixture keeps its
-meaning in the suite's session too.
+``--cov*`` are). A foreign project whose ``conftest.py`` adds short names such as ``--device``,
+``--seeds``, ``--threads``, ``--cache-dir``, ``--report-dir``, ... runs its tests as if lengthgen were not
+installed; unprefixed options would stop it at start with argparse's "conflicting option string". The
+suite's model-cache fixture is ``model_cache``, so pytest's own ``cache`` fixture keeps its meaning in the
+suite's session too.
 """
 
 from __future__ import annotations

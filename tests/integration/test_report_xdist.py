@@ -91,7 +91,7 @@ def test_two_workers_make_one_complete_report_of_real_claims(tmp_path):
     for name in ("controller", "gw0", "gw1"):  # no process made the slow imports
         assert json.loads((tmp_path / f"{name}.json").read_text()) == [], name
     data = json.loads((out / "claims.json").read_text())
-    # what the controller no longer computes itself came from a worker: the claims' registry (their catalogue and
+    # what the controller does not compute itself came from a worker: the claims' registry (their catalogue and
     # the multiverse plan), torch's facts
     assert data["multiverse_plan"]["cells"] and data["multiverse_plan"]["touched"]
     assert [e["id"] for e in data["catalogue"]] == [f"C{n}" for n in range(1, 23)] + [f"P{n}" for n in range(1, 7)]

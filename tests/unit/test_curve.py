@@ -188,7 +188,7 @@ def test_cli_prints_the_curve_and_refuses_an_unknown_claim_in_one_line(claims_js
         assert main(["multiverse", "--report", str(report), "--curve", claim]) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and captured.err.count("\n") == 1 and words in captured.err
-    assert main(["multiverse", "--report", str(claims_json)]) == 0  # without --curve: the grid, as before
+    assert main(["multiverse", "--report", str(claims_json)]) == 0  # without --curve: the grid
     assert "multiverse (paper scale" in capsys.readouterr().out and (tmp_path / "multiverse.json").exists()
 
 

@@ -1,5 +1,5 @@
-"""``lengthgen diff``: recorded pairs built from a real paper-scale ``claims.json`` (the previous round's,
-``tests/data/claims-paper-1e63f06.json.gz``) and small edits of it, one kind of change each."""
+"""``lengthgen diff``: recorded pairs built from a real paper-scale ``claims.json`` (an earlier run of the
+suite, ``tests/data/claims-paper-1e63f06.json.gz``) and small edits of it, one kind of change each."""
 
 from __future__ import annotations
 

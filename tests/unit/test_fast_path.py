@@ -17,7 +17,7 @@ VALUE_ATOL = 2e-5  # logits/attention of order 1-10
 GRAD_RTOL = 1e-4  # relative to the largest gradient entry of each parameter
 MEMBERS = 3
 
-# the readings of the open choices (issue 20): model fields, and "length_mix" for the training draw
+# the readings of the open choices (the multiverse's): model fields, and "length_mix" for the training draw
 READINGS = {
     "gpt2": {"init": "gpt2"},
     "token-value": {"ape_value": "token"},

@@ -1,4 +1,4 @@
-"""The paper's protocol, pinned by name (issue 27, item 5).
+"""The paper's protocol, pinned by name.
 
 ``PAPER_PROTOCOL`` below is the paper's setup as the claims catalogue states it (``claims.md``,
 "Shared protocol (paper, 'setup')", "Seeds where the paper is silent", the claims table and the

@@ -1,7 +1,7 @@
-"""The readings of the choices the paper leaves open (issue 20): ``TrainConfig.length_mix``,
+"""The readings of the choices the paper leaves open (the multiverse's): ``TrainConfig.length_mix``,
 ``ModelConfig.init`` / ``ape_unseen`` / ``ape_value``, ``TransformerConfig.init`` / ``ape_unseen``.
 
-The default of each is the suite's reading and leaves every number bit for bit as before; each
+The default of each is the suite's reading, under which every number is bit for bit the suite's; each
 alternative changes what it says and nothing else. The fast path's agreement with the reference forward
 under every reading is in ``tests/unit/test_fast_path.py`` (its ``READINGS``).
 """
@@ -29,9 +29,9 @@ from lengthgen.seeding import generator
 from lengthgen.tasks import make_task
 from lengthgen.tasks.shift import ShiftConfig, ShiftTask
 
-# Sums (float64) of every final parameter of 20-step models, seed 1, one CPU thread, computed at commit
-# 1e63f06 (before the readings existed) in a worktree of that commit, on a CPU whose torch kernels were AVX2;
-# the default readings must give them within KERNEL_RTOL. One-layer: d=16, batch 32, offset 2; two-layer:
+# Sums (float64) of every final parameter of 20-step models, seed 1, one CPU thread, computed by the engine
+# without the readings, on a CPU whose torch kernels were AVX2; the default readings must give them within
+# KERNEL_RTOL. One-layer: d=16, batch 32, offset 2; two-layer:
 # d=16, 2 heads, batch 8.
 HEAD_1E63F06 = {
     "rope": (-7.9265003966211225, 2.992890477180481),  # (parameter sum, last recorded loss)
@@ -40,13 +40,12 @@ HEAD_1E63F06 = {
     "two-layer-rope": (78.94952214834484, 2.9795809984207153),
     "two-layer-ape": (78.57372078196386, 2.9893876552581786),
 }
-# Those numbers came from another machine: torch's CPU kernels (AVX-512, AVX2, the plain "default" ones) round
-# float32 sums differently, and 20 Adam steps carry that rounding into every parameter. Measured on one AVX-512
-# CPU (Intel Xeon) against its own default kernels: AVX2 kernels move the sums by 2e-9 to 7e-8 relative, the
-# plain kernels by 2e-8 to 9.7e-6 (APE); the AVX2 machine's numbers above lie 4e-10 to 7e-8 from this CPU's.
-# KERNEL_RTOL covers the largest of those three times over. A change of the engine's meaning moves the sums far
-# beyond it (largest move over the five models): the learning rate 1e-3 -> 1.1e-3 by 2.9e-2, one more step by
-# 1.1e-2, the batch 32 -> 31 by 9.1e-2 (test_kernel_tolerance_separates_rounding_from_a_changed_engine).
+# Those numbers come from another machine: torch's CPU kernels (AVX-512, AVX2, the plain "default" ones) round
+# float32 sums differently, and 20 Adam steps carry that rounding into every parameter. KERNEL_RTOL covers,
+# several times over, the largest move between kernel choices on one CPU and between the AVX2 machine's
+# numbers above and an AVX-512 CPU's. A change of the engine's meaning (the learning rate 1e-3 -> 1.1e-3, one
+# more step, the batch 32 -> 31) moves some sum by more than SEMANTIC_FACTOR KERNEL_RTOLs
+# (test_kernel_tolerance_separates_rounding_from_a_changed_engine).
 KERNEL_RTOL = 3e-5
 SEMANTIC_FACTOR = 100  # a semantic change must move some sum by more than this many KERNEL_RTOLs
 KERNELS = ("avx2", "default")  # the ATEN_CPU_CAPABILITY choices every x86-64 CPU of this kind offers
@@ -155,7 +154,7 @@ def test_kernel_tolerance_separates_rounding_from_a_changed_engine(one_cpu_threa
 
 
 def test_default_training_draw_is_the_former_draw():
-    """per-sequence: lengths (T, B) then tokens (T, B, Lmax) from the one generator, as before."""
+    """per-sequence: lengths (T, B) then tokens (T, B, Lmax) from the one generator, in that order."""
     task = make_task(TaskConfig())
     tokens, lengths = task.draw_training(generator(4, "data"), 3, 5)
     g = generator(4, "data")

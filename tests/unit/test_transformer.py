@@ -1,6 +1,6 @@
 """The two-layer transformer and the shift task: config validation, deterministic init, causality (the
 prefix identity the evaluation relies on), hook points, RoPE's offset-only logits, the positions from
-``lengthgen/encodings/`` bit for bit equal to the former inline code, the task's targets."""
+``lengthgen/encodings/`` bit for bit equal to an inline reference, the task's targets."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def test_rope_first_layer_logits_depend_on_offset_only():
 
 
 def former_forward(cfg: TransformerConfig, p: dict[str, torch.Tensor], tokens: torch.Tensor) -> torch.Tensor:
-    """The forward as it was before it used ``lengthgen/encodings/``: the APE table added as a slice, the
+    """The forward written inline, without ``lengthgen/encodings/``: the APE table added as a slice, the
     RoPE tables built in each attention layer; a pure function of the parameters (B, P) -> (B, P, m)."""
     B, P = tokens.shape
     H, dh = cfg.heads, cfg.head_dim
@@ -175,7 +175,7 @@ def assert_bitwise(got: dict[str, torch.Tensor], expected: dict[str, torch.Tenso
 @pytest.mark.parametrize("encoding", ["rope", "ape"])
 def test_positions_from_the_encodings_equal_the_former_inline_code_bit_for_bit(encoding):
     """Logits and every parameter's gradient, of the plain forward and of the vmapped ensemble forward
-    the training uses, equal those of the former inline positions exactly (torch.equal)."""
+    the training uses, equal those of the inline positions (``former_forward``) exactly (torch.equal)."""
     cfg = tiny(encoding, positions=40)
     tokens = torch.randint(0, 20, (6, 40), generator=generator(5, "test"))  # (B, P): the full APE table
     m = Transformer(cfg, generator(0, "init"))

@@ -125,8 +125,9 @@ CLAIM = ClaimSpec(
 def test_margin_bound_is_a_valid_loose_lower_bound(scale, model_cache, until_decided, claim):
     result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
     claim.choice(
-        "mu_L per evaluation length, over the offsets -(L-1)..0 that exist at L (the issue's reading; it replaced "
-        "one mu over -47..0 per model); worst case over every query token, target token, rival token and offset"
+        "mu_L per evaluation length, over the offsets -(L-1)..0 that exist at L (the bound at each L needs the "
+        "margin at that L, not one mu over -47..0 per model); worst case over every query token, target token, "
+        "rival token and offset"
     )
     claim.choice("a*(L): mean attention on the target over the evaluation sequences (4096 at paper scale)")
     claim.choice(

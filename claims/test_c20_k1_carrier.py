@@ -189,7 +189,7 @@ def reading_choice(reading: str) -> str:
     """The reading of this record, and which came first."""
     if reading == CATALOGUE_READING:
         return (
-            "variant c1-reading (the catalogue's, since issue 20): the paragraph states no accuracy; accuracy "
+            "variant c1-reading (the catalogue's reading): the paragraph states no accuracy; accuracy "
             "is read as C1 reads the same K = 1 models (>= 0.95 at L <= 32, >= 0.85 at L = 40, 48). The first "
             "reading (>= 0.95 at every length) is reported beside it (test id first-reading)"
         )

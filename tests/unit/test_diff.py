@@ -92,11 +92,12 @@ def test_drift_rule_uses_the_larger_half_width_else_a_relative_tolerance():
     assert "half-width" in DRIFT_RULE and f"{DRIFT_RELATIVE_TOLERANCE:g}" in DRIFT_RULE
 
 
-def test_the_command_offers_the_diffs_fail_on_choices():
-    from lengthgen.cli import diff as command
-    from lengthgen.report import diff
+def test_an_unknown_fail_on_is_one_line_naming_the_choices(tmp_path, capsys):
+    from lengthgen.cli import main
 
-    assert command.FAIL_ON == diff.FAIL_ON
+    assert main(["diff", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--fail-on", "sometimes"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'sometimes' is not one of worse-verdict, drift, never" in err
 
 
 def test_verdict_ranking():

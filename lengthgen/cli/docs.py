@@ -39,6 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def inputs(args: argparse.Namespace) -> Inputs:
     """Each recorded input's path: its own option's, else its usual name under ``--data``."""
+    if args.data is not None and not args.data.is_dir():
+        raise UsageError(f"--data {str(args.data)!r} is not a folder")
     paths = {}
     for name, (file, _) in FILES.items():
         path = getattr(args, name)

@@ -30,7 +30,9 @@ def test_the_catalogue_page_is_its_rendering():
         cwd=ROOT,
         timeout=120,
     )
-    assert out.returncode == 0, f"run `lengthgen docs --data tests/data` and commit the result: {out.stdout}{out.stderr}"
+    assert out.returncode == 0, (
+        f"run `lengthgen docs --data tests/data` and commit the result: {out.stdout}{out.stderr}"
+    )
 
 
 RENDERED = (  # the documents `lengthgen docs` writes
@@ -58,7 +60,10 @@ def test_a_hand_edit_is_named(tmp_path, capsys):
     page.write_text((ROOT / "docs" / "catalogue.md").read_text().replace("| C3 |", "| C3x |"))
     assert main(["docs", "--data", str(DATA), "--root", str(tmp_path), "--check"]) == 1
     assert "C3x" in capsys.readouterr().out
-    assert main(["docs", "--data", str(DATA), "--root", str(tmp_path)]) == 0 and page.read_text() == (ROOT / "docs/catalogue.md").read_text()
+    assert (
+        main(["docs", "--data", str(DATA), "--root", str(tmp_path)]) == 0
+        and page.read_text() == (ROOT / "docs/catalogue.md").read_text()
+    )
 
 
 def _rendered_number(text: str, section: str) -> str:

@@ -70,13 +70,18 @@ def sections(document: str, doc: Any, only: str | None = None) -> dict[str, str]
     return {name: str(macro()) for name, macro in macros.items() if only in (None, name)}
 
 
+def whole(document: str, doc: Any) -> str:
+    """A document the suite writes whole (:data:`WHOLE`), rendered over ``doc``."""
+    return environment().get_template(template_of(document)).render(doc=doc)
+
+
 def render(doc: Any, root: Path) -> dict[str, str]:
     """Every document (its path under ``root`` -> its whole new text), before anything is written; ValueError
     (one line) for a document missing under ``root`` or whose markers do not match its template's sections."""
     out = {}
     for name in DOCUMENTS:
         if name in WHOLE:
-            out[name] = environment().get_template(template_of(name)).render(doc=doc)
+            out[name] = whole(name, doc)
             continue
         path = root / name
         if not path.exists():

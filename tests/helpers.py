@@ -32,7 +32,7 @@ def costs_section(costs: dict, environment: dict, other: dict | None = None) -> 
     (a slower CPU's costs file)."""
     from types import SimpleNamespace
 
-    from lengthgen.report.doc_files import Costs, slower
+    from lengthgen.report.doc_costs import Costs, slower
     from lengthgen.report.doc_render import sections
 
     spent = Costs.of(costs)
@@ -48,7 +48,7 @@ def ci_section(ci: dict) -> str:
     """The README's ``ci-costs`` section of the costs file a ``.ci/run`` wrote."""
     from types import SimpleNamespace
 
-    from lengthgen.report.doc_files import Costs
+    from lengthgen.report.doc_costs import Costs
     from lengthgen.report.doc_render import sections
 
     return sections("README.md", SimpleNamespace(ci=Costs.of(ci)), only="ci-costs")["ci-costs"]
@@ -62,7 +62,5 @@ def catalogue_page(data: dict) -> str:
     from lengthgen.report.doc_render import whole
     from lengthgen.report.run_view import RunView
 
-    doc = SimpleNamespace(
-        run=RunView.from_data(data), catalogue=Registry.from_data(data).catalogue, sources=threshold_sources(data)
-    )
+    doc = SimpleNamespace(run=RunView.from_data(data), sources=threshold_sources(data))
     return whole("docs/catalogue.md", doc)

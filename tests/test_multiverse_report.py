@@ -312,7 +312,7 @@ def universes_section(data, extended=None, cold=None) -> str:
     with ``extended`` the costs file of the extended cells' cold run."""
     from types import SimpleNamespace
 
-    from lengthgen.report.doc_files import Costs
+    from lengthgen.report.doc_costs import Costs
     from lengthgen.report.doc_multiverse import universe_models, universes
     from lengthgen.report.doc_render import sections
 
@@ -320,7 +320,7 @@ def universes_section(data, extended=None, cold=None) -> str:
     doc = SimpleNamespace(
         universes=universes(data),
         universe_models=universe_models(cold),
-        multiverse_environment=cold.get("multiverse_environment") or {},
+        run=SimpleNamespace(multiverse_environment=cold.get("multiverse_environment")),
         extended_costs=Costs.of(extended).part("multiverse_extended"),
     )
     return sections("docs/robustness.md", doc, only="universes")["universes"]

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
 
-from lengthgen.catalogue import Catalogue
-from lengthgen.registry import Registry
+from lengthgen.records import ClaimRecord
 from lengthgen.report import costs, data
 from lengthgen.report import multiverse as mv
 from lengthgen.report.answer import answer
 from lengthgen.report.doc_claims import SeedsAdded, Shown, Test, controls, failing, seeds_added, shown, tests
 from lengthgen.report.doc_claims import threshold_sources
-from lengthgen.report.doc_files import Benchmarks, Costs, Development, Slower, slower
+from lengthgen.report.doc_bench import Benchmarks
+from lengthgen.report.doc_costs import Costs, Slower, slower
+from lengthgen.report.doc_development import Development
 from lengthgen.report.doc_multiverse import OutcomeRow, Universes, UniverseModels, map_breaks, outcome_rows
 from lengthgen.report.doc_multiverse import universe_models, universes
 from lengthgen.report.robustness import map_lines
@@ -63,15 +63,14 @@ class DocContext:
     """What the documents show, as values (the templates' ``doc``)."""
 
     run: RunView  # the reference run, with the extended cells joined to its multiverse
-    catalogue: Catalogue  # the claims' catalogue the run recorded
     answer: str  # the run's answer in at most 80 words (``report.answer``)
     tests: list[Test]  # every claim test at the paper's point, with what the other readings do to it
-    claims: list[Shown]  # the claims' tests, then the predictions'
-    predictions: list[Shown]
+    claims: list[Shown]  # the paper's claims' tests at the paper's point
+    predictions: list[Shown]  # the predictions' tests
     failing_claims: list[Shown]  # those that do not reproduce
     failing_predictions: list[Shown]
     controls: list[Shown]  # the negative controls at the paper's scale
-    by_runtime: list[Any]  # every claim test, the slowest first
+    by_runtime: list[ClaimRecord]  # every claim test, the slowest first
     worker_seconds: float  # their seconds added up
     peak_processes: list[str]  # the processes of the reference's commands that record their peak memory
     map_lines: list[str]  # the robustness map as ``lengthgen robustness`` prints it, without per-cell details
@@ -81,7 +80,6 @@ class DocContext:
     stated: StatedView | None  # what the paper's stated numbers say of its readings (None: no multiverse)
     universes: Universes  # the universes of the recorded plan of cells
     universe_models: list[UniverseModels]  # the models each universe of the reference's own cold cells trained
-    multiverse_environment: Mapping[str, Any]  # the reference's multiverse run: its models trained and read
     sources: dict[str, list[tuple[str | None, int]]]  # per claim, its checks' threshold sources and their counts
     costs: Costs  # the reference's commands
     slower: Slower | None  # a slower CPU's cold command against the same here
@@ -102,7 +100,6 @@ def load(inputs: Inputs) -> DocContext:
     envs = (run.environment, run.robustness_environment, run.multiverse_environment)
     return DocContext(
         run=run,
-        catalogue=Registry.from_data(joined).catalogue,
         answer=answer(run),
         tests=tests(run.records, grid),
         claims=shown(run.claims),
@@ -120,7 +117,6 @@ def load(inputs: Inputs) -> DocContext:
         stated=stated_view(run),
         universes=universes(joined),
         universe_models=universe_models(recorded),
-        multiverse_environment=recorded.get("multiverse_environment") or {},
         sources=threshold_sources(joined),
         costs=spent,
         slower=slower(spent, Costs.of(costs.read(inputs.other_cpu))),

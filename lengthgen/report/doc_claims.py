@@ -24,7 +24,7 @@ class Shown(NamedTuple):
     record: ClaimRecord
 
 
-class Test(NamedTuple):
+class VerdictRow(NamedTuple):
     """A claim test at the paper's point, with what its failure rests on and what the other readings do."""
 
     id: str
@@ -49,9 +49,9 @@ def basis(record: ClaimRecord) -> str | None:
     return "prediction" if record.is_prediction else kind_of(record)
 
 
-def tests(records: Sequence[ClaimRecord], grid: mv.UniverseGrid | None) -> list[Test]:
+def tests(records: Sequence[ClaimRecord], grid: mv.UniverseGrid | None) -> list[VerdictRow]:
     found = mv.outcomes(grid) if grid is not None else {}
-    return [Test(s.id, s.record, basis(s.record), mv.outcome_for(grid, s.record, found)) for s in shown(records)]
+    return [VerdictRow(s.id, s.record, basis(s.record), mv.outcome_for(grid, s.record, found)) for s in shown(records)]
 
 
 def controls(views: Sequence[ClaimRecord]) -> list[Shown]:

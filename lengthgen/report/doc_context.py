@@ -14,7 +14,7 @@ from lengthgen.records import ClaimRecord
 from lengthgen.report import costs, data
 from lengthgen.report import multiverse as mv
 from lengthgen.report.answer import answer
-from lengthgen.report.doc_claims import SeedsAdded, Shown, Test, controls, failing, seeds_added, shown, tests
+from lengthgen.report.doc_claims import SeedsAdded, Shown, VerdictRow, controls, failing, seeds_added, shown, tests
 from lengthgen.report.doc_claims import threshold_sources
 from lengthgen.report.doc_bench import Benchmarks
 from lengthgen.report.doc_costs import Costs, Slower, slower
@@ -64,7 +64,7 @@ class DocContext:
 
     run: RunView  # the reference run, with the extended cells joined to its multiverse
     answer: str  # the run's answer in at most 80 words (``report.answer``)
-    tests: list[Test]  # every claim test at the paper's point, with what the other readings do to it
+    tests: list[VerdictRow]  # every claim test at the paper's point, with what the other readings do to it
     claims: list[Shown]  # the paper's claims' tests at the paper's point
     predictions: list[Shown]  # the predictions' tests
     failing_claims: list[Shown]  # those that do not reproduce

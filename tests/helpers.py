@@ -30,3 +30,42 @@ def registry() -> Registry:
     from claims.registry import catalogue
 
     return Registry(catalogue(), plan())
+
+
+def costs_section(costs: dict, environment: dict, other: dict | None = None) -> str:
+    """The README's ``costs`` section of a costs file (``lengthgen timed``), its run's ``environment`` and ``other``
+    (a slower CPU's costs file)."""
+    from types import SimpleNamespace
+
+    from lengthgen.report.doc_costs import Costs, slower
+    from lengthgen.report.doc_render import sections
+
+    spent = Costs.of(costs)
+    doc = SimpleNamespace(
+        costs=spent,
+        slower=slower(spent, Costs.of(other) if other is not None else None),
+        run=SimpleNamespace(environment=environment),
+    )
+    return sections("README.md", doc, only="costs")["costs"]
+
+
+def ci_section(ci: dict) -> str:
+    """The README's ``ci-costs`` section of the costs file a ``.ci/run`` wrote."""
+    from types import SimpleNamespace
+
+    from lengthgen.report.doc_costs import Costs
+    from lengthgen.report.doc_render import sections
+
+    return sections("README.md", SimpleNamespace(ci=Costs.of(ci)), only="ci-costs")["ci-costs"]
+
+
+def catalogue_page(data: dict) -> str:
+    """docs/catalogue.md as a run's data (a claims.json's) renders it."""
+    from types import SimpleNamespace
+
+    from lengthgen.report.doc_claims import threshold_sources
+    from lengthgen.report.doc_render import whole
+    from lengthgen.report.run_view import RunView
+
+    doc = SimpleNamespace(run=RunView.from_data(data), sources=threshold_sources(data))
+    return whole("docs/catalogue.md", doc)

@@ -20,12 +20,12 @@ from pathlib import Path
 
 from lengthgen.cli.common import UsageError
 from lengthgen.cpu import cpu_model
+from lengthgen.report.costs import FORMAT, read
 from lengthgen.store.files import atomic_write
 
 NAME = "timed"
 HELP = "run a command and append its wall time and pytest's closing line to a costs file (JSON)"
 CLOSING = re.compile(r"^=*\s*(\d+ (passed|failed|error|errors|skipped|xfailed|xpassed|deselected)\b.*?)\s*=*$")
-FORMAT = 1  # the costs file's format
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,19 +45,6 @@ def machine() -> dict:
     except OSError:
         pass
     return {"cpu_model": cpu_model(), "cores": os.cpu_count(), "avx512": " avx512f" in flags}
-
-
-def read(path: Path) -> dict:
-    """The costs file at ``path``; ValueError (one line) for a missing, malformed or older-format one."""
-    try:
-        data = json.loads(path.read_text())
-    except OSError as error:
-        raise ValueError(f"cannot read the costs file {str(path)!r}: {error.strerror or error}") from None
-    except ValueError as error:
-        raise ValueError(f"{path}: not a costs file ({error})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("steps"), list):
-        raise ValueError(f"{path}: not a costs file of format {FORMAT}")
-    return data
 
 
 def load(path: Path) -> dict:

@@ -19,7 +19,10 @@ The modules, bottom up (each imports only those below it: pyproject.toml's impor
   other readings do to its verdict), ``diff`` (two runs compared), ``figures`` (drawing the specs with
   matplotlib Agg);
 - the documents: ``summary`` (terminal), ``markdown`` (--lengthgen-summary-md), ``diff_render`` (``lengthgen
-  diff``), then ``page`` (the HTML page's view models), and ``writer`` (the files).
+  diff``); what ``lengthgen docs`` writes: the values (``doc_claims``, ``doc_multiverse``, ``doc_costs``,
+  ``doc_bench``, ``doc_development``), the one context of the recorded runs they fill (``doc_context``) and the
+  documents rendered from their templates (``doc_render``, ``templates/docs/``); then ``page`` (the HTML page's
+  view models), and ``writer`` (the files).
 
 The report renders a claims.json and imports no torch (contract ``report-torch-free``); the run's
 environment block it shows is collected by the plugin (``lengthgen.testing.environment``).

@@ -1,7 +1,7 @@
-"""The documents rendered from the reference run (``lengthgen docs``): the catalogue page and the marked
-sections of the README and docs/robustness.md are their rendering, a hand edit of a rendered number fails
-naming its line, a bad reference run, costs file or marker is one line and exit 2 and changes nothing, no
-document names a path outside the repository, and none tells the project's history."""
+"""The documents rendered from the recorded runs (``lengthgen docs --data tests/data``): the catalogue page and the
+marked sections of the README and docs/ are their rendering, a hand edit of a rendered number fails naming its
+line, a recorded run not named or missing, a bad reference run, costs file or marker is one line and exit 2 and
+changes nothing, no document names a path outside the repository, and none tells the project's history."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from lengthgen.cli import docs, main
-from tests.helpers import ROOT
+from lengthgen.cli import main
+from tests.helpers import DATA, ROOT
 
 OUTSIDE = re.compile(r"\.\./shared|/work/shared")  # the catalogue's home outside the repository
 
@@ -23,9 +23,15 @@ OUTSIDE = re.compile(r"\.\./shared|/work/shared")  # the catalogue's home outsid
 def test_the_catalogue_page_is_its_rendering():
     """Changing a rendered line of docs/catalogue.md by hand fails here, naming the line."""
     out = subprocess.run(
-        [sys.executable, "-m", "lengthgen", "docs", "--check"], capture_output=True, text=True, cwd=ROOT, timeout=120
+        [sys.executable, "-m", "lengthgen", "docs", "--data", "tests/data", "--check"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
-    assert out.returncode == 0, f"run `lengthgen docs` and commit the result: {out.stdout}{out.stderr}"
+    assert out.returncode == 0, (
+        f"run `lengthgen docs --data tests/data` and commit the result: {out.stdout}{out.stderr}"
+    )
 
 
 RENDERED = (  # the documents `lengthgen docs` writes
@@ -51,9 +57,12 @@ def test_a_hand_edit_is_named(tmp_path, capsys):
     copy_documents(tmp_path)
     page = tmp_path / "docs" / "catalogue.md"
     page.write_text((ROOT / "docs" / "catalogue.md").read_text().replace("| C3 |", "| C3x |"))
-    assert main(["docs", "--root", str(tmp_path), "--check"]) == 1
+    assert main(["docs", "--data", str(DATA), "--root", str(tmp_path), "--check"]) == 1
     assert "C3x" in capsys.readouterr().out
-    assert main(["docs", "--root", str(tmp_path)]) == 0 and page.read_text() == (ROOT / "docs/catalogue.md").read_text()
+    assert (
+        main(["docs", "--data", str(DATA), "--root", str(tmp_path)]) == 0
+        and page.read_text() == (ROOT / "docs/catalogue.md").read_text()
+    )
 
 
 def _rendered_number(text: str, section: str) -> str:
@@ -95,11 +104,11 @@ def test_changing_a_rendered_number_by_hand_fails_naming_the_line(name, section,
     at = text.index(number, start)
     changed = text[:at] + number + "1" + text[at + len(number) :]
     (tmp_path / name).write_text(changed)
-    assert main(["docs", "--root", str(tmp_path), "--check"]) == 1
+    assert main(["docs", "--data", str(DATA), "--root", str(tmp_path), "--check"]) == 1
     out = capsys.readouterr().out
     edited = next(line for line in changed.splitlines() if number + "1" in line)  # the line typed over, named
     assert f"{name} differs from its rendering: -{edited[:100]}" in out
-    assert main(["docs", "--root", str(tmp_path)]) == 0 and (tmp_path / name).read_text() == text
+    assert main(["docs", "--data", str(DATA), "--root", str(tmp_path)]) == 0 and (tmp_path / name).read_text() == text
 
 
 @pytest.mark.parametrize(
@@ -118,7 +127,7 @@ def test_a_broken_marker_is_one_line_and_changes_nothing(broken, tmp_path, capsy
     before = {name: (tmp_path / name).read_text() for name in RENDERED}
     (tmp_path / "docs" / "catalogue.md").write_text("stale\n")
     before["docs/catalogue.md"] = "stale\n"
-    assert main(["docs", "--root", str(tmp_path)]) == 2
+    assert main(["docs", "--data", str(DATA), "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "README.md" in err
     assert {name: (tmp_path / name).read_text() for name in RENDERED} == before
@@ -126,8 +135,9 @@ def test_a_broken_marker_is_one_line_and_changes_nothing(broken, tmp_path, capsy
 
 BAD_INPUTS = {  # (option, kind) -> the bytes written at its path (None: no file there)
     ("--reference", "missing"): None,
-    ("--reference", "truncated"): lambda: docs.REFERENCE.read_bytes()[:5000],
+    ("--reference", "truncated"): lambda: (DATA / "claims-reference.json.gz").read_bytes()[:5000],
     ("--reference", "older-format"): lambda: gzip.compress(json.dumps({"format": 0, "records": "no"}).encode()),
+    ("--reference", "no-plan"): lambda: _without_plan(),
     ("--costs", "missing"): None,
     ("--costs", "malformed"): lambda: b"{",
     ("--costs", "older-format"): lambda: json.dumps({"format": 0, "steps": []}).encode(),
@@ -137,7 +147,7 @@ BAD_INPUTS = {  # (option, kind) -> the bytes written at its path (None: no file
     ("--bench", "malformed"): lambda: b"{",
     ("--bench", "foreign"): lambda: json.dumps({"steps": []}).encode(),
     ("--seeds-added", "missing"): None,
-    ("--seeds-added", "truncated"): lambda: docs.UNTIL_DECIDED.read_bytes()[:5000],
+    ("--seeds-added", "truncated"): lambda: (DATA / "claims-until-decided.json.gz").read_bytes()[:5000],
     ("--development", "missing"): None,
     ("--development", "malformed"): lambda: b"{",
     ("--development", "foreign"): lambda: json.dumps({"environment": {}}).encode(),
@@ -151,21 +161,14 @@ BAD_INPUTS = {  # (option, kind) -> the bytes written at its path (None: no file
 
 def _other_code() -> bytes:
     """The extended cells as a run of other numeric code recorded them (another code fingerprint)."""
-    data = json.loads(gzip.decompress(docs.EXTENDED.read_bytes()))
-    data["multiverse_environment"]["code_fingerprint"] = "0" * 16
-    return gzip.compress(json.dumps(data).encode())
-
-
-def _other_code() -> bytes:
-    """The extended cells as a run of other numeric code recorded them (another code fingerprint)."""
-    data = json.loads(gzip.decompress(docs.EXTENDED.read_bytes()))
+    data = json.loads(gzip.decompress((DATA / "claims-extended.json.gz").read_bytes()))
     data["multiverse_environment"]["code_fingerprint"] = "0" * 16
     return gzip.compress(json.dumps(data).encode())
 
 
 def _without_plan() -> bytes:
     """The reference run as an older version recorded it: no multiverse plan (docs/robustness.md's universes)."""
-    data = json.loads(gzip.decompress(docs.REFERENCE.read_bytes()))
+    data = json.loads(gzip.decompress((DATA / "claims-reference.json.gz").read_bytes()))
     data.pop("multiverse_plan", None)
     return gzip.compress(json.dumps(data).encode())
 
@@ -179,9 +182,26 @@ def test_a_bad_input_file_is_one_line_and_changes_nothing(option, kind, tmp_path
     content = BAD_INPUTS[option, kind]
     if content is not None:
         path.write_bytes(content())
-    assert main(["docs", "--root", str(tmp_path), option, str(path)]) == 2
+    assert main(["docs", "--data", str(DATA), "--root", str(tmp_path), option, str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and page.read_text() == "as it was\n"
+
+
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        ([], "name the recorded runs' folder (--data DIR)"),  # the package knows no folder of its own
+        (["--data", "no-such-folder"], "no-such-folder"),
+    ],
+    ids=["no-data", "missing-data"],
+)
+def test_recorded_runs_not_named_or_missing_are_one_line_and_exit_2(arguments, said, tmp_path, capsys):
+    copy_documents(tmp_path)
+    before = {name: (tmp_path / name).read_text() for name in RENDERED}
+    assert main(["docs", "--root", str(tmp_path), *arguments]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("lengthgen docs: error: ") and said in err
+    assert {name: (tmp_path / name).read_text() for name in RENDERED} == before
 
 
 HISTORY = re.compile(
@@ -222,9 +242,9 @@ def test_no_document_or_docstring_names_a_path_outside_the_repository():
 
 def test_the_rendering_needs_no_torch():
     code = (
-        "import sys; from lengthgen.cli import docs; "
-        "docs.rendered(docs.REFERENCE, docs.COSTS, docs.ROOT, docs.OTHER_CPU, docs.UNTIL_DECIDED, docs.BENCH, "
-        "docs.CI_COSTS, docs.DEVELOPMENT, docs.EXTENDED, docs.EXTENDED_COSTS); print('torch' in sys.modules)"
+        "import sys; from pathlib import Path; from lengthgen.report.doc_context import Inputs, load; "
+        "from lengthgen.report.doc_render import render; "
+        "render(load(Inputs.in_folder(Path('tests/data'))), Path('.')); print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr

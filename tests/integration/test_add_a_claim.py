@@ -167,7 +167,7 @@ def test_a_new_claim_is_one_file(tmp_path):
     page = (reports / "index.html").read_text()
     assert NEW_ID in page and TITLE in page
 
-    from lengthgen.report.catalogue_page import render
+    from tests.helpers import catalogue_page
 
-    rows = [line for line in render(data).splitlines() if line.startswith(f"| {NEW_ID} |")]
-    assert rows and "relative schemes length-invariant" in rows[0], render(data)[-2000:]
+    rows = [line for line in catalogue_page(data).splitlines() if line.startswith(f"| {NEW_ID} |")]
+    assert rows and "relative schemes length-invariant" in rows[0], catalogue_page(data)[-2000:]

@@ -114,7 +114,7 @@ RENDERS = {  # a command line of each subcommand that renders a claims.json ({cl
     "diff": ["diff", str(RECORDED), "{claims}"],
     "robustness": ["robustness", "--report", "{claims}"],
     "multiverse": ["multiverse", "--report", "{claims}"],
-    "docs": ["docs", "--check"],
+    "docs": ["docs", "--data", str(ROOT / "tests" / "data"), "--root", str(ROOT), "--check"],  # the recorded runs
     "timed": ["timed", "--record", "costs.json", "--label", "true", "--", sys.executable, "-c", "pass"],
 }
 

@@ -1,6 +1,6 @@
 """``lengthgen timed``: a command's cost appended to a costs file (what the README's cost table is rendered from),
 its exit status passed through; bad input one line and exit 2. And the README's cost lines rendered from such a
-file (lengthgen/report/readme.py)."""
+file (the ``costs`` and ``ci-costs`` sections of lengthgen/report/templates/docs/README.md.j2)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import sys
 
 from lengthgen.cli import main
-from lengthgen.report.readme import ci_section, costs_table, slower_line
+from tests.helpers import ci_section, costs_section
 
 PYTEST_LINE = "print('===== 3 passed, 1 xfailed in 2.00s =====')"
 
@@ -73,19 +73,19 @@ def test_the_cost_table_and_the_slower_cpu_line():
         "machine": {"cpu_model": "AMD EPYC", "cores": 2, "avx512": False},
         "steps": [{"label": "pytest claims -n auto", "seconds": 1000.0, "cold": True, "date": "2026-12-02"}],
     }
-    text = costs_table(costs, {"torch": "2.13.0+cpu"}, other)
+    text = costs_section(costs, {"torch": "2.13.0+cpu"}, other)
     assert "| `pytest claims -n auto` | empty | 6 min 40 s | 55 passed |" in text
     assert "| `pytest claims -n auto` | the runs above | 30.0 s | 55 passed |" in text
     assert "Measured on an AMD EPYC with AVX-512, 2 cores, torch 2.13.0+cpu, on 2026-12-03." in text
-    assert slower_line(costs, other).endswith("took 16 min 40 s: 2.5x this machine's.\n")
-    assert slower_line(costs, None) == ""
+    assert text.rstrip().endswith("took 16 min 40 s: 2.5x this machine's.")
+    assert "On an" not in costs_section(costs, {})
     # a slower CPU timed with another backward is compared with the same backward's time on the faster CPU
     against = {"seconds": 500.0, "cpu_model": "AMD EPYC", "avx512": True, "date": "2026-12-01"}
     other["steps"][0] |= {"backward": "autograd", "against": against}
-    line = slower_line(costs, other)
+    line = costs_section(costs, {}, other)
     assert "with the autograd backward took 16 min 40 s, 2.0x its 8 min 20 s on AMD EPYC with AVX-512" in line
     other["steps"][0]["against"] = dict(against, avx512=False)  # the faster CPU named from its own flags
-    assert "8 min 20 s on AMD EPYC with AVX2 and no AVX-512 (2026-12-01)" in slower_line(costs, other)
+    assert "8 min 20 s on AMD EPYC with AVX2 and no AVX-512 (2026-12-01)" in costs_section(costs, {}, other)
 
 
 def test_the_ci_section_shows_each_step_how_busy_the_cores_were_and_the_sum():

@@ -307,11 +307,30 @@ def test_a_malformed_plan_is_one_line():
         CellPlan.from_dict({"touched": [], "cells": [["init=nope", "C1"]]})
 
 
+def universes_section(data, extended=None, cold=None) -> str:
+    """docs/robustness.md's ``universes`` section of the run ``data`` (its models from ``cold``, default ``data``),
+    with ``extended`` the costs file of the extended cells' cold run."""
+    from types import SimpleNamespace
+
+    from lengthgen.report.doc_costs import Costs
+    from lengthgen.report.doc_multiverse import universe_models, universes
+    from lengthgen.report.doc_render import sections
+
+    cold = data if cold is None else cold
+    doc = SimpleNamespace(
+        universes=universes(data),
+        universe_models=universe_models(cold),
+        run=SimpleNamespace(multiverse_environment=cold.get("multiverse_environment")),
+        extended_costs=Costs.of(extended).part("multiverse_extended"),
+    )
+    return sections("docs/robustness.md", doc, only="universes")["universes"]
+
+
 def test_the_universes_section_needs_a_recorded_plan():
-    from lengthgen.report.robustness_doc import universes
+    from lengthgen.report.doc_multiverse import universes
 
     data = assemble(all_records(), ENVIRONMENT, registry())
-    assert "| C8 | " in universes(data)
+    assert "| C8 | " in universes_section(data)
     del data["multiverse_plan"]
     with pytest.raises(ValueError, match="records no multiverse plan"):
         universes(data)
@@ -352,22 +371,27 @@ def test_a_duration_rounds_to_whole_seconds_before_it_splits_minutes(seconds, te
     ],
 )
 def test_every_document_names_a_costs_files_machine_alike(machine, name):
-    from lengthgen.report.readme import machine_line, slower_line
-    from lengthgen.report.robustness_doc import extended_cost
     from lengthgen.report.text import machine_name
+    from tests.helpers import costs_section
 
     assert machine_name(machine) == name
     step = {"label": "pytest claims -n auto", "seconds": 300.0, "cold": True, "closing": "59 passed"}
     costs = {"machine": machine, "steps": [step]}
     slower = {"machine": machine, "steps": [dict(step, seconds=600.0)]}
     extended = {"machine": machine, "steps": [dict(step, label="pytest claims -m multiverse_extended -n auto")]}
-    assert f"Measured on an {name}, " in machine_line(costs, {})
-    assert f"On an {name} (" in slower_line(costs, slower)
-    assert f"cores of an {name}, " in extended_cost(extended)
+    assert f"Measured on an {name}, " in costs_section(costs, {})
+    assert f"On an {name} (" in costs_section(costs, {}, slower)
+    data = assemble(all_records(), ENVIRONMENT, registry())
+    assert f"cores of an {name}, " in universes_section(data, extended)
 
 
 def test_the_extended_cells_cost_is_every_part_of_their_cold_run():
-    from lengthgen.report.robustness_doc import extended_cost
+    data = assemble(all_records(), ENVIRONMENT, registry())
+
+    def extended_cost(costs) -> str:
+        """The universes section's closing paragraph: what the extended cells' cold runs cost ("" without one)."""
+        text = universes_section(data, costs)
+        return text[text.index("The extended cells") :] if "The extended cells" in text else ""
 
     def step(label, seconds, closing):
         return {"label": label, "seconds": seconds, "closing": closing}
@@ -417,11 +441,13 @@ def test_cli_add_joins_the_cells_of_a_run_of_the_same_code(tmp_path, capsys):
 
 
 def test_the_models_each_universe_trained_need_every_cells_count():
-    from lengthgen.report.robustness_doc import universe_models
+    from lengthgen.report.doc_multiverse import universe_models
 
     cells = [dict(record("C1", "init=gpt2"), models_trained=48, ruled_out=True), dict(record("C8", "init=flax"))]
     data = {"multiverse": cells, "multiverse_environment": {"models_trained": 48, "models_from_cache": 5}}
-    assert universe_models(data) == ""  # a cell of an older version does not say
+    assert universe_models(data) == []  # a cell of an older version does not say
+    planned = assemble(all_records(), ENVIRONMENT, registry())
+    assert "models each universe" not in universes_section(planned, cold=data)
     cells[1]["models_trained"] = 0
-    shown = universe_models(data)
+    shown = universes_section(planned, cold=data)
     assert "| `init=gpt2` | 1 | ruled out | 48 |" in shown and "| `init=flax` | 1 | run | 0 |" in shown

@@ -53,7 +53,7 @@ def grid_models(ctx: Context, cache: Cache, encoding: str, offsets: Sequence[int
 
 
 @dataclass(frozen=True)
-class Cell:
+class EvalCell:
     """One (model, length) evaluation."""
 
     encoding: str  # positional encoding
@@ -67,9 +67,9 @@ class Cell:
     target_weight: float  # a*: the mean attention weight on the target
 
 
-def cell(model: TrainedModel, row: LengthEval) -> Cell:
+def cell(model: TrainedModel, row: LengthEval) -> EvalCell:
     """One (model, length) cell."""
-    return Cell(
+    return EvalCell(
         encoding=model.spec.model.encoding,
         offset=model.spec.task.offset,
         seed=model.seed,
@@ -86,7 +86,7 @@ def cell(model: TrainedModel, row: LengthEval) -> Cell:
 class Cells:
     """Cells with per-seed accessors (values in seed order)."""
 
-    rows: list[Cell] = field(default_factory=list)  # one per (model, length), in run order
+    rows: list[EvalCell] = field(default_factory=list)  # one per (model, length), in run order
 
     def values(self, key: str, offset: int, length: int) -> list[Any]:
         """Per seed: the ``key`` field of the cells at (K, L)."""

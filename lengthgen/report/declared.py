@@ -39,7 +39,7 @@ RECORDABLE = {  # a cell's verdict -> its outcome (any other verdict cannot be r
 
 
 @dataclass(frozen=True)
-class Cell:
+class DeclaredCell:
     """A cell's declared outcome."""
 
     universe: str  # the universe's name (readings joined by "+")
@@ -70,7 +70,7 @@ class Cell:
 class Declarations:
     """The file, read."""
 
-    cells: dict[tuple[str, str], Cell]  # (universe, column) -> its declared outcome
+    cells: dict[tuple[str, str], DeclaredCell]  # (universe, column) -> its declared outcome
     reasons: dict[str, dict[str, str]]  # claim -> choice -> why a verdict changes under that choice's reading
     recorded: dict[str, Any]  # the run's machine and date
 
@@ -105,12 +105,12 @@ def parse(data: Any, where: str = "declarations") -> Declarations:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, Mapping) else type(data).__name__
         raise ValueError(f"{where}: not a declarations file of format {FORMAT} (found {found!r})")
-    cells: dict[tuple[str, str], Cell] = {}
+    cells: dict[tuple[str, str], DeclaredCell] = {}
     for entry in data.get("cells", []):
         if not isinstance(entry, Mapping) or not {"universe", "column", "outcome"} <= set(entry):
             raise ValueError(f"{where}: a cell needs universe, column and outcome: {entry!r}")
         checks = entry.get("checks", ())
-        cell = Cell(
+        cell = DeclaredCell(
             str(entry["universe"]),
             str(entry["column"]),
             str(entry["outcome"]),
@@ -158,24 +158,24 @@ class AtPaper:
     failed: frozenset[str]  # the checks that failed there, by name
 
 
-def cell_of(cell: ClaimRecord, paper: AtPaper | None, universe: str, column: str) -> Cell:
+def cell_of(cell: ClaimRecord, paper: AtPaper | None, universe: str, column: str) -> DeclaredCell:
     """The declared outcome a recorded cell gives: its verdict read as an outcome; the failed checks as "own" where
     they are exactly the checks that fail at the paper's point (``paper.failed``) and its declaration there
     (``paper.patterns``) names every one."""
     verdict = cell.verdict
     if cell.ruled_out:
-        return Cell(universe, column, "ruled out", preconditions=precondition_names(cell.preconditions))
+        return DeclaredCell(universe, column, "ruled out", preconditions=precondition_names(cell.preconditions))
     if verdict not in RECORDABLE:
         raise ValueError(f"cell ({universe!r}, {column!r}): verdict {verdict!r} cannot be recorded (the test broke)")
     outcome = RECORDABLE[verdict]
     if outcome != "not reproduced":
-        return Cell(universe, column, outcome)
+        return DeclaredCell(universe, column, outcome)
     failed = [c.name for c in cell.failed_checks]
     own = paper.patterns if paper is not None else ()
     same = set(failed) == set(paper.failed if paper is not None else failed)
     if own and same and all(any(fnmatchcase(name, p) for p in own) for name in failed):
-        return Cell(universe, column, outcome, OWN)
-    return Cell(universe, column, outcome, tuple(failed))
+        return DeclaredCell(universe, column, outcome, OWN)
+    return DeclaredCell(universe, column, outcome, tuple(failed))
 
 
 def record(

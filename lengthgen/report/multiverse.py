@@ -260,7 +260,7 @@ def grid_lines(
 
 
 @dataclass(frozen=True)
-class Change:
+class OtherSide:
     reading: str  # the universe under which the cell lands on the other side of the paper's point's verdict
     view: ClaimRecord  # the cell
     anchor: str  # its checks on the page
@@ -274,8 +274,8 @@ class Outcome:
     row: str  # the grid row (a claim, or "<id>-<variant>")
     paper: ClaimRecord | None  # its claim test at the paper's point (the reference)
     spread: Spread  # its recorded cells against the reference: holds, decided the other way, within noise, ruled out
-    changes: tuple[Change, ...]  # the universes under which the verdict is decided the other way, with the numbers
-    noise: tuple[Change, ...]  # the universes under which it lands on the other side within the seeds' noise
+    changes: tuple[OtherSide, ...]  # the universes under which the verdict is decided the other way, with the numbers
+    noise: tuple[OtherSide, ...]  # the universes under which it lands on the other side within the seeds' noise
     missing: tuple[str, ...]  # universes the registry runs for it without a record in this report
 
     @property
@@ -349,9 +349,10 @@ def outcomes(grid: UniverseGrid) -> dict[str, Outcome]:
         recorded = tuple((n, grid.cells[n, row]) for n, _ in grid.readings if (n, row) in grid.cells)
         spread = Spread(row, grid.paper.get(row), recorded)
 
-        def changes(state: str) -> tuple[Change, ...]:
+        def changes(state: str) -> tuple[OtherSide, ...]:
             return tuple(
-                Change(n, grid.cells[n, row], cell_id(n, row), numbers(grid.cells[n, row])) for n in spread.where(state)
+                OtherSide(n, grid.cells[n, row], cell_id(n, row), numbers(grid.cells[n, row]))
+                for n in spread.where(state)
             )
 
         missing = tuple(n for n, _ in grid.readings if (n, row) in grid.planned and (n, row) not in grid.cells)

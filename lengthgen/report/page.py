@@ -172,7 +172,7 @@ def figure_views(rendered: Sequence[Rendered]) -> tuple[Figure, ...]:
 
 
 @dataclass(frozen=True)
-class Control:
+class ControlRow:
     test: str  # the control's test name
     scale: str  # its scale
     counterfactual: str  # what it fed to the claim's checks
@@ -184,10 +184,10 @@ class Control:
     checks: tuple[Check, ...]  # the checks shown: the failed ones, or all if none failed
 
 
-def control_views(controls: Sequence[ClaimRecord]) -> tuple[Control, ...]:
+def control_views(controls: Sequence[ClaimRecord]) -> tuple[ControlRow, ...]:
     """The claim's negative controls: the counterfactual each fed to the claim's checks, and how they failed."""
     return tuple(
-        Control(
+        ControlRow(
             c.test_name,
             text.scale_text(c.scale),
             c.counterfactual,
@@ -203,19 +203,19 @@ def control_views(controls: Sequence[ClaimRecord]) -> tuple[Control, ...]:
 
 
 @dataclass(frozen=True)
-class Look:
+class LookRow:
     seeds: int  # seeds at this look
     state: str  # "close" or "decided"
     checks: str  # its close checks (else the deciding check): statistic [interval] threshold
 
 
 @dataclass(frozen=True)
-class SeedPath:
+class PathRow:
     summary: str  # the plan and where it stopped (``text.path_text``)
-    looks: tuple[Look, ...]  # each look, in order
+    looks: tuple[LookRow, ...]  # each look, in order
 
 
-def seed_path(claim: ClaimRecord) -> SeedPath | None:
+def seed_path(claim: ClaimRecord) -> PathRow | None:
     """The --until-decided path: the plan, and the seeds and deciding intervals at each look."""
     plan = claim.looks
     if not plan:
@@ -229,8 +229,8 @@ def seed_path(claim: ClaimRecord) -> SeedPath | None:
             for c in shown[:PATH_CHECKS_SHOWN]
         )
         more = f"; and {len(shown) - PATH_CHECKS_SHOWN} more" if len(shown) > PATH_CHECKS_SHOWN else ""
-        looks.append(Look(int(look["seeds"]), "close" if look.get("close") else "decided", cells + more))
-    return SeedPath(text.path_text(plan), tuple(looks))
+        looks.append(LookRow(int(look["seeds"]), "close" if look.get("close") else "decided", cells + more))
+    return PathRow(text.path_text(plan), tuple(looks))
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ class Section:
     statement: str  # the claim
     facts: tuple[tuple[str, str], ...]  # (label, value): where, paper value, catalogue check, ...
     close_calls: tuple[tuple[str, str], ...]  # (check, its interval and the seeds to decide it)
-    path: SeedPath | None  # the --until-decided path
+    path: PathRow | None  # the --until-decided path
     measured: tuple[Measure, ...]  # every measured quantity
     failed: tuple[Check, ...]  # the failed checks
     holds_note: bool  # a declared non-reproduction: say how many checks hold inside it
@@ -253,7 +253,7 @@ class Section:
     checks_open: bool  # the table of every check starts expanded
     choices: tuple[str, ...]  # what the paper leaves open
     notes: tuple[str, ...]  # the test's notes
-    controls: tuple[Control, ...]  # the claim's negative controls
+    controls: tuple[ControlRow, ...]  # the claim's negative controls
     figures: tuple[Figure, ...]  # the claim's figures
 
 

@@ -84,7 +84,7 @@ def numbers(catalogue: Catalogue) -> list[Number]:
 
 
 @dataclass(frozen=True)
-class Setting:
+class SettingValues:
     """One setting's measurement of a number in one record: its per-seed values (averaged over the number's
     measures, seed by seed) or its exact value."""
 
@@ -112,7 +112,7 @@ class Setting:
         return self.mean - half, self.mean + half
 
 
-def settings(record: ClaimRecord, stated: Stated) -> list[Setting] | None:
+def settings(record: ClaimRecord, stated: Stated) -> list[SettingValues] | None:
     """The record's measurement of ``stated``: one setting (its measures averaged seed by seed), or one per measure
     across settings; None where the record lacks a measure."""
     found = {c.name: c.values if c.values else (c.value,) for c in record.checks}
@@ -121,13 +121,13 @@ def settings(record: ClaimRecord, stated: Stated) -> list[Setting] | None:
         return None
     series = [tuple(float(v) for v in found[name]) for name in stated.measures]
     if stated.across:
-        return [Setting(s) for s in series]
+        return [SettingValues(s) for s in series]
     if len({len(s) for s in series}) != 1:
         return None
-    return [Setting(tuple(math.fsum(seed) / len(seed) for seed in zip(*series)))]
+    return [SettingValues(tuple(math.fsum(seed) / len(seed) for seed in zip(*series)))]
 
 
-def agrees(number: Number, found: Sequence[Setting]) -> bool:
+def agrees(number: Number, found: Sequence[SettingValues]) -> bool:
     """The one agreement rule: every setting's 95 % interval meets the paper's widened value or range."""
     low, high = number.window
     return all(s.interval[1] >= low and s.interval[0] <= high for s in found)
@@ -154,7 +154,7 @@ class Measured:
     number: Number  # the paper's number
     universe: str  # where it was measured
     record: ClaimRecord | None  # the record that measures it there (None: not compared)
-    found: tuple[Setting, ...]  # its measurement (empty: not compared)
+    found: tuple[SettingValues, ...]  # its measurement (empty: not compared)
     agrees: bool | None  # None: not compared (ruled out, no record, no measurement)
     why_not: str = ""  # why it was not compared
 

@@ -87,7 +87,7 @@ def test_a_malformed_file_is_one_line(bad, tmp_path):
 
 def test_unknown_outcome_and_missing_file_raise(tmp_path):
     with pytest.raises(ValueError, match="unknown outcome 'maybe'"):
-        D.Cell("init=gpt2", "C1", "maybe")
+        D.DeclaredCell("init=gpt2", "C1", "maybe")
     with pytest.raises(ValueError, match="no declarations file"):
         D.load(tmp_path / "absent.json")
     (tmp_path / "t.json").write_text("{")
@@ -112,7 +112,7 @@ def test_record_reads_outcomes_and_keeps_reasons():
         ("c", "C12"): _recorded("reproduced"),
         ("d", "C12"): _recorded("ruled out", ruled_out="x", pre="two-layer fit: RoPE L=12"),
     }
-    previous = D.Declarations({("e", "C1"): D.Cell("e", "C1", "reproduced")}, {"C12": {"ape-rows": "why"}}, {})
+    previous = D.Declarations({("e", "C1"): D.DeclaredCell("e", "C1", "reproduced")}, {"C12": {"ape-rows": "why"}}, {})
     out = D.record(cells, {"C12": paper}, {"cpu_model": "cpu"}, previous)
     assert out.cells["a", "C12"].checks == D.OWN and out.cells["b", "C12"].checks == ("APE L=48",)
     assert out.cells["c", "C12"].outcome == "reproduced" and out.cells["e", "C1"].outcome == "reproduced"
@@ -158,7 +158,7 @@ def _fake(monkeypatch, fit: float):
     return seen
 
 
-def _declare(monkeypatch, cell: D.Cell | None):
+def _declare(monkeypatch, cell: D.DeclaredCell | None):
     cells = {} if cell is None else {(cell.universe, cell.column): cell}
     monkeypatch.setattr(plan, "DECLARATIONS", D.Declarations(cells, {}, {}))
 
@@ -171,23 +171,23 @@ def test_a_cell_measures_under_its_universe_and_follows_its_declaration(monkeypa
         cells_module.test_multiverse("lengths=per-batch", "C20", None, recorder)
     assert seen == ["lengths=per-batch"] and recorder.record.reading == "lengths=per-batch"
     assert [c.passed for c in recorder.record.preconditions] == [True]
-    _declare(monkeypatch, D.Cell("lengths=per-batch", "C20", "reproduced"))
+    _declare(monkeypatch, D.DeclaredCell("lengths=per-batch", "C20", "reproduced"))
     with pytest.raises(AssertionError):  # declared reproduced: the failing checks are undeclared
         cells_module.test_multiverse("lengths=per-batch", "C20", None, ClaimRecorder("C20"))
-    _declare(monkeypatch, D.Cell("lengths=per-batch", "C20", "not reproduced", D.OWN))
+    _declare(monkeypatch, D.DeclaredCell("lengths=per-batch", "C20", "not reproduced", D.OWN))
     with pytest.raises(NotReproduced):
         cells_module.test_multiverse("lengths=per-batch", "C20", None, ClaimRecorder("C20"))
 
 
 def test_a_failed_precondition_rules_the_cell_out_without_measuring(monkeypatch):
     seen = _fake(monkeypatch, fit=0.55)
-    _declare(monkeypatch, D.Cell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
+    _declare(monkeypatch, D.DeclaredCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
     recorder = ClaimRecorder("C20")
     cells_module.test_multiverse("init=gpt2", "C20", None, recorder)  # passes: ruled out, as declared
     record = recorder.record
     assert seen == [] and not record.checks and record.verdict == "ruled out"
     assert "one-layer fit" in record.ruled_out and "0.55" in record.ruled_out
-    _declare(monkeypatch, D.Cell("init=gpt2", "C20", "reproduced"))
+    _declare(monkeypatch, D.DeclaredCell("init=gpt2", "C20", "reproduced"))
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError, match="which the declarations do not expect"):
         cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
@@ -196,7 +196,7 @@ def test_a_failed_precondition_rules_the_cell_out_without_measuring(monkeypatch)
 
 def test_a_cell_declared_ruled_out_whose_preconditions_hold_is_a_finding(monkeypatch):
     _fake(monkeypatch, fit=1.0)
-    _declare(monkeypatch, D.Cell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
+    _declare(monkeypatch, D.DeclaredCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError, match="every precondition held"):
         cells_module.test_multiverse("init=gpt2", "C20", None, recorder)

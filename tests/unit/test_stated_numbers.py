@@ -52,17 +52,17 @@ def number(low: float, high: float | None = None, digits: int = 2, across: bool 
 
 def test_agreement_is_the_interval_meeting_the_value_widened_by_its_rounding():
     n = number(0.80)  # the window [0.795, 0.805]
-    assert sn.agrees(n, [sn.Setting((0.806,))]) is False  # a point 0.001 beyond the rounding
-    assert sn.agrees(n, [sn.Setting((0.805,))])
-    assert sn.agrees(n, [sn.Setting((0.79, 0.83, 0.81))])  # its interval [0.760, 0.860] meets the window
-    assert not sn.agrees(n, [sn.Setting((0.84, 0.85, 0.86))])  # [0.825, 0.875]: clear of it
+    assert sn.agrees(n, [sn.SettingValues((0.806,))]) is False  # a point 0.001 beyond the rounding
+    assert sn.agrees(n, [sn.SettingValues((0.805,))])
+    assert sn.agrees(n, [sn.SettingValues((0.79, 0.83, 0.81))])  # its interval [0.760, 0.860] meets the window
+    assert not sn.agrees(n, [sn.SettingValues((0.84, 0.85, 0.86))])  # [0.825, 0.875]: clear of it
     r = number(0.67, 0.79, across=True)  # a range across settings: every setting must lie in it
-    assert sn.agrees(r, [sn.Setting((0.70,)), sn.Setting((0.794,))])
-    assert not sn.agrees(r, [sn.Setting((0.70,)), sn.Setting((0.796,))])
+    assert sn.agrees(r, [sn.SettingValues((0.70,)), sn.SettingValues((0.794,))])
+    assert not sn.agrees(r, [sn.SettingValues((0.70,)), sn.SettingValues((0.796,))])
 
 
 def measured(n: sn.Number, universe: str, values: tuple[float, ...]) -> sn.Measured:
-    found = (sn.Setting(values),)
+    found = (sn.SettingValues(values),)
     return sn.Measured(n, universe, None, found, sn.agrees(n, found))
 
 

@@ -16,10 +16,7 @@ evaluations).
 from __future__ import annotations
 
 import atexit
-import gc
 import multiprocessing
-import os
-import sys
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Sequence, TypeVar
@@ -63,20 +60,6 @@ def _init_worker(threads: int, device: str) -> None:
 
     torch.set_num_threads(threads)
     set_device(device)  # a spawned process starts on the CPU: without this, --device cuda --workers N trained there
-    if multiprocessing.parent_process() is not None and "coverage" not in sys.modules:  # a pool's process (not
-        # a test calling this), and no coverage, which saves a process's data at exit
-        atexit.register(_exit_now)
-    gc.freeze()  # torch's modules and registries live as long as the process: later collections skip them
-
-
-def _exit_now() -> None:
-    """A pool process's last step, once multiprocessing has cleaned up after its worker loop: leave without the
-    interpreter's teardown of torch's modules and the process's tensors (a fraction of a second per process,
-    which :func:`shutdown` would wait for; docs/speed.md). Every task wrote what it writes before its result
-    returned."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
 
 
 def pool(workers: int, threads: int) -> ProcessPoolExecutor:
@@ -108,18 +91,6 @@ def shutdown() -> None:
 
 
 atexit.register(shutdown)
-
-
-def warm_up(workers: int, threads: int) -> None:
-    """Start the pool's processes now (each imports torch and the engine), so that the first pass does not
-    wait for them; returns at once."""
-    executor = pool(workers, threads)
-    for _ in range(workers):
-        executor.submit(_ready)
-
-
-def _ready() -> None:
-    import lengthgen.engine.train  # noqa: F401  (torch and the engine, imported while the driver collects)
 
 
 def submit(function: Callable[..., Any], *args: Any, workers: int, threads: int) -> Future:

@@ -21,6 +21,7 @@ from lengthgen.report.doc_costs import Costs, Slower, slower
 from lengthgen.report.doc_development import Development
 from lengthgen.report.doc_multiverse import OutcomeRow, Universes, UniverseModels, map_breaks, outcome_rows
 from lengthgen.report.doc_multiverse import universe_models, universes
+from lengthgen.report.doc_startup import Startup
 from lengthgen.report.robustness import map_lines
 from lengthgen.report.run_view import RunView
 from lengthgen.report.stated_numbers import StatedView, stated_view
@@ -35,6 +36,7 @@ FILES = {  # each recorded input, by the name of its field: its file's name in a
     "extended": ("claims-extended.json.gz", "the multiverse's extended cells, run with the reference's code"),
     "extended_costs": ("costs-extended.json", "what the cold run of the extended cells cost"),
     "development": ("development.json", "the development measurements (scripts/record-development)"),
+    "startup": ("startup.json", "what each start-up tweak saves (scripts/record-startup)"),
 }
 
 
@@ -51,6 +53,7 @@ class Inputs:
     extended: Path
     extended_costs: Path
     development: Path
+    startup: Path
 
     @classmethod
     def in_folder(cls, folder: Path) -> "Inputs":
@@ -87,6 +90,7 @@ class DocContext:
     extended_costs: Costs  # the extended cells' cold runs
     bench: Benchmarks
     development: Development
+    startup: Startup
     seeds_added: SeedsAdded  # the reference's claims with seeds added until decided
 
 
@@ -124,5 +128,6 @@ def load(inputs: Inputs) -> DocContext:
         extended_costs=Costs.of(costs.read(inputs.extended_costs)).part("multiverse_extended"),
         bench=Benchmarks.read(inputs.bench),
         development=Development.read(inputs.development),
+        startup=Startup.read(inputs.startup),
         seeds_added=seeds_added(RunView.from_data(data.read(inputs.seeds_added))),
     )

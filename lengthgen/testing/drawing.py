@@ -42,11 +42,6 @@ def draw_soon(config: pytest.Config, figures: Mapping[str, Any] | None) -> None:
         pending = config.stash.setdefault(PENDING, [])
         pending += [parallel.submit(draw, spec, folder, workers=workers, threads=threads) for spec in specs]
         return
-    from lengthgen.testing import state
-
-    warming = config.stash[state.RUN].warming if state.RUN in config.stash else None
-    if warming is not None:
-        warming.join()  # the report's preparation draws too (reporting.warm_report): one thread at a time
     for spec in specs:
         draw(spec, folder)
 

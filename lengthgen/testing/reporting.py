@@ -51,8 +51,6 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
 
     config = session.config
     run = config.stash[state.RUN]
-    if run.warming is not None:
-        run.warming.join()  # matplotlib draws in one thread at a time
     if not run.records:
         return
     run.peak_rss["controller" if run.workers else "main"] = peak_rss_mib()
@@ -81,22 +79,6 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
         run.error = "; ".join(errors)
         if session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-WARM_ROWS = [{"label": "warm-up", "verdict": "reproduced", "kind": "exact", "passed": True}]  # a one-row overview
-
-
-def warm_report() -> None:
-    """Prepare the report's drawing: import what it needs (matplotlib, the page's modules, scipy.special for the
-    margins' quantiles) and draw a one-row overview, which loads the fonts (seconds on one core in all). The
-    process that writes the report does it in the background once the first record arrives, so that the run's
-    last seconds, when only the report is left, do not wait on it; ``write_run_report`` joins it first."""
-    from lengthgen.report import figures
-    from lengthgen.report import writer  # noqa: F401
-    from lengthgen.sequential import t_quantile
-
-    t_quantile(0.975, 2)  # imports scipy.special (memoised: the report asks for this one again)
-    figures.forest(WARM_ROWS)
 
 
 def write_summary_md(

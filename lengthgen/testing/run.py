@@ -4,7 +4,6 @@ object at configure (``lengthgen-run-records``) and kept in ``config.stash[state
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -27,10 +26,8 @@ class RunRecords:
     """This process's view of the run: the claim records its reports carried (on the xdist controller,
     every worker's), and the workers' cache counters."""
 
-    def __init__(self, config: pytest.Config, warm_report: bool = False) -> None:
+    def __init__(self, config: pytest.Config) -> None:
         self.config = config  # the process's config: its stash receives the registry a worker sends
-        self.warm_report = warm_report  # prepare the report's drawing in the background once records arrive
-        self.warming: threading.Thread | None = None  # that preparation (reporting.warm_report), once started
         self.records: list[dict] = []
         self.stats: dict[str, int] = {}
         self.workers = 0  # xdist workers that finished (0 without xdist)
@@ -50,11 +47,6 @@ class RunRecords:
         for name, value in report.user_properties:
             if name == RECORD_PROPERTY:
                 self.records.append(value)
-                if self.warm_report and self.warming is None:  # the first record: the run is under way
-                    from lengthgen.testing.reporting import warm_report  # (a plugin module: imported by pytest first)
-
-                    self.warming = threading.Thread(target=warm_report, name="lengthgen-warm-report", daemon=True)
-                    self.warming.start()
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

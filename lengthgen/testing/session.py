@@ -56,7 +56,7 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         fresh_after = time.time() if config.getoption("lengthgen_retrain") else None
     config.stash[state.CACHE] = None
-    config.stash[state.RUN] = run = RunRecords(config, warm_report=not state.is_worker(config))
+    config.stash[state.RUN] = run = RunRecords(config)
     config.pluginmanager.register(run, PLUGIN_NAME)
     config.stash[state.STARTED] = time.time()
     config.stash[state.FRESH_AFTER_TIME] = fresh_after
@@ -79,19 +79,10 @@ def training_workers(config: pytest.Config) -> int:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """A serial run that will run claim tests starts its training processes now, so that they import torch
-    while the first test sets up (a run of unit tests alone starts none). The objects alive now (modules,
-    collected tests, torch's registries) live to the end: ``gc.freeze`` takes them out of every later
-    collection, which the run's many small tensors and records trigger (and pytest's own at unconfigure)."""
+    """The objects alive now (modules, collected tests, torch's registries) live to the end: ``gc.freeze``
+    takes them out of every later collection, which the run's many small tensors and records trigger (and
+    pytest's own at unconfigure): docs/speed.md has what it saves."""
     gc.freeze()
-    from lengthgen.engine import cluster, parallel
-
-    workers = parallel.get_workers()
-    claims = any(item.get_closest_marker("claim") is not None for item in session.items)
-    if workers > 1 and claims and not cluster.active() and not session.config.option.collectonly:
-        import torch
-
-        parallel.warm_up(workers, torch.get_num_threads())
 
 
 def report_dir(config: pytest.Config) -> Path:
@@ -131,7 +122,6 @@ def session_cache(config: pytest.Config):
     return config.stash[state.CACHE]
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's, which waits for the workers' processes to exit
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A worker sends its cache counters and peak memory to the controller; the controller adds its own
     counters to the workers' and writes the report. A worker whose end failed (``run.RunRecords``) makes the

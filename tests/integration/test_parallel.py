@@ -75,34 +75,3 @@ def test_map_unordered_in_the_pool_gives_every_result_and_raises_a_jobs_error(mo
         assert dict(parallel.map_unordered(abs, [-5, 6], workers=2, threads=1)) == {0: 5, 1: 6}
     finally:
         parallel.shutdown()
-
-
-EXIT_NOW = """
-import atexit, sys
-atexit.register(lambda: open(sys.argv[1], "w").write("teardown ran"))  # runs only if the exit is not cut short
-from lengthgen.engine import parallel
-atexit.register(parallel._exit_now)  # registered later, so run first (atexit is last in, first out)
-print("flushed", end="")
-"""
-
-
-def test_a_pool_process_leaves_without_the_interpreters_teardown_and_flushes_first(tmp_path):
-    import subprocess
-    import sys
-
-    marker = tmp_path / "marker"
-    done = subprocess.run([sys.executable, "-c", EXIT_NOW, str(marker)], capture_output=True, text=True, timeout=120)
-    assert (done.returncode, done.stdout) == (0, "flushed"), done.stderr
-    assert not marker.exists()  # the handlers after it (and the interpreter's teardown) did not run
-
-
-def test_only_a_pool_process_registers_the_quick_exit(monkeypatch):
-    registered = []
-    monkeypatch.setattr("atexit.register", registered.append)
-    monkeypatch.setattr("lengthgen.device.set_device", lambda name: None)
-    monkeypatch.setattr(torch, "set_num_threads", lambda n: None)
-    parallel._init_worker(1, "cpu")  # this process is no pool's
-    assert registered == []
-    monkeypatch.setattr("multiprocessing.parent_process", lambda: object())
-    parallel._init_worker(1, "cpu")
-    assert registered == [parallel._exit_now]

@@ -72,11 +72,12 @@ class Measured:
         if not isinstance(block, dict) or not all(k in block for k in ("environment", "switches", "runs")):
             raise ValueError(f"{where} lacks environment, switches or runs")
         runs = block["runs"]
-        commands = list(dict.fromkeys(run["command"] for run in runs))
+        baseline = {}  # per command, in the file's order: its runs with every tweak on
+        for run in runs:
+            baseline.setdefault(run["command"], []).extend([run] if run["off"] is None else [])
         savings = []
         for tweak in block["switches"]:
-            for command in commands:
-                on = [run for run in runs if run["command"] == command and run["off"] is None]
+            for command, on in baseline.items():
                 off = [run for run in runs if run["command"] == command and run["off"] == tweak]
                 if not off:
                     continue

@@ -8,8 +8,10 @@ its record. For each record in both runs:
 - its **verdict change**: ``better`` / ``worse`` by :data:`VERDICT_RANK` (:data:`CONTROL_RANK` for a
   control), ``same``, or ``changed`` when either verdict is outside the ranking (skipped, an unknown
   label); a close flag that appears or goes is reported beside it (it makes no verdict better or worse);
-- each check that **drifted** (:data:`DRIFT_RULE`), whose **pass/fail** changed, or whose comparison
-  (operator or threshold) changed; checks added and removed;
+- each check that **drifted** (:data:`DRIFT_RULE`), whose **pass/fail** changed, whose comparison
+  (operator or threshold) changed, or whose **label** changed (where its threshold comes from: the paper's
+  number, the paper's range, the suite's reading, a prediction's; compared where both runs state it); checks
+  added and removed;
 - for a declared non-reproduction (a record with expected-failure patterns on either side): whether its
   patterns or its set of failing checks changed.
 
@@ -80,6 +82,19 @@ class CheckChange:
     drifted: bool  # |new - old| > tolerance
     old_passed: bool  # the check passed in the old run
     new_passed: bool  # the check passed in the new run
+    old_source: str | None = None  # where the old run's threshold comes from (records.check.THRESHOLD_SOURCES;
+    # None: that run does not state it)
+    new_source: str | None = None  # where the new run's comes from
+
+    @property
+    def relabelled(self) -> bool:
+        """Both runs state where the threshold comes from, and they differ."""
+        return None not in (self.old_source, self.new_source) and self.old_source != self.new_source
+
+    @property
+    def relabelled_only(self) -> bool:
+        """The label changed and nothing else did (the report groups such checks)."""
+        return self.relabelled and not (self.drifted or self.pass_changed or self.comparison_changed)
 
     @property
     def pass_changed(self) -> bool:
@@ -145,7 +160,7 @@ class ClaimDiff:
     change: str  # better, worse, same or changed (CHANGES)
     old_close: bool  # the old verdict was a close call
     new_close: bool  # the new one is
-    checks: tuple[CheckChange, ...] = ()  # checks that drifted, changed pass/fail or comparison
+    checks: tuple[CheckChange, ...] = ()  # checks that drifted, changed pass/fail, comparison or label
     checks_added: tuple[str, ...] = ()  # checks only the new run has
     checks_removed: tuple[str, ...] = ()  # checks only the old run has
     declared: DeclaredChange | None = None  # a declared non-reproduction whose patterns or failing checks changed
@@ -169,6 +184,10 @@ class ClaimDiff:
     @property
     def pass_changed(self) -> tuple[CheckChange, ...]:
         return tuple(c for c in self.checks if c.pass_changed)
+
+    @property
+    def relabelled(self) -> tuple[CheckChange, ...]:
+        return tuple(c for c in self.checks if c.relabelled)
 
 
 @dataclass(frozen=True)
@@ -309,8 +328,10 @@ def diff_check(old: Check, new: Check, cross_cpu: bool = False) -> tuple[CheckCh
         drifted,
         bool(old.passed),
         bool(new.passed),
+        old.threshold_source,
+        new.threshold_source,
     )
-    if drifted or change.pass_changed or change.comparison_changed:
+    if drifted or change.pass_changed or change.comparison_changed or change.relabelled:
         return change, False
     return None, old_value != new_value
 

@@ -54,11 +54,12 @@ def counts(diff: RunDiff) -> str:
     flipped = sum(len(r.pass_changed) for r in diff.records)
     added = sum(len(r.checks_added) for r in diff.records)
     removed = sum(len(r.checks_removed) for r in diff.records)
+    relabelled = sum(len(r.relabelled) for r in diff.records)
     return (
         f"verdicts: {diff.count('worse')} worse, {diff.count('better')} better, {diff.count('changed')} changed, "
         f"{diff.count('same')} same; records: {len(diff.added)} added, {len(diff.removed)} removed; "
-        f"checks: {drifted} drifted, {flipped} changed pass/fail, {added} added, {removed} removed, "
-        f"{diff.within_noise} moved within their noise"
+        f"checks: {drifted} drifted, {flipped} changed pass/fail, {relabelled} relabelled, {added} added, "
+        f"{removed} removed, {diff.within_noise} moved within their noise"
     )
 
 
@@ -104,7 +105,21 @@ def check_line(c: CheckChange) -> str:
         text += f" (was {threshold(c.old_op, c.old_threshold)})"
     if c.pass_changed:
         text += f"; {_passed(c.old_passed)} -> {_passed(c.new_passed)}"
+    if c.relabelled:
+        text += f"; threshold from {c.old_source} -> {c.new_source}"
     return text
+
+
+def relabel_lines(r: ClaimDiff) -> list[str]:
+    """The checks whose label alone changed, one line per change of label naming every check it moved."""
+    groups: dict[tuple[str | None, str | None], list[str]] = {}
+    for c in r.checks:
+        if c.relabelled_only:
+            groups.setdefault((c.old_source, c.new_source), []).append(c.name)
+    return [
+        f"relabelled {len(names)} check{'s' * (len(names) != 1)}: threshold from {old} -> {new} ({'; '.join(names)})"
+        for (old, new), names in groups.items()
+    ]
 
 
 def declared_line(d: DeclaredChange) -> str:
@@ -120,7 +135,8 @@ def declared_line(d: DeclaredChange) -> str:
 
 def record_lines(r: ClaimDiff) -> list[str]:
     lines = [f"{r.change:<8}{r.key.label()}: {verdicts(r)}"]
-    lines += [f"          {check_line(c)}" for c in r.checks]
+    lines += [f"          {check_line(c)}" for c in r.checks if not c.relabelled_only]
+    lines += [f"          {line}" for line in relabel_lines(r)]
     lines += [f"          check added {name!r}" for name in r.checks_added]
     lines += [f"          check removed {name!r}" for name in r.checks_removed]
     if r.declared is not None:
@@ -184,7 +200,7 @@ def markdown(diff: RunDiff, fail_on: str) -> str:
             for r in moved
         ]
         lines.append("")
-    checks = [(r, c) for r in diff.changed for c in r.checks]
+    checks = [(r, c) for r in diff.changed for c in r.checks if not c.relabelled_only]
     if checks:
         lines += [
             "#### Checks",
@@ -199,6 +215,8 @@ def markdown(diff: RunDiff, fail_on: str) -> str:
             if c.comparison_changed:
                 cmp += f" (was {threshold(c.old_op, c.old_threshold)})"
             passed = f"{_passed(c.old_passed)} → {_passed(c.new_passed)}" if c.pass_changed else _passed(c.new_passed)
+            if c.relabelled:
+                cmp += f"; from {c.old_source} → {c.new_source}"
             lines.append(
                 f"| {_cell(_where(r.key))} | {_cell(c.name)} | {num(c.old_value)} | {num(c.new_value)} | "
                 f"{flag} | {num(c.tolerance)} ({c.tolerance_from}) | {_cell(cmp)} | {passed} |"
@@ -210,6 +228,7 @@ def markdown(diff: RunDiff, fail_on: str) -> str:
         for line in (
             [f"check added {_code(n)}" for n in r.checks_added]
             + [f"check removed {_code(n)}" for n in r.checks_removed]
+            + [_cell(line) for line in relabel_lines(r)]
             + ([_cell(declared_line(r.declared))] if r.declared else [])
         )
     ]
@@ -221,7 +240,7 @@ def markdown(diff: RunDiff, fail_on: str) -> str:
         for ref in diff.removed
     ]
     if other:
-        lines += ["#### Added, removed, declared non-reproductions", "", *other, ""]
+        lines += ["#### Added, removed, relabelled, declared non-reproductions", "", *other, ""]
     lines.append(status(diff, fail_on))
     return "\n".join(lines)
 
@@ -234,7 +253,7 @@ def _where(key: RecordKey) -> str:
 def _record(r: ClaimDiff) -> dict[str, Any]:
     data = asdict(r)
     for c, raw in zip(r.checks, data["checks"]):
-        raw.update(pass_changed=c.pass_changed, comparison_changed=c.comparison_changed)
+        raw.update(pass_changed=c.pass_changed, comparison_changed=c.comparison_changed, relabelled=c.relabelled)
     return data
 
 
@@ -248,6 +267,7 @@ def to_json(diff: RunDiff, fail_on: str) -> dict[str, Any]:
         "removed": len(diff.removed),
         "drifted": sum(len(r.drifted) for r in diff.records),
         "pass_changed": sum(len(r.pass_changed) for r in diff.records),
+        "relabelled": sum(len(r.relabelled) for r in diff.records),
         "within_noise": diff.within_noise,
     }
     return finite(

@@ -254,6 +254,33 @@ def test_pass_fail_change_and_threshold_change(tmp_path, capsys, baseline):
     assert code == 1 and "passed -> FAILED" in out and "(was " in out and "1 check changed pass/fail" in out
 
 
+def test_a_relabelled_threshold_is_named_and_moves_no_verdict(baseline):
+    old, new = copy.deepcopy(baseline), copy.deepcopy(baseline)
+    for run in (old, new):
+        for check in run["records"][C8]["checks"]:
+            check["threshold_source"] = "paper-number"
+    relabelled = [c["name"] for c in new["records"][C8]["checks"][:2]]
+    for check in new["records"][C8]["checks"][:2]:
+        check["threshold_source"] = "suite-reading"
+    diff = diff_of(old, new)
+    (record,) = diff.changed
+    assert record.change == "same" and [c.name for c in record.relabelled] == relabelled
+    assert diff.failures("drift") == []  # a label is no drift and no worse verdict
+    code, out = rendered(old, new)
+    assert code == 0 and "2 relabelled" in out and NO_DIFFERENCES not in out
+    names = "; ".join(relabelled)
+    assert f"relabelled 2 checks: threshold from paper-number -> suite-reading ({names})" in out
+    md = rendered(old, new, "--md")[1]
+    assert "relabelled 2 checks" in md and "#### Checks" not in md
+
+
+def test_a_run_that_states_no_source_relabels_nothing(baseline):
+    new = copy.deepcopy(baseline)
+    for check in new["records"][C8]["checks"]:
+        check["threshold_source"] = "suite-reading"  # the baseline states none: no label to compare with
+    assert diff_of(baseline, new).empty
+
+
 def test_added_and_removed_claim(tmp_path, capsys, baseline):
     old, new = copy.deepcopy(baseline), copy.deepcopy(baseline)
     added = old["records"].pop(C2)  # only the new run has C2

@@ -406,7 +406,8 @@ def preference_line(p: Preference) -> str:
     if p.verdict == "favoured":
         return f"{p.universe}: favoured, {label(p.universe)} ({values}; {share})"
     if p.verdict == "the suite's reading favoured":
-        return f"{p.universe}: the suite's {instead(p.universe)} favoured ({values}; {share})"
+        over = f"{instead(p.universe)} over {label(p.universe)}"
+        return f"{p.universe}: the suite's reading favoured, {over} ({values}; {share})"
     return (
         f"{p.universe}: a tie within the seeds' noise: the paper's numbers cannot tell it from the suite's reading "
         f"({values}; {share})"

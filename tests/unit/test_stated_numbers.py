@@ -81,8 +81,10 @@ def test_a_reading_whose_number_moves_far_beyond_the_noise_is_favoured():
     found = planted(SUITE, far=(0.80, 0.81, 0.79, 0.80, 0.80))
     p = sn.prefer(found, "far")
     assert found.discriminating and p.verdict == "favoured" and p.wins >= sn.FAVOURED
-    assert sn.prefer(planted((0.80, 0.81, 0.79, 0.80, 0.80), worse=SUITE), "worse").verdict == (
-        "the suite's reading favoured"
+    worse = sn.prefer(planted((0.80, 0.81, 0.79, 0.80, 0.80), **{"init=flax": SUITE}), "init=flax")
+    assert worse.verdict == "the suite's reading favoured"
+    assert sn.preference_line(worse).startswith(
+        "init=flax: the suite's reading favoured, PyTorch's one-layer defaults over Flax's one-layer initialisation ("
     )
 
 

@@ -194,6 +194,12 @@ def reading_of(data: Mapping[str, Any]) -> str | None:
     return (data.get("mode") or {}).get("reading") or data.get("reading") or None
 
 
+def ruled_out_of(data: Mapping[str, Any]) -> str | None:
+    """Why a precondition ruled a record's dict out (its ``mode``, or an older flat ``ruled_out``); None where
+    none did."""
+    return (data.get("mode") or {}).get("ruled_out") or data.get("ruled_out") or None
+
+
 # ----------------------------------------------------------------------------------------------- the record
 
 
@@ -408,7 +414,7 @@ class ClaimRecord:
         ``reading``, ``counterfactual``, ``expected_failures``, ``sequential``, ``headlines``, ...). Whether its
         verdict's derived facts (close checks, the deciding check) are recorded: ``decided``."""
         scale = dict(data.get("scale") or {})
-        looks = data.get("looks", data.get("sequential"))
+        looks = data.get("looks") or data.get("sequential")  # "sequential": files written before "looks"
         level = float((looks or {}).get("level", 0.95)) if looks else None
         seeds = scale.get("seeds") if isinstance(scale.get("seeds"), int) and scale.get("seeds") > 0 else None
         declared = data.get("declared", data.get("expected_failures"))

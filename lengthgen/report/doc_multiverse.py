@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, NamedTuple
 
 from lengthgen.multiverse_cells import UniverseCount, universe_counts
-from lengthgen.records.record import reading_of
+from lengthgen.records.record import reading_of, ruled_out_of
 from lengthgen.registry import Registry
 from lengthgen.report import multiverse as mv
 from lengthgen.report.curve import Curve, curve, main_effects
@@ -86,7 +86,7 @@ def universe_models(data: Mapping[str, Any]) -> list[UniverseModels]:
         UniverseModels(
             name,
             len(mine),
-            all(c.get("ruled_out") for c in mine),
+            all(ruled_out_of(c) for c in mine),
             sum(int(c["models_trained"]) for c in mine),
             sum(float(c.get("runtime_s") or 0) for c in mine),
         )

@@ -1,5 +1,5 @@
 """docs/statistics.md's seed paths (``report/doc_claims.seeds_added``, worded by the ``seeds-added`` section of
-``report/templates/docs/statistics.md.j2``) from records with a ``sequential`` block: a claim that took more seeds
+``report/templates/docs/statistics.md.j2``) from records with a ``looks`` block: a claim that took more seeds
 shows its counts, where it stopped and the followed check at each look; one decided at its first look is named in
 the closing line."""
 
@@ -27,7 +27,7 @@ def _data(*paths: list[dict]) -> dict:
     data = copy.deepcopy(read(REFERENCE))
     claims = [r for r in data["records"] if r.get("kind") == "claim" and "[paper]" in r["test"]][: len(paths)]
     for record, path in zip(claims, paths):
-        record["sequential"] = {
+        record["looks"] = {
             "rule": "Bonferroni",
             "max_seeds": 24,
             "looks_planned": 5,

@@ -36,7 +36,9 @@ from tests.helpers import ROOT, tiny_spec
 HOST = "127.0.0.1"  # the test's cluster listens on the loopback interface only
 START_TIMEOUT_S = 120  # scheduler and two workers importing distributed on 2 busy shared cores
 STOP_TIMEOUT_S = 10  # per process: SIGTERM, then SIGKILL after this long
-KILL_AFTER_S = 0.5  # how long a pass has run on a (warm) worker when the test kills it: 1000 steps take seconds
+KILL_AFTER_S = 0.5  # how long a pass has run on a (warm) worker when the test kills it
+KILLED_PASS_STEPS = 4000  # the killed pass's training steps: long enough that it still runs KILL_AFTER_S after it
+# was seen busy, with the poll's own delay, on a fast CPU whose cores other tests keep busy (-n auto)
 SUBPROCESS_TIMEOUT_S = 300
 
 
@@ -388,7 +390,7 @@ def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkey
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_pass_loses_and_corrupts_nothing(on_cluster, tmp_path):
-    members = passes_of(steps=1000)
+    members = passes_of(steps=KILLED_PASS_STEPS)
     cluster.close()
     reference = Cache(tmp_path / "local")
     local = trained(members, reference)

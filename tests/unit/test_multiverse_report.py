@@ -451,3 +451,8 @@ def test_the_models_each_universe_trained_need_every_cells_count():
     cells[1]["models_trained"] = 0
     shown = universes_section(planned, cold=data)
     assert "| `init=gpt2` | 1 | ruled out | 48 |" in shown and "| `init=flax` | 1 | run | 0 |" in shown
+    current = dict(cells[0], mode={"kind": "reading", "reading": "init=gpt2", "ruled_out": "the RoPE heads do not fit"})
+    del current["ruled_out"], current["reading"]  # a cell as the records write it now: its reading in its mode
+    assert "| `init=gpt2` | 1 | ruled out | 48 |" in universes_section(
+        planned, cold=dict(data, multiverse=[current, cells[1]])
+    )

@@ -385,7 +385,7 @@ def ruled_out_lines(grid: UniverseGrid) -> list[str]:
         if not cells:
             continue
         checks = {p.name: p for c in cells for p in c.preconditions}
-        lines.append(f"{reading} ({len(cells)} cells): {fit_text(list(checks.values()))}")
+        lines.append(f"{reading} ({len(cells)} cell{'s' * (len(cells) != 1)}): {fit_text(list(checks.values()))}")
     return lines
 
 

@@ -340,6 +340,24 @@ def scores(found: Table, universe: str, resamples: int = RESAMPLES, seed: int = 
     return total
 
 
+def against_first(found: Table, ranked: Sequence[Ranked]) -> list[str]:
+    """Each ranked universe against the first, by the bootstrap rule: "the first"; "a tie with the first" where the
+    first does not win in :data:`FAVOURED` of the resamples; "below the first" where it does; "compares fewer"
+    for a universe that does not compare every discriminating number (its score sums fewer numbers)."""
+    if not ranked:
+        return []
+    first = scores(found, ranked[0].universe)
+    out = ["the first"]
+    for r in ranked[1:]:
+        if not r.complete:
+            out.append("compares fewer")
+            continue
+        theirs = scores(found, r.universe)
+        wins = float(np.mean(first > theirs) + 0.5 * np.mean(first == theirs))
+        out.append(f"below the first ({100 * wins:.0f} %)" if wins >= FAVOURED else f"a tie ({100 * wins:.0f} %)")
+    return out
+
+
 @dataclass(frozen=True)
 class Preference:
     """What the discriminating numbers say of one universe against the suite's readings."""
@@ -488,9 +506,12 @@ def paper_lines(run: RunView | Mapping[str, Any], top: int = 12) -> list[str]:
     lines += [f"  {n.name}" for n in found.discriminating]
     lines.append("universes by how likely they make the discriminating numbers (sum of log-probabilities; agree):")
     ranked = rank(found)
-    for r in ranked[:top]:
-        partial = "" if r.complete else " (compares fewer)"
-        lines.append(f"  {r.log_likelihood:9.2f}  {r.agree:>2}/{r.compared:<2} {r.universe}{partial}")
+    lines.append(
+        "  (against the first: the share of resamples in which the first makes the numbers more likely; a tie "
+        f"below {100 * FAVOURED:.0f} %)"
+    )
+    for r, versus in zip(ranked[:top], against_first(found, ranked[:top])):
+        lines.append(f"  {r.log_likelihood:9.2f}  {r.agree:>2}/{r.compared:<2} {r.universe}: {versus}")
     if len(ranked) > top:
         lines.append(f"  ... {len(ranked) - top} more universes")
     lines.append(
@@ -510,7 +531,8 @@ class StatedView:
     discriminating: tuple[str, ...]  # the numbers that discriminate
     agree_everywhere: tuple[str, ...]  # the numbers that agree in every universe
     disagree_everywhere: tuple[str, ...]  # ... that disagree in every universe
-    ranking: tuple[tuple[str, str, str], ...]  # (universe, log-likelihood, agree/compared), the top rows
+    ranking: tuple[tuple[str, str, str, str], ...]  # (universe, log-likelihood, agree/compared, against the first),
+    # the top rows
     more: int  # universes ranked below the rows shown
     per_choice: tuple[str, ...]  # each reading against the suite's
     sentence: str  # what the numbers tell, in one sentence
@@ -534,8 +556,8 @@ def stated_view(run: RunView) -> StatedView | None:
         tuple(n.name for n in found.agree_everywhere),
         tuple(n.name for n in found.disagree_everywhere),
         tuple(
-            (r.universe, f"{r.log_likelihood:.2f}", f"{r.agree} of {r.compared}" + ("" if r.complete else " (fewer)"))
-            for r in ranked[:TOP_UNIVERSES]
+            (r.universe, f"{r.log_likelihood:.2f}", f"{r.agree} of {r.compared}", versus)
+            for r, versus in zip(ranked[:TOP_UNIVERSES], against_first(found, ranked[:TOP_UNIVERSES]))
         ),
         max(0, len(ranked) - TOP_UNIVERSES),
         tuple(preference_line(p) for p in preferences(found)),

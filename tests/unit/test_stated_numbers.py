@@ -163,3 +163,13 @@ def test_a_combination_reads_each_claim_through_the_readings_that_touch_it():
     assert record_in(both, "C12", paper, cells, plan, catalogue) == {"at": "both"}
     assert record_in(both, "C4", paper, cells, plan, catalogue) == {"at": "paper C4"}
     assert record_in("init=torch", "C12", paper, cells, plan, catalogue) is None  # planned, not recorded here
+
+
+def test_the_ranking_calls_a_row_within_the_noise_of_the_first_a_tie():
+    suite = (0.79, 0.80, 0.81, 0.795, 0.80)  # agrees with 0.80
+    found = planted(suite, near=tuple(v + 0.001 for v in suite), far=SUITE)  # far (0.70) disagrees: discriminating
+    ranked = sn.rank(found)
+    versus = dict(zip((r.universe for r in ranked), sn.against_first(found, ranked)))
+    assert versus[ranked[0].universe] == "the first" and {ranked[0].universe, ranked[1].universe} == {sn.PAPER, "near"}
+    assert versus[ranked[1].universe].startswith("a tie (")
+    assert versus["far"].startswith("below the first (") and ranked[-1].universe == "far"

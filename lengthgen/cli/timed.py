@@ -49,7 +49,7 @@ def machine() -> dict:
 
 
 @dataclass(frozen=True)
-class Measured:
+class CommandCost:
     """What one command cost."""
 
     seconds: float  # its wall time
@@ -59,7 +59,7 @@ class Measured:
     last_line: str  # the last line it printed (what a caller shows of a failure)
 
 
-def measure(command: list[str], echo: bool = True, cwd: Path | None = None) -> Measured:
+def time_command(command: list[str], echo: bool = True, cwd: Path | None = None) -> CommandCost:
     """Run ``command`` (stdout and stderr merged; passed through to ours when ``echo``) and measure it.
     Raises OSError where it cannot start."""
     start = time.perf_counter()
@@ -79,7 +79,7 @@ def measure(command: list[str], echo: bool = True, cwd: Path | None = None) -> M
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)  # waited-for descendants too
-    return Measured(seconds, cpu, child.returncode, closing, last)
+    return CommandCost(seconds, cpu, child.returncode, closing, last)
 
 
 def load(path: Path) -> dict:
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("timed: no command to run (write it after --)")
     data = load(args.record)  # a malformed file is a usage error before the command runs
     try:
-        cost = measure(command)
+        cost = time_command(command)
     except OSError as error:
         raise UsageError(f"timed: cannot run {command[0]!r} ({error.strerror})") from None
     data["steps"].append(

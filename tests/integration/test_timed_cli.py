@@ -8,7 +8,7 @@ import json
 import sys
 
 from lengthgen.cli import main
-from lengthgen.cli.timed import measure
+from lengthgen.cli.timed import time_command
 from tests.helpers import ci_section, costs_section
 
 PYTEST_LINE = "print('===== 3 passed, 1 xfailed in 2.00s =====')"
@@ -38,10 +38,10 @@ def test_a_step_is_appended_with_its_time_closing_line_and_status(tmp_path, caps
     assert json.loads(record.read_text())["steps"][-1]["cpu_seconds"] >= 0.3  # the child's CPU time is counted
 
 
-def test_measure_unechoed_keeps_the_closing_and_last_line(tmp_path, capsys):
-    """``measure`` as scripts/record-startup calls it: nothing passes through, the cost and the lines come back."""
+def test_time_command_unechoed_keeps_the_closing_and_last_line(tmp_path, capsys):
+    """``time_command`` as scripts/record-startup calls it: nothing passes through, the cost and the lines come back."""
     code = f"import sys; {PYTEST_LINE}; print('last words', file=sys.stderr); sys.exit(2)"
-    cost = measure([sys.executable, "-c", code], echo=False, cwd=tmp_path)
+    cost = time_command([sys.executable, "-c", code], echo=False, cwd=tmp_path)
     assert capsys.readouterr().out == ""
     assert (cost.returncode, cost.closing, cost.last_line) == (2, "3 passed, 1 xfailed in 2.00s", "last words")
     assert cost.seconds > 0 and cost.cpu_seconds >= 0

@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--label", required=True, metavar="TEXT", help="what the step is, e.g. 'pytest claims -n auto'")
     parser.add_argument("--cold", action="store_true", help="the step ran with an empty model cache")
     parser.add_argument(
+        "--replace", action="store_true", help="drop the file's steps of the same label before appending this one"
+    )
+    parser.add_argument(
         "argv", nargs=argparse.REMAINDER, metavar="COMMAND", help="-- then the command and its arguments"
     )
 
@@ -96,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
         cost = time_command(command)
     except OSError as error:
         raise UsageError(f"timed: cannot run {command[0]!r} ({error.strerror})") from None
+    if args.replace:
+        data["steps"] = [step for step in data["steps"] if step.get("label") != args.label]
     data["steps"].append(
         {
             "label": args.label,

@@ -38,6 +38,15 @@ def test_a_step_is_appended_with_its_time_closing_line_and_status(tmp_path, caps
     assert json.loads(record.read_text())["steps"][-1]["cpu_seconds"] >= 0.3  # the child's CPU time is counted
 
 
+def test_replace_drops_the_steps_of_the_same_label_only(tmp_path, capsys):
+    record = tmp_path / "costs.json"
+    for label, extra in (("tests", []), ("claims", []), ("tests", ["--replace"])):
+        assert (
+            main(["timed", "--record", str(record), "--label", label, *extra, "--", sys.executable, "-c", "pass"]) == 0
+        )
+    assert [step["label"] for step in json.loads(record.read_text())["steps"]] == ["claims", "tests"]
+
+
 def test_time_command_unechoed_keeps_the_closing_and_last_line(tmp_path, capsys):
     """``time_command`` as scripts/record-startup calls it: nothing passes through, the cost and the lines come back."""
     code = f"import sys; {PYTEST_LINE}; print('last words', file=sys.stderr); sys.exit(2)"

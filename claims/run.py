@@ -5,7 +5,7 @@ It measures the claim at a scale (the spec's ``run_scale`` applied), records eve
 (``check(claim, result)``: a pure function of the result, so the negative control calls the same function
 on a counterfactual) and returns the result (for figures); the caller then records its choices, notes and
 figures and calls ``claim.verify()``. What the record says about where it ran is set here and only here: the
-scale block, the robustness setting (``claim.set_setting``) or the multiverse reading (``claim.set_reading``),
+scale block, the robustness setting (``claim.set_setting``) or the multiverse universe (``claim.set_universe``),
 and the declared non-reproduction with its strictness.
 
 Under ``--lengthgen-until-decided[=MAX]`` (the plugin's ``until_decided`` fixture, which each claim test hands to
@@ -49,7 +49,7 @@ def run_claim(
     cache: Any,
     *,
     setting: Setting | None = None,
-    reading: Universe | None = None,
+    universe: Universe | None = None,
     declared: Declared | Own | None = OWN,
     strict: bool | None = None,
     choices: Sequence[str] = (),
@@ -58,27 +58,27 @@ def run_claim(
     """Measure ``spec`` at ``scale`` and record its checks on ``claim`` (a ``ClaimRecorder``); returns the result.
 
     ``setting``: a robustness setting (the record's ``setting``; its seeds replace the scale's; the spec's
-    ``at_setting`` measures where the setting changes the spec or K). ``reading``: a multiverse universe (the
-    record's ``reading``; the scale carries it, ``Scale.universe``, so the specs are built under it).
+    ``at_setting`` measures where the setting changes the spec or K). ``universe``: a multiverse universe (the
+    record's ``universe``; the scale carries it, ``Scale.universe``, so the specs are built under it).
     ``declared``: the known non-reproduction (default: the
     spec's own at the scale; None: none), declared where its scales name the scale's; ``strict``: whether a
     pass of it fails the test (None: strict with the paper's seeds, not with ``--lengthgen-seeds``).
     ``choices``: the record's choices about where it ran, recorded before the checks. ``plan``: the
     ``--lengthgen-until-decided`` stopping rule (None: one look at the claim's seeds); it applies at the paper's
-    point only, so a setting or a reading with a plan is an error.
+    point only, so a setting or a universe with a plan is an error.
     """
-    if setting is not None and reading is not None:
+    if setting is not None and universe is not None:
         raise ValueError(
-            f"{spec.id}: a run is at a robustness setting or under a reading, not both "
-            f"({setting.name!r}, {reading.name!r})"
+            f"{spec.id}: a run is at a robustness setting or in a multiverse universe, not both "
+            f"({setting.name!r}, {universe.name!r})"
         )
-    if plan is not None and (setting is not None or reading is not None):
-        raise ValueError(f"{spec.id}: the stopping rule applies at the paper's point, not at a setting or a reading")
-    if reading is not None:
-        scale = dataclasses.replace(scale, universe=reading)
+    if plan is not None and (setting is not None or universe is not None):
+        raise ValueError(f"{spec.id}: the stopping rule applies at the paper's point, not at a setting or a universe")
+    if universe is not None:
+        scale = dataclasses.replace(scale, universe=universe)
     scale = scale if setting is None else _cell_scale(spec, setting, scale)
     at = spec.run_scale(scale)
-    _record_where(spec, claim, at, setting, reading)
+    _record_where(spec, claim, at, setting, universe)
     own = spec.declaration(scale.name) if isinstance(declared, Own) else declared
     if own is not None:
         claim.expect_not_reproduced(scale, own, strict=strict)
@@ -86,7 +86,7 @@ def run_claim(
         claim.choice(text)
     measure = spec.measure if setting is None or setting.seeds is not None else _at_setting(spec, setting)
     first = at.seed_list(spec.paper_seeds)
-    if reading is not None:
+    if universe is not None:
         return _cell(spec, claim, measure, scale, at, cache)
     if plan is None or not first:
         return _look(spec, claim, measure, at, cache)
@@ -106,14 +106,14 @@ def _cell_scale(spec: ClaimSpec, setting: Setting, scale: Scale) -> Scale:
     return cell_scale(setting, spec.paper_seeds, scale)
 
 
-def _record_where(spec: ClaimSpec, claim: Any, at: Scale, setting: Setting | None, reading: Universe | None) -> None:
-    """The record's setting or reading, and its scale block (at a setting, paper_seeds is the setting's count)."""
+def _record_where(spec: ClaimSpec, claim: Any, at: Scale, setting: Setting | None, universe: Universe | None) -> None:
+    """The record's setting or universe, and its scale block (at a setting, paper_seeds is the setting's count)."""
     if setting is not None:
         claim.set_setting(setting.name)
         claim.set_scale(**at.describe(len(at.seeds)), setting=setting.name)
-    elif reading is not None:
-        claim.set_reading(reading.name)
-        claim.set_scale(**spec.describe(at), reading=reading.name)
+    elif universe is not None:
+        claim.set_universe(universe.name)
+        claim.set_scale(**spec.describe(at), universe=universe.name)
     else:
         claim.set_scale(**spec.describe(at))
 

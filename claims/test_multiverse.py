@@ -38,10 +38,10 @@ CELLS = [
 ]
 
 
-@pytest.mark.parametrize("reading, column", CELLS)
-def test_multiverse(reading, column, model_cache, claim):
-    universe = lookup(reading)
-    expected = declaration(reading, column)
+@pytest.mark.parametrize("universe_name, column", CELLS)
+def test_multiverse(universe_name, column, model_cache, claim):
+    universe = lookup(universe_name)
+    expected = declaration(universe_name, column)
     if expected.ruled_out:
         claim.expect_ruled_out(expected.ruled_out)
     run_claim(
@@ -49,7 +49,7 @@ def test_multiverse(reading, column, model_cache, claim):
         claim,
         PAPER,
         model_cache,
-        reading=universe,
+        universe=universe,
         declared=expected.declared,
         strict=True,
         choices=[f"multiverse universe {universe.name}: {universe.describe()}"],

@@ -255,8 +255,8 @@ def multiverse_cell(
     from lengthgen.records import NotReproduced
 
     c = ClaimRecorder(COLUMNS[column].entry, MULTIVERSE_TEST.format(reading=reading, column=column))
-    c.set_reading(reading)
-    c.set_scale(**PAPER8, reading=reading)
+    c.set_universe(reading)
+    c.set_scale(**PAPER8, universe=reading)
     c.choice(f"multiverse universe {reading}")
     for name, values, op, threshold, *reduce in checks:
         c.check(name, values, op, threshold, source="suite-reading", **({"reduce": reduce[0]} if reduce else {}))

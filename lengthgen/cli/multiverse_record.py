@@ -20,7 +20,7 @@ def record_run(data: dict[str, Any], path: Path) -> str:
     from lengthgen.report.run_view import RunView
 
     run = RunView.from_json(data)
-    cells = {(c.reading, column_of(c, run.catalogue)): c for c in run.multiverse}
+    cells = {(c.universe, column_of(c, run.catalogue)): c for c in run.multiverse}
     if not cells:
         raise ValueError("the run holds no multiverse cells (run `pytest claims -m multiverse -n auto` first)")
     papers: dict[str, declared.AtPaper] = {}  # column -> its declared patterns at the paper's point, over its tests

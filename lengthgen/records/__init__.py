@@ -13,7 +13,7 @@ from lengthgen.records.record import (
     Control,
     Declared,
     PaperPoint,
-    UnderReading,
+    InUniverse,
 )
 from lengthgen.records.recorder import ClaimRecorder, ControlRecorder, NotReproduced, VerdictFailed, seed_bootstrap
 
@@ -33,7 +33,7 @@ __all__ = [
     "Measure",
     "NotReproduced",
     "PaperPoint",
-    "UnderReading",
+    "InUniverse",
     "VerdictFailed",
     "seed_bootstrap",
 ]

@@ -1,6 +1,6 @@
 """The record one claim test leaves (:class:`ClaimRecord`), the same type from the process that ran the test to
 the page: what the test measured and checked, where it ran (:data:`Mode`: the paper's point, a negative control, a
-robustness setting or a multiverse reading), what it declared, and its verdict. ``to_dict`` writes it for
+robustness setting or a multiverse universe), what it declared, and its verdict. ``to_dict`` writes it for
 ``claims.json``; ``from_dict`` reads it back, from this version's files and from older ones (their flat fields).
 Plain data: no torch.
 """
@@ -123,18 +123,20 @@ class AtSetting:
 
 
 @dataclass
-class UnderReading:
-    """A cell of the multiverse: the claim under another reading of the choices the paper leaves open."""
+class InUniverse:
+    """A cell of the multiverse: the claim in another universe, another reading of one or more of the choices the
+    paper leaves open."""
 
-    reading: str  # the universe's name (a reading, or readings joined by "+")
+    universe: str  # the universe's name (a reading, or readings joined by "+"; ``lengthgen.readings.Universe``)
     preconditions: list[Check] = field(default_factory=list)  # what the paper reports of the models the claim
     # reads, measured on the universe's models before its checks (claims/preconditions.py)
     ruled_out: str | None = None  # why a precondition ruled the cell out (None: admissible)
     expected_ruled_out: tuple[str, ...] | None = None  # the preconditions the declarations expect to fail
-    kind = "reading"
+    kind = "universe"
 
 
-Mode = PaperPoint | Control | AtSetting | UnderReading
+Mode = PaperPoint | Control | AtSetting | InUniverse
+UNIVERSE_KINDS = ("universe", "reading")  # a multiverse cell's mode kind: this version's, and the older name
 PAPER_POINT = PaperPoint()
 
 
@@ -144,9 +146,9 @@ def mode_to_dict(mode: Mode) -> dict[str, Any]:
         data["counterfactual"] = mode.counterfactual
     elif isinstance(mode, AtSetting):
         data["setting"] = mode.setting
-    elif isinstance(mode, UnderReading):
+    elif isinstance(mode, InUniverse):
         data.update(
-            reading=mode.reading,
+            universe=mode.universe,
             preconditions=[c.to_dict() for c in mode.preconditions],
             ruled_out=mode.ruled_out,
             expected_ruled_out=list(mode.expected_ruled_out) if mode.expected_ruled_out is not None else None,
@@ -164,19 +166,19 @@ def mode_from_dict(data: Mapping[str, Any], record: Mapping[str, Any]) -> Mode:
         if record.get("setting"):
             return AtSetting(record["setting"])
         if record.get("reading"):
-            mode = {"reading": record["reading"], **{k: record.get(k) for k in ("preconditions", "ruled_out")}}
+            mode = {"universe": record["reading"], **{k: record.get(k) for k in ("preconditions", "ruled_out")}}
             mode["expected_ruled_out"] = record.get("expected_ruled_out")
-            kind = "reading"
+            kind = "universe"
         else:
             return PAPER_POINT
     if kind == "control":
         return Control(mode.get("counterfactual") or "")
     if kind == "setting":
         return AtSetting(mode["setting"])
-    if kind == "reading":
+    if kind in UNIVERSE_KINDS:
         expected = mode.get("expected_ruled_out")
-        return UnderReading(
-            mode["reading"],
+        return InUniverse(
+            mode.get("universe") or mode["reading"],
             [Check.from_dict(c) for c in mode.get("preconditions") or []],
             mode.get("ruled_out"),
             tuple(expected) if expected is not None else None,
@@ -189,9 +191,10 @@ def setting_of(data: Mapping[str, Any]) -> str | None:
     return (data.get("mode") or {}).get("setting") or data.get("setting") or None
 
 
-def reading_of(data: Mapping[str, Any]) -> str | None:
-    """The multiverse universe a record's dict ran under (its ``mode``, or an older flat ``reading``)."""
-    return (data.get("mode") or {}).get("reading") or data.get("reading") or None
+def universe_of(data: Mapping[str, Any]) -> str | None:
+    """The multiverse universe a record's dict ran in (its ``mode``'s ``universe``, or an older ``reading``)."""
+    mode = data.get("mode") or {}
+    return mode.get("universe") or mode.get("reading") or data.get("reading") or None
 
 
 def ruled_out_of(data: Mapping[str, Any]) -> str | None:
@@ -209,7 +212,7 @@ def test_name(nodeid: str) -> str:
 
 
 def variant_of(nodeid: str, *names: str | None) -> str:
-    """The test's parameters without ``names`` (the scale's name, and for a cell its setting or reading and claim
+    """The test's parameters without ``names`` (the scale's name, and for a cell its setting or universe and claim
     id), each a whole dash-separated part: ``...[paper-d64]`` -> ``d64``; "" without any."""
     match = re.search(r"\[(.*)\]$", test_name(nodeid))
     if not match:
@@ -234,7 +237,7 @@ class ClaimRecord:
     title: str = ""  # the claim in a few words
     prediction: bool = False  # a prediction beyond the paper, not one of its claims
     test: str = ""  # pytest node id
-    mode: Mode = PAPER_POINT  # where it ran: the paper's point, a control, a robustness setting, a reading
+    mode: Mode = PAPER_POINT  # where it ran: the paper's point, a control, a robustness setting, a universe
     scale: dict[str, Any] = field(default_factory=dict)  # name, seeds, paper_seeds, seed_list, steps, sequences, ...
     checks: list[Check] = field(default_factory=list)  # every comparison with a threshold, in recorded order
     measured: list[Measure] = field(default_factory=list)  # quantities without a threshold, in recorded order
@@ -262,8 +265,8 @@ class ClaimRecord:
         return self.mode.setting if isinstance(self.mode, AtSetting) else None
 
     @property
-    def reading(self) -> str | None:
-        return self.mode.reading if isinstance(self.mode, UnderReading) else None
+    def universe(self) -> str | None:
+        return self.mode.universe if isinstance(self.mode, InUniverse) else None
 
     @property
     def counterfactual(self) -> str | None:
@@ -271,16 +274,16 @@ class ClaimRecord:
 
     @property
     def preconditions(self) -> list[Check]:
-        return self.mode.preconditions if isinstance(self.mode, UnderReading) else []
+        return self.mode.preconditions if isinstance(self.mode, InUniverse) else []
 
     @property
     def ruled_out(self) -> str | None:
-        return self.mode.ruled_out if isinstance(self.mode, UnderReading) else None
+        return self.mode.ruled_out if isinstance(self.mode, InUniverse) else None
 
     @property
     def is_cell(self) -> bool:
         """A cell of the robustness map or the multiverse (not the paper's point, not a control)."""
-        return isinstance(self.mode, (AtSetting, UnderReading))
+        return isinstance(self.mode, (AtSetting, InUniverse))
 
     @property
     def is_prediction(self) -> bool:
@@ -293,9 +296,9 @@ class ClaimRecord:
 
     @property
     def variant(self) -> str:
-        """The test's parameters without the scale (and a cell's setting or reading and claim): "d64", "alibi"."""
+        """The test's parameters without the scale (and a cell's setting or universe and claim): "d64", "alibi"."""
         cell = self.claim if self.is_cell else None
-        return variant_of(self.test, self.scale.get("name"), self.setting, self.reading, cell)
+        return variant_of(self.test, self.scale.get("name"), self.setting, self.universe, cell)
 
     # --- checks and quantities
     @property

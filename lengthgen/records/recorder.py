@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from lengthgen.catalogue import Entry
 from lengthgen.records.check import DECISION_LEVEL, OPS, THRESHOLD_SOURCES, Check, Measure, summarise
-from lengthgen.records.record import AtSetting, ClaimRecord, Control, Declared, UnderReading
+from lengthgen.records.record import AtSetting, ClaimRecord, Control, Declared, InUniverse
 from lengthgen.records.verdict import FAIL, XFAIL, decide
 
 BOOTSTRAP_RESAMPLES = 2000  # enough for a stable 95% percentile interval, and cheap for a seed-mean fit
@@ -137,14 +137,14 @@ class ClaimRecorder:
             raise ValueError(f"robustness setting {name!r} must be a non-empty name")
         self.record.mode = AtSetting(name)
 
-    def set_reading(self, name: str) -> None:
-        """The multiverse universe this record ran under (``lengthgen.readings``)."""
+    def set_universe(self, name: str) -> None:
+        """The multiverse universe this record ran in (``lengthgen.readings.Universe``'s name)."""
         if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"multiverse reading {name!r} must be a non-empty name")
-        if isinstance(self.record.mode, UnderReading):  # what was declared of the cell before stays
-            self.record.mode.reading = name
+            raise ValueError(f"multiverse universe {name!r} must be a non-empty name")
+        if isinstance(self.record.mode, InUniverse):  # what was declared of the cell before stays
+            self.record.mode.universe = name
         else:
-            self.record.mode = UnderReading(name)
+            self.record.mode = InUniverse(name)
 
     def begin_looks(self, level: float) -> None:
         """The stopping rule's looks begin (``lengthgen.sequential.until_decided``): every interval that decides
@@ -261,8 +261,8 @@ class ClaimRecorder:
     ) -> Check:
         """Record a precondition of the claim (what the paper reports of the models it reads), measured as
         :meth:`check` measures, kept apart from the claim's checks (the cell's ``preconditions``)."""
-        if not isinstance(self.record.mode, UnderReading):
-            self.record.mode = UnderReading("?")
+        if not isinstance(self.record.mode, InUniverse):
+            self.record.mode = InUniverse("?")
         made = self.check(name, value, op, threshold, **kwargs)
         self.record.checks.pop()
         self.record.mode.preconditions.append(made)
@@ -273,7 +273,7 @@ class ClaimRecorder:
         not run."""
         if not isinstance(reason, str) or not reason.strip():
             raise ValueError(f"a ruled-out cell needs a reason, got {reason!r}")
-        if not isinstance(self.record.mode, UnderReading):
+        if not isinstance(self.record.mode, InUniverse):
             raise ValueError(f"{self.record.claim}: only a multiverse cell can be ruled out")
         self.record.mode.ruled_out = reason
 
@@ -285,8 +285,8 @@ class ClaimRecorder:
             raise ValueError(f"expected ruled-out preconditions {preconditions!r} must be non-empty names")
         if isinstance(self.record.mode, (AtSetting, Control)):
             raise ValueError(f"{self.record.claim}: only a multiverse cell can be declared ruled out")
-        if not isinstance(self.record.mode, UnderReading):  # its reading is set as it runs (set_reading)
-            self.record.mode = UnderReading("?")
+        if not isinstance(self.record.mode, InUniverse):  # its universe is set as it runs (set_universe)
+            self.record.mode = InUniverse("?")
         self.record.mode.expected_ruled_out = tuple(names)
 
     def measure(self, name: str, values: float | Sequence[float], *, headline: bool = False) -> Measure:

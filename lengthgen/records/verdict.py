@@ -6,7 +6,7 @@ an assertion outside the recorder) gets its verdict from the plugin (:func:`brok
 
 The rule, for a claim test or a cell:
 
-- a cell whose precondition failed (``UnderReading.ruled_out``) is ``ruled out`` where its declarations expect
+- a cell whose precondition failed (``InUniverse.ruled_out``) is ``ruled out`` where its declarations expect
   that precondition to fail, else ``not reproduced (undeclared)``: a finding;
 - a cell declared ruled out whose preconditions all held: ``not reproduced (undeclared)`` where a check failed,
   else ``unexpectedly reproduced``;
@@ -139,8 +139,8 @@ def where_it_ran(record: ClaimRecord) -> str:
     parts = []
     if record.setting:
         parts.append(f"at the robustness setting {record.setting}")
-    if record.reading:
-        parts.append(f"under the reading {record.reading} (the multiverse)")
+    if record.universe:
+        parts.append(f"in the universe {record.universe} (the multiverse)")
     plan = record.looks
     seeds, paper = scale.get("seeds"), scale.get("paper_seeds")
     if plan:

@@ -97,7 +97,7 @@ def deciding_check_name(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> str
     common = [n for n in dict.fromkeys(names) if all(_check(v, n) is not None for v in measured)]
     if not common:
         raise ValueError(f"{_claims(views)}: no check is recorded in every cell")
-    paper = next((v for v in measured if not v.reading), None)
+    paper = next((v for v in measured if not v.universe), None)
 
     def margin(name: str) -> tuple[float, bool]:
         at = [paper] if paper is not None else measured
@@ -185,7 +185,7 @@ def _parts(source: RunView | Mapping[str, Any] | Sequence[ClaimRecord | Mapping[
     if isinstance(source, RunView):
         return list(source.records), list(source.multiverse), source.catalogue
     views = [record_of(r) for r in source]
-    return [v for v in views if not v.reading and not v.setting], [v for v in views if v.reading], catalogue
+    return [v for v in views if not v.universe and not v.setting], [v for v in views if v.universe], catalogue
 
 
 def curve(
@@ -197,7 +197,7 @@ def curve(
     claims.json's data, or its records with their ``catalogue``); ValueError naming the column when it is unknown
     or has no multiverse cells."""
     records, multiverse, catalogue = _parts(view_or_records, catalogue)
-    cells = {c.reading: c for c in multiverse if column_of(c, catalogue) == column}  # a universe's last record wins
+    cells = {c.universe: c for c in multiverse if column_of(c, catalogue) == column}  # a universe's last record wins
     if not cells:
         have = ", ".join(dict.fromkeys(column_of(c, catalogue) for c in multiverse)) or "none"
         if len(catalogue) and catalogue.claim_of(column) not in catalogue:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.records import ClaimRecord
-from lengthgen.records.record import reading_of, setting_of
+from lengthgen.records.record import setting_of, universe_of
 from lengthgen.registry import Registry
 from lengthgen.store.files import atomic_write
 
@@ -75,7 +75,7 @@ def assemble(
     each claim's words and count its universes (``lengthgen multiverse --list``, docs/robustness.md)."""
     claims, controls = split(records)
     claims, cells = split_settings(claims)
-    claims, readings = [r for r in claims if not reading_of(r)], [r for r in claims if reading_of(r)]
+    claims, readings = [r for r in claims if not universe_of(r)], [r for r in claims if universe_of(r)]
     data = {
         "format": FORMAT,
         "environment": finite(dict(environment)),
@@ -86,7 +86,7 @@ def assemble(
         data["robustness"] = [finite(dict(r)) for r in sorted(cells, key=lambda r: (setting_of(r), *sort_key(r)))]
         data["robustness_environment"] = data["environment"]
     if readings:  # the multiverse's cells (records with a ``reading``: claims/test_multiverse.py)
-        data["multiverse"] = [finite(dict(r)) for r in sorted(readings, key=lambda r: (reading_of(r), *sort_key(r)))]
+        data["multiverse"] = [finite(dict(r)) for r in sorted(readings, key=lambda r: (universe_of(r), *sort_key(r)))]
         data["multiverse_environment"] = data["environment"]
     if registry is not None and len(registry.catalogue):
         data.update(registry.to_dict())
@@ -151,8 +151,8 @@ def with_cells_of(data: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str
         raise ValueError(
             f"the run to add computed with other code (code fingerprint {theirs}, the reference's {mine}): re-run it"
         )
-    have = {(reading_of(c), c.get("claim"), c.get("test")) for c in data.get("multiverse") or []}
-    added = [c for c in other["multiverse"] if (reading_of(c), c.get("claim"), c.get("test")) not in have]
+    have = {(universe_of(c), c.get("claim"), c.get("test")) for c in data.get("multiverse") or []}
+    added = [c for c in other["multiverse"] if (universe_of(c), c.get("claim"), c.get("test")) not in have]
     merged = dict(data)
     merged["multiverse"] = list(data.get("multiverse") or []) + added
     merged["multiverse_extended_environment"] = other.get("multiverse_environment")

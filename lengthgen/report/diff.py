@@ -389,7 +389,7 @@ def record_keys(run: RunView) -> dict[RecordKey, ClaimRecord]:
     for r in run.robustness:
         keyed[RecordKey("robustness", r.claim, r.test, r.setting)] = r
     for r in run.multiverse:
-        keyed[RecordKey("multiverse", r.claim, r.test, r.reading or r.setting)] = r
+        keyed[RecordKey("multiverse", r.claim, r.test, r.universe or r.setting)] = r
     return keyed
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from lengthgen.records import ClaimRecord
-from lengthgen.records.record import reading_of, setting_of
+from lengthgen.records.record import setting_of, universe_of
 from lengthgen.report import multiverse as mv
 from lengthgen.report.answer import kind_of
 from lengthgen.report.markdown import test_ids
@@ -116,7 +116,7 @@ def threshold_sources(data: Mapping[str, Any]) -> dict[str, list[tuple[str | Non
     (``records.THRESHOLD_SOURCES``; None where a check states none), by the source's name."""
     found: dict[str, Counter] = {}
     for r in data.get("records", []):
-        if r.get("kind", "claim") != "claim" or reading_of(r) or setting_of(r):
+        if r.get("kind", "claim") != "claim" or universe_of(r) or setting_of(r):
             continue
         if (r.get("scale") or {}).get("name") != "paper":
             continue

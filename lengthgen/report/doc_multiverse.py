@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, NamedTuple
 
 from lengthgen.multiverse_cells import UniverseCount, universe_counts
-from lengthgen.records.record import reading_of, ruled_out_of
+from lengthgen.records.record import ruled_out_of, universe_of
 from lengthgen.registry import Registry
 from lengthgen.report import multiverse as mv
 from lengthgen.report.curve import Curve, curve, main_effects
@@ -76,12 +76,12 @@ class UniverseModels(NamedTuple):
 def universe_models(data: Mapping[str, Any]) -> list[UniverseModels]:
     """Per universe of ``data``'s multiverse, in the registry's order; none where a cell does not record the
     models it trained (a run of an older version)."""
-    cells = [c for c in data.get("multiverse") or [] if reading_of(c)]
+    cells = [c for c in data.get("multiverse") or [] if universe_of(c)]
     if any(c.get("models_trained") is None for c in cells):
         return []
     found: dict[str, list[Mapping[str, Any]]] = {}
     for c in cells:
-        found.setdefault(reading_of(c), []).append(c)
+        found.setdefault(universe_of(c), []).append(c)
     return [
         UniverseModels(
             name,

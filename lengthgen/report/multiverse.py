@@ -130,7 +130,7 @@ def universe_grid(
     catalogue = registry.catalogue
     cells = [record_of(c) for c in cells]
     records = [record_of(r) for r in records]
-    by_cell = {(c.reading or "?", column_of(c, catalogue)): c for c in cells}
+    by_cell = {(c.universe or "?", column_of(c, catalogue)): c for c in cells}
     planned = frozenset(registry.plan.default_cells())
     rows = sorted(  # the catalogue's order; rows it lacks by number (a run that recorded no catalogue)
         {r for _, r in planned} | {r for _, r in by_cell},
@@ -261,7 +261,7 @@ def grid_lines(
 
 @dataclass(frozen=True)
 class OtherSide:
-    reading: str  # the universe under which the cell lands on the other side of the paper's point's verdict
+    universe: str  # the universe under which the cell lands on the other side of the paper's point's verdict
     view: ClaimRecord  # the cell
     anchor: str  # its checks on the page
     numbers: str  # the deciding (failed) check with its numbers, or the reason's first line
@@ -317,9 +317,9 @@ class Outcome:
         """The short line, then each universe on the other side with the numbers that put it there."""
         if self.state == NOT_RUN:
             return NOT_RUN_TEXT
-        parts = [f"{c.reading}: {c.view.label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes]
+        parts = [f"{c.universe}: {c.view.label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes]
         parts += [
-            f"{c.reading}: {c.view.label}, within noise" + (f" ({c.numbers})" if c.numbers else "") for c in self.noise
+            f"{c.universe}: {c.view.label}, within noise" + (f" ({c.numbers})" if c.numbers else "") for c in self.noise
         ]
         return "; ".join([self.spread.text() + shared_text(self.spread)] + parts)
 
@@ -415,7 +415,7 @@ def claim_summary(
     registry: Registry = NO_REGISTRY,
 ) -> dict[str, str]:
     """Per grid row with a recorded cell: its outcome's text (``Outcome.text``)."""
-    paper = [r for r in (record_of(r) for r in records) if not r.reading and not r.setting]
+    paper = [r for r in (record_of(r) for r in records) if not r.universe and not r.setting]
     grid = universe_grid(cells, paper, registry)
     return {row: o.text() for row, o in outcomes(grid).items() if o.readings}
 

@@ -52,8 +52,8 @@ def anchors(claims: Sequence[ClaimRecord]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class ReadingChange:
-    reading: str  # the reading under which the verdict differs
+class UniverseChange:
+    universe: str  # the universe under which the verdict differs
     badge: Badge  # the cell's verdict
     href: str  # the anchor of the cell's checks (the multiverse grid's block)
     numbers: str  # its deciding (failed) check with its numbers (``multiverse.numbers``)
@@ -63,7 +63,7 @@ class ReadingChange:
 class ReadingsCell:
     state: str  # "holds", "noise", "changes" or "not-run" (``multiverse.Outcome.state``)
     text: str  # the outcome in one line (``multiverse.Outcome.text``; the cell's tooltip)
-    changes: tuple[ReadingChange, ...]  # the readings under which the verdict differs
+    changes: tuple[UniverseChange, ...]  # the universes under which the verdict differs
     rest: str  # after the changes: "holds in 5 of 6 admissible universes", the ruled-out readings, readings without
     # a record
 
@@ -75,7 +75,7 @@ def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
     return ReadingsCell(
         outcome.state,
         outcome.short(),
-        tuple(ReadingChange(c.reading, badge(c.view), c.anchor, c.numbers) for c in outcome.changes + outcome.noise),
+        tuple(UniverseChange(c.universe, badge(c.view), c.anchor, c.numbers) for c in outcome.changes + outcome.noise),
         outcome.short() if outcome.state in (mv.CHANGES, mv.NOISE) else "",
     )
 

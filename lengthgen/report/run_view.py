@@ -291,9 +291,9 @@ class RunView:
         controls = tuple(parse(c, catalogue) for c in data.get("controls") or [])  # claims.json's order
         records = [parse(r, catalogue) for r in data.get("records") or []]
         settings = [parse(c, catalogue) for c in data.get("robustness") or []]
-        readings = [r for r in records + settings if r.reading]
-        records = [r for r in records if not r.reading and not r.setting]  # a cell never sits in the table
-        cells = [r for r in settings if not r.reading]
+        readings = [r for r in records + settings if r.universe]
+        records = [r for r in records if not r.universe and not r.setting]  # a cell never sits in the table
+        cells = [r for r in settings if not r.universe]
         multiverse = [parse(c, catalogue) for c in data.get("multiverse") or []] + readings
         return cls(
             claims=tuple(r for r in records if not r.is_prediction),

@@ -265,7 +265,7 @@ def table(run: RunView) -> Table:
 
     catalogue, plan = run.catalogue, run.plan
     paper = {column_of(r, catalogue): r for r in run.records if r.scale.get("name", "paper") == "paper"}
-    cells = {(r.reading, column_of(r, catalogue)): r for r in run.multiverse}
+    cells = {(r.universe, column_of(r, catalogue)): r for r in run.multiverse}
     universes = (PAPER,) + tuple(sorted(dict.fromkeys(u for u, _ in cells), key=registry_order))
     found = tuple(numbers(catalogue))
     rows = {

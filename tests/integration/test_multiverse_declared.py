@@ -10,7 +10,7 @@ import json
 import pytest
 
 from lengthgen.records import ClaimRecord, ClaimRecorder, NotReproduced
-from lengthgen.records.record import reading_of, setting_of
+from lengthgen.records.record import setting_of, universe_of
 from lengthgen.report import declared as D
 from tests.helpers import DATA, registry
 
@@ -47,10 +47,10 @@ def test_every_declared_check_is_one_the_claim_emits():
     catalogue = registry().catalogue
     emitted: dict[str, set[str]] = {}
     for r in run["records"]:
-        if r.get("kind") == "claim" and not reading_of(r) and not setting_of(r):
+        if r.get("kind") == "claim" and not universe_of(r) and not setting_of(r):
             emitted.setdefault(column_of(r, catalogue), set()).update(c["name"] for c in r["checks"])
     own = {
-        (reading_of(r), column_of(r, catalogue)): {c["name"] for c in r["checks"]} for r in run.get("multiverse", [])
+        (universe_of(r), column_of(r, catalogue)): {c["name"] for c in r["checks"]} for r in run.get("multiverse", [])
     }
     for (universe, column), cell in plan.DECLARATIONS.cells.items():
         if cell.outcome == "not reproduced" and cell.checks != D.OWN:
@@ -169,7 +169,7 @@ def test_a_cell_measures_under_its_universe_and_follows_its_declaration(monkeypa
     recorder = ClaimRecorder("C20")
     with pytest.raises(NotReproduced):
         cells_module.test_multiverse("lengths=per-batch", "C20", None, recorder)
-    assert seen == ["lengths=per-batch"] and recorder.record.reading == "lengths=per-batch"
+    assert seen == ["lengths=per-batch"] and recorder.record.universe == "lengths=per-batch"
     assert [c.passed for c in recorder.record.preconditions] == [True]
     _declare(monkeypatch, D.DeclaredCell("lengths=per-batch", "C20", "reproduced"))
     with pytest.raises(AssertionError):  # declared reproduced: the failing checks are undeclared

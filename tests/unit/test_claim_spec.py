@@ -117,10 +117,10 @@ def test_an_invalid_declaration_raises_naming_the_value(kwargs, fragment):
 def test_the_recorder_sets_where_it_ran_and_refuses_an_empty_name():
     recorder = ClaimRecorder("C1")
     recorder.set_setting("width-32")
-    assert (recorder.record.setting, recorder.record.reading) == ("width-32", None)
-    recorder.set_reading("init=gpt2")  # one place a record ran: the reading replaces the setting
-    assert (recorder.record.setting, recorder.record.reading) == (None, "init=gpt2")
-    for setter in (recorder.set_setting, recorder.set_reading):
+    assert (recorder.record.setting, recorder.record.universe) == ("width-32", None)
+    recorder.set_universe("init=gpt2")  # one place a record ran: the universe replaces the setting
+    assert (recorder.record.setting, recorder.record.universe) == (None, "init=gpt2")
+    for setter in (recorder.set_setting, recorder.set_universe):
         with pytest.raises(ValueError, match="''"):
             setter("")
     with pytest.raises(ValueError, match="'maybe'"):

@@ -122,7 +122,7 @@ def claims_row(html: str, claim: str) -> str:
 def test_outcomes_hold_change_or_not_run(view):
     found = outcomes(view_grid(view))
     by_claim = {c.claim: outcome_for(view_grid(view), c, found) for c in view.claims}
-    assert by_claim["C1"].state == "changes" and [c.reading for c in by_claim["C1"].changes] == ["init=gpt2"]
+    assert by_claim["C1"].state == "changes" and [c.universe for c in by_claim["C1"].changes] == ["init=gpt2"]
     assert by_claim["C1"].text() == (
         "holds in 2 of 3 admissible universes; decided the other way under init=gpt2; init=gpt2: not reproduced "
         "(undeclared) (APE K=1 L=20: accuracy: 0.31, needs <= 0.15)"

@@ -20,7 +20,7 @@ def cell(values, reading: str | None = "init=torch", pre: list | None = None, na
     c = ClaimRecorder("C1")
     c.set_scale(**PAPER)
     if reading is not None:
-        c.set_reading(reading)
+        c.set_universe(reading)
     if pre is not None:
         c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", pre, ">=", 0.95)
     c.check(name, values, ">=", 0.95)
@@ -30,7 +30,7 @@ def cell(values, reading: str | None = "init=torch", pre: list | None = None, na
 
 def ruled() -> object:
     c = ClaimRecorder("C1")
-    c.set_reading("init=gpt2")
+    c.set_universe("init=gpt2")
     c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", LOW, ">=", 0.95)
     c.rule_out("ruled out by one-layer fit")
     c.expect_ruled_out(("one-layer fit*",))
@@ -87,7 +87,7 @@ def test_a_claim_made_of_its_preconditions_defines_admissibility():
 def test_a_claim_sharing_some_checks_says_how_many():
     c = ClaimRecorder("C1")
     c.set_scale(**PAPER)
-    c.set_reading("init=torch")
+    c.set_universe("init=torch")
     c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", SHARP, ">=", 0.95)
     c.check("RoPE K=1 L=12: in-range accuracy", SHARP, ">=", 0.95)
     c.check("RoPE K=1 L=48: accuracy", SHARP, ">=", 0.95)
@@ -117,7 +117,7 @@ def test_the_content_precondition_measures_only_the_heads_the_paper_reports(monk
     measured = preconditions.PRECONDITIONS["content fit"].measure(None, None, None)
     assert {name.split()[1] for name, _ in measured} == {"H=1", "H=2"}
     recorder = ClaimRecorder("C21")
-    recorder.set_reading("init=torch")
+    recorder.set_universe("init=torch")
     failed = preconditions.record(recorder, preconditions.PRECONDITIONS["content fit"], None, None)
     assert failed == [] and len(recorder.record.preconditions) == 4
 

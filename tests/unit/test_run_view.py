@@ -157,7 +157,7 @@ def test_an_older_file_without_the_newer_keys_parses(tmp_path):
     assert [c.claim for c in view.claims] == [c.claim for c in RunView.from_json(data).claims]
     c10 = next(c for c in view.claims if c.claim == "C10")
     assert c10.label == "reproduced (close)"  # a mean over seeds with an interval is "t" without "interval"
-    assert c10.deciding.interval == "t" and c10.reading is None and c10.setting is None
+    assert c10.deciding.interval == "t" and c10.universe is None and c10.setting is None
     assert all(k.threshold_source is None and not k.expected_to_fail for c in view.claims for k in c.checks)
     assert view.controls == () and view.multiverse == ()
 
@@ -178,7 +178,7 @@ def test_newer_keys_are_carried(tmp_path):
     data["records"].append(stray)  # a reading's record in the table goes to the multiverse
     view = RunView.from_json(data)
     assert view.claims[0].checks[0].threshold_source == "paper-number"
-    assert [(c.reading, c.verdict) for c in view.multiverse] == [
+    assert [(c.universe, c.verdict) for c in view.multiverse] == [
         ("init-small", "error"),
         ("mix-wide", "not reproduced (undeclared)"),
     ]

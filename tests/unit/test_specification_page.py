@@ -99,7 +99,7 @@ def test_a_row_ruled_out_in_every_universe_has_no_curve_and_the_page_renders(tmp
     from lengthgen.records import ClaimRecorder
 
     c = ClaimRecorder(CLAIMS["C3"].entry, "claims/test_multiverse.py::test_multiverse[init=gpt2-C3]")
-    c.set_reading("init=gpt2")
+    c.set_universe("init=gpt2")
     c.set_scale(name="paper", seeds=8, paper_seeds=8)
     c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", [0.55] * 8, ">=", 0.95)
     c.rule_out("ruled out by one-layer fit: the RoPE models do not fit in range (0.55)")

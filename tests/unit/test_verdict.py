@@ -226,7 +226,7 @@ def test_an_older_flat_record_reads_into_its_mode():
     loaded = ClaimRecord.from_dict(old)
     assert loaded.setting == "width-32" and loaded.declared.checks == ("x*",) and loaded.declared.why == "w"
     cell = ClaimRecord.from_dict({"claim": "C1", "reading": "init=gpt2"})
-    assert cell.reading == "init=gpt2" and cell.mode.kind == "reading" and cell.kind == "claim"
+    assert cell.universe == "init=gpt2" and cell.mode.kind == "universe" and cell.kind == "claim"
     control = ClaimRecord.from_dict({"claim": "C1", "kind": "control", "counterfactual": "zeros"})
     assert control.kind == "control" and control.counterfactual == "zeros"
 
@@ -258,7 +258,7 @@ def test_an_older_records_looks_headlines_and_declaration_read_into_their_fields
         ],
     }
     loaded = ClaimRecord.from_dict(old)
-    assert loaded.mode.kind == "paper" and loaded.setting is None and loaded.reading is None
+    assert loaded.mode.kind == "paper" and loaded.setting is None and loaded.universe is None
     assert loaded.declared == Declared(("cell*", "other"), "a flat profile", ("paper", "quick"), strict=False)
     assert loaded.looks == {"level": 0.99, "seeds_final": 12}
     assert [(m.name, m.headline) for m in loaded.measured] == [("intercept", False), ("slope", True)]

@@ -12,8 +12,8 @@ from lengthgen.records.record import (
     ClaimRecord,
     Control,
     Declared,
-    PaperPoint,
     InUniverse,
+    PaperPoint,
 )
 from lengthgen.records.recorder import ClaimRecorder, ControlRecorder, NotReproduced, VerdictFailed, seed_bootstrap
 
@@ -30,10 +30,10 @@ __all__ = [
     "Control",
     "ControlRecorder",
     "Declared",
+    "InUniverse",
     "Measure",
     "NotReproduced",
     "PaperPoint",
-    "InUniverse",
     "VerdictFailed",
     "seed_bootstrap",
 ]

@@ -59,7 +59,7 @@ def difference(off: list[float], on: list[float]) -> Difference:
 
 
 @dataclass(frozen=True)
-class Measured:
+class TweakRuns:
     """One set of runs: where it ran, the tweaks it switched off (name -> what the tweak is), their savings."""
 
     environment: Mapping[str, Any]  # recorded, cpu_model, cores, torch, cpu_capability
@@ -68,13 +68,14 @@ class Measured:
     how: str | None  # how the runs were switched, where it is not scripts/record-startup
 
     @classmethod
-    def of(cls, block: Any, where: str) -> "Measured":
+    def of(cls, block: Any, where: str) -> "TweakRuns":
         if not isinstance(block, dict) or not all(k in block for k in ("environment", "switches", "runs")):
             raise ValueError(f"{where} lacks environment, switches or runs")
         runs = block["runs"]
-        baseline = {}  # per command, in the file's order: its runs with every tweak on
+        baseline: dict[str, list[Any]] = {run["command"]: [] for run in runs}  # per command, in the file's order
         for run in runs:
-            baseline.setdefault(run["command"], []).extend([run] if run["off"] is None else [])
+            if run["off"] is None:  # every tweak on
+                baseline[run["command"]].append(run)
         savings = []
         for tweak in block["switches"]:
             for command, on in baseline.items():
@@ -102,8 +103,8 @@ class Measured:
 class Startup:
     """The start-up measurement: the tweaks the suite keeps, and those measured and removed."""
 
-    kept: Measured
-    dropped: Measured | None
+    kept: TweakRuns
+    dropped: TweakRuns | None
 
     @classmethod
     def read(cls, path: Path) -> "Startup":
@@ -111,8 +112,8 @@ class Startup:
         if not isinstance(data, dict):
             raise ValueError(f"{str(path)!r} is not a start-up measurement (scripts/record-startup)")
         try:
-            kept = Measured.of(data, f"{str(path)!r}")
-            dropped = Measured.of(data["dropped"], f"{str(path)!r}'s dropped") if "dropped" in data else None
+            kept = TweakRuns.of(data, f"{str(path)!r}")
+            dropped = TweakRuns.of(data["dropped"], f"{str(path)!r}'s dropped") if "dropped" in data else None
         except (KeyError, TypeError) as error:
             raise ValueError(f"{str(path)!r} is not a start-up measurement: {error!r} missing or malformed") from None
         return cls(kept, dropped)

@@ -340,10 +340,17 @@ def scores(found: Table, universe: str, resamples: int = RESAMPLES, seed: int = 
     return total
 
 
+def win_share(mine: np.ndarray, theirs: np.ndarray) -> float:
+    """The share of resamples in which ``mine`` scores above ``theirs`` (a tie counts half): the bootstrap rule's
+    statistic, compared with :data:`FAVOURED`."""
+    return float(np.mean(mine > theirs) + 0.5 * np.mean(mine == theirs))
+
+
 def against_first(found: Table, ranked: Sequence[Ranked]) -> list[str]:
-    """Each ranked universe against the first, by the bootstrap rule: "the first"; "a tie with the first" where the
-    first does not win in :data:`FAVOURED` of the resamples; "below the first" where it does; "compares fewer"
-    for a universe that does not compare every discriminating number (its score sums fewer numbers)."""
+    """Each ranked universe against the first, by the bootstrap rule: "the first"; "a tie (N %)" where the first
+    wins in fewer than :data:`FAVOURED` of the resamples; "below the first (N %)" where it wins in at least that
+    many; "compares fewer" for a universe that does not compare every discriminating number (its score sums fewer
+    numbers)."""
     if not ranked:
         return []
     first = scores(found, ranked[0].universe)
@@ -352,8 +359,7 @@ def against_first(found: Table, ranked: Sequence[Ranked]) -> list[str]:
         if not r.complete:
             out.append("compares fewer")
             continue
-        theirs = scores(found, r.universe)
-        wins = float(np.mean(first > theirs) + 0.5 * np.mean(first == theirs))
+        wins = win_share(first, scores(found, r.universe))
         out.append(f"below the first ({100 * wins:.0f} %)" if wins >= FAVOURED else f"a tie ({100 * wins:.0f} %)")
     return out
 
@@ -385,7 +391,7 @@ def prefer(found: Table, universe: str, resamples: int = RESAMPLES, seed: int = 
     mine, theirs = scores(found, universe, resamples, seed), scores(found, PAPER, resamples, seed)
     if np.array_equal(mine, theirs):
         return Preference(universe, moved, 0.5, "tie")
-    wins = float(np.mean(mine > theirs) + 0.5 * np.mean(mine == theirs))
+    wins = win_share(mine, theirs)
     verdict = "favoured" if wins >= FAVOURED else "the suite's reading favoured" if wins <= 1 - FAVOURED else "tie"
     return Preference(universe, moved, wins, verdict)
 

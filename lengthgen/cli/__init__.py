@@ -13,13 +13,20 @@ module (found from the package's files, :func:`command_modules`), an experiment 
 imports no torch) and its own experiment's module (where its parser reads a default from it, and when it runs); a
 subcommand that renders a ``claims.json`` imports no torch, nor sets torch up. ``lengthgen --help``, or a word
 that names no subcommand, builds them all.
+
+``lengthgen --help`` lists the subcommands by purpose (:data:`GROUPS`: run, inspect, compare, record); a word that
+names no subcommand is one line and exit status 2 that suggests the closest (:func:`unknown_command`).
 """
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import importlib
 import pkgutil
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import Sequence
 
@@ -27,8 +34,19 @@ import lengthgen
 from lengthgen.cli.common import EXIT_USAGE, Parser, UsageError
 from lengthgen.engine import cluster  # imports nothing of distributed (nor torch) until asked to connect
 
-DESCRIPTION = "The lengthgen command: one subcommand per experiment, and the subcommands that read a run."
+DESCRIPTION = "The lengthgen command: run the paper's experiments and claims, inspect and compare recorded runs."
 HELPERS = ("common", "table", "multiverse_record")  # modules of this package that define no subcommand
+GROUPS = (  # the help's groups of module subcommands, by purpose: (group, what its subcommands do, their names);
+    # every experiment subcommand is in the first (tests/integration/test_cli.py: each subcommand in one group)
+    ("run", "train models: one experiment, or named claims as their tests run them", ("run",)),
+    (
+        "inspect",
+        "read a recorded run (--run PATH; write only with --out PATH), or what decides the numbers",
+        ("report", "robustness", "multiverse", "fingerprint"),
+    ),
+    ("compare", "two recorded runs", ("diff",)),
+    ("record", "write the project's recorded files (and multiverse --record FILE)", ("docs", "timed")),
+)
 RENDERS = ("report", "diff", "robustness", "multiverse", "docs", "timed")  # subcommands that read a claims.json (or,
 # timed, run another command) and compute nothing: no torch threads, device or workers are set up for them
 # (tests/integration/test_import_layers.py: no torch)
@@ -65,28 +83,66 @@ def requested(argv: Sequence[str]) -> list[str] | None:
     return [word] if word in BY_NAME else None
 
 
+def group_of(name: str) -> str:
+    """The help's group of a subcommand (:data:`GROUPS`; an experiment subcommand: the first)."""
+    return next((group for group, _, names in GROUPS if name in names), GROUPS[0][0])
+
+
+def grouped_help(helps: dict[str, str], width: int | None = None) -> str:
+    """The subcommands and their one-line helps (``helps``) under their groups' titles: in each group the names it
+    lists first, then the experiments in the table's order; wrapped to ``width`` (default: the terminal's)."""
+    width = width or max(60, min(shutil.get_terminal_size().columns - 2, 120))
+    column = min(max(len(name) for name in helps) + 4, 20)
+    blocks = []
+    for group, what, names in GROUPS:
+        lines = [f"{group}: {what}"]
+        for name in [n for n in names if n in helps] + [n for n in helps if group_of(n) == group and n not in names]:
+            lines += textwrap.wrap(
+                helps[name], width, initial_indent=f"  {name:<{column - 2}}", subsequent_indent=" " * column
+            )
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def unknown_command(word: str) -> str:
+    """The one line for a word that names no subcommand: the closest names, if any are close."""
+    close = difflib.get_close_matches(word, command_names(), n=3)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}?" if close else "`lengthgen --help` lists them"
+    return f"lengthgen: error: {word!r} is not a lengthgen command; {hint}"
+
+
 def build_parser(names: Sequence[str] | None = None) -> Parser:
-    """The command's parser with the subcommands ``names`` (default: every one, :func:`command_names`); each
-    subcommand's module (a module subcommand's own, an experiment's) is imported as its parser is built."""
-    parser = Parser(prog="lengthgen", description=DESCRIPTION)
+    """The command's parser with the subcommands ``names`` (default: every one, :func:`command_names`, listed by
+    group in its help); each subcommand's module (a module subcommand's own, an experiment's) is imported as its
+    parser is built."""
+    parser = Parser(prog="lengthgen", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"lengthgen {lengthgen.__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(
+        dest="command",
+        required=True,
+        metavar="COMMAND",
+        parser_class=Parser,
+        help="one of the subcommands below (lengthgen COMMAND --help: its options)",
+    )
     modules = {command_name(m): m for m in command_modules()}
+    helps = {}
     for name in command_names() if names is None else names:
         if name in modules:
             module = importlib.import_module(f"lengthgen.cli.{modules[name]}")
-            command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+            helps[name] = module.HELP
+            command = sub.add_parser(module.NAME, description=module.HELP)
             module.add_arguments(command)
             command.set_defaults(handler=module.run)
         else:
             from lengthgen.cli.table import BY_NAME
 
             experiment = BY_NAME[name]
-            command = sub.add_parser(
-                name, help=experiment.help, description=experiment.help, epilog=experiment.epilog or None
-            )
+            helps[name] = experiment.help
+            command = sub.add_parser(name, description=experiment.help, epilog=experiment.epilog or None)
             experiment.add_arguments(command)
             command.set_defaults(handler=experiment.run)
+    parser.epilog = grouped_help(helps)  # the subparsers are added without help=: argparse lists them in one
+    # flat list otherwise, and the groups say the same by purpose
     return parser
 
 
@@ -110,7 +166,12 @@ def set_up_compute(args) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(requested(argv))
+    word = next((w for w in argv if not w.startswith("-")), None)
+    names = requested(argv)
+    if word is not None and names is None:  # a typo: one line with the closest names, not argparse's list of all
+        sys.stderr.write(unknown_command(word) + "\n")
+        return EXIT_USAGE
+    parser = build_parser(names)
     args = parser.parse_args(argv)
     prog = f"lengthgen {args.command}"
     try:

@@ -1,4 +1,12 @@
-"""What every subcommand shares: one-line errors with exit status 2, cache and output options."""
+"""What every subcommand shares: one-line errors with exit status 2, cache and output options, and the rules of
+the paths a subcommand reads and writes.
+
+One meaning per option name, across the subcommands: ``--run PATH`` is the recorded run a subcommand reads (a
+claims.json, a claims.json.gz or a report directory), ``--add PATH`` another run whose cells it joins, and ``--out
+PATH`` the one file or folder it writes; a subcommand that prints writes nothing without ``--out``. An output path
+is checked before any work (:func:`checked_out`): its folder can be written, it is no file that holds a run's
+records, and it lies outside the folder of every recorded run the command line names.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +15,15 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from lengthgen.engine.cluster import scheduler_arg
 from lengthgen.config import parse_seeds
 
 EXIT_USAGE = 2  # bad input: a one-line message naming the bad value, no traceback
 UNTIL_DECIDED_MAX = 32  # a bare --until-decided (lengthgen.sequential.DEFAULT_MAX; a test checks they agree)
-CLAIMS_JSON = Path("reports/claims.json")  # where `pytest claims` writes its records (report, robustness read it)
+CLAIMS_JSON = Path("reports/claims.json")  # where `pytest claims` writes its records: the --run of a subcommand that
+# is given none (its folder is the suite's own report folder, which `lengthgen report` redraws in place)
 
 
 class UsageError(Exception):
@@ -76,8 +85,13 @@ def seeds_arg(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def add_out_option(parser: argparse.ArgumentParser, what: str = "also write the results as JSON") -> None:
+    """``--out PATH``: the one file (or folder) a subcommand writes, ``what`` it holds; nothing is written without."""
+    parser.add_argument("--out", type=Path, default=None, metavar="PATH", help=f"{what} (default: write nothing)")
+
+
 def add_output_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="also write the results as JSON")
+    add_out_option(parser)
     parser.add_argument(
         "--cache-dir",
         type=Path,
@@ -115,34 +129,89 @@ def make_cache(args: argparse.Namespace):
     return Cache(args.cache_dir, enabled=not args.no_cache, fresh_after=time.time() if args.retrain else None)
 
 
-def emit(args: argparse.Namespace, table: str, data: dict[str, Any]) -> None:
-    """Print the table; write ``data`` as JSON if ``--json`` was given."""
+def emit(args: argparse.Namespace, table: str, data: Any, note: Any = None) -> None:
+    """Print the table; write ``data`` as JSON to ``--out`` where one was given (checked before the work,
+    :func:`checked_out`), saying so on ``note`` (default stdout; stderr where stdout is to stay JSON)."""
+    from lengthgen.store.files import atomic_write
+
     print(table)
-    if args.json is not None:
+    if args.out is not None:
         try:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps(data, indent=1))
+            atomic_write(args.out, json.dumps(data, indent=1, default=str) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write --json {str(args.json)!r}: {error.strerror}") from None
-        print(f"wrote {args.json}")
+            raise UsageError(f"cannot write --out {str(args.out)!r}: {error.strerror}") from None
+        print(f"wrote {args.out}", file=note or sys.stdout)
 
 
 def emit_result(args: argparse.Namespace, result: Any) -> int:
-    """Print an experiment result's ``table()``; write its ``to_json()`` if ``--json`` was given. Exit status 0."""
+    """Print an experiment result's ``table()``; write its ``to_json()`` to ``--out``. Exit status 0."""
     emit(args, result.table(), result.to_json())
     return 0
 
 
-def add_claims_option(parser: argparse.ArgumentParser, flag: str, what: str) -> None:
-    """``flag PATH``: the claims.json a subcommand reads (``what`` it holds; default reports/claims.json)."""
-    parser.add_argument(flag, type=Path, default=CLAIMS_JSON, metavar="PATH", help=f"{what} (default {CLAIMS_JSON})")
+def add_run_option(parser: argparse.ArgumentParser, what: str, add: bool = False) -> None:
+    """``--run PATH``: the recorded run a subcommand reads (``what`` it holds; default reports/claims.json); with
+    ``add``, ``--add PATH`` (repeatable): runs of the same code whose multiverse cells are joined to it."""
+    parser.add_argument(
+        "--run",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help=f"{what}: a claims.json, a claims.json.gz or a report directory (default {CLAIMS_JSON})",
+    )
+    if add:
+        parser.add_argument(
+            "--add",
+            type=Path,
+            action="append",
+            default=[],
+            metavar="PATH",
+            help="also the multiverse cells of this run (a claims.json[.gz] of the same code, e.g. the extended "
+            "cells, tests/data/claims-extended.json.gz); repeatable",
+        )
+
+
+def run_path(args: argparse.Namespace) -> Path:
+    """The run a subcommand reads: its ``--run``, else reports/claims.json."""
+    return args.run if args.run is not None else CLAIMS_JSON
+
+
+def records_file(run: Path) -> Path:
+    """The claims.json of a run's path: a report directory's, or the file itself."""
+    return run / CLAIMS_JSON.name if run.is_dir() else run
+
+
+def run_folder(run: Path) -> Path:
+    """The folder of a run's path: the report directory itself, or the folder of its file."""
+    return run if run.is_dir() else run.parent
+
+
+def given_runs(args: argparse.Namespace) -> list[Path]:
+    """The recorded runs the command line names (``--run`` other than the suite's own reports/claims.json,
+    every ``--add``): their folders are never written into."""
+    runs = list(getattr(args, "add", None) or [])
+    run = getattr(args, "run", None)
+    if run is not None and records_file(run).resolve() != CLAIMS_JSON.resolve():
+        runs.insert(0, run)
+    return runs
+
+
+def read_run(args: argparse.Namespace, missing: str | None = None) -> dict[str, Any]:
+    """The data of the run at ``--run`` with the multiverse cells of every ``--add`` joined
+    (``lengthgen.report.data.with_cells_of``, as ``lengthgen docs`` joins the extended cells); ValueError (one line)
+    for a missing or malformed file, or an added run of other code."""
+    from lengthgen.report.data import read, with_cells_of
+
+    data = read_claims(run_path(args), missing)
+    for added in getattr(args, "add", None) or []:
+        data = with_cells_of(data, read(added))
+    return data
 
 
 def read_claims(path: Path, missing: str | None = None) -> dict[str, Any]:
     """The data of the claims.json (or claims.json.gz, or report directory) at ``path``
     (``lengthgen.report.data.read``: ValueError naming the file if it is missing or not a report).
-    ``missing``: what the error for a path that does not exist tells the user to do, in place of the default
-    "run `pytest claims` first, or pass --json"."""
+    ``missing``: what the error for a path that does not exist tells the user to do, in place of the default."""
     from lengthgen.report.data import read
 
     if missing is not None and not path.exists():
@@ -150,7 +219,40 @@ def read_claims(path: Path, missing: str | None = None) -> dict[str, Any]:
     return read(path)
 
 
-def beside(claims: Path, given: Path | None, name: str = "") -> Path:
-    """Where a subcommand writes what it makes of a claims.json: ``given`` (its option), else ``name`` in the
-    folder of ``claims`` (an empty ``name``: that folder)."""
-    return given if given is not None else claims.parent / name
+def inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it (both resolved: links and ``..`` followed)."""
+    target, home = path.resolve(), folder.resolve()
+    return target == home or home in target.parents
+
+
+def checked_out(
+    path: Path | None, given: Sequence[Path] = (), what: str = "--out", folder: bool = False
+) -> Path | None:
+    """``path`` (an output option ``what``; None: nothing to write) checked before any work: it lies outside the
+    folder of every recorded run in ``given`` (a run's folder: the report directory, or the folder of its file),
+    it is no file that holds a run's records (``lengthgen.report.data.holds_records``), and its folder (with
+    ``folder``: itself) exists or can be made and can be written. UsageError (one line) where it is not."""
+    from lengthgen.report.data import holds_records
+    from lengthgen.store.files import writable_dir
+
+    if path is None:
+        return None
+    path = path.expanduser()
+    for run in given:
+        if inside(path, run_folder(run)):
+            raise UsageError(
+                f"{what} {str(path)!r} lies in the folder of the recorded run {str(run)!r}, which no command writes "
+                "into: give a path elsewhere"
+            )
+    if path.is_file() and holds_records(path):
+        raise UsageError(f"{what} {str(path)!r} holds a run's records, which no command writes over: give another path")
+    if folder:
+        if path.exists() and not path.is_dir():
+            raise UsageError(f"{what} {str(path)!r} is a file, not a folder")
+        return writable_dir(path, what)
+    if path.is_dir():
+        raise UsageError(f"{what} {str(path)!r} is a folder, not a file")
+    writable_dir(path.parent, f"{what} {str(path)!r}: its folder")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{what} {str(path)!r} cannot be written (no permission)")
+    return path

@@ -4,18 +4,20 @@ OLD and NEW are each a ``claims.json``, a gzipped one (``.json.gz``), or a repor
 ``claims.json``. Prints per claim test the verdict change (better, worse, same), each check that drifted
 beyond its noise (``lengthgen.report.diff.DRIFT_RULE``) or changed pass/fail, records and checks added or
 removed, declared non-reproductions whose failing checks changed, controls whose verdict changed, and
-robustness / multiverse cells the same way. Exit status: 1 when ``--fail-on`` finds something (default:
-a verdict got worse, or a claim, control, cell or check was removed), 2 for bad input, else 0.
+robustness / multiverse cells the same way; ``--json`` prints it as JSON instead, ``--out PATH`` also writes it
+as JSON (outside the folders of OLD and NEW, which are only read). Exit status: 1 when ``--fail-on`` finds
+something (default: a verdict got worse, or a claim, control, cell or check was removed), 2 for bad input, else 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lengthgen.cli.common import emit
+from lengthgen.cli.common import add_out_option, checked_out, emit
 
 if TYPE_CHECKING:
     from lengthgen.report.run_view import RunView
@@ -30,14 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--md", action="store_true", help="print GitHub-flavoured markdown (a pull-request comment, a job summary)"
     )
-    parser.add_argument(
-        "--json",
-        nargs="?",
-        const="-",
-        default=None,
-        metavar="PATH",
-        help="the diff as JSON: to stdout (bare --json, instead of the text) or also written to PATH",
-    )
+    parser.add_argument("--json", action="store_true", help="print the diff as JSON, instead of the text")
+    add_out_option(parser, "also write the diff as JSON")
     parser.add_argument(
         "--fail-on",
         default="worse-verdict",  # checked against lengthgen.report.diff.FAIL_ON when the command runs (building the
@@ -68,14 +64,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.fail_on not in FAIL_ON:
         raise ValueError(f"--fail-on {args.fail_on!r} is not one of {', '.join(FAIL_ON)}")
-    if args.md and args.json == "-":
-        raise ValueError("--md and a bare --json both choose what is printed; give --json PATH to write a file")
+    if args.md and args.json:
+        raise ValueError("--md and --json both choose what is printed; give --out PATH to write the JSON to a file")
+    args.out = checked_out(args.out, [args.old, args.new])
     diff = diff_runs(load_run(args.old), load_run(args.new), str(args.old), str(args.new))
     data = diff_render.to_json(diff, args.fail_on)
-    if args.json == "-":
-        print(json.dumps(data, indent=1))
+    if args.json:
+        shown = json.dumps(data, indent=1)
     else:
         shown = diff_render.markdown(diff, args.fail_on) if args.md else diff_render.text(diff, args.fail_on)
-        args.json = Path(args.json) if args.json is not None else None
-        emit(args, shown, data)
+    emit(args, shown, data, note=sys.stderr if args.json else None)
     return data["exit"]

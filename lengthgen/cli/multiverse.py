@@ -4,14 +4,14 @@
 choice the paper leaves open, or under every alternative at once) and stores its cells in
 ``reports/claims.json``; this command prints the grid from there (claims as rows; the suite's own
 reading, the claims table's verdict, as the first column, then one column per reading; then every cell
-whose verdict differs from the paper's point, with its failed checks' numbers) and writes it as JSON (``--json``,
-default ``multiverse.json`` beside the report). No training, and no torch: the registry is
+whose verdict differs from the paper's point, with its failed checks' numbers; ``--run PATH`` reads another run)
+and writes it as JSON only to ``--out PATH``. No training, and no torch: the registry is
 :mod:`lengthgen.readings`. ``--list`` prints it: the choices, their readings, who reads them so, the spec
 fields each changes (the claims it touches follow from them and each claim's declared model families, on the
 claims' side), the cells left out, and the choices left at one reading. ``--curve C8`` prints one claim's
-specification curve instead (``--png PATH`` draws it too: :mod:`lengthgen.report.curve`); ``--record FILE``
-writes the multiverse's declarations from the run's cells (:mod:`lengthgen.cli.multiverse_record`); ``--add RUN``
-joins the cells of another run of the same code (the extended cells, run on their own); ``--paper``
+specification curve instead (``--out PATH`` draws it too, as an image: :mod:`lengthgen.report.curve`); ``--record
+FILE`` updates the multiverse's declarations from the run's cells (:mod:`lengthgen.cli.multiverse_record`); ``--add
+RUN`` joins the cells of another run of the same code (the extended cells, run on their own); ``--paper``
 prints what the paper's stated numbers say about its readings (:mod:`lengthgen.report.stated_numbers`).
 """
 
@@ -20,30 +20,25 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lengthgen.cli.common import CLAIMS_JSON, UsageError, add_claims_option, beside, emit, read_claims
+from lengthgen.cli.common import CLAIMS_JSON, UsageError, add_out_option, add_run_option, checked_out, emit
+from lengthgen.cli.common import given_runs, read_run, run_path
 from lengthgen.multiverse_cells import left_out, universe_counts
 from lengthgen.readings import CHOICES, LEFT_AT_ONE_READING, READINGS, Change, Times
 from lengthgen.registry import EMPTY, Registry
 
 NAME = "multiverse"
-HELP = "print the multiverse (readings x claims) from reports/claims.json and write it as JSON"
+HELP = "print the multiverse (readings x claims) of a run, a claim's curve, the stated numbers (--out: write it)"
 RUN_GRID = "pytest claims -m multiverse -n auto"  # the run that stores the grid's cells
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_claims_option(parser, "--report", "the claims.json holding the multiverse's cells")
-    parser.add_argument(
-        "--json",
-        type=Path,
-        default=None,
-        metavar="PATH",
-        help="where the grid is written (default: multiverse.json beside --report)",
-    )
+    add_run_option(parser, "the run holding the multiverse's cells", add=True)
+    add_out_option(parser, "also write the grid as JSON (with --curve: draw the curve as an image, PNG)")
     parser.add_argument(
         "--list",
         action="store_true",
         help="print the registry: choices, readings, who reads them so, the spec fields each changes; and each "
-        "claim's universes, from the plan --report recorded",
+        "claim's universes, from the plan --run recorded",
     )
     parser.add_argument(
         "--curve",
@@ -57,21 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="instead: write the multiverse's declarations (claims/multiverse_declared.json) from the run's cells",
+        help="instead: update the multiverse's declarations (claims/multiverse_declared.json) from the run's cells",
     )
     parser.add_argument(
         "--paper",
         action="store_true",
         help="instead: the paper's stated numbers against every universe, ranked; per choice, the reading they favour",
     )
-    parser.add_argument(
-        "--add",
-        type=Path,
-        default=None,
-        metavar="PATH",
-        help="also the multiverse cells of this run (a claims.json[.gz] of the same code: the extended cells)",
-    )
-    parser.add_argument("--png", type=Path, default=None, metavar="PATH", help="with --curve: also draw it as a PNG")
 
 
 def change_text(change: Change) -> str:
@@ -133,7 +120,7 @@ def list_text(report: Path) -> str:
     from lengthgen.report.data import read
 
     hint = (
-        "they come from a claims run's recorded plan (run `pytest claims -n auto`, or pass --report, e.g. "
+        "they come from a claims run's recorded plan (run `pytest claims -n auto`, or pass --run, e.g. "
         "tests/data/claims-reference.json.gz)"
     )
     if report == CLAIMS_JSON and not report.exists():
@@ -146,38 +133,37 @@ def list_text(report: Path) -> str:
     return registry_text(registry) + "\n" + counts_text(registry, str(report))
 
 
-def print_curve(view, claim: str | None, png: Path | None) -> int:
-    """``--curve CLAIM`` (``--png PATH``): the claim's specification curve (lengthgen.report.curve)."""
+def print_curve(view, claim: str, out: Path | None) -> int:
+    """``--curve CLAIM`` (``--out PATH``): the claim's specification curve (lengthgen.report.curve)."""
     from lengthgen.report.curve import curve, curve_lines, curve_png
 
-    if claim is None:
-        raise UsageError("--png needs --curve CLAIM")
     shown = curve(view, claim)
     print("\n".join(curve_lines(shown)))
-    if png is not None:
+    if out is not None:
         try:
-            print(f"wrote {curve_png(shown, png)}")
+            print(f"wrote {curve_png(shown, out)}")
         except OSError as error:
-            raise UsageError(f"cannot write --png {str(png)!r}: {error.strerror}") from None
+            raise UsageError(f"cannot write --out {str(out)!r}: {error.strerror}") from None
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out is not None and (args.list or args.paper or args.record is not None):
+        raise UsageError("--out writes the grid or, with --curve, the curve; --list, --paper and --record do not")
     if args.list:
-        print(list_text(args.report))
+        print(list_text(run_path(args)))
         return 0
     from lengthgen.report.multiverse import build_grid, grid_lines
     from lengthgen.report.run_view import RunView
 
-    data = read_claims(args.report, missing=f"run `{RUN_GRID}` first, or pass --report")
-    if args.add is not None:
-        from lengthgen.report.data import read, with_cells_of
-
-        data = with_cells_of(data, read(args.add))
-    if args.record is not None:
+    given = given_runs(args)
+    record = checked_out(args.record, given, "--record")
+    args.out = checked_out(args.out, given)
+    data = read_run(args, missing=f"run `{RUN_GRID}` first, or pass --run")
+    if record is not None:
         from lengthgen.cli.multiverse_record import record_run
 
-        print(record_run(data, args.record))
+        print(record_run(data, record))
         return 0
     if args.paper:
         from lengthgen.report.stated_numbers import paper_lines
@@ -186,10 +172,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     view = RunView.from_json(data)
     if not view.multiverse:
-        raise ValueError(f"{str(args.report)!r} holds no multiverse (run `{RUN_GRID}`)")
-    if args.curve is not None or args.png is not None:
-        return print_curve(view, args.curve, args.png)
-    args.json = beside(args.report, args.json, "multiverse.json")
+        raise ValueError(f"{str(run_path(args))!r} holds no multiverse (run `{RUN_GRID}`)")
+    if args.curve is not None:
+        return print_curve(view, args.curve, args.out)
     emit(
         args,
         "\n".join(grid_lines(view.multiverse, records=view.records, registry=view.registry)),

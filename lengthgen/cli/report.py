@@ -1,7 +1,12 @@
-"""``lengthgen report``: regenerate the one-page report from ``claims.json`` (no training, no cache).
+"""``lengthgen report``: regenerate the one-page report from a run's records (no training, no cache).
 
 The records of a ``pytest claims`` run hold every number and figure spec, so the page is redrawn from
 them alone: after a change to the page or the figure drawing, or to print the summary again.
+
+With no ``--run`` it redraws the suite's own page, ``reports/index.html``, from ``reports/claims.json``. A run
+named with ``--run`` (and every ``--add``) is only read: its page goes to ``--out DIR``, never into its folder, and
+``--summary`` prints the summary alone, writing nothing. ``--add`` joins another run's multiverse cells (the
+extended cells) as ``lengthgen docs`` joins them for the README, so the page's answer counts the same universes.
 """
 
 from __future__ import annotations
@@ -9,38 +14,62 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lengthgen.cli.common import add_claims_option, beside, read_claims
+from lengthgen.cli.common import CLAIMS_JSON, UsageError, add_run_option, checked_out, given_runs, read_run
+from lengthgen.cli.common import records_file, run_folder, run_path
 
 NAME = "report"
-HELP = "regenerate reports/index.html from reports/claims.json (no retraining) and print the summary"
+HELP = "redraw the HTML page of a run (default reports/ from reports/claims.json; no retraining); print the summary"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_claims_option(parser, "--json", "the records of a run")
+    add_run_option(parser, "the records of a run", add=True)
     parser.add_argument(
         "--out",
         type=Path,
         default=None,
         metavar="DIR",
-        help="where index.html is written (default: the folder of --json)",
+        help=f"where index.html is written (default: {CLAIMS_JSON.parent}/ for the default run; a run named by --run "
+        "needs one)",
     )
     parser.add_argument("--quiet", action="store_true", help="do not print the summary table")
+    parser.add_argument("--summary", action="store_true", help="print the summary table alone: write nothing")
+
+
+def out_dir(args: argparse.Namespace) -> Path | None:
+    """Where the page goes, checked before anything is read or drawn (None: ``--summary``, no page)."""
+    given = given_runs(args)
+    if args.summary:
+        if args.out is not None:
+            raise UsageError("--summary writes nothing: drop --out (or --summary, to write the page)")
+        return None
+    if args.out is None and args.run is not None and args.run in given:
+        raise UsageError(
+            f"--run {str(args.run)!r} is a recorded run whose folder is never written: pass --out DIR for its page "
+            "(or --summary to print the summary alone)"
+        )
+    out = checked_out(args.out if args.out is not None else run_folder(run_path(args)), given, "--out", folder=True)
+    beside = out / CLAIMS_JSON.name  # a page beside another run's records would disagree with them
+    if beside.exists() and beside.resolve() != records_file(run_path(args)).resolve():
+        raise UsageError(f"--out {str(out)!r} holds another run's records ({beside}): its page is not written over")
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
     from lengthgen.report import RunView, summary_lines, write_page
-    from lengthgen.store.files import writable_dir
 
-    view = RunView.from_json(read_claims(args.json))  # parsed once: the page and the summary read the same view
-    out = writable_dir(beside(args.json, args.out), "--out")
-    try:
-        files = write_page(view, out, args.json)
-    except OSError as error:
-        raise ValueError(f"cannot write the report into {str(out)!r}: {error.strerror}") from None
+    out = out_dir(args)
+    view = RunView.from_json(read_run(args))  # parsed once: the page and the summary read the same view
+    files = None
+    if out is not None:
+        try:
+            files = write_page(view, out, records_file(run_path(args)))
+        except OSError as error:
+            raise ValueError(f"cannot write the report into {str(out)!r}: {error.strerror}") from None
     if not args.quiet:
         for line in summary_lines(view):
             print(line)
-    for problem in files.figure_errors:
-        print(f"figure not drawn: {problem}")
-    print(f"wrote {files.html}")
+    if files is not None:
+        for problem in files.figure_errors:
+            print(f"figure not drawn: {problem}")
+        print(f"wrote {files.html}")
     return 0

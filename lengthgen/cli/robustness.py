@@ -1,35 +1,29 @@
 """``lengthgen robustness``: the robustness map, claims x settings, a verdict in each cell.
 
 ``pytest claims -m robustness -n auto`` runs the map (each cell a claim's own checks at a setting off the
-paper's point) and stores its cells in ``reports/claims.json``; this command prints the map from there
-(settings as columns, claims as rows, then every cell that did not reproduce with its failed checks'
-numbers) and writes it as JSON (``--json``, default ``robustness.json`` beside the report). No training.
-``--list`` prints the settings registry (``lengthgen.experiments.robustness``) instead.
+paper's point) and stores its cells in ``reports/claims.json``; this command prints the map from there (or from
+``--run PATH``: settings as columns, claims as rows, then every cell that did not reproduce with its failed checks'
+numbers) and writes it as JSON only to ``--out PATH``. No training. ``--list`` prints the settings registry
+(``lengthgen.experiments.robustness``) instead.
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from lengthgen.cli.common import add_claims_option, beside, emit, read_claims
+from lengthgen.cli.common import UsageError, add_out_option, add_run_option, checked_out, emit, given_runs, read_claims
+from lengthgen.cli.common import run_path
 
 NAME = "robustness"
-HELP = "print the robustness map (claims x settings) from reports/claims.json and write it as JSON"
+HELP = "print the robustness map (claims x settings) of a run (--out: also write it as JSON)"
 RUN_MAP = "pytest claims -m robustness -n auto"  # the run that stores the map's cells
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_claims_option(parser, "--report", "the claims.json holding the map's cells")
+    add_run_option(parser, "the run holding the map's cells")
+    add_out_option(parser, "also write the map as JSON")
     parser.add_argument(
-        "--json",
-        type=Path,
-        default=None,
-        metavar="PATH",
-        help="where the map is written (default: robustness.json beside --report)",
-    )
-    parser.add_argument(
-        "--list", action="store_true", help="print the settings and the claims each applies to (from --report)"
+        "--list", action="store_true", help="print the settings and the claims each applies to (from --run)"
     )
 
 
@@ -49,18 +43,20 @@ def run(args: argparse.Namespace) -> int:
     from lengthgen.registry import EMPTY, Registry
 
     if args.list:
-        recorded = read_claims(args.report, missing="") if args.report.exists() else None
+        if args.out is not None:
+            raise UsageError("--list prints only: drop --out")
+        recorded = read_claims(run_path(args), missing="") if run_path(args).exists() else None
         print(settings_table((Registry.from_data(recorded) if recorded else EMPTY).catalogue))
         return 0
     from lengthgen.report.robustness import build_map, map_lines
     from lengthgen.report.run_view import RunView
 
-    data = read_claims(args.report, missing=f"run `{RUN_MAP}` first, or pass --report")
+    args.out = checked_out(args.out, given_runs(args))
+    data = read_claims(run_path(args), missing=f"run `{RUN_MAP}` first, or pass --run")
     cells = data.get("robustness") or []
     if not cells:
-        raise ValueError(f"{str(args.report)!r} holds no robustness map (run `{RUN_MAP}`)")
+        raise ValueError(f"{str(run_path(args))!r} holds no robustness map (run `{RUN_MAP}`)")
     catalogue = Registry.from_data(data).catalogue
-    args.json = beside(args.report, args.json, "robustness.json")
     records = RunView.from_json(data).records
     emit(args, "\n".join(map_lines(cells, catalogue=catalogue, records=records)), build_map(cells, catalogue))
     return 0

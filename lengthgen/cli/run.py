@@ -17,7 +17,8 @@ mode): the folder above the claims directory's topmost package goes first on ``s
 ``registry.CLAIMS`` maps each claim id to its spec and whose ``run.run_claim`` runs one.
 
 Bad input is one line and exit status 2: an unknown claim (the line lists the known ones), a missing claims
-directory (the line says where it looked). The exit status is 1 when a claim's test would fail (an undeclared
+directory (the line says where it looked), an ``--out`` that cannot be written or holds a run's records (found
+before anything trains). The exit status is 1 when a claim's test would fail (an undeclared
 failure, an unexpected pass), else 0.
 """
 
@@ -32,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-from lengthgen.cli.common import UNTIL_DECIDED_MAX, UsageError, add_output_options, make_cache, seeds_arg
+from lengthgen.cli.common import UNTIL_DECIDED_MAX, UsageError, add_output_options, checked_out, make_cache, seeds_arg
 from lengthgen.cli.common import until_decided_arg
 
 NAME = "run"
@@ -75,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_output_options(parser)
     parser.epilog = (
-        "--json PATH writes every claim's record (its checks, scale and verdict) and its experiment's results."
+        "--out PATH writes every claim's record (its checks, scale and verdict) and its experiment's results."
     )
 
 
@@ -166,7 +167,9 @@ def run(args: argparse.Namespace) -> int:
     from lengthgen.records import ClaimRecorder
     from lengthgen.scale import SCALES as BY_NAME
     from lengthgen.sequential import Plan
+    from lengthgen.store.files import atomic_write
 
+    out = checked_out(args.out)  # before anything loads or trains
     known, run_claim = load_claims(args.claims_dir)
     ids = chosen(args.claims, known)
     scale = BY_NAME[args.scale]
@@ -190,11 +193,10 @@ def run(args: argparse.Namespace) -> int:
             records.append(recorder.record.to_dict())
             to_json = getattr(result, "to_json", None)
             results[name] = to_json() if callable(to_json) else None
-    if args.json is not None:
+    if out is not None:
         try:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps({"records": records, "results": results}, indent=1, default=str))
+            atomic_write(out, json.dumps({"records": records, "results": results}, indent=1, default=str))
         except OSError as error:
-            raise UsageError(f"cannot write --json {str(args.json)!r}: {error.strerror}") from None
-        print(f"wrote {args.json}")
+            raise UsageError(f"cannot write --out {str(out)!r}: {error.strerror}") from None
+        print(f"wrote {out}")
     return 1 if failed else 0

@@ -5,8 +5,8 @@ Every experiment subcommand runs the same way (:meth:`Experiment.run`): the opti
 the experiment's context (``lengthgen.context.Context``: ``--seeds``, ``--steps`` and, where the experiment reads
 them, ``--lengths`` and ``--sequences``) and its model cache (``--cache-dir``, ``--no-cache``, ``--retrain``), its
 own arguments fill the keywords of its function, ``run_x(ctx, cache, **arguments)``, and the result's ``table()`` is
-printed and its ``to_json()`` written with ``--json``. An exact computation (``seeds=None``: nothing trained) takes
-its own arguments and ``--json`` alone, and its function no context or cache.
+printed and its ``to_json()`` written to ``--out`` (checked before the experiment runs). An exact computation
+(``seeds=None``: nothing trained) takes its own arguments and ``--out`` alone, and its function no context or cache.
 
 This module imports no torch and no experiment: a row names its function by module and name, and a default read
 from the experiment's module (:class:`Constant`) is read when its subcommand's parser is built, so a command line
@@ -18,11 +18,12 @@ from __future__ import annotations
 import argparse
 import importlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable
 
 from lengthgen.cli.common import (
+    add_out_option,
     add_output_options,
+    checked_out,
     emit_result,
     float_list,
     int_list,
@@ -115,9 +116,7 @@ class Experiment:
         for arg in self.args:
             arg.add_to(parser, self.module)
         if self.seeds is None:
-            parser.add_argument(
-                "--json", type=Path, default=None, metavar="PATH", help="also write the results as JSON"
-            )
+            add_out_option(parser)
             return
         parser.add_argument(
             "--seeds",
@@ -164,7 +163,8 @@ class Experiment:
         return Context(args.seeds, args.steps, evaluation)
 
     def run(self, args: argparse.Namespace) -> int:
-        """Run the experiment, print its table, write its JSON (``--json``); exit status 0."""
+        """Run the experiment, print its table, write its JSON (``--out``); exit status 0."""
+        args.out = checked_out(args.out)  # before anything trains
         module, _, name = self.function.partition(":")
         function = getattr(importlib.import_module(f"{EXPERIMENTS}.{module}"), name)
         if self.seeds is None:

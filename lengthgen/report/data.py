@@ -18,6 +18,7 @@ import gzip
 import json
 import math
 import re
+import zlib
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -179,7 +180,7 @@ def read_json(path: Path, what: str, missing: str) -> Any:
 
 def load(path: Path) -> dict[str, Any]:
     """The data of a ``claims.json``; ValueError naming the file if it is missing or not a report."""
-    data = read_json(path, "claims.json", "run `pytest claims` first, or pass --json")
+    data = read_json(path, "claims.json", "run `pytest claims` first, or pass --run")
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         raise ValueError(f"{str(path)!r} is not a claims.json (no list of records)")
     for i, record in enumerate(data["records"]):
@@ -210,6 +211,23 @@ def read(source: Path | str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, EOFError, json.JSONDecodeError) as error:
         raise ValueError(f"{str(path)!r} is not a readable claims.json.gz: {error}") from None
     return checked(data, path)
+
+
+GZIP_MAGIC = b"\x1f\x8b"  # the first bytes of a gzip stream
+
+
+def holds_records(path: Path) -> bool:
+    """Whether the file at ``path`` holds a run's records, by its content (whatever its name): JSON, gzipped or
+    not, whose top level has ``"records"`` (a claims.json, a ``lengthgen run --out`` file): a file no command
+    writes over. A file that cannot be read or parsed holds none."""
+    try:
+        raw = Path(path).read_bytes()
+        if raw[:2] == GZIP_MAGIC:
+            raw = gzip.decompress(raw)
+        data = json.loads(raw)
+    except (OSError, EOFError, zlib.error, ValueError):  # unreadable, a broken gzip stream, not JSON or UTF-8
+        return False
+    return isinstance(data, dict) and "records" in data
 
 
 def checked(data: Any, where: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ earlier registry, ``all-alternatives`` (every reading of :data:`lengthgen.readin
 - :func:`deciding_check_name`: the check the curve plots (a display choice: see its docstring);
 - :func:`curve`: the :class:`Curve` of one row ("C8", "C12-d64") of a run;
 - :func:`curve_lines`: the curve as text (``lengthgen multiverse --curve C8``);
-- :func:`curve_png`: the curve as a figure (``--png PATH``).
+- :func:`curve_png`: the curve as a figure (``lengthgen multiverse --curve CLAIM --out PATH``).
 
 A universe whose verdict is "ruled out" (a precondition the paper's own results state failed there, so the
 claim's checks did not run) is shown greyed and left out of the count: it is not a reading the paper can have

@@ -11,7 +11,7 @@ readings and the cells the registry runs are the plain registry's (``lengthgen.r
 
 - :func:`universe_grid`: the grid as views: the registry's readings, its rows (claims; C12/C13 per width),
   the recorded cells, the cells the registry runs, and each row's verdict at the paper's point;
-- :func:`build_grid` / :func:`grid_lines`: the grid as plain data (``lengthgen multiverse --json``) and as
+- :func:`build_grid` / :func:`grid_lines`: the grid as plain data (``lengthgen multiverse --out PATH``) and as
   text (``lengthgen multiverse``, the terminal summary);
 - :func:`outcomes` / :func:`outcome_for`: per row, "holds under every reading", the readings under which
   the verdict changes with the deciding numbers, or "not run in the multiverse" (the claims tables'

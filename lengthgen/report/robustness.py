@@ -9,7 +9,7 @@ says which run produced it. Its columns are the catalogue's settings (``lengthge
 catalogue's words; how the suite runs each is ``lengthgen.experiments.robustness``, which the report does not
 import), its rows the claims whose entry names a setting (the run's catalogue, ``Entry.settings``).
 
-- :func:`build_map` / :func:`map_lines`: the map as data (``lengthgen robustness --json``) and as text
+- :func:`build_map` / :func:`map_lines`: the map as data (``lengthgen robustness --out PATH``) and as text
   (``lengthgen robustness``, the terminal summary of a robustness run);
 - :func:`grid_view`: the coloured grid for the page as a view-model (``lengthgen.report.grid``, laid out
   by ``templates/robustness.html.j2``, as the multiverse's), each cell linked to its checks.

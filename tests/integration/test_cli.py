@@ -28,7 +28,7 @@ def test_train_json_contract(tmp_path, capsys):
             "12,20",
             "--sequences",
             "64",
-            "--json",
+            "--out",
             str(out),
             "--cache-dir",
             str(tmp_path / "c"),

@@ -46,12 +46,12 @@ def test_weight_decay_and_ape_fixes_json(tmp_path, capsys):
         str(tmp_path / "c"),
     ]
     out = tmp_path / "decay.json"
-    assert main(["weight-decay", "--seeds", "0", "--grid-seeds", "0,1", "--json", str(out), *common]) == 0
+    assert main(["weight-decay", "--seeds", "0", "--grid-seeds", "0,1", "--out", str(out), *common]) == 0
     data = json.loads(out.read_text())
     assert {c["weight_decay"] for c in data["cells"]} == {0.0, 1e-4, 1e-2}
     assert data["config"]["seeds_by_weight_decay"] == {"0": [0, 1], "0.0001": [0], "0.01": [0]}
     out = tmp_path / "fixes.json"
-    assert main(["ape-fixes", "--seeds", "0", "--json", str(out), *common]) == 0
+    assert main(["ape-fixes", "--seeds", "0", "--out", str(out), *common]) == 0
     rows = json.loads(out.read_text())["rows"]
     assert {r["fix"] for r in rows} == {"none", "interpolate", "clamp", "rescale"}
     assert {r["length"] for r in rows} == {20, 24, 32, 40, 48}
@@ -62,7 +62,7 @@ def test_weight_decay_and_ape_fixes_json(tmp_path, capsys):
 def test_dynamics_and_sweeps_json(tmp_path):
     cache = ["--cache-dir", str(tmp_path / "c"), "--workers", "1"]
     out = tmp_path / "dyn.json"
-    assert main(["dynamics", "--steps", "20", "--seeds", "0", "--offsets", "2", "--json", str(out), *cache]) == 0
+    assert main(["dynamics", "--steps", "20", "--seeds", "0", "--offsets", "2", "--out", str(out), *cache]) == 0
     row = json.loads(out.read_text())["rows"][0]
     assert row["step"] == [0, 20] and set(row["stats"]) == {"key_carrier", "query_carrier", "rank_energy"}
     out = tmp_path / "sweep.json"
@@ -84,7 +84,7 @@ def test_dynamics_and_sweeps_json(tmp_path):
                 "8-16",
                 "--temperatures",
                 "1",
-                "--json",
+                "--out",
                 str(out),
                 *cache,
             ]
@@ -107,5 +107,5 @@ def test_dynamics_and_sweeps_json(tmp_path):
         "--widths",
         "16,64",
     ]
-    assert main([*argv, "--json", str(out), *cache]) == 0
+    assert main([*argv, "--out", str(out), *cache]) == 0
     assert {r["width"] for r in json.loads(out.read_text())["rows"]} == {16, 64}

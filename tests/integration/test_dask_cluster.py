@@ -320,14 +320,14 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
         "--lengths",
         "12,20",
     ]
-    assert main([*args, "--cache-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json")]) == 0
+    assert main([*args, "--cache-dir", str(tmp_path / "local"), "--out", str(tmp_path / "local.json")]) == 0
     assert (
         main(
             [
                 *args,
                 "--cache-dir",
                 str(tmp_path / "remote"),
-                "--json",
+                "--out",
                 str(tmp_path / "remote.json"),
                 "--scheduler",
                 on_cluster.address,

@@ -61,7 +61,7 @@ def test_report_cli_unwritable_out_is_a_usage_error(tmp_path, capsys):
     from lengthgen.report.data import dump
 
     dump({"format": 1, "environment": {}, "records": [], "controls": []}, tmp_path / "claims.json")
-    assert main(["report", "--json", str(tmp_path / "claims.json"), "--out", UNUSABLE, "--quiet"]) == 2
+    assert main(["report", "--run", str(tmp_path / "claims.json"), "--out", UNUSABLE, "--quiet"]) == 2
     assert f"--out {UNUSABLE!r} cannot be written" in capsys.readouterr().err
 
 

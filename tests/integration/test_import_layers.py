@@ -110,10 +110,10 @@ def with_every_part(path: Path) -> Path:
 
 
 RENDERS = {  # a command line of each subcommand that renders a claims.json ({claims}: one with every part)
-    "report": ["report", "--json", "{claims}", "--quiet"],
+    "report": ["report", "--run", "{claims}", "--out", "page", "--quiet"],
     "diff": ["diff", str(RECORDED), "{claims}"],
-    "robustness": ["robustness", "--report", "{claims}"],
-    "multiverse": ["multiverse", "--report", "{claims}"],
+    "robustness": ["robustness", "--run", "{claims}"],
+    "multiverse": ["multiverse", "--run", "{claims}"],
     "docs": ["docs", "--data", str(ROOT / "tests" / "data"), "--root", str(ROOT), "--check"],  # the recorded runs
     "timed": ["timed", "--record", "costs.json", "--label", "true", "--", sys.executable, "-c", "pass"],
 }
@@ -141,7 +141,7 @@ def test_a_command_line_imports_its_subcommand_alone():
     """The lazy path rests on each module's NAME being its file's name with dashes."""
     for module in command_modules():
         assert importlib.import_module(f"lengthgen.cli.{module}").NAME == command_name(module), module
-    assert requested(["report", "--json", "x.json"]) == ["report"]
+    assert requested(["report", "--run", "x.json"]) == ["report"]
     assert requested(["weight-decay", "--seeds", "0-1"]) == ["weight-decay"]  # a row of the experiments' table
     assert requested(["--help"]) is None and requested([]) is None and requested(["no-such-command"]) is None
     assert set(RENDERS) == set(cli.RENDERS) <= {command_name(m) for m in command_modules()} <= set(command_names())

@@ -234,7 +234,8 @@ def test_the_record_command_writes_and_refuses_bad_input(tmp_path, capsys):
     from lengthgen.cli import main
     from lengthgen.report.data import assemble
 
-    run = tmp_path / "claims.json"
+    run = tmp_path / "run" / "claims.json"  # a folder of its own: the command never writes into it
+    run.parent.mkdir()
     cells = [
         _cell("C1", "lengths=per-batch", "not reproduced (undeclared)", ["RoPE K=3 L=32: accuracy"]),
         _cell(
@@ -247,16 +248,16 @@ def test_the_record_command_writes_and_refuses_bad_input(tmp_path, capsys):
     ]
     run.write_text(json.dumps(assemble([_cell("C1", None, "reproduced")] + cells, {"cpu_model": "cpu"})))
     out = tmp_path / "declared.json"
-    assert main(["multiverse", "--report", str(run), "--record", str(out)]) == 0
+    assert main(["multiverse", "--run", str(run), "--record", str(out)]) == 0
     written = D.load(out)
     assert written.cells["lengths=per-batch", "C1"].checks == ("RoPE K=3 L=32: accuracy",)
     assert written.cells["init=gpt2", "C3"].preconditions == ("one-layer fit",)
     assert "2 cells, 2 from this run, 2 changed" in capsys.readouterr().out
-    assert main(["multiverse", "--report", str(run), "--record", str(out)]) == 0
+    assert main(["multiverse", "--run", str(run), "--record", str(out)]) == 0
     assert "0 changed" in capsys.readouterr().out
-    for bad in (tmp_path / "no-such-dir" / "d.json",):
-        assert main(["multiverse", "--report", str(run), "--record", str(bad)]) == 2
+    for bad, words in (("/proc/d.json", "cannot be written"), (run.parent / "d.json", "in the folder of the recorded")):
+        assert main(["multiverse", "--run", str(run), "--record", str(bad)]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "cannot write" in err
-    assert main(["multiverse", "--report", str(run), "--curve", "C99"]) == 2
+        assert err.count("\n") == 1 and words in err, err
+    assert main(["multiverse", "--run", str(run), "--curve", "C99"]) == 2
     assert capsys.readouterr().err.count("\n") == 1

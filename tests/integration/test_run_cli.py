@@ -71,14 +71,14 @@ def lab(tmp_path):
 
 
 def records(path: Path) -> dict[str, dict]:
-    """The records of a --json file, by the name printed for each (its id, and its variant)."""
+    """The records of a --out file, by the name printed for each (its id, and its variant)."""
     data = json.loads(path.read_text())
     return {name: record for name, record in zip(data["results"], data["records"])}
 
 
 def test_an_exact_claim_runs_as_its_test_does(tmp_path, capsys):
     out = tmp_path / "run.json"
-    argv = ["run", "c15", "--scale", "quick", "--no-cache", "--claims-dir", str(CLAIMS), "--json", str(out)]
+    argv = ["run", "c15", "--scale", "quick", "--no-cache", "--claims-dir", str(CLAIMS), "--out", str(out)]
     assert main(argv) == 0
     printed = capsys.readouterr().out
     assert "== C15 (quick scale, no seeds: exact)" in printed and "g(s) = sum_j cos(s theta_j)" in printed
@@ -93,7 +93,7 @@ def test_an_exact_claim_runs_as_its_test_does(tmp_path, capsys):
 def test_a_training_claim_at_quick_scale(tmp_path, capsys):
     out = tmp_path / "run.json"
     cache = ["--cache-dir", str(tmp_path / "cache"), "--workers", "1"]
-    assert main(["run", "C16", "--scale", "quick", "--claims-dir", str(CLAIMS), "--json", str(out), *cache]) == 0
+    assert main(["run", "C16", "--scale", "quick", "--claims-dir", str(CLAIMS), "--out", str(out), *cache]) == 0
     printed = capsys.readouterr().out
     assert "training dynamics over 1000 steps" in printed and "\nC16: reproduced\n" in printed
     (record,) = json.loads(out.read_text())["records"]
@@ -103,7 +103,7 @@ def test_a_training_claim_at_quick_scale(tmp_path, capsys):
 
 def test_a_claims_directory_of_another_name_is_loaded_by_path(lab, tmp_path, capsys):
     out = tmp_path / "run.json"
-    assert main(["run", "X1", "X2", "X5", "--no-cache", "--claims-dir", str(lab), "--json", str(out)]) == 0
+    assert main(["run", "X1", "X2", "X5", "--no-cache", "--claims-dir", str(lab), "--out", str(out)]) == 0
     assert sys.modules["labclaims.registry"].__file__ == str(lab / "registry.py")
     printed = capsys.readouterr().out
     assert "\nX1: reproduced\n" in printed and "\nX2: not reproduced: X2: 1 of 1 checks fail as expected" in printed
@@ -120,14 +120,15 @@ def test_an_undeclared_failure_exits_1(lab, capsys):
 
 
 def test_the_seeds_and_the_stopping_rule_are_handed_to_run_claim(lab, tmp_path, capsys):
-    out = tmp_path / "run.json"
-    assert main(["run", "X1", "--seeds", "4,6", "--no-cache", "--claims-dir", str(lab), "--json", str(out)]) == 0
-    assert records(out)["X1"]["scale"]["seed_list"] == [4, 6]
-    assert main(["run", "X4", "--until-decided=12", "--no-cache", "--claims-dir", str(lab), "--json", str(out)]) == 0
-    plan = records(out)["X4"]["looks"]
+    out = [tmp_path / f"run-{i}.json" for i in range(3)]  # one each: no command writes over a file of records
+    assert main(["run", "X1", "--seeds", "4,6", "--no-cache", "--claims-dir", str(lab), "--out", str(out[0])]) == 0
+    assert records(out[0])["X1"]["scale"]["seed_list"] == [4, 6]
+    argv = ["run", "X4", "--until-decided=12", "--no-cache", "--claims-dir", str(lab), "--out", str(out[1])]
+    assert main(argv) == 0
+    plan = records(out[1])["X4"]["looks"]
     assert [look["seeds"] for look in plan["path"]] == [3, 7] and plan["stopped"] == "decided"
-    assert main(["run", "X4", "--no-cache", "--claims-dir", str(lab), "--json", str(out)]) == 0
-    assert records(out)["X4"]["looks"] is None  # without the option: one look
+    assert main(["run", "X4", "--no-cache", "--claims-dir", str(lab), "--out", str(out[2])]) == 0
+    assert records(out[2])["X4"]["looks"] is None  # without the option: one look
     capsys.readouterr()
 
 

@@ -13,7 +13,7 @@ TINY = ["--seeds", "0,1", "--steps", "3", "--width", "32", "--sequences", "32", 
 
 def test_two_layer_table_and_json(tmp_path, capsys):
     out = tmp_path / "r.json"
-    assert main(["two-layer", *TINY, "--json", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    assert main(["two-layer", *TINY, "--out", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
     printed = capsys.readouterr().out
     assert "selected offset" in printed and f"wrote {out}" in printed
     data = json.loads(out.read_text())

@@ -95,7 +95,7 @@ def test_cli_json(tmp_path, capsys, command, extra):
             "5",
             "--sequences",
             "32",
-            "--json",
+            "--out",
             str(out),
             "--cache-dir",
             str(tmp_path / "c"),

@@ -106,7 +106,7 @@ def test_an_exact_computation_takes_its_own_arguments_alone(tmp_path, capsys):
     assert exit_info.value.code == 2
     capsys.readouterr()
     out = tmp_path / "kernel.json"
-    assert main(["kernel", "--d", "8", "--bases", "1e4", "--json", str(out)]) == 0
+    assert main(["kernel", "--d", "8", "--bases", "1e4", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "d = 8" in printed and f"wrote {out}" in printed
     assert [row["base"] for row in json.loads(out.read_text())["rows"]] == [1e4]

@@ -166,11 +166,11 @@ def test_the_png_is_written(claims_json, tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 1000
 
 
-def test_cli_prints_the_curve_and_refuses_an_unknown_claim_in_one_line(claims_json, tmp_path, capsys):
+def test_cli_prints_the_curve_and_refuses_an_unknown_claim_in_one_line(claims_json, tmp_path, tmp_path_factory, capsys):
     from lengthgen.cli import main
 
-    png = tmp_path / "curve.png"
-    assert main(["multiverse", "--report", str(claims_json), "--curve", "C8", "--png", str(png)]) == 0
+    png = tmp_path_factory.mktemp("drawn") / "curve.png"  # outside the run's folder, which is only read
+    assert main(["multiverse", "--run", str(claims_json), "--curve", "C8", "--out", str(png)]) == 0
     out = capsys.readouterr().out
     assert "reproduced in 3 of 4 admissible universes" in out and png.stat().st_size > 0
     assert not (tmp_path / "multiverse.json").exists()  # the curve instead of the grid
@@ -185,11 +185,11 @@ def test_cli_prints_the_curve_and_refuses_an_unknown_claim_in_one_line(claims_js
         (claims_json, "C99", "C99 has no multiverse cells"),  # without a catalogue no claim is unknown
     )
     for report, claim, words in refusals:
-        assert main(["multiverse", "--report", str(report), "--curve", claim]) == 2
+        assert main(["multiverse", "--run", str(report), "--curve", claim]) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and captured.err.count("\n") == 1 and words in captured.err
-    assert main(["multiverse", "--report", str(claims_json)]) == 0  # without --curve: the grid
-    assert "multiverse (paper scale" in capsys.readouterr().out and (tmp_path / "multiverse.json").exists()
+    assert main(["multiverse", "--run", str(claims_json)]) == 0  # without --curve: the grid
+    assert "multiverse (paper scale" in capsys.readouterr().out and not (tmp_path / "multiverse.json").exists()
 
 
 def test_the_curve_module_imports_neither_torch_nor_matplotlib():

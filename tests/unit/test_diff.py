@@ -43,7 +43,10 @@ def write(tmp_path: Path, name: str, data: dict) -> Path:
 
 
 def run_diff(tmp_path, capsys, old: dict, new: dict, *options: str) -> tuple[int, str]:
-    code = main(["diff", str(write(tmp_path, "old.json", old)), str(write(tmp_path, "new.json", new)), *options])
+    """``lengthgen diff`` of the two runs, written into ``tmp_path/runs`` (a folder the diff never writes into)."""
+    runs = tmp_path / "runs"
+    runs.mkdir(exist_ok=True)
+    code = main(["diff", str(write(runs, "old.json", old)), str(write(runs, "new.json", new)), *options])
     return code, capsys.readouterr().out
 
 
@@ -401,9 +404,12 @@ def test_json_shape_to_stdout_and_to_a_file(tmp_path, capsys, baseline):
     (drift,) = record["checks"]
     assert drift["drifted"] and drift["new_value"] == check["value"] and drift["tolerance_from"] == "interval"
     path = tmp_path / "out" / "diff.json"
-    code, out = run_diff(tmp_path, capsys, baseline, new, "--json", str(path))
+    code, out = run_diff(tmp_path, capsys, baseline, new, "--out", str(path))
     assert code == 0 and out.splitlines()[-1] == f"wrote {path}" and out.startswith("lengthgen diff ")
     assert json.loads(path.read_text())["summary"]["drifted"] == 1
+    path.unlink()
+    code, out = run_diff(tmp_path, capsys, baseline, new, "--json", "--out", str(path))  # stdout stays JSON
+    assert json.loads(out) == json.loads(path.read_text())
 
 
 def test_report_directories_and_gzip(tmp_path, capsys, baseline):

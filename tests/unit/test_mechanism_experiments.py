@@ -104,7 +104,7 @@ def test_cli_prints_a_table_and_writes_json(command, tmp_path, capsys):
         str(STEPS),
         "--sequences",
         "32",
-        "--json",
+        "--out",
         str(out),
         "--cache-dir",
         str(tmp_path / "c"),

@@ -85,7 +85,7 @@ def test_without_a_catalogue_the_rows_go_by_claim_number():
     assert build_grid(cells, registry=registry())["columns"][:3] == ["C1", "C3", "C4"]  # the plan's rows too
 
 
-def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, capsys):
+def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, tmp_path_factory, capsys):
     from lengthgen.cli import main
 
     assert main(["multiverse", "--list"]) == 0
@@ -93,8 +93,9 @@ def test_cli_lists_the_registry_and_refuses_a_missing_report(tmp_path, capsys):
     assert "init=gpt2" in out and "who:" in out and "left at one reading:" in out
     path = tmp_path / "claims.json"
     path.write_text(json.dumps(assemble([record("C1", "init=gpt2")], {})))
-    assert main(["multiverse", "--report", str(path)]) == 0
-    assert json.loads((tmp_path / "multiverse.json").read_text())["cells"]
+    grid = tmp_path_factory.mktemp("out") / "multiverse.json"  # outside the run's folder, which is only read
+    assert main(["multiverse", "--run", str(path), "--out", str(grid)]) == 0
+    assert json.loads(grid.read_text())["cells"] and sorted(tmp_path.iterdir()) == [path]
 
 
 # ----------------------------------------------------------------------------------------------- the report
@@ -232,16 +233,17 @@ def test_the_markdown_table_gains_the_column_only_with_a_multiverse(view):
     assert "under other readings" not in summary_markdown(RunView.from_records(all_records(), ENVIRONMENT, registry()))
 
 
-def test_cli_prints_the_paper_column_and_the_changed_cells(tmp_path, capsys):
+def test_cli_prints_the_paper_column_and_the_changed_cells(tmp_path, tmp_path_factory, capsys):
     from lengthgen.cli import main
     from lengthgen.report import write_report
 
     files = write_report(all_records() + multiverse_records(), ENVIRONMENT, tmp_path, registry())
-    assert main(["multiverse", "--report", str(files.json)]) == 0
+    grid = tmp_path_factory.mktemp("out") / "multiverse.json"
+    assert main(["multiverse", "--run", str(files.json), "--out", str(grid)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^C8 +not-repr ", out, re.M)
     assert "C8 under init=gpt2: reproduced (at the paper's point: not reproduced)" in out
-    data = json.loads((tmp_path / "multiverse.json").read_text())
+    data = json.loads(grid.read_text())
     assert data["paper"]["C8"] == "not reproduced" and data["columns"][0] == "C1"
     changed = {(c["reading"], c["column"]) for c in data["cells"] if c.get("changed")}
     assert changed == {("init=gpt2", "C1"), ("init=gpt2", "C8")}
@@ -276,7 +278,7 @@ def test_a_claims_run_records_the_plan_and_list_counts_each_claims_universes(tmp
     assert "catalogue" not in assemble(all_records(), ENVIRONMENT) and "multiverse_plan" not in assemble([], {})
     path = tmp_path / "claims.json"
     path.write_text(json.dumps(data))
-    assert main(["multiverse", "--list", "--report", str(path)]) == 0
+    assert main(["multiverse", "--list", "--run", str(path)]) == 0
     out = capsys.readouterr().out
     counts = dict(re.findall(r"^  (C\d+(?:-d64)?|P\d) +(\d+) universes:", out, re.M))
     every = planner.all_cells()
@@ -291,7 +293,7 @@ def test_list_refuses_a_given_report_without_a_plan_and_hints_for_the_default(tm
     del data["multiverse_plan"]
     old = tmp_path / "old.json"
     old.write_text(json.dumps(data))
-    assert main(["multiverse", "--list", "--report", str(old)]) == 2
+    assert main(["multiverse", "--list", "--run", str(old)]) == 2
     assert "records no multiverse plan" in capsys.readouterr().err
     monkeypatch.chdir(tmp_path)  # no reports/claims.json here: the registry, and how to get the counts
     assert main(["multiverse", "--list"]) == 0
@@ -425,18 +427,19 @@ def test_the_extended_cells_join_the_grid_only_from_the_same_code():
         with_cells_of(data, other)
 
 
-def test_cli_add_joins_the_cells_of_a_run_of_the_same_code(tmp_path, capsys):
+def test_cli_add_joins_the_cells_of_a_run_of_the_same_code(tmp_path, tmp_path_factory, capsys):
     from lengthgen.cli import main
 
     base, more = tmp_path / "claims.json", tmp_path / "extended.json"
     base.write_text(json.dumps(assemble(all_records() + [record("C1", "init=gpt2")], {"code_fingerprint": "abc"})))
     more.write_text(json.dumps(assemble([record("C8", "init=flax+ape-rows=zero")], {"code_fingerprint": "abc"})))
-    assert main(["multiverse", "--report", str(base), "--add", str(more)]) == 0
-    cells = json.loads((tmp_path / "multiverse.json").read_text())["cells"]
+    grid = tmp_path_factory.mktemp("out") / "multiverse.json"
+    assert main(["multiverse", "--run", str(base), "--add", str(more), "--out", str(grid)]) == 0
+    cells = json.loads(grid.read_text())["cells"]
     assert {c["reading"] for c in cells} >= {"init=gpt2", "init=flax+ape-rows=zero"}
     more.write_text(json.dumps(assemble([record("C8", "init=flax+ape-rows=zero")], {"code_fingerprint": "def"})))
     capsys.readouterr()
-    assert main(["multiverse", "--report", str(base), "--add", str(more)]) == 2
+    assert main(["multiverse", "--run", str(base), "--add", str(more)]) == 2
     assert "computed with other code" in capsys.readouterr().err
 
 

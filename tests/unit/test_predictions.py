@@ -69,7 +69,7 @@ def test_cli_json(tmp_path, capsys, argv, expected):
     """The prediction experiments' subcommands print their table and write their JSON."""
     out = tmp_path / "p.json"
     options = ["--offsets", "2", "--steps", str(STEPS), "--seeds", "0", "--sequences", str(SEQUENCES)]
-    assert main([*argv, *options, "--workers", "1", "--json", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    assert main([*argv, *options, "--workers", "1", "--out", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
     data = json.loads(out.read_text())
     assert {key: data[key] for key in expected} == expected
     assert f"wrote {out}" in capsys.readouterr().out

@@ -104,22 +104,25 @@ def test_claims_json_keeps_the_map_apart_and_each_run_keeps_the_other_part(tmp_p
 def test_cli_prints_the_map_and_writes_json(tmp_path, capsys):
     out = tmp_path / "reports"
     write_report(map_records(), ENVIRONMENT, out, registry())
-    assert main(["robustness", "--report", str(out / "claims.json")]) == 0
+    assert main(["robustness", "--run", str(out / "claims.json")]) == 0  # printing writes nothing
+    assert "offsets-far" in capsys.readouterr().out and not (out / "robustness.json").exists()
+    written = tmp_path / "map" / "robustness.json"
+    assert main(["robustness", "--run", str(out / "claims.json"), "--out", str(written)]) == 0
     printed = capsys.readouterr().out
-    assert "offsets-far" in printed and "NEW-not-repr" in printed and f"wrote {out / 'robustness.json'}" in printed
-    data = json.loads((out / "robustness.json").read_text())
+    assert "offsets-far" in printed and "NEW-not-repr" in printed and f"wrote {written}" in printed
+    data = json.loads(written.read_text())
     assert {c["verdict"] for c in data["cells"]} == {"not reproduced (undeclared)", "reproduced", "missing"}
-    assert main(["robustness", "--list", "--report", str(out / "claims.json")]) == 0
+    assert main(["robustness", "--list", "--run", str(out / "claims.json")]) == 0
     listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     assert "  C1, C3, C4, C5, C6, C8  (K in {4, 5, 6}" in listed["offsets-far"]  # the recorded catalogue's claims
     assert "  C1, C3, C8  (training lengths [8, 24]" in listed["range-8-24"]
-    assert main(["robustness", "--list", "--report", str(tmp_path / "none.json")]) == 0  # no run: the settings
+    assert main(["robustness", "--list", "--run", str(tmp_path / "none.json")]) == 0  # no run: the settings
     assert "(claims from a recorded run)" in capsys.readouterr().out
 
 
 def test_cli_without_a_map_is_one_line_and_status_2(tmp_path, capsys):
     out = tmp_path / "reports"
     write_report(all_records(), ENVIRONMENT, out)
-    assert main(["robustness", "--report", str(out / "claims.json")]) == 2
+    assert main(["robustness", "--run", str(out / "claims.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "holds no robustness map" in err

@@ -139,7 +139,7 @@ def test_the_cli_prints_it(tmp_path, capsys, run):
 
     path = tmp_path / "claims.json"
     path.write_text(json.dumps(run))
-    assert main(["multiverse", "--report", str(path), "--paper"]) == 0
+    assert main(["multiverse", "--run", str(path), "--paper"]) == 0
     out = capsys.readouterr().out
     assert "stated numbers, each against the one measurement it names" in out and "the untrained baselines:" in out
     assert "each reading against the suite's" in out

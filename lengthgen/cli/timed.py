@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from lengthgen.cli.common import UsageError
+from lengthgen.cli.common import UsageError, checked_out
 from lengthgen.cpu import cpu_model
 from lengthgen.report.costs import FORMAT, read
 from lengthgen.store.files import atomic_write
@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     command = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
     if not command:
         raise UsageError("timed: no command to run (write it after --)")
+    checked_out(args.record, what="--record")  # a file of a run's records is never appended to
     data = load(args.record)  # a malformed file is a usage error before the command runs
     try:
         cost = time_command(command)

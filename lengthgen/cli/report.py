@@ -57,6 +57,8 @@ def out_dir(args: argparse.Namespace) -> Path | None:
 def run(args: argparse.Namespace) -> int:
     from lengthgen.report import RunView, summary_lines, write_page
 
+    if not run_path(args).exists():  # said before the page's folder is made
+        raise ValueError(f"{str(run_path(args))!r} does not exist (run `pytest claims` first, or pass --run)")
     out = out_dir(args)
     view = RunView.from_json(read_run(args))  # parsed once: the page and the summary read the same view
     files = None

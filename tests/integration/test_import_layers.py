@@ -122,7 +122,8 @@ RENDERS = {  # a command line of each subcommand that renders a claims.json ({cl
 @pytest.mark.slow
 @pytest.mark.parametrize("command", list(RENDERS))
 def test_rendering_a_claims_json_imports_no_torch(tmp_path, command):
-    claims = with_every_part(tmp_path / "claims.json")
+    (tmp_path / "run").mkdir()  # the run's own folder: a page goes beside it (cwd), never into it
+    claims = with_every_part(tmp_path / "run" / "claims.json")
     argv = [a.format(claims=claims) for a in RENDERS[command]]
     code = (
         "import json, sys\nfrom lengthgen.cli import main\nstatus = main(json.loads(sys.argv[1]))\n"

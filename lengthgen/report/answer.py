@@ -196,10 +196,12 @@ def _choices(run: RunView, terse: bool = False) -> str:
     return said + "."
 
 
-def _numbers(run: RunView, detail: bool) -> str:
+def _numbers(run: RunView, detail: int) -> str:
+    """What the paper's numbers tell: with the claims behind each preference (``detail`` 2), the short form (1), or
+    the preferences alone, without the leans that rest on one claim's numbers (0: none of them is a preference)."""
     from lengthgen.report.stated_numbers import sentence, table
 
-    return sentence(table(run), detail) if run.multiverse else ""
+    return sentence(table(run), detail >= 2, leans=detail >= 1) if run.multiverse else ""
 
 
 def words(text: str) -> int:
@@ -207,14 +209,15 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-FITTINGS = (  # what the answer says, most first: (kinds whose gists it spells out, the stated numbers' values,
-    # the reading that decides most verdicts otherwise)
-    (KINDS, True, True),
-    (("paper", "edge"), True, True),
-    (("paper", "edge"), False, True),
-    (("edge",), False, True),
-    ((), False, True),
-    ((), False, False),
+FITTINGS = (  # what the answer says, most first: (kinds whose gists it spells out, how much of the stated numbers
+    # it says (``_numbers``), the reading that decides most verdicts otherwise)
+    (KINDS, 2, True),
+    (("paper", "edge"), 2, True),
+    (("paper", "edge"), 1, True),
+    (("edge",), 1, True),
+    ((), 1, True),
+    ((), 1, False),
+    ((), 0, False),
 )
 
 

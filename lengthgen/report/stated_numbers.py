@@ -575,14 +575,14 @@ def preferences(found: Table) -> list[Preference]:
     return [prefer(found, u, plan) for u in names]
 
 
-def sentence(found: Table, detail: bool = True) -> str:
+def sentence(found: Table, detail: bool = True, leans: bool = True) -> str:
     """What the paper's numbers tell of the open choices, in one sentence: the readings they favour (with the claims
     whose numbers move their way, where ``detail``), the leans that rest on one claim's numbers (each named with
-    them where ``detail``, else together), and that they cannot tell the rest apart."""
+    them where ``detail``, else together; none where not ``leans``), and that they cannot tell the rest apart."""
     prefs = preferences(found)
     if not prefs:
         return ""
-    parts, single = [], [p for p in prefs if p.verdict == ONE_CLAIM]
+    parts, single = [], [p for p in prefs if p.verdict == ONE_CLAIM and leans]
     for p in prefs:
         said = f" (numbers of {', '.join(p.claims)})" if detail else ""
         if p.verdict == FAVOURED_VERDICT:
@@ -597,7 +597,7 @@ def sentence(found: Table, detail: bool = True) -> str:
         lean = f"; other leans rest on {' and '.join(claims)} alone"
     if not parts:
         return f"The paper's numbers favour no open choice{lean}."
-    rest = "; the rest they cannot tell apart" if detail or not single else ""
+    rest = "; the rest they cannot tell apart" if detail or (leans and not single) else ""
     return f"The paper's numbers favour {' and '.join(parts)}{lean}{rest}."
 
 

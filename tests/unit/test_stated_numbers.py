@@ -287,3 +287,15 @@ def test_the_ranking_calls_a_row_within_the_noise_of_the_first_a_tie():
     assert versus[ranked[0].universe] == "the first" and {ranked[0].universe, ranked[1].universe} == {sn.PAPER, "near"}
     assert versus[ranked[1].universe].startswith("a tie (")
     assert versus["far"].startswith("below the first (") and ranked[-1].universe == "far"
+
+
+def test_the_sentence_names_leans_on_one_claim_apart_from_preferences():
+    joined = data.with_cells_of(data.read(REFERENCE), data.read(DATA / "claims-extended.json.gz"))
+    found = sn.table(RunView.from_data(joined))
+    full = sn.sentence(found)
+    assert "PyTorch's two-layer initialisation is not favoured: its lead rests on one number: C13's 0.98" in full
+    assert sn.sentence(found, detail=False).endswith("; other leans rest on C13 alone.")
+    # the shortest form says the preferences alone: a lean on one claim is none
+    assert sn.sentence(found, detail=False, leans=False) == (
+        "The paper's numbers favour PyTorch's one-layer defaults over Flax's."
+    )

@@ -10,6 +10,10 @@
 4. The open choices, counting only verdicts a reading decides the other way (a cell within the seeds' noise is no
    change, ``lengthgen.report.outcome``), and the readings ruled out.
 5. What the paper's numbers tell of the open choices (``lengthgen.report.stated_numbers.sentence``).
+6. The claims whose verdict rests on the paper's seeds (:func:`seed_notes`): those that reproduce at the paper's
+   seeds and are decided the other way at the robustness map's fresh seeds (by the map's own rule,
+   ``lengthgen.report.robustness.spreads``) or in a run with seeds added until decided, "hold at the paper's seeds
+   only"; a test that does not reproduce at the paper's seeds and does with seeds added says so.
 
 No torch.
 """
@@ -23,6 +27,7 @@ from typing import Sequence
 from lengthgen.records import ClaimRecord
 from lengthgen.report import multiverse as mv
 from lengthgen.report.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE
+from lengthgen.report.robustness import spreads
 from lengthgen.report.run_view import RunView
 
 MOST_WORDS = 80  # the answer's budget: a reviewer's ten seconds
@@ -33,6 +38,7 @@ KIND_WORDS = {  # each group's few words of why
     "edge": "at a boundary or in one cell",
 }
 HOLDS = ("reproduced",)  # a test's verdict that counts as reproducing (a close call included: its label differs)
+FRESH_SEEDS = "fresh-seeds"  # the robustness map's setting that reruns the paper's point at other seeds
 
 
 def kind_of(record: ClaimRecord) -> str:
@@ -99,6 +105,70 @@ def _failures(run: RunView, gists: Sequence[str]) -> str:
     return f"{claims} do not: {'; '.join(parts)}."
 
 
+@dataclass(frozen=True)
+class SeedNote:
+    """A claim test whose verdict moves with the seeds: at the paper's seeds against fresh seeds or more seeds."""
+
+    claim: str  # the claim
+    seeds: int  # the seeds of the run it differs in where it reproduces only with more seeds (else 0)
+    test_name: str  # its test at the paper's point (the verdict table's row)
+    paper_only: bool  # it reproduces at the paper's seeds and not at the other seeds ("holds at the paper's seeds
+    # only"); False: it does not reproduce at the paper's seeds and does at more seeds
+    note: str  # in words: "holds at the paper's seeds only: not reproduced at fresh seeds 100..107"
+
+
+def _seeds_text(record: ClaimRecord) -> str:
+    seeds = record.scale.get("seed_list") or []
+    if len(seeds) > 1 and list(seeds) == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"seeds {seeds[0]}..{seeds[-1]}"
+    return f"{len(seeds)} seeds"
+
+
+def seed_notes(run: RunView, more_seeds: RunView | None = None) -> list[SeedNote]:
+    """The claim tests whose verdict moves with the seeds, in the run's order: a claim that reproduces in every test
+    at the paper's seeds and whose fresh-seeds cell the robustness map decides the other way (beyond the seeds'
+    noise, by the map's rule) holds there at the paper's seeds only, each of its tests; so does a test that
+    reproduces and does not in ``more_seeds`` (the run with seeds added until decided, matched by test name); a
+    test that does not reproduce and does there reproduces only with more seeds."""
+    by: dict[str, list[ClaimRecord]] = {}
+    for r in run.claims:
+        by.setdefault(r.claim, []).append(r)
+    fresh = {c.claim: c for c in run.robustness if c.setting == FRESH_SEEDS}
+    moved = spreads(run.robustness, run.claims, run.catalogue) if fresh else {}
+    later = {r.test_name: r for r in (more_seeds.claims if more_seeds is not None else ())}
+    out = []
+    for claim, tests in by.items():
+        holds = all(r.verdict in HOLDS for r in tests)
+        at_fresh = holds and claim in moved and FRESH_SEEDS in moved[claim].where(OTHER_WAY)
+        for r in tests:
+            said = []
+            if at_fresh:
+                said.append(f"not reproduced at fresh {_seeds_text(fresh[claim])}")
+            other = later.get(r.test_name)
+            grown = other is not None and len(other.scale.get("seed_list") or ()) > len(r.scale.get("seed_list") or ())
+            if grown and r.verdict in HOLDS and other.verdict not in HOLDS:
+                said.append(f"not reproduced at {len(other.scale['seed_list'])} seeds")
+            if said:
+                out.append(SeedNote(claim, 0, r.test_name, True, f"holds at the paper's seeds only: {'; '.join(said)}"))
+            elif grown and r.verdict not in HOLDS and other.verdict in HOLDS:
+                close = " (close)" if other.labelled_close else ""
+                seeds = len(other.scale["seed_list"])
+                out.append(SeedNote(claim, seeds, r.test_name, False, f"reproduces{close} at {seeds} seeds"))
+    return out
+
+
+def _seeds(notes: Sequence[SeedNote]) -> str:
+    """The answer's sentence on the seeds: the claims that hold at the paper's seeds only, and those whose failing
+    test reproduces with more seeds."""
+    only = list(dict.fromkeys(n.claim for n in notes if n.paper_only))
+    grows = list(dict.fromkeys(n.claim for n in notes if not n.paper_only and n.claim not in only))
+    parts = [f"{', '.join(only)} hold{'s' if len(only) == 1 else ''} at the paper's seeds only"] if only else []
+    counts = {n.seeds for n in notes if not n.paper_only and n.claim in grows}
+    if grows:  # they hold at those seeds (only), said in the same breath as the others
+        parts.append(f"{', '.join(grows)} at {counts.pop() if len(counts) == 1 else 'more'} seeds")
+    return f"{'; '.join(parts)}." if parts else ""
+
+
 def _predictions(run: RunView) -> str:
     if not run.predictions:
         return ""
@@ -121,15 +191,17 @@ def _choices(run: RunView, terse: bool = False) -> str:
         said = f"Open choices decide {len(other)} verdicts otherwise{top}"
     else:
         said = "No open choice decides a verdict the other way"
-    said += f"; {len(noise)} differ only within noise" if noise else ""
+    said += f"; {len(noise)} differ only within noise" if noise and not terse else ""
     said += f"; {', '.join(ruled)} {'is' if len(ruled) == 1 else 'are'} ruled out" if ruled else ""
     return said + "."
 
 
-def _numbers(run: RunView, detail: bool) -> str:
+def _numbers(run: RunView, detail: int) -> str:
+    """What the paper's numbers tell: with the claims behind each preference (``detail`` 2), the short form (1), or
+    the preferences alone, without the leans that rest on one claim's numbers (0: none of them is a preference)."""
     from lengthgen.report.stated_numbers import sentence, table
 
-    return sentence(table(run), detail) if run.multiverse else ""
+    return sentence(table(run), detail >= 2, leans=detail >= 1) if run.multiverse else ""
 
 
 def words(text: str) -> int:
@@ -137,25 +209,28 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-FITTINGS = (  # what the answer says, most first: (kinds whose gists it spells out, the stated numbers' values,
-    # the reading that decides most verdicts otherwise)
-    (KINDS, True, True),
-    (("paper", "edge"), True, True),
-    (("paper", "edge"), False, True),
-    (("edge",), False, True),
-    ((), False, True),
-    ((), False, False),
+FITTINGS = (  # what the answer says, most first: (kinds whose gists it spells out, how much of the stated numbers
+    # it says (``_numbers``), the reading that decides most verdicts otherwise)
+    (KINDS, 2, True),
+    (("paper", "edge"), 2, True),
+    (("paper", "edge"), 1, True),
+    (("edge",), 1, True),
+    ((), 1, True),
+    ((), 1, False),
+    ((), 0, False),
 )
 
 
-def answer(run: RunView) -> str:
+def answer(run: RunView, more_seeds: RunView | None = None) -> str:
     """The answer, at most :data:`MOST_WORDS` words: the first of :data:`FITTINGS` that fits (the few words of why
-    per kind, the stated numbers' values), else the shortest."""
+    per kind, the stated numbers' values), else the shortest. ``more_seeds``: the run with seeds added until
+    decided, where there is one (:func:`seed_notes`)."""
     if not run.records:
         return "This run holds no claim test."
     head, predicted = _claims(run) if run.claims else "", _predictions(run)
+    seeds = _seeds(seed_notes(run, more_seeds)) if run.claims else ""
     for gists, detail, most in FITTINGS:
-        parts = [head, _failures(run, gists), predicted, _choices(run, terse=not most), _numbers(run, detail)]
+        parts = [head, seeds, _failures(run, gists), predicted, _choices(run, terse=not most), _numbers(run, detail)]
         text = " ".join(p for p in parts if p)
         if words(text) <= MOST_WORDS:
             return text

@@ -13,7 +13,7 @@ from pathlib import Path
 from lengthgen.records import ClaimRecord
 from lengthgen.report import costs, data
 from lengthgen.report import multiverse as mv
-from lengthgen.report.answer import answer
+from lengthgen.report.answer import answer, seed_notes
 from lengthgen.report.doc_claims import SeedsAdded, Shown, VerdictRow, controls, failing, seeds_added, shown, tests
 from lengthgen.report.doc_claims import threshold_sources
 from lengthgen.report.doc_bench import Benchmarks
@@ -67,6 +67,7 @@ class DocContext:
 
     run: RunView  # the reference run, with the extended cells joined to its multiverse
     answer: str  # the run's answer in at most 80 words (``report.answer``)
+    seed_notes: dict[str, str]  # per claim test (its test name) whose verdict moves with the seeds, in words
     tests: list[VerdictRow]  # every claim test at the paper's point, with what the other readings do to it
     claims: list[Shown]  # the paper's claims' tests at the paper's point
     predictions: list[Shown]  # the predictions' tests
@@ -101,10 +102,12 @@ def load(inputs: Inputs) -> DocContext:
     run = RunView.from_data(joined)
     grid = mv.view_grid(run)
     spent = Costs.of(costs.read(inputs.costs))
+    more_seeds = RunView.from_data(data.read(inputs.seeds_added))
     envs = (run.environment, run.robustness_environment, run.multiverse_environment)
     return DocContext(
         run=run,
-        answer=answer(run),
+        answer=answer(run, more_seeds),
+        seed_notes={n.test_name: n.note for n in seed_notes(run, more_seeds)},
         tests=tests(run.records, grid),
         claims=shown(run.claims),
         predictions=shown(run.predictions),
@@ -129,5 +132,5 @@ def load(inputs: Inputs) -> DocContext:
         bench=Benchmarks.read(inputs.bench),
         development=Development.read(inputs.development),
         startup=Startup.read(inputs.startup),
-        seeds_added=seeds_added(RunView.from_data(data.read(inputs.seeds_added))),
+        seeds_added=seeds_added(more_seeds),
     )

@@ -3,22 +3,30 @@ run's catalogue) against the one measurement it names, in every universe of a ru
 each combination), and which readings the numbers can tell apart. ``lengthgen multiverse --paper`` prints it; the
 page, the README and docs/robustness.md show it. No torch.
 
-One agreement rule, for a value and a range alike: a universe agrees with a stated number when the measurement's
-95 % interval (a point for an exact computation) meets the paper's value or range widened by its rounding (half a
-unit of its last digit); a range the paper states across settings agrees when every setting does.
+The paper's number is itself a mean over the paper's seeds (the claim's recorded ``paper_seeds``: 8 or 5), so it
+carries seed noise as the suite's mean does, and it is rounded (a two-digit 0.98 stands for [0.975, 0.985]). One
+rule scores a measurement against it (:func:`probability`): the probability that two runs differ by at least what
+is seen, the suite's mean against the paper's, with the seeds' variance s^2 estimated from the suite's own seeds:
+a two-sided Student's t tail of the gap with variance s^2/n_suite + s^2/n_paper + w^2/12 (w the rounding unit,
+10^-digits; the last term is the variance of a value uniform over its rounding interval). A range the paper states
+across settings scores each setting by its gap to the range widened by its rounding (0 inside), the settings'
+probabilities multiplied: one number however many settings it spans. A universe *agrees* with a number where that
+probability is at least :data:`AGREE_P` (in every setting).
 
-A count of agreements rewards noise (a wide interval agrees with more), so the universes are ranked instead by how
-likely each makes the paper's numbers: per number, the probability that the measurement's seed mean lies in the
-paper's widened value or range, under its sampling distribution over seeds (Student's t with the seeds' standard
-error; across settings, the product over them), summed as logs over the numbers that discriminate: those whose
-agreement differs between universes. The numbers that agree in every universe, or disagree in every one, say
-something about the implementation and nothing about the choices: they are listed apart.
+The universes are ranked by the sum of the log-probabilities of the numbers that discriminate (those whose
+agreement differs between universes); each number's term is bounded below by log :data:`LEAST_P`, so no number the
+suite cannot produce (a point far outside) outweighs the rest. The numbers that agree in every universe, or
+disagree in every one, say something about the implementation and nothing about the choices: they are listed apart.
+A number of a claim run at several widths that names none is compared at every width, each named: never at one
+width chosen after seeing a result.
 
-A reading is *favoured* over the suite's only where its advantage survives the seeds' noise: the seeds of every
-measurement are resampled (a bootstrap from the recorded per-seed values, one generator seeded per record and
-number, so a record two universes share is resampled alike), the universes rescored, and a reading that wins in at
-least :data:`FAVOURED` of the resamples is favoured (the suite's reading, where it wins as often); otherwise the
-numbers cannot tell them apart: a tie, as is a reading that moves no discriminating number.
+A reading is *favoured* over the suite's only where (1) its advantage survives the seeds' noise: the seeds are
+resampled *paired* (:func:`paired_resamples`: every measurement with n seeds draws the same seed indices in a
+resample, so universes that share seeds share their resampled seeds; with few seeds every distinct resample is
+enumerated with its multinomial weight), and the reading wins in at least :data:`FAVOURED` of them; and (2) numbers
+of at least :data:`SAME_WAY_CLAIMS` different claims move its way, each beyond the noise by the same rule. A
+preference that passes (1) on one claim's numbers alone "rests on one number" (that claim's, named) and is not
+favoured; one within the noise is a tie, as is a reading that moves no discriminating number.
 
 A universe that does not touch a claim measures it as the paper's point does (the same models), so the paper's
 point's record stands in for it; a universe whose cell of that claim is ruled out does not compare (its reading is
@@ -27,10 +35,10 @@ not one the paper can have used).
 
 from __future__ import annotations
 
+import itertools
 import math
-import zlib
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -40,20 +48,22 @@ from lengthgen.readings import READINGS, CellPlan
 from lengthgen.records import ClaimRecord
 from lengthgen.report.multiverse import column_of
 from lengthgen.report.run_view import RunView
-from lengthgen.sequential import t_quantile
 
 PAPER = "paper"
-FAVOURED = 0.95  # the share of bootstrap resamples a reading must win to be favoured
-RESAMPLES = 2000  # bootstrap resamples of the seeds
-BOOTSTRAP_SEED = 20261205  # the ranking's own generator seed: the same answer on every rerun
-LOG_FLOOR = math.log(1e-12)  # the log-probability of a number a universe cannot produce (a point outside it)
+FAVOURED = 0.95  # the (weighted) share of paired resamples a reading must win to be favoured
+AGREE_P = 0.05  # a measurement agrees with a number where runs differ by as much at least this often
+LEAST_P = 1e-3  # the least probability one number's term counts: no number outweighs the rest by more than log 1000
+SAME_WAY_CLAIMS = 2  # a preference needs numbers of this many different claims moving its way
+RESAMPLES = 2000  # random paired resamples where there are too many distinct ones to enumerate
+ENUMERATE_MOST = 20000  # enumerate every distinct joint resample up to this many
+BOOTSTRAP_SEED = 20261205  # the random resamples' generator seed: the same answer on every rerun
 TOP_UNIVERSES = 8  # the ranking's rows a document shows (the rest: `lengthgen multiverse --paper`)
 
 
-def _special() -> Any:
-    from scipy import special  # the report's quantiles and probabilities need scipy.special alone
+def _stats() -> Any:
+    from scipy import stats  # the report's tail probabilities need scipy.stats alone
 
-    return special
+    return stats
 
 
 @dataclass(frozen=True)
@@ -63,21 +73,41 @@ class Number:
     claim: str  # the claim it belongs to
     column: str  # the grid column whose record measures it (the claim, or "<id>-<variant>")
     stated: Stated  # the number as the claim states it, with its measurement
+    paper_seeds: int = 0  # the seeds the paper's mean is over (the claim's paper count; 0: unknown, the suite's)
+    width: str = ""  # the column's variant where the claim is compared at several widths ("d64"), else ""
 
     @property
     def window(self) -> tuple[float, float]:
         """The paper's value or range, widened by its rounding."""
-        h = 0.5 * 10.0**-self.stated.digits
+        h = self.stated.half_unit
         return self.stated.low - h, self.stated.high + h
 
     @property
     def name(self) -> str:
-        return f"{self.claim} {self.stated.quantity}"
+        return f"{self.claim}{f' {self.width}' if self.width else ''} {self.stated.quantity}"
+
+    @property
+    def short(self) -> str:
+        """The number as a reader finds it in the paper: "C13's 0.98"."""
+        return f"{self.claim}'s {self.stated.text}"
 
 
-def numbers(catalogue: Catalogue) -> list[Number]:
-    """Every number the run's catalogue states, in the catalogue's order."""
-    return [Number(e.id, f"{e.id}-{s.variant}" if s.variant else e.id, s) for e in catalogue for s in e.stated]
+def numbers(
+    catalogue: Catalogue, paper_seeds: Mapping[str, int] | None = None, widths: Mapping[str, str] | None = None
+) -> list[Number]:
+    """Every number the run's catalogue states, in the catalogue's order. A number of a claim run at several widths
+    that names none (``variant`` empty) is placed at each of its columns, each named by ``widths`` (column ->
+    variant, from the paper's point's records); ``paper_seeds``: column -> the paper's seed count."""
+    seeds, named = paper_seeds or {}, widths or {}
+    out = []
+    for e in catalogue:
+        for s in e.stated:
+            own = f"{e.id}-{s.variant}" if s.variant else e.id
+            columns = e.columns if not s.variant and len(e.columns) > 1 and named else (own,)
+            for column in columns:
+                width = named.get(column, "") if len(columns) > 1 else ""
+                out.append(Number(e.id, column, s, seeds.get(column, 0), width))
+    return out
 
 
 # ----------------------------------------------------------------------------------------------- one measurement
@@ -93,23 +123,6 @@ class SettingValues:
     @property
     def mean(self) -> float:
         return math.fsum(self.values) / len(self.values)
-
-    @property
-    def se(self) -> float:
-        n = len(self.values)
-        if n < 2:
-            return 0.0
-        m = self.mean
-        return math.sqrt(math.fsum((v - m) ** 2 for v in self.values) / (n - 1) / n)
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The seed mean's 95 % t-interval (a point without spread)."""
-        se = self.se
-        if se == 0:
-            return self.mean, self.mean
-        half = t_quantile(0.975, len(self.values) - 1) * se
-        return self.mean - half, self.mean + half
 
 
 def settings(record: ClaimRecord, stated: Stated) -> list[SettingValues] | None:
@@ -127,24 +140,38 @@ def settings(record: ClaimRecord, stated: Stated) -> list[SettingValues] | None:
     return [SettingValues(tuple(math.fsum(seed) / len(seed) for seed in zip(*series)))]
 
 
-def agrees(number: Number, found: Sequence[SettingValues]) -> bool:
-    """The one agreement rule: every setting's 95 % interval meets the paper's widened value or range."""
-    low, high = number.window
-    return all(s.interval[1] >= low and s.interval[0] <= high for s in found)
-
-
-def log_probability(number: Number, values: np.ndarray) -> np.ndarray:
-    """log P(the seed mean lies in the paper's widened value or range), under Student's t with the seeds' standard
-    error, for each row of ``values`` (resamples x seeds); a point (no spread) has probability 1 inside, 0 out."""
-    low, high = number.window
+def probability(number: Number, values: np.ndarray) -> np.ndarray:
+    """The probability that two runs differ by at least what is seen (module docstring), for each row of ``values``
+    (... x seeds): the suite's seed mean against the paper's value (a mean over ``number.paper_seeds`` seeds, the
+    same spread, rounded) or its range widened by its rounding. Without spread (an exact computation, one seed) the
+    rounding alone is the noise; a range then scores 1 inside and 0 outside."""
+    values = np.asarray(values, dtype=float)
     n = values.shape[-1]
-    mean = values.mean(axis=-1)  # (resamples,)
-    se = values.std(axis=-1, ddof=1) / math.sqrt(n) if n > 1 else np.zeros_like(mean)  # (resamples,)
-    inside = ((mean >= low) & (mean <= high)).astype(float)
+    mean = values.mean(axis=-1)
+    var = values.var(axis=-1, ddof=1) if n > 1 else np.zeros_like(mean)
+    noise = var / n + var / (number.paper_seeds or n)
+    low, high = number.window
+    if number.stated.low == number.stated.high:
+        gap = np.abs(mean - number.stated.low)
+        noise = noise + (2 * number.stated.half_unit) ** 2 / 12
+    else:
+        gap = np.maximum(0.0, np.maximum(low - mean, mean - high))
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = _special().stdtr(max(n - 1, 1), (high - mean) / se) - _special().stdtr(max(n - 1, 1), (low - mean) / se)
-        p = np.where(se > 0, t, inside)
-        return np.maximum(np.log(np.maximum(p, 0.0)), LOG_FLOOR)
+        tail = 2 * _stats().t.sf(gap / np.sqrt(noise), n - 1 if n > 1 else np.inf)
+    return np.minimum(np.where(noise > 0, tail, (gap == 0).astype(float)), 1.0)
+
+
+def agrees(number: Number, found: Sequence[SettingValues]) -> bool:
+    """The one agreement rule: in every setting, runs differ by what is seen at least :data:`AGREE_P` of the time."""
+    return all(float(probability(number, np.array(s.values))) >= AGREE_P for s in found)
+
+
+def log_score(number: Number, found: Sequence[np.ndarray]) -> np.ndarray:
+    """One number's term: the log of its settings' probabilities multiplied, bounded below by log :data:`LEAST_P`
+    (``found``: per setting, its values as rows of resamples x seeds, or one row)."""
+    with np.errstate(divide="ignore"):
+        total = sum(np.log(probability(number, v)) for v in found)
+    return np.maximum(total, math.log(LEAST_P))
 
 
 @dataclass(frozen=True)
@@ -171,10 +198,10 @@ class Measured:
 
     @property
     def log_p(self) -> float | None:
-        """Its log-probability at the recorded seeds (None where not compared, or where it is a count of checks)."""
+        """Its bounded log-probability at the recorded seeds (None where not compared, or a count of checks)."""
         if self.agrees is None or not self.found:
             return None
-        return float(sum(log_probability(self.number, np.array([s.values]))[0] for s in self.found))
+        return float(log_score(self.number, [np.array(s.values) for s in self.found]))
 
 
 def measured_in(number: Number, record: ClaimRecord | None, universe: str) -> Measured:
@@ -267,7 +294,9 @@ def table(run: RunView) -> Table:
     paper = {column_of(r, catalogue): r for r in run.records if r.scale.get("name", "paper") == "paper"}
     cells = {(r.universe, column_of(r, catalogue)): r for r in run.multiverse}
     universes = (PAPER,) + tuple(sorted(dict.fromkeys(u for u, _ in cells), key=registry_order))
-    found = tuple(numbers(catalogue))
+    seeds = {column: int(r.scale.get("paper_seeds") or 0) for column, r in paper.items()}
+    widths = {column: r.variant for column, r in paper.items() if r.variant}
+    found = tuple(numbers(catalogue, seeds, widths))
     rows = {
         u: tuple(measured_in(n, record_in(u, n.column, paper, cells, plan, catalogue), u) for n in found)
         for u in universes
@@ -278,26 +307,73 @@ def table(run: RunView) -> Table:
 # ----------------------------------------------------------------------------------------------- the ranking
 
 
-def _key(measured: Measured, number: Number) -> int:
-    """A stable seed for resampling one measurement of one number: the number and the measured values, so the
-    same measurement (a record two universes share, or equal values in two records) is resampled alike."""
-    values = ";".join(",".join(repr(v) for v in s.values) for s in measured.found)
-    return zlib.crc32(f"{number.name}|{values}".encode("utf-8"))
+def distinct_resamples(seeds: int) -> int:
+    """How many distinct bootstrap resamples ``seeds`` seeds have: the multisets of that size, C(2n-1, n)."""
+    return math.comb(2 * seeds - 1, seeds) if seeds > 0 else 1
 
 
-def resampled(measured: Measured, resamples: int, seed: int) -> np.ndarray:
-    """Its log-probability in each bootstrap resample of its seeds ((resamples,)), one generator per record and
-    number; a setting of one value (an exact computation) is its own resample."""
-    rng = np.random.default_rng([seed, _key(measured, measured.number)])
-    total = np.zeros(resamples)
+@dataclass(frozen=True)
+class Resamples:
+    """Paired bootstrap resamples of the seeds: per seed count, the seed indices each resample draws, shared by
+    every measurement with that many seeds (so two universes that share seeds share their resampled seeds)."""
+
+    indices: Mapping[int, np.ndarray]  # seed count -> (resamples, seeds) indices into a measurement's seeds
+    weights: np.ndarray  # (resamples,): each resample's probability under the bootstrap; they sum to 1
+    distinct: int  # the distinct joint resamples there are
+    enumerated: bool  # every distinct one is here (else :data:`RESAMPLES` random draws)
+
+    @property
+    def size(self) -> int:
+        return len(self.weights)
+
+    def text(self) -> str:
+        """How the resamples were taken, in words: "all 126 distinct paired resamples"."""
+        if self.enumerated:
+            return f"all {self.distinct} distinct paired resamples"
+        return f"{self.size} random paired resamples of {self.distinct} distinct"
+
+
+def _multisets(seeds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every distinct resample of ``seeds`` seeds (as sorted indices) and its multinomial probability."""
+    rows = np.array(list(itertools.combinations_with_replacement(range(seeds), seeds)), dtype=int)
+    counts = np.stack([(rows == i).sum(axis=1) for i in range(seeds)], axis=1)
+    log_w = math.lgamma(seeds + 1) - np.sum([[math.lgamma(c + 1) for c in row] for row in counts], axis=1)
+    return rows, np.exp(log_w - seeds * math.log(seeds))
+
+
+def paired_resamples(
+    counts: Iterable[int], most: int = ENUMERATE_MOST, draws: int = RESAMPLES, seed: int = BOOTSTRAP_SEED
+) -> Resamples:
+    """Paired resamples for measurements with the given seed counts (counts under 2 have nothing to resample):
+    every distinct joint resample with its weight where there are at most ``most``, else ``draws`` random ones
+    from a generator seeded with ``seed``, equally weighted. A general statistic: nothing here knows the paper."""
+    sizes = sorted({int(c) for c in counts if c >= 2})
+    distinct = math.prod(distinct_resamples(n) for n in sizes)
+    if distinct <= most:
+        parts = [_multisets(n) for n in sizes]
+        grid = [g.ravel() for g in np.meshgrid(*[np.arange(len(w)) for _, w in parts], indexing="ij")] if parts else []
+        weights = np.prod([w[g] for (_, w), g in zip(parts, grid)], axis=0) if parts else np.ones(1)
+        indices = {n: rows[g] for n, (rows, _), g in zip(sizes, parts, grid)}
+        return Resamples(indices, np.asarray(weights, dtype=float), distinct, True)
+    rng = np.random.default_rng(seed)
+    indices = {n: rng.integers(0, n, size=(draws, n)) for n in sizes}
+    return Resamples(indices, np.full(draws, 1.0 / draws), distinct, False)
+
+
+def resample_plan(found: Table) -> Resamples:
+    """The paired resamples of a table: over the seed counts of every discriminating number's measurements."""
+    counts = {len(s.values) for u in found.universes for n in found.discriminating for s in found.measured(u, n).found}
+    return paired_resamples(counts)
+
+
+def resampled(measured: Measured, plan: Resamples) -> np.ndarray:
+    """Its bounded log-probability in each paired resample ((resamples,)); a setting of one value (an exact
+    computation) is its own resample."""
+    rows = []
     for setting in measured.found:
         values = np.asarray(setting.values)
-        if values.size > 1:
-            values = values[rng.integers(0, values.size, size=(resamples, values.size))]  # (resamples, seeds)
-        else:
-            values = np.broadcast_to(values, (resamples, 1))
-        total += log_probability(measured.number, values)
-    return total
+        rows.append(values[plan.indices[values.size]] if values.size in plan.indices else values[None, :])
+    return np.broadcast_to(log_score(measured.number, rows), (plan.size,))
 
 
 @dataclass(frozen=True)
@@ -305,7 +381,7 @@ class Ranked:
     """A universe and how likely it makes the paper's discriminating numbers."""
 
     universe: str  # its name ("paper": the suite's readings)
-    log_likelihood: float  # the sum of the discriminating numbers' log-probabilities at the recorded seeds
+    log_likelihood: float  # the sum of the discriminating numbers' bounded log-probabilities at the recorded seeds
     agree: int  # discriminating numbers that agree there
     compared: int  # discriminating numbers compared there
     complete: bool  # it compares every discriminating number
@@ -330,38 +406,48 @@ def rank(found: Table) -> list[Ranked]:
     return sorted(out, key=lambda r: (not r.complete, -r.log_likelihood, r.universe != PAPER))
 
 
-def scores(found: Table, universe: str, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED) -> np.ndarray:
-    """The universe's summed log-probability over the discriminating numbers in each bootstrap resample."""
-    total = np.zeros(resamples)
+def scores(found: Table, universe: str, plan: Resamples | None = None) -> np.ndarray:
+    """The universe's summed bounded log-probability over the discriminating numbers in each paired resample."""
+    plan = plan if plan is not None else resample_plan(found)
+    total = np.zeros(plan.size)
     for n in found.discriminating:
         m = found.measured(universe, n)
         if m.log_p is not None:
-            total += resampled(m, resamples, seed)
+            total += resampled(m, plan)
     return total
 
 
-def win_share(mine: np.ndarray, theirs: np.ndarray) -> float:
-    """The share of resamples in which ``mine`` scores above ``theirs`` (a tie counts half): the bootstrap rule's
-    statistic, compared with :data:`FAVOURED`."""
-    return float(np.mean(mine > theirs) + 0.5 * np.mean(mine == theirs))
+def win_share(mine: np.ndarray, theirs: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """The (weighted) share of resamples in which ``mine`` scores above ``theirs`` (a tie counts half): the
+    bootstrap rule's statistic, compared with :data:`FAVOURED`."""
+    w = np.full(len(mine), 1.0 / len(mine)) if weights is None else np.asarray(weights) / np.sum(weights)
+    return float(np.sum(w * (mine > theirs)) + 0.5 * np.sum(w * (mine == theirs)))
 
 
 def against_first(found: Table, ranked: Sequence[Ranked]) -> list[str]:
     """Each ranked universe against the first, by the bootstrap rule: "the first"; "a tie (N %)" where the first
-    wins in fewer than :data:`FAVOURED` of the resamples; "below the first (N %)" where it wins in at least that
-    many; "compares fewer" for a universe that does not compare every discriminating number (its score sums fewer
-    numbers)."""
+    wins in fewer than :data:`FAVOURED` of the paired resamples; "below the first (N %)" where it wins in at least
+    that many; "compares fewer" for a universe that does not compare every discriminating number (its score sums
+    fewer numbers)."""
     if not ranked:
         return []
-    first = scores(found, ranked[0].universe)
+    plan = resample_plan(found)
+    first = scores(found, ranked[0].universe, plan)
     out = ["the first"]
     for r in ranked[1:]:
         if not r.complete:
             out.append("compares fewer")
             continue
-        wins = win_share(first, scores(found, r.universe))
+        wins = win_share(first, scores(found, r.universe, plan), plan.weights)
         out.append(f"below the first ({100 * wins:.0f} %)" if wins >= FAVOURED else f"a tie ({100 * wins:.0f} %)")
     return out
+
+
+FAVOURED_VERDICT = "favoured"
+SUITE_FAVOURED = "the suite's reading favoured"
+ONE_CLAIM = "rests on one claim"
+TIE = "tie"
+NOT_COMPARED = "not compared"
 
 
 @dataclass(frozen=True)
@@ -370,30 +456,68 @@ class Preference:
 
     universe: str  # the universe
     moved: tuple[tuple[Number, str, str], ...]  # (number, its value there, at the suite's readings) that move
-    wins: float  # the share of resamples in which it makes the numbers more likely than the suite's readings do
-    verdict: str  # "favoured", "the suite's reading favoured", "tie" (within the seeds' noise, or nothing moved),
-    # "not compared"
+    wins: float  # the weighted share of paired resamples in which it makes the numbers more likely than the suite's
+    verdict: str  # FAVOURED_VERDICT, SUITE_FAVOURED, ONE_CLAIM (beyond the noise on one claim's numbers), TIE
+    # (within the seeds' noise, or nothing moved), NOT_COMPARED
+    toward: tuple[Number, ...] = ()  # the moved numbers that move the winning side's way, each beyond the noise
+    leans: str = ""  # the side the noise-surviving preference leans to: the universe, PAPER, or "" (none)
+    resamples: str = ""  # how the seeds were resampled, in words
+
+    @property
+    def claims(self) -> tuple[str, ...]:
+        """The claims whose numbers move the winning side's way."""
+        return tuple(dict.fromkeys(n.claim for n in self.toward))
 
 
-def prefer(found: Table, universe: str, resamples: int = RESAMPLES, seed: int = BOOTSTRAP_SEED) -> Preference:
-    """The universe against the suite's readings, by the bootstrap rule (module docstring). A universe that compares
-    none of the discriminating numbers (its cells of them ruled out, or not recorded) is "not compared"."""
+def rests_on(numbers_: Sequence[Number]) -> str:
+    """What a one-claim preference rests on: "one number: C13's 0.98"; several numbers of one claim (or of its
+    widths) named with the claim once: "one claim's numbers: C13's 0.98, 0.02"."""
+    texts = list(dict.fromkeys(n.stated.text for n in numbers_))
+    if len(texts) == 1:
+        widths = [n.width for n in numbers_ if n.width]
+        at = f", at {' and '.join(widths)}" if widths else ""
+        return f"one number: {numbers_[0].short}{at}"
+    return f"one claim's numbers: {numbers_[0].claim}'s {', '.join(texts)}"
+
+
+def moves_toward(there: Measured, here: Measured, mine: bool, plan: Resamples) -> bool:
+    """One number moves a preference's way beyond the seeds' noise: its own term wins in at least :data:`FAVOURED`
+    of the paired resamples for the universe (``mine``), or for the suite's reading."""
+    if there.log_p is None or here.log_p is None:
+        return False
+    wins = win_share(resampled(there, plan), resampled(here, plan), plan.weights)
+    return wins >= FAVOURED if mine else wins <= 1 - FAVOURED
+
+
+def prefer(found: Table, universe: str, plan: Resamples | None = None) -> Preference:
+    """The universe against the suite's readings, by the paired bootstrap rule and the two-claims rule (module
+    docstring). A universe that compares none of the discriminating numbers (its cells of them ruled out, or not
+    recorded) is "not compared"."""
     if found.discriminating and all(found.measured(universe, n).agrees is None for n in found.discriminating):
-        return Preference(universe, (), 0.5, "not compared")
-    moved = tuple(
-        (n, found.measured(universe, n).shown, found.measured(PAPER, n).shown)
+        return Preference(universe, (), 0.5, NOT_COMPARED)
+    pairs = [
+        (n, found.measured(universe, n), found.measured(PAPER, n))
         for n in found.discriminating
         if found.measured(universe, n).agrees is not None
         and found.measured(universe, n).found != found.measured(PAPER, n).found
-    )
+    ]
+    moved = tuple((n, there.shown, here.shown) for n, there, here in pairs)
     if not moved:
-        return Preference(universe, (), 0.5, "tie")
-    mine, theirs = scores(found, universe, resamples, seed), scores(found, PAPER, resamples, seed)
+        return Preference(universe, (), 0.5, TIE)
+    plan = plan if plan is not None else resample_plan(found)
+    mine, theirs = scores(found, universe, plan), scores(found, PAPER, plan)
     if np.array_equal(mine, theirs):
-        return Preference(universe, moved, 0.5, "tie")
-    wins = win_share(mine, theirs)
-    verdict = "favoured" if wins >= FAVOURED else "the suite's reading favoured" if wins <= 1 - FAVOURED else "tie"
-    return Preference(universe, moved, wins, verdict)
+        return Preference(universe, moved, 0.5, TIE, resamples=plan.text())
+    wins = win_share(mine, theirs, plan.weights)
+    leans = universe if wins >= FAVOURED else PAPER if wins <= 1 - FAVOURED else ""
+    if not leans:
+        return Preference(universe, moved, wins, TIE, resamples=plan.text())
+    toward = tuple(n for n, there, here in pairs if moves_toward(there, here, leans == universe, plan))
+    if len(dict.fromkeys(n.claim for n in toward)) < SAME_WAY_CLAIMS:
+        verdict = ONE_CLAIM
+    else:
+        verdict = FAVOURED_VERDICT if leans == universe else SUITE_FAVOURED
+    return Preference(universe, moved, wins, verdict, toward, leans, plan.text())
 
 
 def label(universe: str) -> str:
@@ -420,18 +544,24 @@ def moved_text(p: Preference, most: int = MOVED_SHOWN) -> str:
 
 
 def preference_line(p: Preference) -> str:
-    """One reading against the suite's in words."""
-    if p.verdict == "not compared":
+    """One reading against the suite's in words, with how many claims' numbers the preference rests on."""
+    if p.verdict == NOT_COMPARED:
         return f"{p.universe}: not compared: its cells of the numbers that discriminate are ruled out or not recorded"
-    if p.verdict == "tie" and not p.moved:
+    if p.verdict == TIE and not p.moved:
         return f"{p.universe}: a tie: it moves none of the numbers that discriminate"
     values = moved_text(p)
-    share = f"wins in {100 * p.wins:.0f} % of {RESAMPLES} resamples"
-    if p.verdict == "favoured":
-        return f"{p.universe}: favoured, {label(p.universe)} ({values}; {share})"
-    if p.verdict == "the suite's reading favoured":
+    share = f"wins in {100 * p.wins:.0f} % of {p.resamples}"
+    claims = f"numbers of {len(p.claims)} claims ({', '.join(p.claims)}) move its way"
+    if p.verdict == FAVOURED_VERDICT:
+        return f"{p.universe}: favoured, {label(p.universe)}: {claims} ({values}; {share})"
+    if p.verdict == SUITE_FAVOURED:
         over = f"{instead(p.universe)} over {label(p.universe)}"
-        return f"{p.universe}: the suite's reading favoured, {over} ({values}; {share})"
+        return f"{p.universe}: the suite's reading favoured, {over}: {claims} ({values}; {share})"
+    if p.verdict == ONE_CLAIM:
+        return (
+            f"{p.universe}: not favoured: the lean to {lean_side(p)} rests on {rests_on(p.toward)}, and no other "
+            f"claim's number moves its way ({values}; {share})"
+        )
     return (
         f"{p.universe}: a tie within the seeds' noise: the paper's numbers cannot tell it from the suite's reading "
         f"({values}; {share})"
@@ -441,28 +571,39 @@ def preference_line(p: Preference) -> str:
 def preferences(found: Table) -> list[Preference]:
     """Every reading alone against the suite's readings, in the registry's order."""
     names = [r.name for r in READINGS if r.name in found.universes]
-    return [prefer(found, u) for u in names]
+    plan = resample_plan(found)
+    return [prefer(found, u, plan) for u in names]
 
 
-def sentence(found: Table, detail: bool = True) -> str:
-    """What the paper's numbers tell of the open choices, in one sentence: the readings they favour (with the
-    number that does it, where ``detail``) and that they cannot tell the others apart."""
+def sentence(found: Table, detail: bool = True, leans: bool = True) -> str:
+    """What the paper's numbers tell of the open choices, in one sentence: the readings they favour (with the claims
+    whose numbers move their way, where ``detail``), the leans that rest on one claim's numbers (each named with
+    them where ``detail``, else together; none where not ``leans``), and that they cannot tell the rest apart."""
     prefs = preferences(found)
     if not prefs:
         return ""
-    parts = []
+    parts, single = [], [p for p in prefs if p.verdict == ONE_CLAIM and leans]
     for p in prefs:
-        if p.verdict == "favoured":
-            n, there, here = p.moved[0]
-            said = (
-                f" ({n.claim}'s {n.stated.text}: {there} against {here} under {instead(p.universe)})" if detail else ""
-            )
+        said = f" (numbers of {', '.join(p.claims)})" if detail else ""
+        if p.verdict == FAVOURED_VERDICT:
             parts.append(f"{label(p.universe)}{said}")
-        elif p.verdict == "the suite's reading favoured":
-            parts.append(f"{instead(p.universe)} over {label(p.universe).split(' ')[0]}")
+        elif p.verdict == SUITE_FAVOURED:
+            parts.append(f"{instead(p.universe)} over {label(p.universe).split(' ')[0]}{said}")
+    lean = ""
+    if single and detail:
+        lean = "".join(f"; {lean_side(p)} is not favoured: its lead rests on {rests_on(p.toward)}" for p in single)
+    elif single:
+        claims = list(dict.fromkeys(c for p in single for c in p.claims))
+        lean = f"; other leans rest on {' and '.join(claims)} alone"
     if not parts:
-        return "The paper's numbers cannot tell the open choices apart."
-    return f"The paper's numbers favour {' and '.join(parts)}; the rest they cannot tell apart."
+        return f"The paper's numbers favour no open choice{lean}."
+    rest = "; the rest they cannot tell apart" if detail or (leans and not single) else ""
+    return f"The paper's numbers favour {' and '.join(parts)}{lean}{rest}."
+
+
+def lean_side(p: Preference) -> str:
+    """The side a one-claim lean goes to, in words: the reading's label, or the suite's over it."""
+    return label(p.universe) if p.leans == p.universe else f"{instead(p.universe)} over {label(p.universe)}"
 
 
 def baseline_lines(found: Table) -> list[str]:
@@ -471,8 +612,8 @@ def baseline_lines(found: Table) -> list[str]:
     out = []
     for n in found.numbers:
         width = n.stated.baseline_width
-        if width is None:
-            continue
+        if width is None or n.column != (f"{n.claim}-{n.stated.variant}" if n.stated.variant else n.claim):
+            continue  # the width its 1/d reading names is its own column's
         m = found.measured(PAPER, n)
         inverse = 1.0 / width
         near = abs(inverse - n.stated.low) <= 0.5 * 10.0**-n.stated.digits
@@ -490,10 +631,20 @@ def baseline_lines(found: Table) -> list[str]:
 # ----------------------------------------------------------------------------------------------- the renderings
 
 
+def measurement(n: Number) -> str:
+    """Which measurement the number is compared with: the claim's words, and the width where it is compared at each
+    of its widths."""
+    if not n.width:
+        return n.stated.why
+    return f"compared at each width of the claim, here {n.width}" + (
+        f"; the claim: {n.stated.why}" if n.stated.why else ""
+    )
+
+
 def number_line(found: Table, n: Number, universe: str = PAPER) -> str:
     m = found.measured(universe, n)
     mark = "agrees" if m.agrees else "n/a" if m.agrees is None else "DISAGREES"
-    how = f" [{n.stated.why}]" if n.stated.why else ""
+    how = f" [{measurement(n)}]" if measurement(n) else ""
     return f"{n.name}: paper {n.stated.text}, measured {m.shown}: {mark}{how}"
 
 
@@ -510,18 +661,21 @@ def paper_lines(run: RunView | Mapping[str, Any], top: int = 12) -> list[str]:
     lines += [f"  {n.name}" for n in found.disagree_everywhere]
     lines.append(f"discriminating ({len(found.discriminating)}): the universes are compared on these")
     lines += [f"  {n.name}" for n in found.discriminating]
-    lines.append("universes by how likely they make the discriminating numbers (sum of log-probabilities; agree):")
+    lines.append(
+        "universes by how likely they make the discriminating numbers (sum of bounded log-probabilities; agree):"
+    )
     ranked = rank(found)
     lines.append(
-        "  (against the first: the share of resamples in which the first makes the numbers more likely; a tie "
-        f"below {100 * FAVOURED:.0f} %)"
+        "  (against the first: the share of paired resamples in which the first makes the numbers more likely; a "
+        f"tie below {100 * FAVOURED:.0f} %; {resample_plan(found).text()})"
     )
     for r, versus in zip(ranked[:top], against_first(found, ranked[:top])):
         lines.append(f"  {r.log_likelihood:9.2f}  {r.agree:>2}/{r.compared:<2} {r.universe}: {versus}")
     if len(ranked) > top:
         lines.append(f"  ... {len(ranked) - top} more universes")
     lines.append(
-        f"each reading against the suite's (favoured where it wins in >= {100 * FAVOURED:.0f} % of resamples):"
+        f"each reading against the suite's (favoured where it wins in >= {100 * FAVOURED:.0f} % of paired resamples "
+        f"and numbers of >= {SAME_WAY_CLAIMS} claims move its way, each beyond the noise):"
     )
     lines += [f"  {preference_line(p)}" for p in preferences(found)]
     lines.append("the untrained baselines:")
@@ -537,8 +691,8 @@ class StatedView:
     discriminating: tuple[str, ...]  # the numbers that discriminate
     agree_everywhere: tuple[str, ...]  # the numbers that agree in every universe
     disagree_everywhere: tuple[str, ...]  # ... that disagree in every universe
-    ranking: tuple[tuple[str, str, str, str], ...]  # (universe, log-likelihood, agree/compared, against the first),
-    # the top rows
+    ranking: tuple[tuple[str, str, str, str], ...]  # (universe, summed bounded log-probability, agree/compared,
+    # against the first), the top rows
     more: int  # universes ranked below the rows shown
     per_choice: tuple[str, ...]  # each reading against the suite's
     sentence: str  # what the numbers tell, in one sentence
@@ -557,7 +711,10 @@ def stated_view(run: RunView) -> StatedView | None:
         return f"{m.shown}: {'agrees' if m.agrees else 'n/a' if m.agrees is None else 'disagrees'}"
 
     return StatedView(
-        tuple((n.claim, n.stated.quantity, n.stated.text, mark(n), n.stated.why) for n in found.numbers),
+        tuple(
+            (f"{n.claim} {n.width}".strip(), n.stated.quantity, n.stated.text, mark(n), measurement(n))
+            for n in found.numbers
+        ),
         tuple(n.name for n in found.discriminating),
         tuple(n.name for n in found.agree_everywhere),
         tuple(n.name for n in found.disagree_everywhere),

@@ -9,7 +9,7 @@ import pytest
 
 from lengthgen.records import ClaimRecorder, Declared
 from lengthgen.records.verdict import decide
-from lengthgen.report.answer import KIND_WORDS, MOST_WORDS, answer, failures, kind_of, words
+from lengthgen.report.answer import KIND_WORDS, MOST_WORDS, answer, failures, kind_of, seed_notes, words
 from lengthgen.report.page import glossary
 from lengthgen.report.run_view import RunView
 from lengthgen.scale import PAPER
@@ -112,3 +112,60 @@ def test_the_first_screen_leads_with_the_answer():
     assert head.index('id="answer"') < head.index('id="run-scale"') < head.index('id="verdicts"')
     assert "claim tests:" in head and '<details class="small" id="glossary">' in head
     assert "init=gpt2 is ruled out" in head
+
+
+def seeded_test(claim: str, passing: bool, seeds: list[int], setting: str = "", name: str = "") -> dict:
+    """A decided paper-scale test of ``claim`` at ``seeds`` (a robustness cell at ``setting`` where given)."""
+    test = name or f"claims/test_x.py::test_{claim.lower()}[paper]"
+    c = ClaimRecorder(claim, f"claims/test_robustness.py::test_robustness[{setting}-{claim}]" if setting else test)
+    c.set_scale(name="paper", seeds=len(seeds), paper_seeds=8, seed_list=seeds)
+    if setting:
+        c.set_setting(setting)
+    c.check("statistic", [0.9 if passing else 0.5] * len(seeds), ">=", 0.85, source="suite-reading")
+    decide(c.record)
+    return c.record.to_dict()
+
+
+PAPER_SEEDS, FRESH, MORE = list(range(8)), list(range(100, 108)), list(range(24))
+
+
+def test_a_claim_that_fails_at_fresh_seeds_holds_at_the_papers_seeds_only():
+    run = RunView.from_records(
+        [
+            seeded_test("C3", True, PAPER_SEEDS),
+            seeded_test("C3", False, FRESH, "fresh-seeds"),
+            seeded_test("C4", True, PAPER_SEEDS),
+            seeded_test("C4", True, FRESH, "fresh-seeds"),
+            seeded_test("C8", False, PAPER_SEEDS),  # fails at both: nothing moves with the seeds
+            seeded_test("C8", False, FRESH, "fresh-seeds"),
+        ],
+        {},
+    )
+    notes = seed_notes(run)
+    assert [(n.claim, n.paper_only, n.note) for n in notes] == [
+        ("C3", True, "holds at the paper's seeds only: not reproduced at fresh seeds 100..107")
+    ]
+    text = answer(run)
+    assert "C3 holds at the paper's seeds only." in text and words(text) <= MOST_WORDS, text
+
+
+def test_a_verdict_that_flips_with_more_seeds_is_named():
+    paper = RunView.from_records([seeded_test("C9", True, PAPER_SEEDS), seeded_test("C20", False, PAPER_SEEDS)], {})
+    more = RunView.from_records([seeded_test("C9", False, MORE), seeded_test("C20", True, MORE)], {})
+    notes = {n.claim: n for n in seed_notes(paper, more)}
+    assert notes["C9"].paper_only and notes["C9"].note == "holds at the paper's seeds only: not reproduced at 24 seeds"
+    assert not notes["C20"].paper_only and notes["C20"].note == "reproduces at 24 seeds"
+    assert "C9 holds at the paper's seeds only; C20 at 24 seeds." in answer(paper, more)
+    assert seed_notes(paper, paper) == [] and seed_notes(paper) == []  # the same seeds: nothing moves
+
+
+def test_the_reference_answer_names_the_claims_that_hold_at_the_papers_seeds_only():
+    from lengthgen.report import data
+
+    joined = data.with_cells_of(data.read(REFERENCE), data.read(DATA / "claims-extended.json.gz"))
+    run, more = RunView.from_data(joined), RunView.from_data(data.read(DATA / "claims-until-decided.json.gz"))
+    only = {n.claim for n in seed_notes(run, more) if n.paper_only}
+    grows = {n.claim for n in seed_notes(run, more) if not n.paper_only}
+    assert only == {"C3", "C11"} and grows == {"C20"}, (only, grows)
+    text = answer(run, more)
+    assert "C3, C11 hold at the paper's seeds only; C20 at 24 seeds." in text and words(text) <= MOST_WORDS, text

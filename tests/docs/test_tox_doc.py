@@ -15,14 +15,14 @@ from tests.helpers import ROOT
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 
 
-def testenv() -> configparser.SectionProxy:
+def tox_testenv() -> configparser.SectionProxy:
     parser = configparser.ConfigParser(interpolation=None)
     parser.read(ROOT / "tox.ini")
     return parser["testenv"]
 
 
 def test_every_env_takes_torch_from_the_cpu_index():
-    env = testenv()
+    env = tox_testenv()
     setenv = dict(line.split("=", 1) for line in env["setenv"].strip().splitlines())
     assert {k.strip(): v.strip() for k, v in setenv.items()}.get("PIP_EXTRA_INDEX_URL") == CPU_INDEX, setenv
     (pin,) = [line.strip() for line in env["deps"].strip().splitlines() if line.strip().startswith("torch")]
@@ -32,7 +32,7 @@ def test_every_env_takes_torch_from_the_cpu_index():
 
 
 def test_the_page_names_the_extras_tox_installs():
-    extras = {e.strip() for e in testenv()["extras"].replace(",", "\n").splitlines() if e.strip()}
+    extras = {e.strip() for e in tox_testenv()["extras"].replace(",", "\n").splitlines() if e.strip()}
     page = (ROOT / "docs" / "cli.md").read_text()
     tox = page[page.index("## Tox") :]
     named = set(re.findall(r"`(\w+)` extra", tox))

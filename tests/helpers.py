@@ -33,7 +33,7 @@ def registry() -> Registry:
 
 
 def costs_section(costs: dict, environment: dict, other: dict | None = None) -> str:
-    """The README's ``costs`` section of a costs file (``lengthgen timed``), its run's ``environment`` and ``other``
+    """docs/costs.md's ``costs`` section of a costs file (``lengthgen timed``), its run's ``environment`` and ``other``
     (a slower CPU's costs file)."""
     from types import SimpleNamespace
 
@@ -46,17 +46,17 @@ def costs_section(costs: dict, environment: dict, other: dict | None = None) -> 
         slower=slower(spent, Costs.of(other) if other is not None else None),
         run=SimpleNamespace(environment=environment),
     )
-    return sections("README.md", doc, only="costs")["costs"]
+    return sections("docs/costs.md", doc, only="costs")["costs"]
 
 
 def ci_section(ci: dict) -> str:
-    """The README's ``ci-costs`` section of the costs file a ``.ci/run`` wrote."""
+    """docs/costs.md's ``ci-costs`` section of the costs file a ``.ci/run`` wrote."""
     from types import SimpleNamespace
 
     from lengthgen.report.doc_costs import Costs
     from lengthgen.report.doc_render import sections
 
-    return sections("README.md", SimpleNamespace(ci=Costs.of(ci)), only="ci-costs")["ci-costs"]
+    return sections("docs/costs.md", SimpleNamespace(ci=Costs.of(ci)), only="ci-costs")["ci-costs"]
 
 
 def catalogue_page(data: dict) -> str:

@@ -26,7 +26,18 @@ from lengthgen.report.markdown import cell
 
 TEMPLATES = "templates"  # folder of lengthgen/report holding the templates (package data)
 DOCUMENTS = ("docs/catalogue.md", "README.md") + tuple(  # every document it renders, by its path in the repository
-    f"docs/{name}.md" for name in ("findings", "predictions", "speed", "memory", "robustness", "protocol", "statistics")
+    f"docs/{name}.md"
+    for name in (
+        "verdicts",
+        "costs",
+        "findings",
+        "predictions",
+        "speed",
+        "memory",
+        "robustness",
+        "protocol",
+        "statistics",
+    )
 )
 WHOLE = ("docs/catalogue.md",)  # the documents rendered whole (no hand-written prose around them)
 FILTERS = {"cell": cell}  # a value as one markdown table cell (one line, escaped, cut to a length)

@@ -7,11 +7,11 @@ it chooses its rootdir, so their space form is a one-line usage error that says 
 
 It is active only in this suite's session, one whose ini file sets ``lengthgen_suite = true`` (the
 project's ``pytest.ini``; ``-o lengthgen_suite=true`` elsewhere; ``-p lengthgen`` loads it where plugin
-autoloading is off). In any other session it adds its options
-(the ``lengthgen`` group of ``pytest --help``) and does nothing else: no fixtures, no thread cap, no
-collection change, no directory check, no report. When active, :func:`pytest_configure` registers the
-modules below, one concern each (``pytest_configure`` is a historic hook: each module's own
-``pytest_configure`` runs as it is registered).
+autoloading is off). In any other session it adds its options (the ``lengthgen`` group of ``pytest --help``)
+and declares its names (:mod:`~lengthgen.testing.declarations`: the ini key, the claim tests' markers, its hook),
+and does nothing else: no fixtures, no thread cap, no collection change, no directory check, no report. When
+active, :func:`pytest_configure` registers the modules below, one concern each (``pytest_configure`` is a historic
+hook: each module's own ``pytest_configure`` runs as it is registered).
 
 - :mod:`~lengthgen.testing.options` (always), each named ``--lengthgen-*`` so that it cannot collide with
   another project's options in the same environment: ``--lengthgen-cache-dir DIR``, ``--lengthgen-retrain``,
@@ -46,11 +46,12 @@ from __future__ import annotations
 
 import pytest
 
+from lengthgen.testing.declarations import SUITE_INI
 from lengthgen.testing.space_form import refuse_space_form
 
-pytest_plugins = ("lengthgen.testing.options",)  # in every session: the options alone
+# in every session: the options, and the names the plugin declares (its ini key, markers and hook)
+pytest_plugins = ("lengthgen.testing.options", "lengthgen.testing.declarations")
 
-SUITE_INI = "lengthgen_suite"  # the ini key (bool) that makes a session this suite's
 SUITE_MODULES = (  # registered in this order when the session is the suite's
     "lengthgen.testing.session",
     "lengthgen.testing.selection",
@@ -58,24 +59,6 @@ SUITE_MODULES = (  # registered in this order when the session is the suite's
     "lengthgen.testing.verdicts",
     "lengthgen.testing.reporting",
 )
-
-
-def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    """The plugin's own hook, ``pytest_lengthgen_registry`` (:mod:`~lengthgen.testing.hooks`): a claims
-    directory's conftest answers it with the claims' registry."""
-    from lengthgen.testing import hooks
-
-    pluginmanager.add_hookspecs(hooks)
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini(
-        SUITE_INI,
-        type="bool",
-        default=False,
-        help="this session is the lengthgen suite's: the lengthgen plugin records claims, writes the "
-        "report and caps torch threads (without it the plugin only adds its options)",
-    )
 
 
 @pytest.hookimpl(tryfirst=True)

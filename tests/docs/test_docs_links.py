@@ -1,5 +1,6 @@
-"""The README and the pages under docs/ link to each other: every relative link names a file that exists,
-and every link into a markdown page's ``#anchor`` names one of its headings (GitHub's slug rule)."""
+"""The README, ARCHITECTURE.md, the changelog and the pages under docs/ link to each other: every relative link
+names a file that exists, every link into a markdown page's ``#anchor`` names one of its headings (GitHub's slug
+rule), and the README links every page under docs/."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 from tests.helpers import ROOT
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+PAGES = [ROOT / "README.md", ROOT / "ARCHITECTURE.md", ROOT / "CHANGELOG.md", *DOCS]
 LINK = re.compile(r"\]\(([^)\s]+)\)")  # [text](target)
 
 
@@ -40,5 +42,5 @@ def test_relative_links_resolve(page: Path) -> None:
 
 def test_readme_links_every_docs_page() -> None:
     readme = (ROOT / "README.md").read_text()
-    missing = [p.name for p in PAGES[1:] if f"(docs/{p.name})" not in readme]
+    missing = [p.name for p in DOCS if f"(docs/{p.name})" not in readme]
     assert not missing, f"docs pages the README does not link: {missing}"

@@ -37,6 +37,8 @@ def test_the_catalogue_page_is_its_rendering():
 RENDERED = (  # the documents `lengthgen docs` writes
     "README.md",
     "docs/catalogue.md",
+    "docs/verdicts.md",
+    "docs/costs.md",
     "docs/findings.md",
     "docs/predictions.md",
     "docs/robustness.md",
@@ -75,9 +77,10 @@ def _rendered_number(text: str, section: str) -> str:
 @pytest.mark.parametrize(
     "name, section",
     [
-        ("README.md", "verdicts"),
-        ("README.md", "costs"),
-        ("README.md", "ci-costs"),
+        ("README.md", "cost-line"),
+        ("docs/verdicts.md", "verdicts"),
+        ("docs/costs.md", "costs"),
+        ("docs/costs.md", "ci-costs"),
         ("docs/findings.md", "claims"),
         ("docs/findings.md", "non-reproductions"),
         ("docs/predictions.md", "predictions"),
@@ -95,8 +98,8 @@ def _rendered_number(text: str, section: str) -> str:
     ],
 )
 def test_changing_a_rendered_number_by_hand_fails_naming_the_line(name, section, tmp_path, capsys):
-    """Every rendered section (the README's verdict table and costs, docs/'s tables, non-reproductions, map,
-    seed paths) is its rendering: a number typed over is found, and rendering again restores it."""
+    """Every rendered section (the README's cost line, docs/'s verdict table, costs, tables, non-reproductions,
+    map, seed paths) is its rendering: a number typed over is found, and rendering again restores it."""
     copy_documents(tmp_path)
     text = (ROOT / name).read_text()
     number = _rendered_number(text, section)
@@ -114,8 +117,8 @@ def test_changing_a_rendered_number_by_hand_fails_naming_the_line(name, section,
 @pytest.mark.parametrize(
     "broken",
     [
-        "<!-- lengthgen docs: end costs -->\n",
-        "<!-- lengthgen docs: begin costs -->\n",
+        "<!-- lengthgen docs: end cost-line -->\n",
+        "<!-- lengthgen docs: begin cost-line -->\n",
         "<!-- lengthgen docs: bgin x -->\n",
     ],
     ids=["end-without-begin", "begin-twice", "malformed"],

@@ -1,6 +1,6 @@
-"""``lengthgen timed``: a command's cost appended to a costs file (what the README's cost table is rendered from),
-its exit status passed through; bad input one line and exit 2. And the README's cost lines rendered from such a
-file (the ``costs`` and ``ci-costs`` sections of lengthgen/report/templates/docs/README.md.j2)."""
+"""``lengthgen timed``: a command's cost appended to a costs file (what docs/costs.md's tables are rendered from),
+its exit status passed through; bad input one line and exit 2. And docs/costs.md's cost lines rendered from such a
+file (the ``costs`` and ``ci-costs`` sections of lengthgen/report/templates/docs/costs.md.j2)."""
 
 from __future__ import annotations
 

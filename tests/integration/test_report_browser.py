@@ -213,3 +213,43 @@ def test_every_text_has_contrast(reference_page, tmp_path):
     probe = measured(reference_page, WIDE, tmp_path)
     assert probe["checked"] > 1000, f"only {probe['checked']} texts checked"
     assert probe["low"] == [], f"{len(probe['low'])} texts under {MIN_CONTRAST}:1, e.g. {probe['low'][:8]}"
+
+
+def after_script(page: Path, script: str, tmp_path: Path) -> str:
+    """What ``script`` (run once the page has loaded) writes into a <pre id="probe">, read from the DOM."""
+    probe = tmp_path / "probe.html"
+    probe.write_text(
+        page.read_text() + '<pre id="probe"></pre><script>window.addEventListener("load", function () {'
+        f'document.getElementById("probe").textContent = (function () {{ {script} }})();}});</script>'
+    )
+    result = chromium(tmp_path, "--virtual-time-budget=5000", "--dump-dom", probe.as_uri())
+    found = re.search(r'<pre id="probe">([^<]*)</pre>', result.stdout)
+    assert found, f"no probe output; chromium said: {result.stderr[-2000:]}"
+    return found.group(1)
+
+
+def test_every_column_sorts_and_a_verdict_filters(page, tmp_path):
+    source = page.read_text()
+    claims = source[source.index('<table id="claims">') : source.index("</thead>", source.index('<table id="claims">'))]
+    headers = re.findall(r"<th(?:\s[^>]*)?>", claims)
+    assert headers and all("data-sort=" in h for h in headers), headers
+    by_runtime = rows_after_load(page, "#sort=runtime", tmp_path)
+    runtimes = {
+        claim: float(seconds)
+        for seconds, claim in re.findall(r'data-runtime="([\d.]+)"[^>]*data-claim="(C\d+)"', source)
+    }
+    assert [runtimes[c] for c in by_runtime if c in runtimes] == sorted(runtimes.values())
+    by_where = rows_after_load(page, "#sort=where-desc", tmp_path)
+    assert sorted(by_where) == sorted(rows_after_load(page, "", tmp_path)) and by_where != rows_after_load(
+        page, "#sort=where", tmp_path
+    )
+    shown = after_script(
+        page,
+        'var menu = document.querySelector(\'select[data-filter="claims"]\'); menu.value = "reproduced";'
+        'menu.dispatchEvent(new Event("change"));'
+        'return Array.prototype.filter.call(document.querySelectorAll("#claims tbody tr"), function (r) {'
+        '  return getComputedStyle(r).display !== "none"; }).map(function (r) { return r.dataset.claim; }).join(" ");',
+        tmp_path,
+    )
+    reproduced = re.findall(r'data-shown="reproduced"[^>]*data-claim="(C\d+)"', source)
+    assert shown.split() == reproduced and 0 < len(reproduced) < 8, (shown, reproduced)

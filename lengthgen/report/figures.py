@@ -1,5 +1,10 @@
 """Draw the figure specs of ``lengthgen.report.figure_specs`` (lines, bars, heatmap) as PNG images, generically.
 
+Drawn for a reader: a legend of at most :data:`LEGEND_MAX` entries below the axes, the reference lines' labels
+outside the axes (never on the data), and, where a spec holds more series than a legend can name (one line per
+seed), the series that stray from the rest named and coloured and the others grey (:func:`strays`). Every PNG is
+stored with a small palette (:func:`compact_png`), so that the page stays light.
+
 Every claim records its figures as specs (plain data); nothing here knows a claim. Matplotlib's
 object API with the Agg canvas (no pyplot state, no display, no network). A spec that cannot be drawn
 does not stop the report: :func:`render_record` returns the error in its place, and the page shows it.
@@ -14,6 +19,7 @@ import base64
 import hashlib
 import io
 import json
+import textwrap
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -25,10 +31,19 @@ from lengthgen.report.text import num
 from lengthgen.store.files import atomic_write, files_fingerprint
 
 KINDS = ("lines", "bars", "heatmap")  # spec kinds; the page overview is drawn by forest()
-SIZE = (6.4, 3.8)  # inches, one figure
-DPI = 100  # 640 x 380 pixels: legible in a two-column grid, small as base64
-LEGEND_INSIDE = 10  # up to this many series: legend inside the axes
-LEGEND_OUTSIDE = 30  # up to this many: legend to the right; beyond it no legend (the caption says so)
+SIZE = (5.6, 3.8)  # inches, one figure (the legend sits below the axes)
+DPI = 90  # 504 x 342 pixels: legible in a two-column grid, small as base64
+TITLE_WRAP = 60  # characters per line of a figure's title (a longer one would be cut at the figure's edges)
+LABEL_WRAP = 16  # characters per line of a horizontal line's label, right of the axes
+LEGEND_MAX = 8  # legend entries at most: beyond it a reader cannot match colours to names
+LEGEND_COLUMNS = 4  # legend entries per row below the axes
+PALETTE = 16  # colours of a stored PNG: lines and text on white need few (compact_png)
+STRAY_Z = 5.0  # a series strays when one of its points lies this many robust spreads from the others' median
+STRAY_FLOOR = 0.02  # the spread used at least, as a fraction of the data's range (identical seeds have MAD 0)
+MAD_TO_SD = 1.4826  # the median absolute deviation of a normal sample times this estimates its standard deviation
+GREY = "0.62"  # the series that do not stray
+GREY_MARKERS = ("o", "s", "^", "v", "D", "P", "X")  # one per grey group, so groups differ by shape as well
+SEED_TOKEN = r"[\s,;]*\bseeds?\s*=?\s*\d+\b"  # "seed=3" in a series label: the groups of :func:`strays`
 ANNOTATE_CELLS = 120  # heatmaps with at most this many cells print their values
 BAND_ALPHA = 0.2  # opacity of the min-max band over seeds
 STYLES = {
@@ -76,17 +91,65 @@ def _colors(count: int) -> list:
     return [cmap(i % cmap.N) for i in range(count)]
 
 
+def compact_png(png: bytes, colours: int | None = PALETTE) -> bytes:
+    """The same picture on white, optimised, with a palette of ``colours`` colours (None: every colour kept, for a
+    picture whose colours must stay exact): a fraction of the bytes of matplotlib's RGBA PNG."""
+    from PIL import Image  # matplotlib's own image dependency; heavy: only when drawing
+
+    image = Image.open(io.BytesIO(png))
+    flat = Image.new("RGB", image.size, "white")
+    flat.paste(image, mask=image.getchannel("A") if image.mode == "RGBA" else None)
+    out = io.BytesIO()
+    picture = flat if colours is None else flat.quantize(colours, method=Image.Quantize.FASTOCTREE)
+    picture.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def strays(series: list[Mapping[str, Any]]) -> list[int]:
+    """The indices of the series (with ``y``) that stray from the rest, most astray first: at some x, a point more
+    than :data:`STRAY_Z` robust spreads (median absolute deviation) from the median of every series at that x."""
+    points: dict[float, list[float]] = {}
+    for s in series:
+        if "y" in s:
+            for x, y in zip(s.get("x", []), s["y"]):
+                if x is not None and y is not None and np.isfinite(y):
+                    points.setdefault(float(x), []).append(float(y))
+    every = [v for values in points.values() for v in values]
+    if len(every) < 2:
+        return []
+    floor = STRAY_FLOOR * max(max(every) - min(every), 1e-12)
+    centre = {x: float(np.median(v)) for x, v in points.items()}
+    spread = {x: max(MAD_TO_SD * float(np.median(np.abs(np.array(v) - centre[x]))), floor) for x, v in points.items()}
+    scores = []
+    for i, s in enumerate(series):
+        if "y" not in s:
+            continue
+        z = [
+            abs(float(y) - centre[float(x)]) / spread[float(x)]
+            for x, y in zip(s.get("x", []), s["y"])
+            if x is not None and y is not None and np.isfinite(y)
+        ]
+        if z and max(z) > STRAY_Z:
+            scores.append((max(z), i))
+    return [i for _, i in sorted(scores, reverse=True)]
+
+
 def _references(ax, spec: Mapping[str, Any]) -> None:
+    """Reference lines, each labelled outside the axes (a horizontal line's label right of the axes, a vertical
+    line's above them), so that no label lies on the data or is clipped by the axes."""
     for ref in spec.get("hlines") or []:
         ax.axhline(ref["at"], color="0.35", linestyle=":", linewidth=1)
         ax.annotate(
-            ref.get("label", ""),
+            textwrap.fill(str(ref.get("label", "")), LABEL_WRAP),
             (1, ref["at"]),
             xycoords=("axes fraction", "data"),
-            ha="right",
-            va="bottom",
+            xytext=(3, 0),
+            textcoords="offset points",
+            ha="left",
+            va="center",
             fontsize=7,
-            color="0.3",
+            color="0.25",
+            annotation_clip=False,
         )
     for ref in spec.get("vlines") or []:
         ax.axvline(ref["at"], color="0.35", linestyle="--", linewidth=1)
@@ -94,28 +157,39 @@ def _references(ax, spec: Mapping[str, Any]) -> None:
             ref.get("label", ""),
             (ref["at"], 1),
             xycoords=("data", "axes fraction"),
-            ha="right",
-            va="top",
-            rotation=90,
+            xytext=(0, 2),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
             fontsize=7,
-            color="0.3",
+            color="0.25",
+            annotation_clip=False,
         )
 
 
-def _legend(ax, fig, count: int) -> str:
-    """Place the legend by the number of series; returns a caption remark."""
+def _legend(ax, count: int) -> str:
+    """The legend below the axes (never on the data), at most :data:`LEGEND_MAX` entries; returns a caption
+    remark when there are more entries than that (then no legend)."""
     if count == 0:
         return ""
-    if count <= LEGEND_INSIDE:
-        ax.legend(fontsize=7, loc="best", framealpha=0.8)
-    elif count <= LEGEND_OUTSIDE:
-        fig.set_size_inches(SIZE[0] + 2.2, SIZE[1])
-        ax.legend(
-            fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncol=1 if count <= 15 else 2, borderaxespad=0
-        )
-    else:
+    if count > LEGEND_MAX:
         return f"{count} series (legend omitted)"
+    ax.legend(
+        fontsize=7,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.16),
+        ncol=min(count, LEGEND_COLUMNS),
+        frameon=False,
+        borderaxespad=0,
+    )
     return ""
+
+
+def _group(label: str) -> str:
+    """A series' group: its label without the seed ("K=3 seed=4" -> "K=3")."""
+    import re
+
+    return re.sub(SEED_TOKEN, "", label).strip(" ,;") or "series"
 
 
 def _lines(ax, fig, spec: Mapping[str, Any]) -> list[str]:
@@ -123,17 +197,39 @@ def _lines(ax, fig, spec: Mapping[str, Any]) -> list[str]:
     series = spec.get("series") or []
     colors = _colors(len(series))
     banded = False
+    many = len(series) > LEGEND_MAX
+    named = strays(series)[: LEGEND_MAX // 2] if many else []  # the series a reader must find, named
+    groups = list(dict.fromkeys(_group(str(s.get("label", ""))) for s in series)) if many else []
+    grouped = 0 < len(groups) <= LEGEND_MAX - len(named)  # else one grey entry for every other series
+    highlight = _colors(max(len(named), 1))
+    drawn_groups: set[str] = set()
     for i, s in enumerate(series):
         label = str(s.get("label", f"series {i}"))
         x = _floats(s.get("x", []), f"series {label!r} x")
         style = STYLES.get(s.get("style"))
         if style is None:
             raise FigureError(f"series {label!r}: unknown style {s.get('style')!r}")
+        colour, shown, extra = colors[i], label, {}
+        if many and i in named:
+            colour, extra = highlight[named.index(i)], {"zorder": 4, "linewidth": 2}
+            if "marker" in style:
+                extra["markersize"] = 7
+        elif many:
+            group = _group(label) if grouped else "other series"
+            colour, shown = GREY, (None if group in drawn_groups else group)
+            drawn_groups.add(group)
+            extra = {"zorder": 2, "linewidth": 1}
+            if "marker" in style:
+                marker = GREY_MARKERS[groups.index(group) % len(GREY_MARKERS)] if grouped else "o"
+                extra.update(marker=marker, markersize=4)
+        kwargs = {**style, **extra}
         if "y" in s:
             y = _floats(s["y"], f"series {label!r} y")
             if y.shape != x.shape:
                 raise FigureError(f"series {label!r}: {len(y)} y values for {len(x)} x values")
-            ax.plot(x, y, color=colors[i], label=label, **style)
+            ax.plot(x, y, color=colour, label=shown if shown is not None else "_nolegend_", **kwargs)
+            if many and i in named:
+                _name_stray(ax, x, y, label, series, colour)
         elif "per_seed" in s:
             rows = _floats(s["per_seed"], f"series {label!r} per_seed")
             if rows.ndim != 2 or rows.shape[1] != len(x):
@@ -142,12 +238,12 @@ def _lines(ax, fig, spec: Mapping[str, Any]) -> list[str]:
                 )
             with np.errstate(all="ignore"):
                 mean = np.nanmean(rows, axis=0)
-            ax.plot(
-                x, mean, color=colors[i], label=f"{label} (n={rows.shape[0]})" if rows.shape[0] > 1 else label, **style
-            )
+            if shown is not None and rows.shape[0] > 1:
+                shown = f"{shown} (n={rows.shape[0]})"
+            ax.plot(x, mean, color=colour, label=shown if shown is not None else "_nolegend_", **kwargs)
             if rows.shape[0] > 1:
                 ax.fill_between(
-                    x, np.nanmin(rows, axis=0), np.nanmax(rows, axis=0), color=colors[i], alpha=BAND_ALPHA, linewidth=0
+                    x, np.nanmin(rows, axis=0), np.nanmax(rows, axis=0), color=colour, alpha=BAND_ALPHA, linewidth=0
                 )
                 banded = True
         else:
@@ -156,8 +252,52 @@ def _lines(ax, fig, spec: Mapping[str, Any]) -> list[str]:
     ax.set_yscale(spec.get("yscale") or "linear")
     if banded:
         remarks.append("lines: mean over seeds; bands: min to max over seeds")
-    remarks.append(_legend(ax, fig, len(series)))
+    if many:
+        others = len(series) - len(named)
+        what = ", ".join(str(series[i].get("label")) for i in named)
+        remarks.append(
+            (f"coloured and named: {what}, the series that stray from the rest; " if named else "")
+            + f"grey: the other {others} series"
+            + (
+                " (one shape per group)"
+                if grouped and any("marker" in (STYLES.get(s.get("style")) or {}) for s in series)
+                else ""
+            )
+        )
+    entries = len(ax.get_legend_handles_labels()[1])
+    remarks.append(_legend(ax, entries))
     return remarks
+
+
+def _name_stray(ax, x: np.ndarray, y: np.ndarray, label: str, series: list, colour) -> None:
+    """Write a stray series' label beside its most astray point (where it leaves the others)."""
+    scores = []
+    for xi, yi in zip(x, y):
+        if not np.isfinite(yi):
+            continue
+        others = [
+            float(v)
+            for s in series
+            if "y" in s
+            for sx, v in zip(s.get("x", []), s["y"])
+            if v is not None and sx is not None and float(sx) == float(xi)
+        ]
+        scores.append((abs(float(yi) - float(np.median(others))) if others else 0.0, float(xi), float(yi)))
+    if not scores:
+        return
+    _, xi, yi = max(scores)
+    ax.annotate(
+        f"{label}: {num(yi)}",
+        (xi, yi),
+        xytext=(-6, 0),
+        textcoords="offset points",
+        ha="right",
+        va="center",
+        fontsize=8,
+        color="black",
+        fontweight="bold",
+        zorder=5,
+    )
 
 
 def _bars(ax, fig, spec: Mapping[str, Any]) -> list[str]:
@@ -194,7 +334,7 @@ def _bars(ax, fig, spec: Mapping[str, Any]) -> list[str]:
     ax.set_xticklabels(groups, rotation=30 if long_labels else 0, ha="right" if long_labels else "center", fontsize=8)
     ax.set_yscale(spec.get("yscale") or "linear")
     remarks = ["bars: mean over seeds; dots: one per seed"] if spread else []
-    remarks.append(_legend(ax, fig, len(series)))
+    remarks.append(_legend(ax, len(series)))
     return remarks
 
 
@@ -255,7 +395,8 @@ def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
         raise
     except Exception as error:  # a malformed spec surfaces as numpy/matplotlib errors: name the figure's kind
         raise FigureError(f"{kind} spec could not be drawn: {type(error).__name__}: {error}") from None
-    ax.set_title(str(spec.get("title", "")), fontsize=10)
+    title = textwrap.fill(str(spec.get("title", "")), TITLE_WRAP)
+    ax.set_title(title, fontsize=10, pad=14 if spec.get("vlines") else 6)  # above the vertical lines' labels
     ax.set_xlabel(str(spec.get("xlabel", "")), fontsize=9)
     ax.set_ylabel(str(spec.get("ylabel", "")), fontsize=9)
     ax.tick_params(labelsize=8)
@@ -264,7 +405,7 @@ def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
     caption = " · ".join(part for part in [spec.get("note") or "", *remarks] if part)
-    return buffer.getvalue(), caption
+    return compact_png(buffer.getvalue()), caption
 
 
 def spec_key(spec: Mapping[str, Any]) -> str:
@@ -316,11 +457,14 @@ def prune_drawings(cache_dir: Path, keep: set[str]) -> None:
             path.unlink(missing_ok=True)
 
 
-FOREST_CLIP = 100.0  # standard errors: margins beyond are drawn at the edge (an arrow head)
+FOREST_CLIP = 100.0  # standard errors: margins beyond are drawn at the edge, marked as beyond
 FOREST_LINEAR = 3.0  # the symlog axis is linear within +-this many standard errors (the close region)
-FOREST_ROW_IN = 0.3  # inches per claim row
+FOREST_ROW_IN = 0.21  # inches per claim row
 FOREST_WIDTH_IN = 11.0
+FOREST_MARKER = 9  # points: a verdict's shape must read at a glance
+FOREST_PALETTE = 64  # the overview's colours: enough that its verdict colours stay as they are (one image)
 FOREST_COLOURS = {s.verdict: s.colour for s in VERDICT_STYLES}  # the page's verdict colours (run_view)
+FOREST_MARKERS = {s.verdict: s.marker for s in VERDICT_STYLES}  # a shape per verdict (run_view)
 DEPENDS_MARK = "\u2020"  # after a row's label: its verdict depends on a reading (a dagger)
 DEPENDS_NOTE = "the verdict changes under another reading of a choice the paper leaves open"
 
@@ -342,7 +486,7 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
 
     if not rows:
         raise FigureError("the overview needs at least one claim with a check")
-    height = max(2.4, 1.3 + FOREST_ROW_IN * len(rows))
+    height = max(2.6, 1.6 + FOREST_ROW_IN * len(rows))
     fig = Figure(figsize=(FOREST_WIDTH_IN, height), dpi=DPI)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
@@ -355,27 +499,45 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     ax.axvline(0, color="0.2", linewidth=1.2, zorder=1)
     for y, row in enumerate(rows):
         colour = FOREST_COLOURS.get(str(row.get("verdict")), "#59636e")
+        marker = FOREST_MARKERS.get(str(row.get("verdict")), "o")
         kind = row.get("kind")
         face = "white" if row.get("close") else colour
         if kind == "interval":
             low, high, mid = clip(row["low"]), clip(row["high"]), clip(row["margin"])
             ax.plot([low, high], [y, y], color=colour, linewidth=2.2, solid_capstyle="butt", zorder=2)
-            beyond = abs(row["margin"]) >= FOREST_CLIP
-            marker = (">" if mid > 0 else "<") if beyond else "o"
             ax.plot(
                 [mid],
                 [y],
                 marker=marker,
-                markersize=7,
+                markersize=FOREST_MARKER,
                 color=colour,
                 markerfacecolor=face,
                 markeredgewidth=1.6,
                 zorder=3,
             )
+            if abs(row["margin"]) >= FOREST_CLIP:  # drawn at the edge: say it lies beyond
+                ax.annotate(
+                    f"{'>' if mid > 0 else '<'} {FOREST_CLIP:g}",
+                    (mid, y),
+                    xytext=(-8 if mid > 0 else 8, 0),
+                    textcoords="offset points",
+                    va="center",
+                    ha="right" if mid > 0 else "left",
+                    fontsize=7,
+                    color="0.3",
+                )
         else:
             x = edge if row.get("passed") else -edge
-            marker = "D" if kind == "exact" else "s"
-            ax.plot([x], [y], marker=marker, markersize=6, color=colour, markerfacecolor=face, zorder=3)
+            ax.plot(
+                [x],
+                [y],
+                marker=marker,
+                markersize=FOREST_MARKER,
+                color=colour,
+                markerfacecolor=face,
+                markeredgewidth=1.6,
+                zorder=3,
+            )
             ax.annotate(
                 "exact" if kind == "exact" else "no interval",
                 (x, y),
@@ -392,19 +554,21 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     ax.set_yticks(range(len(rows)), [depends_label(r) for r in rows], fontsize=8)
     ticks = [-100, -30, -10, -3, -2, -1, 0, 1, 2, 3, 10, 30, 100]
     ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=8)
+    ax.tick_params(axis="x", top=True, labeltop=True)  # the axis on the first screen too, above the rows
     ax.grid(True, axis="x", alpha=0.25)
     ax.set_xlabel(
         "deciding check: (statistic - threshold) / standard error, signed so that > 0 means the check "
         "holds; bar: its deciding interval",
         fontsize=9,
     )
-    ax.set_title("Every claim at a glance: how far its deciding check is from the threshold", fontsize=10)
+    ax.set_title(
+        "Every claim at a glance: how far its deciding check is from the threshold (standard errors; > 0 holds)",
+        fontsize=10,
+    )
     seen = [v for v in FOREST_COLOURS if any(r.get("verdict") == v for r in rows)]
-    handles = [Line2D([], [], color=FOREST_COLOURS[v], marker="o", linewidth=2, label=v) for v in seen]
+    handles = [Line2D([], [], color=FOREST_COLOURS[v], marker=FOREST_MARKERS[v], linewidth=2, label=v) for v in seen]
     handles += [
         Line2D([], [], color="0.3", marker="o", markerfacecolor="white", linewidth=0, label="close (open marker)"),
-        Line2D([], [], color="0.3", marker="D", linewidth=0, label="exact computation"),
-        Line2D([], [], color="0.3", marker="s", linewidth=0, label="no interval (every seed, ==)"),
     ]
     depends = any(r.get("depends") for r in rows)
     if depends:
@@ -414,9 +578,11 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
     caption = (
-        "bar: the deciding check's interval (95%, or the --lengthgen-until-decided level), in standard errors; "
+        "marker: the verdict, by colour and by shape (legend); bar: the deciding check's interval (95%, or the "
+        "--lengthgen-until-decided level), in standard errors; "
         f"one row per claim test; the axis is linear within +-{FOREST_LINEAR:g} standard errors and "
-        f"logarithmic beyond, clipped at +-{FOREST_CLIP:g} (arrow heads); shaded: within 2 standard errors; "
+        f"logarithmic beyond, clipped at +-{FOREST_CLIP:g} (marked '> {FOREST_CLIP:g}'); "
+        "shaded: within 2 standard errors; "
         "an open marker is a close call (its deciding interval contains the threshold); exact and "
         "interval-free checks sit at the edge of their side"
     )
@@ -424,7 +590,7 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
         caption += (
             f"; {DEPENDS_MARK} after a label: {DEPENDS_NOTE} (the multiverse grid and the claims table say which)"
         )
-    return buffer.getvalue(), caption
+    return compact_png(buffer.getvalue(), FOREST_PALETTE), caption
 
 
 def depends_label(row: Mapping[str, Any]) -> str:

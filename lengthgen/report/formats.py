@@ -6,7 +6,8 @@ No torch."""
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+import re
+from typing import Any, Mapping, Sequence
 
 from lengthgen.records import Check, Measure
 
@@ -28,6 +29,31 @@ def num(value: Any, digits: int = 3) -> str:
     if value.is_integer() and abs(value) < 1e6:
         return str(int(value))
     return f"{value:.{digits}g}"
+
+
+def value_text(value: Any) -> str:
+    """Any recorded value as a reader reads it, never a Python repr: numbers by :func:`num`, a run of consecutive
+    integers as ``0-7``, a list joined by commas, a mapping as ``key: value`` pairs joined by semicolons in
+    parentheses (``{'0': [0, 1, 2]}`` -> ``(0: 0-2)``)."""
+    if isinstance(value, Mapping):
+        return "(" + "; ".join(f"{key}: {value_text(v)}" for key, v in value.items()) + ")"
+    if isinstance(value, (list, tuple)):
+        whole = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        if whole and len(value) > 2 and list(value) == list(range(value[0], value[0] + len(value))):
+            return f"{value[0]}-{value[-1]}"
+        return ", ".join(value_text(v) for v in value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return num(value, 4)
+    return str(value)
+
+
+WHOLE_FLOAT = re.compile(r"(?<![\w.])(-?\d+)\.0(?![\d.])")  # "16.0", "-3.0": a whole number written as a float
+
+
+def plain_numbers(text: str) -> str:
+    """A recorded sentence with its whole numbers written as :func:`num` writes them ("measured -3 != -3.0" ->
+    "measured -3 != -3"), so that a value and its threshold read alike; every other character unchanged."""
+    return WHOLE_FLOAT.sub(r"\1", text)
 
 
 def interval(ci: Sequence[float] | None, digits: int = 3) -> str:
@@ -126,4 +152,5 @@ GLOBALS = {  # what the page's templates call (``templating.environment``)
     "check_text": check_text,
     "close_text": close_text,
     "source_text": source_text,
+    "plain_numbers": plain_numbers,
 }

@@ -22,6 +22,7 @@ MISSING = "?"  # a cell the catalogue runs that has no record in this report
 CLOSE_MARK = "~"  # after a short word: a close call
 FAILED_SHOWN = 4  # failed checks spelled out per cell in the text grid (all of them in the JSON and on the page)
 MIN_COLUMN = 9  # characters of a text grid's column at least
+TITLE_SHOWN = 120  # characters of a verdict's reason in a page cell's tooltip
 GRID_KINDS = ("na", "missing", "cell")  # the page grid's cells: not run there, no record, a verdict
 
 
@@ -106,7 +107,6 @@ class GridCell:
 @dataclass(frozen=True)
 class GridBlock:
     anchor: str  # the block's id (the cells' href)
-    open: bool  # starts expanded (every cell that did not reproduce)
     claim: str  # the row: "C1", "C12-d64"
     where: str  # the column, as the block's title says it: "at offsets-far", "under init=gpt2"
     badge: Badge  # the verdict
@@ -115,7 +115,8 @@ class GridBlock:
     scale: str  # the scale's description
     test: str  # the test's name
     reason: str | None  # why the verdict
-    rows: tuple[Check, ...]  # every check, failed first
+    rows: tuple[Check, ...]  # the checks a reader must see in full: the failed and the close ones, failed first
+    passed: tuple[str, ...]  # every other check in one line each, "name: value op threshold" (its values: claims.json)
 
 
 @dataclass(frozen=True)
@@ -135,16 +136,22 @@ def grid_cell(slot: Slot, label: str) -> GridCell:
         return GridCell("na" if not slot.planned else "missing", "", "", "", "")
     v = slot.view
     passed, total = v.checks_passed
-    title = v.verdict_reason or f"{passed} of {total} checks passed"
+    reason = text.plain_numbers(v.verdict_reason or "").split("\n")[0]
+    title = (  # the reason's first words; the cell's block below the grid has it all
+        (reason if len(reason) <= TITLE_SHOWN else reason[: TITLE_SHOWN - 3].rstrip() + "...")
+        if reason
+        else f"{passed} of {total} checks passed"
+    )
     return GridCell("cell", style(v.verdict).css, title, slot.anchor, label)
 
 
 def block(view: ClaimRecord, anchor: str, row: str, where: str) -> GridBlock:
-    """A recorded cell's checks below the grid: verdict, reason, scale, every check (failed first)."""
+    """A recorded cell's checks below the grid: verdict, reason, scale, its failed and close checks in full (failed
+    first) and every other check in a line. The page shows it closed: the grid above is the overview, and a cell's
+    link opens its block."""
     passed, total = view.checks_passed
     return GridBlock(
         anchor,
-        view.verdict != "reproduced",
         row,
         where,
         verdict_badge(view.verdict),
@@ -152,8 +159,9 @@ def block(view: ClaimRecord, anchor: str, row: str, where: str) -> GridBlock:
         total,
         text.scale_text(view.scale),
         view.test,
-        view.verdict_reason,
-        tuple(sorted(view.checks, key=lambda k: k.passed)),
+        text.plain_numbers(view.verdict_reason) if view.verdict_reason else view.verdict_reason,
+        tuple(sorted((k for k in view.checks if not k.passed or k.close), key=lambda k: k.passed)),
+        tuple(f"{k.name}: {text.check_text(k)}" for k in view.checks if k.passed and not k.close),
     )
 
 

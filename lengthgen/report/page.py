@@ -12,15 +12,16 @@ from __future__ import annotations
 import base64
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from lengthgen.report import multiverse as mv
 from lengthgen.report import text
 from lengthgen.report.data import claim_number
-from lengthgen.report.figures import FigureError, Rendered, forest
+from lengthgen.report.formats import plain_numbers
+from lengthgen.report.figures import FigureError, Rendered, compact_png, forest
 from lengthgen.report.robustness import grid_view
 from lengthgen.report.answer import answer
 from lengthgen.records import Check, ClaimRecord, Measure
@@ -87,6 +88,7 @@ class ClaimRow:
     data_verdict: str  # the sort key of "Verdict": the verdict's page_order (run_view.VERDICT_STYLES), less
     # CLOSE_RANK for a close call
     data_close: str  # "true" / "false": a close call (reproduced or not reproduced only)
+    data_runtime: str  # the sort key of "Runtime": seconds ("" when not recorded)
     claim: str  # "C4"
     anchor: str  # the claim section's id
     where: str  # where in the paper
@@ -123,7 +125,7 @@ def claim_rows(
         measured = r.measured_in_report_order
         check = r.deciding
         passed, total = r.checks_passed
-        reason = r.verdict_reason
+        reason = plain_numbers(r.verdict_reason) if r.verdict_reason else r.verdict_reason
         first = reason.splitlines()[0] if reason else ""
         plan = r.looks
         rows.append(
@@ -132,6 +134,7 @@ def claim_rows(
                 data_id=claim_number(r.claim) * 1000 + i,
                 data_verdict=f"{rank:g}",
                 data_close=str(r.labelled_close).lower(),
+                data_runtime="" if r.runtime_s is None else f"{r.runtime_s:.3f}",
                 claim=r.claim,
                 anchor=anchor,
                 where=r.where,
@@ -195,7 +198,7 @@ def control_views(controls: Sequence[ClaimRecord]) -> tuple[ControlRow, ...]:
             len(c.failed_checks),
             len(c.checks),
             c.verdict or "?",
-            c.verdict_reason or "",
+            plain_numbers(c.verdict_reason or ""),
             tuple(c.failed_checks or c.checks),
         )
         for c in controls
@@ -248,7 +251,9 @@ class Section:
     measured: tuple[Measure, ...]  # every measured quantity
     failed: tuple[Check, ...]  # the failed checks
     holds_note: bool  # a declared non-reproduction: say how many checks hold inside it
-    checks: tuple[Check, ...]  # every check
+    checks: tuple[Check, ...]  # the checks shown in full under "all checks": the failed and the close ones
+    passed_lines: tuple[str, ...]  # every other check in a line, "name: value op threshold"
+    checks_total: int  # checks in all
     checks_passed: int  # checks passed
     checks_open: bool  # the table of every check starts expanded
     choices: tuple[str, ...]  # what the paper leaves open
@@ -269,7 +274,7 @@ def section(
         ("test", claim.test),
     ]
     if claim.verdict_reason:
-        facts.append(("why " + (claim.verdict or "unknown"), claim.verdict_reason))
+        facts.append(("why " + (claim.verdict or "unknown"), plain_numbers(claim.verdict_reason)))
     failed = claim.failed_checks
     passed, total = claim.checks_passed
     return Section(
@@ -286,7 +291,9 @@ def section(
         measured=tuple(claim.measured),
         failed=tuple(failed),
         holds_note=bool(claim.declared and failed),
-        checks=tuple(claim.checks),
+        checks=tuple(c for c in claim.checks if not c.passed or c.close),
+        passed_lines=tuple(f"{c.name}: {text.check_text(c)}" for c in claim.checks if c.passed and not c.close),
+        checks_total=total,
         checks_passed=passed,
         checks_open=total <= CHECKS_OPEN,
         choices=claim.choices,
@@ -422,26 +429,144 @@ def chips(counts: Mapping[str, int]) -> tuple[Chip, ...]:
     return tuple(chips)
 
 
+def counted(count: int, noun: str, verb: str = "", verb_plural: str = "") -> str:
+    """``1 prediction reproduces`` / ``3 predictions reproduce``: the noun (and a verb) agreeing with the count."""
+    many = count != 1
+    words = [str(count), noun + ("s" if many else "")]
+    if verb:
+        words.append(verb_plural if many else verb)
+    return " ".join(words)
+
+
 def claim_chips(records: Sequence[ClaimRecord], noun: str) -> tuple[Chip, ...]:
     """Claims counted as the answer counts them: those whose every test reproduces (close calls apart), and those
-    with a test that does not."""
+    with a test that does not; ``noun``: "claim" or "prediction" (made plural where the count asks)."""
     by: dict[str, list[ClaimRecord]] = {}
     for r in records:
         by.setdefault(r.claim, []).append(r)
     holding = [t for t in by.values() if all(r.verdict == "reproduced" for r in t)]
     close = sum(any(r.labelled_close for r in t) for t in holding)
+    clear, failing = len(holding) - close, len(by) - len(holding)
     shown = [
-        Chip(verdict_class("reproduced"), False, len(holding) - close, f"{noun} reproduce"),
-        Chip(verdict_class("reproduced"), True, close, f"{noun} reproduce (close)"),
-        Chip(verdict_class("not reproduced"), False, len(by) - len(holding), f"{noun} do not in some test"),
+        Chip(verdict_class("reproduced"), False, clear, counted(clear, noun, "reproduces", "reproduce")),
+        Chip(verdict_class("reproduced"), True, close, counted(close, noun, "reproduces", "reproduce") + " (close)"),
+        Chip(
+            verdict_class("not reproduced"),
+            False,
+            failing,
+            counted(failing, noun, "does not in some test", "do not in some test"),
+        ),
     ]
     return tuple(c for c in shown if c.count)
+
+
+@dataclass(frozen=True)
+class Term:
+    term: str  # the word as the glossary lists it
+    anchor: str  # its id on the page ("g-open-choice")
+    meaning: str  # what it means, in a sentence or two
+    pattern: str  # a regular expression for its uses in the answer (plurals, capitals)
+
+
+TERMS: tuple[Term, ...] = (  # the words the answer uses before the page explains them, in the order a reader meets them
+    Term(
+        "open choice",
+        "g-open-choice",
+        "a detail the paper leaves unstated (how weights are initialised, how lengths are batched, ...) that the "
+        "suite must fix to run anything.",
+        r"open choices?",
+    ),
+    Term(
+        "reading",
+        "g-reading",
+        "one way of fixing an open choice, written choice=value (init=flax: initialise as Flax does). The claims "
+        "table uses the suite's own reading of each.",
+        r"readings?",
+    ),
+    Term(
+        "universe",
+        "g-universe",
+        "one reading of every open choice at once; each claim's test reruns in it.",
+        r"universes?",
+    ),
+    Term(
+        "multiverse",
+        "g-multiverse",
+        "the claims' tests rerun, assertions unchanged, in every universe: the suite's readings, each other reading, "
+        "and the combinations the paper's own results admit.",
+        r"multiverse",
+    ),
+    Term(
+        "precondition",
+        "g-precondition",
+        "something the paper reports of its own models (the heads fit the task in range) that a universe must show "
+        "before its claims are judged there.",
+        r"preconditions?",
+    ),
+    Term(
+        "ruled out",
+        "g-ruled-out",
+        "a universe whose precondition failed: not one the paper can have used, left out of every count.",
+        r"ruled out",
+    ),
+    Term(
+        "admissible",
+        "g-admissible",
+        "a universe that is not ruled out; \u201cholds in N of M admissible universes\u201d counts only those.",
+        r"admissible",
+    ),
+    Term(
+        "deciding check",
+        "g-deciding-check",
+        "the check that decides a claim test's verdict (a failed one, else the one nearest its threshold); the "
+        "overview plots its distance from the threshold.",
+        r"deciding checks?",
+    ),
+    Term(
+        "close",
+        "g-close",
+        "a deciding check whose interval (95%, or the --lengthgen-until-decided level) contains its threshold: more "
+        "seeds could turn the verdict. Shown with a dashed border and \u201c(close)\u201d.",
+        r"close(?: calls?)?",
+    ),
+    Term(
+        "within noise",
+        "g-within-noise",
+        "a verdict that differs under another reading only through a close call there: the difference does not "
+        "exceed the seeds' noise, so it is not counted as a change.",
+        r"within noise",
+    ),
+)
+
+
+def linked_answer(sentence: str) -> Markup:
+    """The answer with the first use of each glossary term (:data:`TERMS`) followed by a small link to its meaning
+    on the page (its tooltip says it too); every other character escaped as the templates escape text."""
+    found: list[tuple[int, int, str]] = []
+    for t in TERMS:
+        m = re.search(rf"\b{t.pattern}\b", sentence, flags=re.IGNORECASE)
+        if m and not any(a < m.end() and m.start() < b for a, b, _ in found):
+            found.append((m.start(), m.end(), t.anchor))
+    meanings = {t.anchor: f"{t.term}: {t.meaning}" for t in TERMS}
+    out, at = [], 0
+    for start, end, anchor in sorted(found):
+        out.append(escape(sentence[at:end]))  # the term's words stay as the answer writes them
+        out.append(Markup('<a class="term" href="#{}" title="{}">?</a>').format(anchor, meanings[anchor]))
+        at = end
+    out.append(escape(sentence[at:]))
+    return Markup("").join(out)
 
 
 def glossary(run: RunView) -> tuple[tuple[str, str], ...]:
     """(verdict, meaning) of each verdict this run's tests and cells hold, in the report's order."""
     present = {v.verdict for part in ("records", "robustness", "multiverse") for v in getattr(run, part)}
     return tuple((s.verdict, s.meaning) for s in VERDICT_STYLES if s.verdict in present)
+
+
+def compact_base64(png: str) -> str:
+    """A base64 PNG drawn elsewhere (the specification curves) stored as the page stores its own figures
+    (``figures.compact_png``)."""
+    return base64.b64encode(compact_png(base64.b64decode(png))).decode("ascii")
 
 
 def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Sequence[CurveView] = ()) -> str:
@@ -475,10 +600,12 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
         tests=len(records),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)
         chips=chips(run.verdict_counts("records")),
-        claim_chips=claim_chips(run.claims, "claims") + claim_chips(run.predictions, "predictions"),
-        answer=answer(run),
-        claims_count=len({r.claim for r in run.claims}),
-        predictions_count=len({r.claim for r in run.predictions}),
+        claim_chips=claim_chips(run.claims, "claim"),
+        prediction_chips=claim_chips(run.predictions, "prediction"),
+        answer=linked_answer(answer(run)),
+        terms=TERMS,
+        claims_count=counted(len({r.claim for r in run.claims}), "claim"),
+        predictions_count=counted(len({r.claim for r in run.predictions}), "prediction"),
         glossary=glossary(run),
         overview=overview(records, depends),
         claims=claim_rows([records[i] for i in claimed], [ids[i] for i in claimed], readings),
@@ -491,7 +618,7 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
             {r.test: a for r, a in zip(records, ids)},
             frozenset((reading, c.column) for c in curves for reading in c.hinges_on),
         ),
-        curves=tuple(curves),
+        curves=tuple(replace(c, png=compact_base64(c.png)) if c.png else c for c in curves),
         stated=stated_view(run),
         robustness_css=grid_css,
         environment=environment_rows(run.environment),

@@ -40,10 +40,14 @@ class VerdictStyle:
     rank: int | None  # severity, for ordering and for "better / worse" (higher is worse); None: skipped, apart
     page_order: int  # the page's verdict sort, what to look at first (0 first)
     meaning: str  # the verdict in one line (legends, the markdown summary)
+    marker: str = "o"  # its marker in the overview (matplotlib's code): a shape per verdict, so that colour is never
+    # the only signal
 
 
 VERDICT_STYLES: tuple[VerdictStyle, ...] = (  # in the order verdict counts are listed
-    VerdictStyle("reproduced", "v-reproduced", "#1a7f37", "ok", 0, 7, "every check passed at the catalogue's point"),
+    VerdictStyle(
+        "reproduced", "v-reproduced", "#1a7f37", "ok", 0, 7, "every check passed at the catalogue's point", marker="o"
+    ),
     VerdictStyle(
         "not reproduced",
         "v-not-reproduced",
@@ -52,6 +56,7 @@ VERDICT_STYLES: tuple[VerdictStyle, ...] = (  # in the order verdict counts are 
         1,
         4,
         "a declared non-reproduction: failed through exactly the checks the test names",
+        marker="s",
     ),
     VerdictStyle(
         "inconclusive",
@@ -61,6 +66,7 @@ VERDICT_STYLES: tuple[VerdictStyle, ...] = (  # in the order verdict counts are 
         2,
         5,
         "too few seeds (or the test itself) left it undecided",
+        marker="d",
     ),
     VerdictStyle(
         "unexpectedly reproduced",
@@ -70,6 +76,7 @@ VERDICT_STYLES: tuple[VerdictStyle, ...] = (  # in the order verdict counts are 
         3,
         3,
         "a declared non-reproduction passed every check",
+        marker="^",
     ),
     VerdictStyle(
         "not reproduced (undeclared)",
@@ -79,19 +86,27 @@ VERDICT_STYLES: tuple[VerdictStyle, ...] = (  # in the order verdict counts are 
         4,
         2,
         "checks failed that the test does not declare: a finding, not a crash",
+        marker="v",
     ),
     VerdictStyle(
         "ruled out",
         "v-ruled-out",
-        "#8c959f",
+        "#57606a",
         "ruled-out",
         None,
         8,
         "a multiverse reading the paper's own results rule out: a precondition failed, the checks did not run",
+        marker="P",
     ),
-    VerdictStyle("failed", "v-failed", "#cf222e", "FAILED", 5, 1, "an assertion outside the claim's checks"),
-    VerdictStyle("error", "v-error", "#cf222e", "ERROR", 6, 0, "the test raised or its setup failed: the test broke"),
-    VerdictStyle("skipped", "v-skipped", "#59636e", "skipped", None, 6, "the test did not run at this scale"),
+    VerdictStyle(
+        "failed", "v-failed", "#cf222e", "FAILED", 5, 1, "an assertion outside the claim's checks", marker="X"
+    ),
+    VerdictStyle(
+        "error", "v-error", "#cf222e", "ERROR", 6, 0, "the test raised or its setup failed: the test broke", marker="X"
+    ),
+    VerdictStyle(
+        "skipped", "v-skipped", "#59636e", "skipped", None, 6, "the test did not run at this scale", marker="."
+    ),
 )
 UNKNOWN_STYLE = VerdictStyle(
     "unknown",

@@ -11,7 +11,17 @@ from typing import Any, Mapping, Sequence
 from lengthgen.catalogue import Catalogue
 from lengthgen.records import ClaimRecord
 from lengthgen.report import run_view
-from lengthgen.report.formats import check_text, close_text, interval, num, per_seed, summary_text, threshold_text
+from lengthgen.report.formats import (
+    check_text,
+    close_text,
+    interval,
+    num,
+    per_seed,
+    plain_numbers,
+    summary_text,
+    threshold_text,
+    value_text,
+)
 from lengthgen.report.run_view import completeness, record_of
 
 __all__ = [  # the formats every rendering shares (lengthgen.report.formats), beside this module's own texts
@@ -20,6 +30,7 @@ __all__ = [  # the formats every rendering shares (lengthgen.report.formats), be
     "interval",
     "num",
     "per_seed",
+    "plain_numbers",
     "summary_text",
     "threshold_text",
 ]
@@ -95,7 +106,7 @@ def scale_text(scale: Mapping[str, Any]) -> str:
         parts.append(f"{steps} steps")
     if scale.get("sequences"):
         parts.append(f"{scale['sequences']} sequences")
-    parts += [f"{k}: {v}" for k, v in scale.items() if k not in SCALE_KEYS_HIDDEN]
+    parts += [f"{k}: {value_text(v)}" for k, v in scale.items() if k not in SCALE_KEYS_HIDDEN]
     return f"{scale.get('name', '?')}" + (": " + ", ".join(parts) if parts else "")
 
 

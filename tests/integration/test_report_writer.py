@@ -137,7 +137,7 @@ def test_page_parses_and_lists_every_claim_that_ran(written):
         assert record["statement"] in text and record["paper_value"] in text
     assert "mixed scale, partial: 8 of 22 catalogue claims" in text
     assert "a note <with> markup & ampersands" in text  # escaped in the source, intact as text
-    assert "peak absolute position of every seed: measured 44 < 16.0" in text  # the declared finding's value
+    assert "peak absolute position of every seed: measured 44 < 16" in text  # the declared finding's value
     assert "0.412 in [0.65, 0.95]" in text  # the failed check, measured beside the threshold
     assert "figure malformed could not be drawn" in text
     assert "2.13.0+cpu" in text and "models trained" in text and "0123456789abcdef" in text

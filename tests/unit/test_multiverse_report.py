@@ -161,7 +161,7 @@ def test_the_page_grid_links_and_colours_each_cell(html, view):
 
 
 def test_the_claims_table_says_what_other_readings_do(html):
-    assert '<th title="the multiverse' in html and "Under other readings</th>" in html
+    assert '<th title="the multiverse' in html and "Under other readings</button></th>" in html
     c1 = claims_row(html, "C1")
     assert 'class="readings-cell readings-changes"' in c1 and f'href="#{cell_id("init=gpt2", "C1")}"' in c1
     assert "not reproduced (undeclared)</span>" in c1 and "APE K=1 L=20: accuracy: 0.31, needs &lt;= 0.15" in c1

@@ -59,11 +59,11 @@ SPECS = {
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_every_kind_draws_a_non_blank_png(name):
     png, caption = render(SPECS[name])
-    assert distinct_colours(png) > 20
+    assert distinct_colours(png) >= 8  # a small palette (figures.PALETTE), not a blank image
     if name == "lines_per_seed":
         assert caption.startswith("a caption") and "min to max over seeds" in caption
     if name == "many_series":
-        assert "40 series (legend omitted)" in caption
+        assert "grey: the other 40 series" in caption  # more series than a legend can name: grey, one entry
     if name == "bars":
         assert "one per seed" in caption
 
@@ -137,7 +137,7 @@ def test_render_record_keeps_going_past_a_broken_spec():
     out = render_record({"bad": {"kind": "pie", "title": "Pie"}, "good": SPECS["lines_log"]})
     assert [r.name for r in out] == ["bad", "good"]
     assert out[0].png_base64 is None and "pie" in out[0].error and out[0].title == "Pie"
-    assert out[1].error is None and distinct_colours(base64.b64decode(out[1].png_base64)) > 20
+    assert out[1].error is None and distinct_colours(base64.b64decode(out[1].png_base64)) >= 8
 
 
 def test_drawings_are_reused_and_pruned(tmp_path, monkeypatch):

@@ -1,11 +1,16 @@
-"""A claim is one file: a copy of the repository with one new claim module (a claim on an existing experiment)
-and no other file edited collects it, runs it at quick scale, records it, shows it on the page and renders it
-into the catalogue page, as it does every other claim."""
+"""A claim is one file: a copy of the repository with a new claim module (a claim on an existing experiment) and a
+new prediction module (the C1 grid's RoPE heads at a K no other claim trains), beside every other claim and with no
+other file edited, collects both, runs them at quick scale, records them, shows them on the page, renders them into
+the catalogue page (``lengthgen docs`` from the new run), keeps the unit tests that read the registry passing, and
+runs their multiverse cells, which say how to record them until ``lengthgen multiverse --record`` has."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,9 +18,13 @@ from pathlib import Path
 import pytest
 from tests.helpers import ROOT
 
-TIMEOUT_S = 600  # collecting every claim, then training five small heads cold at quick scale on shared cores
+TIMEOUT_S = 600  # collecting every claim, then training a few small heads cold at quick scale on shared cores
+MULTIVERSE_TIMEOUT_S = 3600  # the new claims' cells at paper scale: the grid's heads under each reading, cold
 NEW_ID = "C99"  # an id no claim of the registry holds
+NEW_PREDICTION = "P99"  # nor this one
 TITLE = "the T5 head selects -K at every length"
+PREDICTION_TITLE = "a RoPE head at K = 4 selects -K far out"
+NEW_K = 4  # a target offset no other claim trains
 
 NEW_CLAIM = f'''"""{NEW_ID}: the T5-bias head selects the target offset -K at every evaluation length (one file).
 
@@ -101,6 +110,90 @@ def test_t5_selects_the_target_everywhere_control(scale, model_cache, control):
     )
 '''
 
+NEW_PREDICTION_MODULE = f'''"""{NEW_PREDICTION}: the C1 grid's RoPE head trained at K = {NEW_K} selects the target offset -K at L = 64, beyond
+the training range (as P1 at K = 2, 3).
+
+Negative control: the grid's APE heads at the same K, evaluated with the longer table: an APE head peaks at an
+absolute position inside the training range.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from lengthgen.experiments.predictions import run_far
+
+from claims.memo import memo
+from claims.run import run_claim
+from claims.spec import ClaimSpec
+from claims.support import refute
+
+PAPER_SEEDS = 8  # the C1 grid's seeds
+OFFSET = {NEW_K}  # a K no other claim trains
+LENGTH = 64  # beyond the training range
+
+
+def run_scale(scale):
+    """At quick scale, three seeds."""
+    return dataclasses.replace(scale, max_seeds=3) if scale.name == "quick" else scale
+
+
+def measure(scale, cache, encoding: str = "rope"):
+    scale = run_scale(scale)
+    return memo(
+        ("new-k", encoding),
+        scale,
+        lambda: run_far(scale.context(PAPER_SEEDS), cache, encoding, (OFFSET,), (LENGTH,)),
+    )
+
+
+def check(claim, result) -> None:
+    claim.check(
+        f"K={{OFFSET}} L={{LENGTH}}: selected offset of every seed",
+        [float(x) for x in result.selected_offsets(OFFSET, LENGTH)],
+        "==",
+        float(-OFFSET),
+        reduce="all",
+        paper="-K (predicted)",
+        source="catalogue-prediction",
+        source_note="selected offset -K",
+    )
+
+
+CLAIM = ClaimSpec(
+    id="{NEW_PREDICTION}",
+    title="{PREDICTION_TITLE}",
+    where="Lemma 1",
+    statement="the RoPE head selects -K at a K the paper does not train",
+    assertion="K = {NEW_K}: the selected offset is -K in every seed at L = 64",
+    paper_seeds=PAPER_SEEDS,
+    measure=measure,
+    checks=(check,),
+    run_scale=run_scale,
+    families=("one-layer",),
+    schedule=1000,
+)
+
+
+@pytest.mark.claim("{NEW_PREDICTION}")
+def test_rope_selects_the_target_at_a_new_k(scale, model_cache, until_decided, claim):
+    run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)
+    claim.verify()
+
+
+@pytest.mark.control("{NEW_PREDICTION}")
+def test_rope_selects_the_target_at_a_new_k_control(scale, model_cache, control):
+    refute(
+        control,
+        scale.describe(PAPER_SEEDS),
+        "APE heads at the same K in place of RoPE's: they peak at an absolute position in range",
+        check,
+        measure(scale, model_cache, encoding="ape"),
+    )
+'''
+
 
 def repository_files() -> list[str]:
     """The files a clone holds: tracked, and untracked ones git does not ignore."""
@@ -112,6 +205,18 @@ def repository_files() -> list[str]:
         check=True,
     )
     return [line for line in listed.stdout.splitlines() if (ROOT / line).is_file()]
+
+
+def copy_with_new_claims(copy: Path) -> list[str]:
+    """The repository copied to ``copy`` with the two new modules beside every other claim; the files copied."""
+    files = repository_files()
+    for name in files:
+        target = copy / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((ROOT / name).read_bytes())
+    (copy / "claims" / "test_c99_one_file.py").write_text(NEW_CLAIM)
+    (copy / "claims" / "test_p99_new_k.py").write_text(NEW_PREDICTION_MODULE)
+    return files
 
 
 def digest(folder: Path, files: list[str]) -> dict[str, str]:

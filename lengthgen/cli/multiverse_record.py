@@ -1,8 +1,8 @@
 """``lengthgen multiverse --record FILE``: the multiverse's declarations (``claims/multiverse_declared.json``)
 written from a recorded run, every cell's outcome as the run found it (``lengthgen.report.declared.record``),
 the file's hand-written reasons and the cells the run did not hold kept as they are, and its ``recorded`` block
-(the machine and date of the run it was recorded from) kept too unless some cell's outcome changed. Review the change with
-``git diff``: a cell whose outcome moved is a finding to explain, in the file's reasons. No torch.
+(the machine and date of the run it was recorded from) kept too unless some cell's outcome changed. Review the
+change with ``git diff``: a cell whose outcome moved is a finding to explain, in the file's reasons. No torch.
 """
 
 from __future__ import annotations

@@ -6,11 +6,8 @@ runs their multiverse cells, which say how to record them until ``lengthgen mult
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -110,8 +107,8 @@ def test_t5_selects_the_target_everywhere_control(scale, model_cache, control):
     )
 '''
 
-NEW_PREDICTION_MODULE = f'''"""{NEW_PREDICTION}: the C1 grid's RoPE head trained at K = {NEW_K} selects the target offset -K at L = 64, beyond
-the training range (as P1 at K = 2, 3).
+NEW_PREDICTION_MODULE = f'''"""{NEW_PREDICTION}: the C1 grid's RoPE head trained at K = {NEW_K} selects the
+target offset -K at L = 64, beyond the training range (as P1 at K = 2, 3).
 
 Negative control: the grid's APE heads at the same K, evaluated with the longer table: an APE head peaks at an
 absolute position inside the training range.
@@ -223,56 +220,125 @@ def digest(folder: Path, files: list[str]) -> dict[str, str]:
     return {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in files}
 
 
+# The unit tests that read the claims' registry (its ids, counts, catalogue and plan of cells): the ones a new claim
+# could break. The rest of the unit tier trains and evaluates its own tiny models and reads no claim; this subset
+# keeps the test to minutes.
+REGISTRY_READERS = (
+    "tests/unit/test_claim_ids.py",
+    "tests/unit/test_claim_spec.py",
+    "tests/unit/test_curve.py",
+    "tests/unit/test_multiverse_registry.py",
+    "tests/unit/test_multiverse_report.py",
+    "tests/unit/test_predictions_report.py",
+    "tests/unit/test_protocol_pinned.py",
+    "tests/unit/test_report_markdown.py",
+    "tests/unit/test_report_summary.py",
+    "tests/unit/test_robustness_report.py",
+    "tests/unit/test_robustness_settings.py",
+    "tests/unit/test_run_view.py",
+    "tests/unit/test_sequential.py",
+    "tests/unit/test_specification_page.py",
+    "tests/unit/test_stated_numbers.py",
+    "tests/unit/test_answer.py",
+    "tests/integration/test_report_writer.py",
+    "tests/integration/test_multiverse_declared.py",
+)
+PYTEST = (sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist")
+
+
+def run_in(copy: Path, *arguments: str, timeout: int = TIMEOUT_S) -> subprocess.CompletedProcess:
+    """A command in the copy (``python -m ...``), its output captured."""
+    return subprocess.run(arguments, cwd=copy, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def tail(run: subprocess.CompletedProcess) -> str:
+    return run.stdout[-4000:] + run.stderr[-2000:]
+
+
+def test_every_unit_test_that_reads_the_registry_names_a_file_that_exists():
+    """The subset the slow test runs is real files (a renamed test file fails here, not silently there)."""
+    assert all((ROOT / name).is_file() for name in REGISTRY_READERS), [
+        n for n in REGISTRY_READERS if not (ROOT / n).is_file()
+    ]
+
+
 @pytest.mark.slow
-def test_a_new_claim_is_one_file(tmp_path):
+def test_a_new_claim_and_prediction_are_one_file_each(tmp_path):
     copy = tmp_path / "repo"
-    files = repository_files()
-    for name in files:
-        target = copy / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes((ROOT / name).read_bytes())
+    files = copy_with_new_claims(copy)
     before = digest(copy, files)
-    (copy / "claims" / "test_c99_one_file.py").write_text(NEW_CLAIM)
     reports, cache = tmp_path / "reports", tmp_path / "cache"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "claims",
-            "-m",
-            "quick",
-            "-k",
-            NEW_ID,
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "no:xdist",
-            f"--lengthgen-report-dir={reports}",
-            f"--lengthgen-cache-dir={cache}",
-            "--lengthgen-workers=1",
-        ],
-        cwd=copy,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_S,
-        check=False,
+    run = run_in(
+        copy,
+        *PYTEST,
+        "claims",
+        "-m",
+        "quick",
+        "-k",
+        f"{NEW_ID} or {NEW_PREDICTION}",
+        f"--lengthgen-report-dir={reports}",
+        f"--lengthgen-cache-dir={cache}",
+        "--lengthgen-workers=1",
     )
-    out = run.stdout[-4000:] + run.stderr[-2000:]
-    assert run.returncode == 0 and "2 passed" in run.stdout, out  # the claim test and its negative control
-    assert digest(copy, files) == before, "running the new claim edited another file"
+    assert run.returncode == 0 and "4 passed" in run.stdout, tail(run)  # each test and its negative control
+    assert digest(copy, files) == before, "running the new claims edited another file"
 
     data = json.loads((reports / "claims.json").read_text())
-    (record,) = [r for r in data["records"] if r["claim"] == NEW_ID]
-    assert record["scale"]["name"] == "quick" and record["verdict"] == "reproduced", record["verdict_reason"]
-    assert record["title"] == TITLE
+    for claim_id, title in ((NEW_ID, TITLE), (NEW_PREDICTION, PREDICTION_TITLE)):
+        (record,) = [r for r in data["records"] if r["claim"] == claim_id]
+        assert record["scale"]["name"] == "quick" and record["verdict"] == "reproduced", record["verdict_reason"]
+        assert record["title"] == title
+        assert any(c["claim"] == claim_id for c in data["controls"])
+    ids = [e["id"] for e in data["catalogue"]]
+    assert ids.index(NEW_ID) < ids.index("P1") and ids[-1] == NEW_PREDICTION  # the catalogue's order
     entry = next(e for e in data["catalogue"] if e["id"] == NEW_ID)
     assert entry["title"] == TITLE and entry["where"] == "Sec. 5.1"
-    assert any(c["claim"] == NEW_ID for c in data["controls"])
     page = (reports / "index.html").read_text()
-    assert NEW_ID in page and TITLE in page
+    assert all(text in page for text in (NEW_ID, TITLE, NEW_PREDICTION, PREDICTION_TITLE))
 
-    from tests.helpers import catalogue_page
+    # the catalogue page, rendered by `lengthgen docs` from the new run
+    docs = run_in(copy, sys.executable, "-m", "lengthgen", "docs", "--data", "tests/data", "--reference", str(reports))
+    assert docs.returncode == 0 and docs.stdout.splitlines() == ["wrote docs/catalogue.md"], tail(docs)
+    catalogue = (copy / "docs" / "catalogue.md").read_text()
+    rows = {line.split(" | ")[0]: line for line in catalogue.splitlines() if line.startswith("| ")}
+    assert "relative schemes length-invariant" in rows[f"| {NEW_ID}"], catalogue[-2000:]
+    assert f"K = {NEW_K}" in rows[f"| {NEW_PREDICTION} (prediction)"], catalogue[-2000:]
 
-    rows = [line for line in catalogue_page(data).splitlines() if line.startswith(f"| {NEW_ID} |")]
-    assert rows and "relative schemes length-invariant" in rows[0], catalogue_page(data)[-2000:]
+    # the unit tests that read the registry, beside the new claims
+    units = run_in(copy, *PYTEST, "-q", *REGISTRY_READERS, timeout=2 * TIMEOUT_S)
+    assert units.returncode == 0, tail(units)
+
+
+@pytest.mark.slow
+def test_a_new_claims_multiverse_cells_say_how_to_record_them(tmp_path):
+    """The new claims' default multiverse cells (``-m multiverse -k <id>``): a cell the declarations do not hold
+    that fails says ``RECORD_STEP``; ``lengthgen multiverse --record`` records the run's cells, changing no other
+    cell, and the cells then pass. The cells run at paper scale and their preconditions read the C1 grid under
+    each reading, which every multiverse run trains: they use the environment's model cache
+    (``LENGTHGEN_CACHE_DIR``), so that a machine that ran the multiverse trains only the new claims' models."""
+    from claims.multiverse import RECORD_STEP
+    from lengthgen.report import declared
+
+    copy = tmp_path / "repo"
+    copy_with_new_claims(copy)
+    reports = tmp_path / "reports"
+    cells = (*PYTEST, "claims", "-m", "multiverse", "-k", f"{NEW_ID} or {NEW_PREDICTION}", "-rf")
+    first = run_in(copy, *cells, f"--lengthgen-report-dir={reports}", timeout=MULTIVERSE_TIMEOUT_S)
+    assert "passed" in first.stdout or "failed" in first.stdout, tail(first)
+    failed = [line for line in first.stdout.splitlines() if line.startswith("FAILED")]
+    assert first.stdout.count(RECORD_STEP) >= len(failed), tail(first)  # each failure says the step
+    assert first.returncode == (1 if failed else 0), tail(first)
+
+    path = copy / "claims" / "multiverse_declared.json"
+    before = declared.load(path)
+    record = run_in(
+        copy, sys.executable, "-m", "lengthgen", "multiverse", "--report", str(reports), "--record", str(path)
+    )
+    assert record.returncode == 0, tail(record)
+    after = declared.load(path)
+    changed = {k for k in after.cells if before.cells.get(k) != after.cells[k]}
+    assert changed and {column for _, column in changed} <= {NEW_ID, NEW_PREDICTION}, changed
+    assert {k: c for k, c in after.cells.items() if k not in changed} == before.cells
+
+    again = run_in(copy, *cells, f"--lengthgen-report-dir={tmp_path / 'again'}", timeout=MULTIVERSE_TIMEOUT_S)
+    assert again.returncode == 0, tail(again)

@@ -241,7 +241,9 @@ REGISTRY_READERS = (
     "tests/unit/test_stated_numbers.py",
     "tests/unit/test_answer.py",
     "tests/integration/test_report_writer.py",
+    "tests/integration/test_report_xdist.py",
     "tests/integration/test_multiverse_declared.py",
+    "tests/integration/test_run_cli.py",
 )
 PYTEST = (sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist")
 

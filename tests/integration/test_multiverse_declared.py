@@ -12,7 +12,7 @@ import pytest
 from lengthgen.records import ClaimRecord, ClaimRecorder, NotReproduced
 from lengthgen.records.record import setting_of, universe_of
 from lengthgen.report import declared as D
-from tests.helpers import DATA, registry
+from tests.helpers import DATA, UNKNOWN_CLAIM, registry
 
 import claims.test_multiverse as cells_module
 from claims import multiverse as plan
@@ -258,7 +258,7 @@ def test_the_record_command_writes_and_refuses_bad_input(tmp_path, capsys):
         assert main(["multiverse", "--report", str(run), "--record", str(bad)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "cannot write" in err
-    assert main(["multiverse", "--report", str(run), "--curve", "C99"]) == 2
+    assert main(["multiverse", "--report", str(run), "--curve", UNKNOWN_CLAIM]) == 2
     assert capsys.readouterr().err.count("\n") == 1
 
 

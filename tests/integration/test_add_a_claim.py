@@ -344,3 +344,16 @@ def test_a_new_claims_multiverse_cells_say_how_to_record_them(tmp_path):
 
     again = run_in(copy, *cells, f"--lengthgen-report-dir={tmp_path / 'again'}", timeout=MULTIVERSE_TIMEOUT_S)
     assert again.returncode == 0, tail(again)
+
+
+def test_two_modules_declaring_one_id_stop_the_run_in_one_line(tmp_path):
+    """A second module declaring an id the registry holds: pytest's usage error (exit 4), one line naming both
+    modules, before any test is collected."""
+    copy = tmp_path / "repo"
+    copy_with_new_claims(copy)
+    (copy / "claims" / "test_c98_one_file_again.py").write_text(NEW_CLAIM)
+    run = run_in(copy, *PYTEST, "claims", "--collect-only", "-q")
+    errors = [line for line in (run.stdout + run.stderr).splitlines() if line.startswith("ERROR")]
+    assert run.returncode == 4 and errors == [
+        f"ERROR: two claim modules declare {NEW_ID}: claims.test_c98_one_file_again and claims.test_c99_one_file"
+    ], tail(run)

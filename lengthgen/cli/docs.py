@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import difflib
 from pathlib import Path
-
 from types import SimpleNamespace
 from typing import Any, Mapping
 

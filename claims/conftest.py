@@ -31,6 +31,21 @@ def pytest_lengthgen_registry(config: pytest.Config):
     return Registry(catalogue(), plan())
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """A registry that cannot be built (two modules declaring one id: ``claims.registry.DuplicateClaim``) is a usage
+    error, one line naming both modules, before any module is collected; the xdist controller, which collects
+    nothing and imports no claim, leaves it to its workers."""
+    if session.config.pluginmanager.has_plugin("dsession"):
+        return
+    try:
+        import claims.registry  # noqa: F401  (builds the registry)
+    except ValueError as error:
+        if type(error).__module__ != "claims.registry":
+            raise
+        raise pytest.UsageError(str(error)) from None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The order xdist hands claim tests to workers: each claim's ``schedule`` (the heaviest trainers first,
     alternating between model families that share few models, then the claims that only read models trained by
@@ -46,6 +61,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return CLAIMS[claim_id].schedule if claim_id in CLAIMS else last
 
     items.sort(key=rank)  # stable: tests of one claim keep their order
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """A multiverse cell the declarations file does not hold, whose verdict fails the test, says the step that
+    records it (``claims.multiverse.RECORD_STEP``): in the failure and in its record's reason, which the plugin
+    puts on the test report after the call."""
+    from lengthgen.records import VerdictFailed
+
+    try:
+        return (yield)
+    except VerdictFailed as failure:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if getattr(item, "originalname", None) != "test_multiverse" or "column" not in params:
+            raise
+        from claims.multiverse import RECORD_STEP, recorded
+
+        if recorded(params["universe_name"], params["column"]):
+            raise
+        recorder = item.funcargs.get("claim")
+        if recorder is not None and recorder.record.verdict_reason:
+            recorder.record.verdict_reason = f"{recorder.record.verdict_reason}; {RECORD_STEP}"
+        raise VerdictFailed(f"{failure}\n{RECORD_STEP}") from None
 
 
 @pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown under -p no:xdist

@@ -140,6 +140,16 @@ def reason(claim: str, universe_name: str) -> str | None:
     return "; ".join(found) or None
 
 
+RECORD_STEP = "undeclared: record it with `lengthgen multiverse --record`"  # what a cell the file lacks says when
+# its verdict fails the test: its expected outcome is data, recorded from a cold run
+
+
+def recorded(reading: str, column: str) -> bool:
+    """Whether the declarations file holds the cell's expected outcome (a cell never recorded expects what its
+    claim's paper's point declares, and says :data:`RECORD_STEP` when that fails)."""
+    return (reading, column) in DECLARATIONS.cells
+
+
 def declaration(reading: str, column: str) -> Expected:
     """The cell's expected outcome, from the declarations file: ruled out by its preconditions; not reproduced
     through the recorded checks (``own``: the claim's own declaration at the paper's point, its reason

@@ -36,17 +36,24 @@ def order(spec: ClaimSpec) -> tuple[bool, str, int, str]:
     return (spec.prediction, match.group(1), int(match.group(2))) if match else (spec.prediction, spec.id, 0)
 
 
-def _discovered() -> dict[str, ClaimSpec]:
+class DuplicateClaim(ValueError):
+    """Two claim modules declare one id (one line naming both: the registry cannot choose)."""
+
+
+def discovered(modules: tuple[ModuleType, ...]) -> dict[str, ClaimSpec]:
+    """The claims ``modules`` declare, by id in the catalogue's order; :class:`DuplicateClaim` naming both modules
+    where two declare one id."""
     found: dict[str, ClaimSpec] = {}
-    for module in claim_modules():
+    where: dict[str, str] = {}
+    for module in modules:
         spec = module.CLAIM
         if spec.id in found:
-            raise ValueError(f"two claim modules declare {spec.id}: {module.__name__} and another")
-        found[spec.id] = spec
+            raise DuplicateClaim(f"two claim modules declare {spec.id}: {where[spec.id]} and {module.__name__}")
+        found[spec.id], where[spec.id] = spec, module.__name__
     return {spec.id: spec for spec in sorted(found.values(), key=order)}
 
 
-CLAIMS: dict[str, ClaimSpec] = _discovered()
+CLAIMS: dict[str, ClaimSpec] = discovered(claim_modules())
 
 
 def claim(claim_id: str) -> ClaimSpec:

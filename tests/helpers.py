@@ -10,6 +10,7 @@ from lengthgen.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout: the package, claims/, tests/, docs/
 DATA = ROOT / "tests" / "data"  # the recorded runs and measurements the tests and documents read
+UNKNOWN_CLAIM = "X-0"  # an id no claim module can declare (a module's id is letters then digits: test_<id>_<words>)
 SHARED = ROOT.parent / "shared"  # the paper and its catalogue beside a working checkout (absent in a clone)
 
 

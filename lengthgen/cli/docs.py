@@ -7,6 +7,11 @@ The words are the templates' (``lengthgen/report/templates/docs/``), the values 
 runs (``lengthgen.report.doc_context``). ``--check`` writes nothing and exits 1 naming the first line that
 differs. A recorded run not named, missing, truncated or of an older format, or a document whose markers are
 broken, is one line and exit 2, and leaves every document as it was. No torch.
+
+A run of claim tests alone (``--reference`` a run without multiverse cells, such as a quick run of a new claim)
+renders ``docs/catalogue.md`` alone, the one document it holds everything of: its catalogue, records and controls.
+It must have run the code of the extended cells (``--data``'s, run with the reference's code): a run of other code
+is one line naming both fingerprints, and exit 2.
 """
 
 from __future__ import annotations
@@ -14,10 +19,15 @@ from __future__ import annotations
 import argparse
 import difflib
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Mapping
 
 from lengthgen.cli.common import UsageError
+from lengthgen.report import data as run_data
+from lengthgen.report.doc_claims import threshold_sources
 from lengthgen.report.doc_context import FILES, Inputs, load
-from lengthgen.report.doc_render import render
+from lengthgen.report.doc_render import WHOLE, render, whole
+from lengthgen.report.run_view import RunView
 
 NAME = "docs"
 HELP = "render the README's and docs/' recorded numbers from the recorded runs (--check: compare only)"
@@ -56,8 +66,35 @@ def first_difference(old: str, new: str) -> str:
     return next((line for line in changed if line[:1] in "-+" and line[:3] not in ("---", "+++")), "")
 
 
+def code_of(data: Mapping[str, Any], part: str) -> str | None:
+    """The code fingerprint a run's ``part`` ran (``"multiverse_environment"``, or ``"environment"``: its claim
+    tests)."""
+    return (data.get(part) or {}).get("code_fingerprint")
+
+
+def catalogue_alone(paths: Inputs) -> dict[str, str] | None:
+    """The documents of a run of claim tests alone (no multiverse cells): docs/catalogue.md, rendered from it; None
+    for a reference run (it renders every document). UsageError (one line) where its code is not the extended
+    cells'."""
+    reference = run_data.read(paths.reference)
+    if reference.get("multiverse"):
+        return None
+    mine = code_of(reference, "environment")
+    theirs = code_of(run_data.read(paths.extended), "multiverse_environment")
+    if mine is None or mine != theirs:
+        raise UsageError(
+            f"{paths.reference} ran other code (code fingerprint {mine}) than the extended cells {paths.extended} "
+            f"(code fingerprint {theirs}): re-run it with their code"
+        )
+    doc = SimpleNamespace(run=RunView.from_data(reference), sources=threshold_sources(reference))
+    return {name: whole(name, doc) for name in WHOLE}
+
+
 def run(args: argparse.Namespace) -> int:
-    documents = render(load(inputs(args)), args.root)  # every document rendered before any is written
+    paths = inputs(args)
+    documents = catalogue_alone(paths)  # a run of claim tests alone: the catalogue it holds
+    if documents is None:
+        documents = render(load(paths), args.root)  # every document rendered before any is written
     stale = []
     for name, text in documents.items():
         path = args.root / name

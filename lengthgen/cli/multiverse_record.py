@@ -1,11 +1,13 @@
 """``lengthgen multiverse --record FILE``: the multiverse's declarations (``claims/multiverse_declared.json``)
 written from a recorded run, every cell's outcome as the run found it (``lengthgen.report.declared.record``),
-the file's hand-written reasons and the cells the run did not hold kept as they are. Review the change with
-``git diff``: a cell whose outcome moved is a finding to explain, in the file's reasons. No torch.
+the file's hand-written reasons and the cells the run did not hold kept as they are, and its ``recorded`` block
+(the machine and date of the run it was recorded from) kept too unless some cell's outcome changed. Review the
+change with ``git diff``: a cell whose outcome moved is a finding to explain, in the file's reasons. No torch.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,8 @@ def record_run(data: dict[str, Any], path: Path) -> str:
     found = declared.record(cells, papers, environment, previous)
     before = previous.cells if previous is not None else {}
     moved = [k for k, c in found.cells.items() if before.get(k) != c]
+    if previous is not None and not moved:  # the same outcomes: the file still says where they were recorded
+        found = dataclasses.replace(found, recorded=previous.recorded)
     try:
         declared.write(path, found)
     except OSError as e:

@@ -28,7 +28,7 @@ from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.context import Context
 from lengthgen.engine.evaluate import LengthEval
-from lengthgen.engine.evaluate_variants import InferenceVariant, evaluated_variant
+from lengthgen.engine.evaluate_variants import KINDS, InferenceVariant, evaluated_variant
 from lengthgen.experiments.common import column_means, mean, paper_spec
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
 from lengthgen.probes.ape_extension import extended_model
@@ -42,6 +42,31 @@ INTERPOLATION_LENGTHS = (32, 48)  # P4
 SCALING_LENGTHS = (24, 32, 48, 64, 96, 128)  # P6
 ROPE_LENGTHS = tuple(sorted(set(FAR_LENGTHS + INTERPOLATION_LENGTHS + SCALING_LENGTHS)))  # one cached evaluation
 EXTENDED_TABLE = 128  # APE rows for evaluation up to L = 128
+
+
+def evaluated_lengths(encoding: str, lengths: Sequence[int]) -> tuple[int, ...]:
+    """The lengths the grid's heads of ``encoding`` are evaluated at to answer ``lengths``: the RoPE heads at
+    ``ROPE_LENGTHS`` (one shared cached evaluation, which must hold every length asked for), the APE heads with the
+    longer table (up to ``EXTENDED_TABLE``) and the others at ``lengths`` themselves. A length that would not be
+    evaluated is a ValueError naming it and the lengths allowed, before any training."""
+    lengths = tuple(lengths)
+    if not lengths:
+        raise ValueError("no evaluation length asked for")
+    if encoding == "rope":
+        stray = [L for L in lengths if L not in ROPE_LENGTHS]
+        if stray:
+            raise ValueError(
+                f"length {stray[0]!r} is not one the RoPE heads are evaluated at "
+                f"(allowed: {', '.join(map(str, ROPE_LENGTHS))})"
+            )
+        return ROPE_LENGTHS
+    if encoding == "ape":
+        stray = [L for L in lengths if not isinstance(L, int) or L > EXTENDED_TABLE]
+        if stray:
+            raise ValueError(
+                f"length {stray[0]!r} is beyond the APE heads' longer table (allowed: <= {EXTENDED_TABLE})"
+            )
+    return lengths
 
 
 def grid_models(ctx: Context, cache: Cache, encoding: str, offsets: Sequence[int]) -> list[TrainedModel]:
@@ -190,10 +215,10 @@ def run_far(
     lengths: Sequence[int] = FAR_LENGTHS,
 ) -> FarResult:
     """P1 (RoPE) / P3 (APE): the grid's heads evaluated at ``lengths`` with ``ctx``'s sequences per length."""
+    evaluation_lengths = evaluated_lengths(encoding, lengths)  # RoPE: one shared evaluation
     cache = cache if cache is not None else Cache()
     sequences = ctx.evaluation.sequences
     models = grid_models(ctx, cache, encoding, offsets)
-    evaluation_lengths = ROPE_LENGTHS if encoding == "rope" else tuple(lengths)  # RoPE: one shared evaluation
     cells = plain_cells(models, evaluation_lengths, sequences, cache)
     return FarResult(encoding, tuple(offsets), ctx.seeds, tuple(lengths), sequences, models[0].spec.task.max_len, cells)
 
@@ -300,11 +325,11 @@ def run_out_of_sample(
 ) -> OutOfSampleResult:
     """P2: the fit on ``ctx.evaluation``'s lengths (the grid's own evaluation, cached) against the far a*
     (with the same sequences per length)."""
+    far = evaluated_lengths(encoding, far_lengths)
     cache = cache if cache is not None else Cache()
     fit_evaluation = ctx.evaluation
     models = grid_models(ctx, cache, encoding, offsets)
     fit_cells = plain_cells(models, fit_evaluation.lengths, fit_evaluation.sequences, cache)
-    far = ROPE_LENGTHS if encoding == "rope" else tuple(far_lengths)
     far_cells = plain_cells(models, far, fit_evaluation.sequences, cache)
     return OutOfSampleResult(
         encoding, tuple(offsets), ctx.seeds, tuple(fit_evaluation.lengths), tuple(far_lengths), fit_cells, far_cells
@@ -371,7 +396,11 @@ def run_variant(
     lengths: Sequence[int] = SCALING_LENGTHS,
 ) -> VariantResult:
     """The grid's RoPE heads at ``lengths``: the plain evaluation and the ``kind`` variant beside it, with
-    ``ctx``'s sequences per length."""
+    ``ctx``'s sequences per length. An unknown ``kind`` or a length the RoPE heads are not evaluated at is a
+    ValueError before any training."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown inference variant {kind!r} (known: {', '.join(KINDS)})")
+    evaluated_lengths("rope", lengths)
     cache = cache if cache is not None else Cache()
     sequences = ctx.evaluation.sequences
     models = grid_models(ctx, cache, "rope", offsets)

@@ -20,6 +20,8 @@ from typing import Any, Mapping
 
 import pytest
 
+from lengthgen.testing.directories import report_dir
+
 PENDING = pytest.StashKey[list[Future]]()  # drawings handed to the training processes, not yet awaited
 
 
@@ -30,7 +32,6 @@ def draw_soon(config: pytest.Config, figures: Mapping[str, Any] | None) -> None:
         return
     from lengthgen.engine import cluster, parallel
     from lengthgen.report.writer import DRAWINGS
-    from lengthgen.testing.session import report_dir
 
     folder = report_dir(config) / DRAWINGS
     specs = [dict(spec) for spec in figures.values() if isinstance(spec, Mapping)]

@@ -15,11 +15,11 @@ import gc
 import os
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from lengthgen.testing import state
+from lengthgen.testing.directories import report_dir
 from lengthgen.testing.run import PLUGIN_NAME, RunRecords
 
 HYPOTHESIS_PLUGIN = "hypothesispytest"  # the name of hypothesis's pytest plugin (its pytest11 entry point)
@@ -83,11 +83,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     takes them out of every later collection, which the run's many small tensors and records trigger (and
     pytest's own at unconfigure): docs/speed.md has what it saves."""
     gc.freeze()
-
-
-def report_dir(config: pytest.Config) -> Path:
-    """Where the controller writes the report: ``--lengthgen-report-dir``, else ``<rootdir>/reports``."""
-    return Path(config.getoption("lengthgen_report_dir") or config.rootpath / "reports")
 
 
 def _check_directories(config: pytest.Config) -> None:

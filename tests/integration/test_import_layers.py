@@ -55,6 +55,18 @@ UPWARD = [  # (file of the package, an import it must not make, the contract it 
         "Inside the report",
         "lengthgen.report.data -> lengthgen.report.run_view",
     ),
+    (
+        "testing/drawing.py",
+        "from lengthgen.testing import session",
+        "Inside the pytest plugin",
+        "lengthgen.testing.drawing -> lengthgen.testing.session",
+    ),
+    (
+        "engine/grouping.py",
+        "from lengthgen.store import one_layer",
+        "The package's layers",
+        "lengthgen.engine.grouping -> lengthgen.store.one_layer",
+    ),
     ("report/text.py", "import torch", "The report renders a claims.json", "lengthgen.report.text -> torch"),
     (
         "records/record.py",

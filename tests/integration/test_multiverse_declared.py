@@ -12,7 +12,7 @@ import pytest
 from lengthgen.records import ClaimRecord, ClaimRecorder, NotReproduced
 from lengthgen.records.record import setting_of, universe_of
 from lengthgen.report import declared as D
-from tests.helpers import DATA, registry
+from tests.helpers import DATA, UNKNOWN_CLAIM, registry
 
 import claims.test_multiverse as cells_module
 from claims import multiverse as plan
@@ -259,5 +259,34 @@ def test_the_record_command_writes_and_refuses_bad_input(tmp_path, capsys):
         assert main(["multiverse", "--run", str(run), "--record", str(bad)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err, err
-    assert main(["multiverse", "--run", str(run), "--curve", "C99"]) == 2
+    assert main(["multiverse", "--run", str(run), "--curve", UNKNOWN_CLAIM]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_recording_again_changes_only_the_cells_it_records_and_keeps_the_date(tmp_path, capsys):
+    """A second ``--record`` of the same outcomes from another run leaves the file's bytes (its ``recorded``
+    date among them) as they were; one that moves a cell changes that cell and the date, and no other cell."""
+    from lengthgen.cli import main
+    from lengthgen.report.data import assemble
+
+    out = tmp_path / "declared.json"
+
+    def record(c1_verdict: str, started: str) -> bytes:
+        run = tmp_path / "claims.json"
+        cells = [
+            _cell("C1", None, "reproduced"),
+            _cell("C1", "lengths=per-batch", c1_verdict, ["RoPE K=3 L=32: accuracy"] * (c1_verdict != "reproduced")),
+            _cell("C3", "lengths=per-batch", "reproduced"),
+        ]
+        run.write_text(json.dumps(assemble(cells, {"cpu_model": "cpu", "started": started})))
+        assert main(["multiverse", "--run", str(run), "--record", str(out)]) == 0, capsys.readouterr().err
+        return out.read_bytes()
+
+    first = record("not reproduced (undeclared)", "2026-01-01T00:00:00")
+    assert record("not reproduced (undeclared)", "2026-02-02T00:00:00") == first
+    assert "0 changed" in capsys.readouterr().out.splitlines()[-1]
+    record("reproduced", "2026-03-03T00:00:00")
+    before, after = D.parse(json.loads(first)), D.load(out)
+    assert after.recorded["started"] == "2026-03-03T00:00:00", after.recorded
+    assert after.cells["lengths=per-batch", "C1"].outcome == "reproduced"
+    assert after.cells["lengths=per-batch", "C3"] == before.cells["lengths=per-batch", "C3"]

@@ -14,9 +14,13 @@ import pytest
 from lengthgen.cli import build_parser, main
 from lengthgen.cli.common import UNTIL_DECIDED_MAX
 from lengthgen.cli.run import package_of
+from tests.helpers import UNKNOWN_CLAIM
+
+from claims.registry import CLAIMS as REGISTERED
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = ROOT / "claims"
+LAST = list(REGISTERED)[-1]  # the registry's last id, the end of the known ones an unknown id's error lists
 
 # A claims directory of its own, under another name: each claim a few numbers, no model (X1 holds; X2 fails through
 # its declared check; X3 fails undeclared; X4 is close with 3 seeds and decided with 7; X5 has two variants, the
@@ -143,7 +147,7 @@ def test_a_bare_until_decided_is_the_rules_default():
 @pytest.mark.parametrize(
     "argv, fragments",
     [
-        (["run", "C99"], ["unknown claim 'C99'", "(known: C1, C2, C3", ", P6)"]),
+        (["run", UNKNOWN_CLAIM], [f"unknown claim {UNKNOWN_CLAIM!r}", "(known: C1, C2, C3", f", {LAST})"]),
         (["run", "C1", "--claims-dir", "/nonexistent/claims"], ["no claims directory at /nonexistent/claims"]),
         (["run", "C1", "--until-decided=1"], ["MAX must be an integer in 2..10000"]),
         (["run", "C1", "--scale", "huge"], ["'huge'"]),

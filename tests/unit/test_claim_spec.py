@@ -10,9 +10,11 @@ import pytest
 from lengthgen.catalogue import NOT_IN_PAPER
 from lengthgen.records import ClaimRecorder, Declared
 from lengthgen.scale import PAPER, QUICK
+from tests.helpers import UNKNOWN_CLAIM
 
 import claims
-from claims.registry import CLAIMS, catalogue, claim, claim_modules
+
+from claims.registry import CLAIMS, DuplicateClaim, catalogue, claim, claim_modules, discovered, order
 from claims.spec import ClaimSpec, LeftOut, Variant
 
 
@@ -31,14 +33,16 @@ PREDICTIONS = [f"P{n}" for n in range(1, 7)]
 def test_every_claim_module_declares_its_claim_in_the_registry():
     modules = sorted(m.name for m in pkgutil.iter_modules(claims.__path__) if m.name[:6] in ("test_c", "test_p"))
     assert sorted(m.__name__.removeprefix("claims.") for m in claim_modules()) == modules
-    assert list(CLAIMS) == PAPER_CLAIMS + PREDICTIONS  # the catalogue's order: by number, claims first
+    assert [c for c in CLAIMS if c in PAPER_CLAIMS + PREDICTIONS] == PAPER_CLAIMS + PREDICTIONS  # every one, by number
+    assert list(CLAIMS) == [s.id for s in sorted(CLAIMS.values(), key=order)]  # the catalogue's order: claims first
+    assert [s.prediction for s in CLAIMS.values()] == sorted(s.prediction for s in CLAIMS.values())
     assert all(CLAIMS[module.CLAIM.id] is module.CLAIM for module in claim_modules())
-    assert [e.id for e in catalogue().predictions] == PREDICTIONS
-    assert [e.id for e in catalogue().claims] == PAPER_CLAIMS
+    assert [e.id for e in catalogue().predictions] == [c for c, s in CLAIMS.items() if s.prediction]
+    assert [e.id for e in catalogue().claims] == [c for c, s in CLAIMS.items() if not s.prediction]
     assert catalogue().entry("C8") == CLAIMS["C8"].entry and catalogue().entry("C8").title == CLAIMS["C8"].title
     assert claim("C12") is CLAIMS["C12"]
-    with pytest.raises(ValueError, match="'C99'"):
-        claim("C99")
+    with pytest.raises(ValueError, match=f"'{UNKNOWN_CLAIM}'"):
+        claim(UNKNOWN_CLAIM)
 
 
 def test_the_variants_are_the_test_ids_and_inherit_what_they_leave_open():
@@ -143,3 +147,13 @@ def test_a_new_look_starts_from_the_record_at_the_first_look():
     assert recorder.record.looks == {"path": []}
     with pytest.raises(ValueError, match="1.5"):
         recorder.begin_looks(1.5)
+
+
+def test_two_modules_declaring_one_id_are_one_line_naming_both():
+    from types import SimpleNamespace
+
+    first, second = (SimpleNamespace(__name__=f"claims.test_c15_{w}", CLAIM=CLAIMS["C15"]) for w in ("a", "b"))
+    with pytest.raises(DuplicateClaim) as raised:
+        discovered((first, second))
+    assert str(raised.value) == "two claim modules declare C15: claims.test_c15_a and claims.test_c15_b"
+    assert list(discovered((first,))) == ["C15"]

@@ -12,6 +12,7 @@ import pytest
 from lengthgen.readings import READINGS
 from lengthgen.report.curve import curve, curve_lines, curve_png, deciding_check_name, matrix_rows
 from lengthgen.report.run_view import RunView
+from tests.helpers import UNKNOWN_CLAIM as UNKNOWN
 from tests.helpers import registry
 
 ACCURACY = "RoPE K=1 L=48: accuracy"
@@ -180,9 +181,9 @@ def test_cli_prints_the_curve_and_refuses_an_unknown_claim_in_one_line(claims_js
         json.dumps({**json.loads(claims_json.read_text()), "catalogue": registry().catalogue.to_dict()})
     )
     refusals = (
-        (recorded, "C99", "unknown claim 'C99'"),
+        (recorded, UNKNOWN, f"unknown claim {UNKNOWN!r}"),
         (recorded, "C5", "C5 has no multiverse cells"),
-        (claims_json, "C99", "C99 has no multiverse cells"),  # without a catalogue no claim is unknown
+        (claims_json, UNKNOWN, f"{UNKNOWN} has no multiverse cells"),  # without a catalogue no claim is unknown
     )
     for report, claim, words in refusals:
         assert main(["multiverse", "--run", str(report), "--curve", claim]) == 2

@@ -183,7 +183,8 @@ def test_a_combination_takes_one_reading_per_choice_in_the_registry_order():
 def test_the_factorial_leaves_out_readings_ruled_out_alone():
     """init=gpt2 is ruled out alone for every one-layer claim (the declarations): no combination holds it;
     every combination is extended (its cost), each single reading's cell is planned."""
-    combined = [(u, c) for u, c in cells.all_cells() if "+" in u.name]
+    recorded = {c for _, c in cells.DECLARATIONS.cells}  # a claim added since is not declared until recorded
+    combined = [(u, c) for u, c in cells.all_cells() if "+" in u.name and c in recorded]
     assert combined and not any("init=gpt2" in u.name for u, _ in combined)
     c8 = {u.name for u, c in combined if c == "C8"}  # per-batch, flax, zero and token are admissible alone for C8
     assert (
@@ -261,3 +262,33 @@ def test_the_plain_registry_imports_no_torch():
     )
     assert out.stdout.split() == ["False", str(len(LEFT_OUT)), str(len(cells.cells()))], out.stdout + out.stderr
     assert Registry.from_data(json.loads(recorded)) == Registry(catalogue(), cells.plan())
+
+
+def test_a_cell_the_declarations_lack_says_how_to_record_it_when_it_fails():
+    """The claims' conftest adds ``RECORD_STEP`` to a failing multiverse cell's message and reason where the
+    declarations file does not hold the cell, and leaves a recorded cell's failure as it was."""
+    from types import SimpleNamespace
+
+    from lengthgen.records import VerdictFailed
+
+    from claims import conftest
+
+    recorded = next(iter(cells.DECLARATIONS.cells))
+
+    def failure(universe_name: str, column: str) -> tuple[str, str]:
+        record = SimpleNamespace(verdict_reason="ruled out, which the declarations do not expect: x")
+        item = SimpleNamespace(
+            originalname="test_multiverse",
+            callspec=SimpleNamespace(params={"universe_name": universe_name, "column": column}),
+            funcargs={"claim": SimpleNamespace(record=record)},
+        )
+        call = conftest.pytest_runtest_call(item)
+        next(call)
+        with pytest.raises(VerdictFailed) as raised:
+            call.throw(VerdictFailed("the cell failed"))
+        return str(raised.value), record.verdict_reason
+
+    message, reason = failure("init=gpt2", "X-0")
+    assert message == f"the cell failed\n{cells.RECORD_STEP}" and reason.endswith(f"; {cells.RECORD_STEP}")
+    assert "lengthgen multiverse --record" in cells.RECORD_STEP and cells.RECORD_STEP.startswith("undeclared")
+    assert failure(*recorded) == ("the cell failed", "ruled out, which the declarations do not expect: x")

@@ -94,3 +94,36 @@ def test_line_fit_is_the_dilution_fit():
     fit = dilution_fit(lengths, weights)
     intercept, slope = P.line_fit([L - 1 for L in lengths], [1 / a for a in weights])
     assert (intercept, slope) == pytest.approx((fit.intercept, fit.slope), rel=1e-12)
+
+
+class NoCache(Cache):
+    """A cache that must not be reached: the arguments are refused before any model is asked for."""
+
+    def __init__(self):
+        pass
+
+    def __getattribute__(self, name):
+        raise AssertionError(f"the cache was reached ({name}) before the arguments were checked")
+
+
+@pytest.mark.parametrize(
+    "call, named",
+    [
+        (lambda c: P.run_far(CTX, c, "rope", (2,), (84,)), "length 84 "),  # a typo for 48
+        (lambda c: P.run_far(CTX, c, "ape", (2,), (64, 256)), "length 256 "),
+        (lambda c: P.run_out_of_sample(CTX, c, (2,), (100,)), "length 100 "),
+        (lambda c: P.run_interpolation(CTX, c, (2,), (40,)), "length 40 "),
+        (lambda c: P.run_scaling(CTX, c, (2,), (24,), kind="log-scaled"), "'log-scaled'"),
+        (lambda c: P.run_far(CTX, c, "rope", (2,), ()), "no evaluation length"),
+    ],
+)
+def test_a_length_or_kind_the_experiment_does_not_evaluate_is_refused_naming_it(call, named):
+    with pytest.raises(ValueError, match="allowed|known|no evaluation length") as raised:
+        call(NoCache())
+    assert named in str(raised.value), raised.value
+
+
+def test_every_length_the_predictions_ask_for_is_evaluated():
+    for lengths in (P.FAR_LENGTHS, P.INTERPOLATION_LENGTHS, P.SCALING_LENGTHS):
+        assert P.evaluated_lengths("rope", lengths) == P.ROPE_LENGTHS
+        assert P.evaluated_lengths("ape", lengths) == lengths and P.evaluated_lengths("t5", lengths) == lengths

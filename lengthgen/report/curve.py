@@ -54,23 +54,12 @@ def universe_readings(universe: str) -> tuple[str, ...]:
 
 
 def relative_margin(check: Check) -> float:
-    """The check's distance from its value to its threshold's nearest bound, divided by max(|that bound|,
-    1e-12); positive on the passing side, and negative (at most -0.0) for a failed check; infinite for a check
-    without one (no finite value, or an ``==`` / ``!=`` comparison)."""
-    value, op, threshold = check.value, check.op, check.threshold
-    if value is None or not math.isfinite(float(value)):
+    """The check's distance from its value to its threshold relative to the threshold (``Check.relative_margin``,
+    the verdict rule's own), positive on the passing side, and negative (at most -0.0) for a failed check;
+    infinite for a check without one (no finite value, or an ``==`` / ``!=`` comparison)."""
+    margin = check.relative_margin
+    if margin is None:
         return math.inf
-    value = float(value)
-    if op in (">=", ">"):
-        gap, bound = value - float(threshold), float(threshold)
-    elif op in ("<=", "<"):
-        gap, bound = float(threshold) - value, float(threshold)
-    elif op == "in":
-        low, high = float(threshold[0]), float(threshold[1])
-        gap, bound = min((value - low, low), (high - value, high))
-    else:
-        return math.inf
-    margin = gap / max(abs(bound), 1e-12)
     return margin if check.passed else min(margin, -0.0)
 
 
@@ -86,9 +75,8 @@ def deciding_check_name(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> str
     record's own deciding check): the curve needs one check that every universe measured, and shows the one
     the paper's point passes by the least. Of the checks present in every cell that recorded checks (a
     ruled-out cell runs none), the one that fails in the most cells (the check the verdicts turn on), then the
-    one with the smallest relative margin (:func:`relative_margin`: the distance
-    from the value to the threshold's nearest bound over max(|bound|, 1e-12); a failed check's is negative) at
-    the paper's point; without a paper's point with checks, the smallest margin over the cells. Ties, and
+    one with the smallest relative margin (:func:`relative_margin`, the records' own; a failed check's is
+    negative) at the paper's point; without a paper's point with checks, the smallest margin over the cells. Ties, and
     checks without a margin (infinite), go by name. ValueError when no check is common to the cells."""
     views = [record_of(c) for c in cells]
     measured = [v for v in views if v.checks]

@@ -48,7 +48,12 @@ OPS = {
 }
 INTERVAL_OPS = (">=", ">", "<=", "<", "in")  # comparisons whose check can be close (not == / !=)
 REDUCTIONS = ("mean", "min", "max", "all")  # how per-seed values become the statistic
-COUNTED = ("all", "min", "max")  # reductions whose check every seed must pass: its seeds that fail are counted
+EVERY_SEED = {  # (reduction, comparison) of a check that every seed must pass: its seeds that fail are counted
+    ("min", ">="),
+    ("min", ">"),
+    ("max", "<="),
+    ("max", "<"),
+}
 INTERVAL_KINDS = ("t", "bounded", "bootstrap", "exact")  # how a check's interval was computed
 UNIT_BOUNDS = (0.0, 1.0)  # an accuracy, a share, a fraction
 # The quantities a check's name reads that have bounds, for a check that states none (``bounds_of``): an accuracy
@@ -242,8 +247,10 @@ class Check:
 
     @property
     def counted(self) -> bool:
-        """Every seed must pass it (reduce "all", "min", "max" over recorded values): its failing seeds count."""
-        return self.reduce in COUNTED and bool(self.values)
+        """Every seed must pass it (reduce "all", or a min that must clear a floor, a max that must stay under a
+        ceiling, over recorded values): its failing seeds count."""
+        every = self.reduce == "all" or (self.reduce, self.op) in EVERY_SEED
+        return every and bool(self.values)
 
     def _bounded_mean(self) -> bool:
         """A mean over seeds of a bounded quantity (its values within the bounds) whose t-interval is clipped to

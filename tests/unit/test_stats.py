@@ -164,6 +164,10 @@ def test_an_every_seed_check_counts_its_failing_seeds_and_shows_the_worst():
     assert (offsets.value, offsets.failing) == (-40, 2)
     not_k = recorder.check("offset is not -K, every seed", [-2, -5, -2], "!=", -2, reduce="all")
     assert (not_k.value, not_k.failing) == (-2, 2)
+    floor = recorder.check("lowest seed", [0.8, 0.6, 0.9], ">=", 0.7, reduce="min")  # every seed above 0.7
+    assert floor.counted and (floor.value, floor.failing) == (0.6, 1)
+    some = recorder.check("some seed", [0.8, 0.6, 0.9], "<=", 0.7, reduce="min")  # one seed under 0.7 suffices
+    assert not some.counted and some.failing is None and some.passed
 
 
 def test_an_older_record_shows_the_worst_seed_at_read_time():

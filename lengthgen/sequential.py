@@ -32,12 +32,13 @@ approximation (with 3 seeds it has 10 distinct resamples). Both are stated on th
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
+
+from lengthgen.stats import normal_quantile, t_quantile
 
 ALPHA = 0.05  # the error level of a decision, split over the looks
 BATCH = 4  # seeds added at each look
@@ -167,52 +168,6 @@ def interval_of(check: Any) -> dict[str, Any]:
         "interval": list(interval) if interval is not None else None,
         "ci95": list(check.ci95) if check.ci95 is not None else None,
     }
-
-
-def _stats() -> Any:
-    """``scipy.stats``, imported on first use: importing it costs about half a second, and the pytest plugin
-    imports this module (for ``DEFAULT_MAX``) in every process, the xdist controller too, before any worker
-    starts."""
-    from scipy import stats
-
-    return stats
-
-
-def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float] | None:
-    """Two-sided t-interval of the mean at ``level`` (None below two values; a point for no spread)."""
-    values = np.asarray(values, dtype=float)
-    if values.size < 2 or not np.all(np.isfinite(values)):
-        return None
-    mean = float(values.mean())
-    sem = float(_stats().sem(values))
-    if sem == 0:
-        return (mean, mean)
-    half = t_quantile(0.5 + level / 2, values.size - 1) * sem
-    return (mean - half, mean + half)
-
-
-def _special() -> Any:
-    """``scipy.special``, imported on first use: the quantiles below need only it. The process that writes a
-    report (the xdist controller, ``lengthgen report``) computes every check's margin from them and then
-    skips ``scipy.stats``, half a second more to import."""
-    from scipy import special
-
-    return special
-
-
-@functools.lru_cache(maxsize=None)
-def t_quantile(p: float, df: int) -> float:
-    """Student's t quantile, ``scipy.stats.t.ppf(p, df)`` for 0 < p < 1, memoised: the report asks for the same
-    few thousands of times (every check's margin). ``scipy.special.stdtrit`` is what ``t.ppf`` calls inside, so
-    the float is the same (``tests/unit/test_sequential.py``)."""
-    return float(_special().stdtrit(df, p))
-
-
-@functools.lru_cache(maxsize=None)
-def normal_quantile(p: float) -> float:
-    """The normal quantile, ``scipy.stats.norm.ppf(p)`` for 0 < p < 1, memoised as :func:`t_quantile`: it is
-    ``scipy.special.ndtri(p)``, the same float."""
-    return float(_special().ndtri(p))
 
 
 def standard_error(ci: Sequence[float], seeds: int, kind: str, level: float = 0.95) -> float | None:

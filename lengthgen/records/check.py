@@ -6,11 +6,18 @@ grids and the curves). Plain: no torch; scipy's statistics only where an interva
 The facts a check derives at creation (its ``close``, ``has_interval``, ``basis``) follow one rule, the same at the
 paper's point, in a robustness cell and in a multiverse cell:
 
-- A check *has an interval* when its statistic is a mean over seeds (``reduce == "mean"``: the t-interval) or a
-  statistic of the seed-mean curve (``interval == "bootstrap"``: the seed bootstrap), and it is an inequality or
-  an "in" range. Every other check has none and is never close: an exact computation (no seeds); a check that
-  every seed must pass, or a min or max over seeds (more seeds can only find a worse seed); an identity ``==`` /
-  ``!=`` (a discrete outcome such as a selected offset); a single number.
+- Every check states its uncertainty (``uncertainty``), by the kind of its statistic:
+  a mean over seeds has its 95% t-interval, for a quantity with bounds (``bounds``: an accuracy, a share, a
+  fraction in [0, 1]) clipped to them (``interval == "bounded"``: the same coverage, no end outside the bounds;
+  ``lengthgen.stats.bounded_interval``); a statistic of the seed-mean curve has the seed bootstrap
+  (``interval == "bootstrap"``); a check that every seed must pass, or a min or max over seeds, counts the seeds
+  that fail (``failing``, its statistic the worst seed) with the exact Clopper-Pearson interval of the failing
+  share (``failing_ci``); an exact computation says so; a single number without seeds says that.
+- A check *has an interval* when its statistic is a mean over seeds (a t or bounded interval) or a statistic of
+  the seed-mean curve, and it is an inequality or an "in" range. Every other check is never close: an exact
+  computation (no seeds); a check that every seed must pass, or a min or max over seeds (more seeds can only
+  find a worse seed: its count of failing seeds is what a comparison with another run reads); an identity
+  ``==`` / ``!=`` (a discrete outcome such as a selected offset); a single number.
 - A check is *close* when it has an interval and that interval (its ``decision_ci`` under
   ``--lengthgen-until-decided``, else its 95% ``ci95``) contains its threshold (either bound of "in"): more seeds
   could flip it. A check that is not close is *decided*.
@@ -28,6 +35,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping, Sequence
 
 from lengthgen.sequential import seeds_to_decide, standard_error
+from lengthgen.stats import clip, clopper_pearson, t_interval
 
 OPS = {
     ">=": operator.ge,
@@ -40,7 +48,20 @@ OPS = {
 }
 INTERVAL_OPS = (">=", ">", "<=", "<", "in")  # comparisons whose check can be close (not == / !=)
 REDUCTIONS = ("mean", "min", "max", "all")  # how per-seed values become the statistic
-INTERVAL_KINDS = ("t", "bootstrap", "exact")  # how a check's interval was computed
+EVERY_SEED = {  # (reduction, comparison) of a check that every seed must pass: its seeds that fail are counted
+    ("min", ">="),
+    ("min", ">"),
+    ("max", "<="),
+    ("max", "<"),
+}
+INTERVAL_KINDS = ("t", "bounded", "bootstrap", "exact")  # how a check's interval was computed
+UNIT_BOUNDS = (0.0, 1.0)  # an accuracy, a share, a fraction
+# The quantities a check's name reads that have bounds, for a check that states none (``bounds_of``): an accuracy
+# (not a difference of two), a carrier fraction, a share or fraction of cells. A check states its own bounds where
+# its quantity is measured (``ClaimRecorder.check(..., bounds=...)``); a record written before checks stated them
+# is read by these words.
+BOUNDED_WORDS = re.compile(r"\baccuracy\b|\bcarrier fraction\b|^share of\b|^fraction of\b")
+UNBOUNDED_WORDS = re.compile(r"\bminus\b| - ")  # a difference of two bounded quantities is not in their bounds
 DECISION_LEVEL = 0.95  # the level of ci95; --lengthgen-until-decided raises a run's decision level
 
 THRESHOLD_SOURCES = ("paper-number", "paper-range", "suite-reading", "catalogue-prediction")
@@ -65,20 +86,53 @@ THRESHOLD_BASES = ("paper", "suite reading", "catalogue prediction")
 
 
 def summarise(values: Sequence[float]) -> tuple[float, tuple[float, float] | None]:
-    """The mean over ``values`` and its two-sided 95% t-interval (None below two values; a point for no spread)."""
+    """The mean over ``values`` and its two-sided 95% t-interval (None below two values; a point for no spread;
+    ``lengthgen.stats.t_interval``)."""
     values = tuple(float(v) for v in values)
     if not values:
         raise ValueError("cannot summarise an empty list of values")
     mean = math.fsum(values) / len(values)
     if len(values) < 2:
         return mean, None
-    from scipy import stats  # here, not at import: a process that only reads records never summarises
+    return mean, t_interval(values) or (mean, mean)
 
-    sem = stats.sem(values)
-    if sem == 0 or not math.isfinite(sem):
-        return mean, (mean, mean)
-    low, high = stats.t.interval(0.95, len(values) - 1, loc=mean, scale=sem)
-    return mean, (float(low), float(high))
+
+def bounds_of(name: str) -> tuple[float, float] | None:
+    """The bounds of the quantity a check's name reads, for a check that states none (``BOUNDED_WORDS``):
+    (0, 1) for an accuracy, a carrier fraction, a share or fraction of cells; None for any other."""
+    said = name.partition(": ")[2] or name
+    if UNBOUNDED_WORDS.search(said) or not BOUNDED_WORDS.search(said):
+        return None
+    return UNIT_BOUNDS
+
+
+def fails(value: float | None, op: str, threshold: Any) -> bool:
+    """Whether one seed's value fails ``op threshold`` (a value that is not finite fails)."""
+    if value is None or not math.isfinite(float(value)):
+        return True
+    return not OPS[op](float(value), threshold)
+
+
+def worst(values: Sequence[float | None], op: str, threshold: Any) -> float | None:
+    """The worst seed of a check that every seed must pass: of the failing values the one furthest from the
+    threshold (a value that is not finite first: None), else the passing one nearest to failing."""
+    failing = [v for v in values if fails(v, op, threshold)]
+    if any(v is None or not math.isfinite(float(v)) for v in failing):
+        return None
+    pool = [float(v) for v in (failing or values)]
+    if op in (">=", ">"):
+        return min(pool)
+    if op in ("<=", "<"):
+        return max(pool)
+    if op == "in":
+        return min(pool, key=lambda v: min(v - threshold[0], threshold[1] - v))
+    if op == "==":  # failing: the furthest from the threshold; else every value equals it
+        return max(pool, key=lambda v: abs(v - float(threshold)))
+    return min(pool, key=lambda v: abs(v - float(threshold)))  # "!=": the nearest to the threshold
+
+
+def _num(value: float | None) -> str:
+    return "n/a" if value is None else f"{float(value):.4g}"
 
 
 def _pair(value: Any) -> tuple[float, float] | None:
@@ -131,7 +185,7 @@ def interval_of(op: str, reduce: str | None, interval: str | None) -> bool:
     """Whether a check of this comparison, reduction and interval kind can be close (module docstring)."""
     if op not in INTERVAL_OPS:
         return False
-    if interval == "t":
+    if interval in ("t", "bounded"):
         return reduce == "mean"
     return interval == "bootstrap"
 
@@ -156,7 +210,11 @@ class Check:
     threshold_source: str | None = None  # where the threshold comes from: one of THRESHOLD_SOURCES (None: unstated)
     threshold_note: str | None = None  # the paper's words or number the threshold reads, e.g. '"near-perfect"'
     expected_to_fail: bool = False  # named by the record's declared non-reproduction
+    bounds: tuple[float, float] | None = None  # the quantity's bounds, e.g. (0, 1) for an accuracy (None: none)
     has_interval: bool = field(default=False, init=False)  # derived: it can be close (module docstring)
+    failing: int | None = field(default=None, init=False)  # derived: seeds that fail (a check every seed must pass)
+    failing_ci: tuple[float, float] | None = field(default=None, init=False)  # derived: the failing share's exact
+    # 95% interval (Clopper-Pearson)
     close: bool = field(default=False, init=False)  # derived: its deciding interval contains its threshold
     basis: str = field(default="", init=False)  # derived: "paper", "suite reading" or "catalogue prediction"
 
@@ -168,10 +226,73 @@ class Check:
                 f"check {self.name!r}: unknown threshold source {self.threshold_source!r}; expected one of "
                 f"{', '.join(THRESHOLD_SOURCES)}"
             )
+        if self.bounds is not None:
+            low, high = (float(b) for b in self.bounds)
+            if not low < high:
+                raise ValueError(f"check {self.name!r}: bounds {self.bounds!r} must be (low, high) with low < high")
+            object.__setattr__(self, "bounds", (low, high))
+        if self.counted:
+            object.__setattr__(self, "value", worst(self.values, self.op, self.threshold))
+            failing = sum(1 for v in self.values if fails(v, self.op, self.threshold))
+            object.__setattr__(self, "failing", failing)
+            object.__setattr__(self, "failing_ci", clopper_pearson(failing, len(self.values)))
+        elif self._bounded_mean():  # its t-interval (at each level) clipped to the bounds
+            object.__setattr__(self, "interval", "bounded")
+            object.__setattr__(self, "ci95", clip(self.ci95, self.bounds))
+            object.__setattr__(self, "decision_ci", clip(self.decision_ci, self.bounds))
         with_interval = interval_of(self.op, self.reduce, self.interval)
         object.__setattr__(self, "has_interval", with_interval)
         object.__setattr__(self, "close", with_interval and contains(self.deciding_interval, self.op, self.threshold))
         object.__setattr__(self, "basis", BASES[self.threshold_source])
+
+    @property
+    def counted(self) -> bool:
+        """Every seed must pass it (reduce "all", or a min that must clear a floor, a max that must stay under a
+        ceiling, over recorded values): its failing seeds count."""
+        every = self.reduce == "all" or (self.reduce, self.op) in EVERY_SEED
+        return every and bool(self.values)
+
+    def _bounded_mean(self) -> bool:
+        """A mean over seeds of a bounded quantity (its values within the bounds) whose t-interval is clipped to
+        them."""
+        if self.bounds is None or self.reduce != "mean" or self.interval not in ("t", "bounded") or not self.values:
+            return False
+        if self.ci95 is None or any(v is None or not math.isfinite(float(v)) for v in self.values):
+            return False
+        return all(self.bounds[0] <= float(v) <= self.bounds[1] for v in self.values)
+
+    @property
+    def seed_count_text(self) -> str | None:
+        """ "3 of 5 seeds at -40" (the failing seeds, the worst value) for a check every seed must pass; "0 of 5
+        seeds fail" where none fails; None for any other check."""
+        if not self.counted:
+            return None
+        n, shown = len(self.values), _num(self.value)
+        if not self.failing:
+            return f"0 of {n} seeds fail"
+        return f"{self.failing} of {n} seed{'s' if n > 1 else ''} at {shown}"
+
+    @property
+    def uncertainty(self) -> str:
+        """Its uncertainty statement, in words (module docstring): the interval and its kind, the failing seeds
+        with their share's exact interval, "exact", or why it has none."""
+        if self.counted:
+            low, high = self.failing_ci
+            return (
+                f"{self.failing} of {len(self.values)} seeds fail (failing share 95% exact interval "
+                f"[{low:.2f}, {high:.2f}], Clopper-Pearson)"
+            )
+        if self.interval == "exact":
+            return "exact (no seeds, no interval)"
+        ci = self.ci95
+        if self.interval in ("t", "bounded", "bootstrap") and ci is not None:
+            kind = {"t": "t-interval", "bootstrap": "seed bootstrap"}.get(self.interval, "")
+            if self.interval == "bounded":
+                kind = f"t-interval within [{_num(self.bounds[0])}, {_num(self.bounds[1])}]"
+            return f"95% {kind} [{_num(ci[0])}, {_num(ci[1])}]"
+        if self.values and len(self.values) == 1:
+            return "one seed: no interval"
+        return "a single number without seeds: no interval"
 
     @property
     def decided(self) -> bool:
@@ -207,7 +328,21 @@ class Check:
         """The statistic's standard error, from its 95% interval (None without an interval)."""
         if not self.has_interval or self.ci95 is None:
             return None
-        return standard_error(self.ci95, self.seeds or 0, self.interval or "")
+        return standard_error(self.unclipped(self.ci95), self.seeds or 0, self.se_kind)
+
+    @property
+    def se_kind(self) -> str:
+        """How its interval implies a standard error (``lengthgen.sequential.standard_error``): a t-interval (bounded
+        or not) by the t quantile, a seed bootstrap by the normal quantile."""
+        return "t" if self.interval == "bounded" else self.interval or ""
+
+    def unclipped(self, interval: tuple[float, float] | None) -> tuple[float, float] | None:
+        """A bounded check's t-interval before it was clipped to the bounds (its wider side about the mean, mirrored:
+        a t-interval is symmetric); any other interval as it is."""
+        if self.interval != "bounded" or interval is None or self.value is None:
+            return interval
+        half = max(float(self.value) - interval[0], interval[1] - float(self.value))
+        return (float(self.value) - half, float(self.value) + half)
 
     @property
     def margin(self) -> tuple[float, float, float] | None:
@@ -240,7 +375,7 @@ class Check:
         None for one that is decided or has no usable interval)."""
         if not self.close:
             return None
-        se = standard_error(self.deciding_interval, self.seeds or 0, self.interval or "", self.level)
+        se = standard_error(self.unclipped(self.deciding_interval), self.seeds or 0, self.se_kind, self.level)
         gap = self.distance
         if se is None or gap is None:
             return None
@@ -251,6 +386,8 @@ class Check:
         threshold = f"[{self.threshold[0]}, {self.threshold[1]}]" if self.op == "in" else f"{self.threshold}"
         shown = f"{self.value:.4g}" if self.value is not None else "n/a"
         text = f"{self.name}: measured {shown} {self.op} {threshold}"
+        if self.counted and self.failing:
+            text += f" ({self.failing} of {len(self.values)} seeds fail)"
         if self.values is not None and len(self.values) > 1:
             text += f" (per seed {', '.join('n/a' if v is None else f'{v:.3g}' for v in self.values)})"
         return text
@@ -258,7 +395,7 @@ class Check:
     def to_dict(self) -> dict[str, Any]:
         """The check with its derived facts, as a claims.json holds it."""
         data = asdict(self)
-        for key in ("values", "ci95", "decision_ci", "threshold"):
+        for key in ("values", "ci95", "decision_ci", "threshold", "bounds", "failing_ci"):
             if isinstance(data[key], tuple):
                 data[key] = list(data[key])
         return data
@@ -279,7 +416,11 @@ class Check:
             values["interval"] = "t"  # an older record: a mean over seeds with an interval is a t-interval
         if values.get("seeds") is None:
             listed = values.get("values")
-            values["seeds"] = len(listed) if values.get("interval") == "t" and listed else seeds
+            values["seeds"] = len(listed) if values.get("interval") in ("t", "bounded") and listed else seeds
+        if "bounds" not in data:  # written before checks stated their bounds: read by the quantity's name
+            values["bounds"] = bounds_of(values["name"])
+        elif values.get("bounds") is not None:
+            values["bounds"] = tuple(values["bounds"])
         if "level" not in data:
             values["level"] = level if level is not None and values.get("decision_ci") else DECISION_LEVEL
         return cls(**values)

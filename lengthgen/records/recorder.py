@@ -11,17 +11,23 @@ scipy's statistics are imported where a summary or an interval is computed, in t
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from lengthgen.catalogue import Entry
-from lengthgen.records.check import DECISION_LEVEL, OPS, THRESHOLD_SOURCES, Check, Measure, summarise
+from lengthgen.records.check import (
+    DECISION_LEVEL,
+    OPS,
+    THRESHOLD_SOURCES,
+    Check,
+    Measure,
+    bounds_of,
+    summarise,
+    worst,
+)
 from lengthgen.records.record import AtSetting, ClaimRecord, Control, Declared, InUniverse
 from lengthgen.records.verdict import FAIL, XFAIL, decide
-
-BOOTSTRAP_RESAMPLES = 2000  # enough for a stable 95% percentile interval, and cheap for a seed-mean fit
-BOOTSTRAP_SEED = 20240601  # the bootstrap's own generator: the same interval on every rerun
+from lengthgen.stats import seed_bootstrap, t_interval
 
 
 class NotReproduced(Exception):
@@ -36,48 +42,6 @@ class NotReproduced(Exception):
 class VerdictFailed(AssertionError):
     """The verdict fails the test: a finding (not reproduced undeclared, unexpectedly reproduced), a control that
     does not discriminate, or a test that cannot be decided (no checks, a declared pattern naming none)."""
-
-
-def _closest(values: Sequence[float], op: str, threshold: float | Sequence[float]) -> float:
-    """Of values that all pass ``op threshold``, the one nearest to failing (the worst seed)."""
-    if op in (">=", ">"):
-        return min(values)
-    if op in ("<=", "<"):
-        return max(values)
-    if op == "in":
-        return min(values, key=lambda v: min(v - threshold[0], threshold[1] - v))
-    if op == "!=":
-        return min(values, key=lambda v: abs(v - threshold))
-    return values[0]  # "==": every value equals the threshold
-
-
-def seed_bootstrap(
-    items: Sequence[Any], statistic: Callable[[Sequence[Any]], float], level: float = DECISION_LEVEL
-) -> tuple[float, float] | None:
-    """Percentile interval (95% unless ``level``) of ``statistic`` over seeds resampled with replacement
-    (None below 2 seeds). A resample that makes the statistic undefined (a fit through identical rows) is
-    dropped by scipy as NaN-producing; the interval is then over the others."""
-    import numpy as np
-    from scipy import stats
-
-    items = list(items)
-    if len(items) < 2:
-        return None
-
-    def over(indices) -> float:
-        return float(statistic([items[int(i)] for i in indices]))
-
-    result = stats.bootstrap(
-        (np.arange(len(items)),),
-        over,
-        vectorized=False,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        confidence_level=level,
-        method="percentile",
-        rng=np.random.default_rng(BOOTSTRAP_SEED),
-    )
-    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
-    return (low, high) if math.isfinite(low) and math.isfinite(high) else None
 
 
 @dataclass(frozen=True)
@@ -181,6 +145,7 @@ class ClaimRecorder:
         exact: bool = False,
         source: str | None = None,
         source_note: str | None = None,
+        bounds: tuple[float, float] | None = None,
     ) -> Check:
         """Compare ``value`` (a number, or per-seed values reduced by ``reduce``: mean, min, max, all).
 
@@ -189,7 +154,9 @@ class ClaimRecorder:
         check's 95% interval is a seed bootstrap of it (seeds resampled with a fixed generator: a rerun gives
         the same interval). ``exact=True``: an exact computation (no seeds, no interval: the page says "exact").
         ``source``: where the threshold comes from, one of ``THRESHOLD_SOURCES``; ``source_note``: the paper's
-        words or number it reads. A check without a source counts as a suite reading.
+        words or number it reads. A check without a source counts as a suite reading. ``bounds``: the measured
+        quantity's bounds, e.g. (0, 1) for an accuracy or a share (a mean of it then gets an interval inside them,
+        ``lengthgen.stats.bounded_interval``); None: read from the check's name (``check.bounds_of``).
         """
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
@@ -211,8 +178,7 @@ class ClaimRecorder:
             elif reduce in ("min", "max"):
                 statistic = (min if reduce == "min" else max)(values)
             elif reduce == "all":  # every value must pass; the statistic is the worst one
-                passes = [OPS[op](v, threshold) for v in values]
-                statistic = values[passes.index(False)] if not all(passes) else _closest(values, op, threshold)
+                statistic = worst(values, op, threshold)
             else:
                 raise ValueError(f"unknown reduction {reduce!r}")
         if reduce == "all" and values is not None:
@@ -231,8 +197,6 @@ class ClaimRecorder:
         if raised and kind == "bootstrap":
             decision = seed_bootstrap(*bootstrap, level=self.decision_level)
         elif raised and kind == "t":
-            from lengthgen.sequential import t_interval
-
             decision = t_interval(values, self.decision_level)
         run_seeds = self.record.scale.get("seeds")
         seeds = len(values) if kind == "t" else run_seeds if isinstance(run_seeds, int) and run_seeds > 0 else None
@@ -252,6 +216,7 @@ class ClaimRecorder:
             seeds,
             source,
             source_note,
+            bounds=bounds if bounds is not None else bounds_of(name),
         )
         self.record.checks.append(made)
         return made

@@ -20,9 +20,11 @@ The rule, for a claim test or a cell:
 
 Close calls: a record is close when a passing claim has a close check (every check decides it), or when every
 failed check of a failing claim is close (a declared one included: "not reproduced (close)"); an error or a skip
-is never close. The deciding check (one, for the tables and the overview): the failed check furthest below its
-threshold in standard errors (one without an interval first), else the close check nearest its threshold, else
-the passing check nearest in standard errors, else the passing inequality nearest relative to its threshold.
+is never close. The deciding check (one, for the tables and the overview): of the failed checks, the one most
+seeds fail (a check every seed must pass counts its failing seeds, a mean its seeds on the failing side, a number
+without seeds none), ties going to the one furthest from its threshold (one without an interval first, then in
+standard errors, then relative to its threshold); else the close check nearest its threshold, else the passing
+check nearest in standard errors, else the passing inequality nearest relative to its threshold.
 
 A negative control ``discriminates`` when some check failed on its counterfactual, and ``failed`` when none did.
 """
@@ -34,7 +36,7 @@ from dataclasses import replace
 from fnmatch import fnmatchcase
 from typing import Sequence
 
-from lengthgen.records.check import Check, contains
+from lengthgen.records.check import Check, contains, fails
 from lengthgen.records.record import ClaimRecord
 
 PASS, XFAIL, FAIL = "pass", "xfail", "fail"  # pytest's outcome of a decided test
@@ -89,13 +91,34 @@ def deciding_check(record: ClaimRecord) -> Check | None:
 
     failed = [c for c in checks if not c.passed]
     if failed:
-        return min(failed, key=lambda c: -math.inf if z(c) is None else z(c))
+        return min(failed, key=lambda c: (-failing_seeds(c), -math.inf if z(c) is None else z(c), -beyond(c)))
     close = close_checks(record)
     scored = [c for c in (close or checks) if z(c) is not None]
     if scored:
         return min(scored, key=z)
     margins = [(m, i) for i, c in enumerate(checks) if (m := c.relative_margin) is not None]
     return checks[min(margins)[1]] if margins else checks[-1]
+
+
+def failing_seeds(check: Check) -> int:
+    """How many seeds fail ``check``: its counted failing seeds (every seed must pass), a mean's seeds on the
+    failing side of its threshold, 0 for a number without seeds."""
+    if check.failing is not None:
+        return check.failing
+    if check.reduce == "mean" and check.values:
+        return sum(1 for v in check.values if fails(v, check.op, check.threshold))
+    return 0
+
+
+def beyond(check: Check) -> float:
+    """How far a failed check's statistic lies from its threshold, relative to it: -relative margin for an
+    inequality, |value - threshold| / |threshold| for ``==`` / ``!=``; 0 without a finite statistic."""
+    margin = check.relative_margin
+    if margin is not None:
+        return -margin
+    if check.value is None or not math.isfinite(float(check.value)) or check.op not in ("==", "!="):
+        return 0.0
+    return abs(float(check.value) - float(check.threshold)) / max(abs(float(check.threshold)), 1e-12)
 
 
 def settle(record: ClaimRecord, broke: bool = False) -> None:

@@ -31,6 +31,7 @@ from lengthgen.readings import CHOICES, READINGS
 from lengthgen.report import text
 from lengthgen.report.figures import lay_out
 from lengthgen.report.multiverse import PAPER, column_of, reference
+from lengthgen.report.outcome import WITHIN_NOISE, relation
 from lengthgen.records import Check, ClaimRecord
 from lengthgen.report.run_view import RunView, record_of, verdict_label
 
@@ -53,23 +54,12 @@ def universe_readings(universe: str) -> tuple[str, ...]:
 
 
 def relative_margin(check: Check) -> float:
-    """The check's distance from its value to its threshold's nearest bound, divided by max(|that bound|,
-    1e-12); positive on the passing side, and negative (at most -0.0) for a failed check; infinite for a check
-    without one (no finite value, or an ``==`` / ``!=`` comparison)."""
-    value, op, threshold = check.value, check.op, check.threshold
-    if value is None or not math.isfinite(float(value)):
+    """The check's distance from its value to its threshold relative to the threshold (``Check.relative_margin``,
+    the verdict rule's own), positive on the passing side, and negative (at most -0.0) for a failed check;
+    infinite for a check without one (no finite value, or an ``==`` / ``!=`` comparison)."""
+    margin = check.relative_margin
+    if margin is None:
         return math.inf
-    value = float(value)
-    if op in (">=", ">"):
-        gap, bound = value - float(threshold), float(threshold)
-    elif op in ("<=", "<"):
-        gap, bound = float(threshold) - value, float(threshold)
-    elif op == "in":
-        low, high = float(threshold[0]), float(threshold[1])
-        gap, bound = min((value - low, low), (high - value, high))
-    else:
-        return math.inf
-    margin = gap / max(abs(bound), 1e-12)
     return margin if check.passed else min(margin, -0.0)
 
 
@@ -85,9 +75,8 @@ def deciding_check_name(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> str
     record's own deciding check): the curve needs one check that every universe measured, and shows the one
     the paper's point passes by the least. Of the checks present in every cell that recorded checks (a
     ruled-out cell runs none), the one that fails in the most cells (the check the verdicts turn on), then the
-    one with the smallest relative margin (:func:`relative_margin`: the distance
-    from the value to the threshold's nearest bound over max(|bound|, 1e-12); a failed check's is negative) at
-    the paper's point; without a paper's point with checks, the smallest margin over the cells. Ties, and
+    one with the smallest relative margin (:func:`relative_margin`, the records' own; a failed check's is
+    negative) at the paper's point; without a paper's point with checks, the smallest margin over the cells. Ties, and
     checks without a margin (infinite), go by name. ValueError when no check is common to the cells."""
     views = [record_of(c) for c in cells]
     measured = [v for v in views if v.checks]
@@ -126,6 +115,8 @@ class CurvePoint:
     verdict: str  # the cell's verdict as recorded ("unknown" without one)
     ruled_out: bool  # the cell's verdict is "ruled out": greyed, left out of the count
     close: bool = False  # a deciding check's interval contains its threshold (the cell's close call)
+    noise: bool = False  # on the other side of the paper's point only within the seeds' noise (outcome.relation)
+    count: str | None = None  # a check every seed must pass: its failing seeds and worst value, "3 of 5 seeds at -40"
 
     @property
     def reproduces(self) -> bool:
@@ -159,22 +150,35 @@ class Curve:
 
     @property
     def within_noise(self) -> int:
-        """Admissible universes that do not reproduce it, but only within the seeds' noise (a close call)."""
-        return sum(1 for p in self.points if not p.ruled_out and not p.reproduces and p.close)
+        """Admissible universes on the other side of the paper's point only within the seeds' noise (a close call,
+        or no difference from the paper's point beyond noise: ``lengthgen.report.outcome.relation``)."""
+        return sum(1 for p in self.points if p.noise)
+
+    @property
+    def paper_reproduces(self) -> bool:
+        """The paper's point reproduces the claim (a curve without it: as if it did)."""
+        return next((p.reproduces for p in self.points if p.universe == PAPER), True)
 
     def summary(self) -> str:
-        """ "reproduced in 4 of 5 admissible universes; the 1 other within the seeds' noise" (the same close-call
-        rule as everywhere: a cell whose deciding interval contains its threshold decides nothing)."""
+        """ "reproduced in 4 of 5 admissible universes; the 1 other within the seeds' noise" (the one rule of
+        ``lengthgen.report.outcome``: a cell on the other side of the paper's point decides nothing where its
+        deciding interval contains its threshold or its deciding quantity does not differ from the paper's point
+        beyond the seeds' noise); where the paper's point does not reproduce, the universes that do are the ones
+        on the other side."""
         said = f"reproduced in {self.reproduced} of {self.admissible} admissible universes"
-        others = self.admissible - self.reproduced
-        if not others:
+        if self.paper_reproduces:
+            flipped, side, gone = self.admissible - self.reproduced, "not reproduced", "other"
+        else:
+            flipped, side, gone = self.reproduced, "reproduced", "reproducing"
+        if not flipped:
             return said
-        noise, decided = self.within_noise, others - self.within_noise
+        noise, decided = self.within_noise, flipped - self.within_noise
         if not decided:
-            return said + f"; the {others} other{'s' if others > 1 else ''} within the seeds' noise"
+            plural = "s" if flipped > 1 and gone == "other" else ""
+            return said + f"; the {flipped} {gone}{plural} within the seeds' noise"
         if not noise:
-            return said + f"; not reproduced, decided, in {decided}"
-        return said + f"; not reproduced in {others}: {decided} decided, {noise} within the seeds' noise"
+            return said + f"; {side}, decided, in {decided}"
+        return said + f"; {side} in {flipped}: {decided} decided, {noise} within the seeds' noise"
 
 
 def _parts(source: RunView | Mapping[str, Any] | Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catalogue):
@@ -210,16 +214,19 @@ def curve(
     points = []
     for universe, view in universes:
         check = _check(view, name)
+        counted = check is not None and check.counted
         points.append(
             CurvePoint(
                 universe,
                 universe_readings(universe),
                 check.value if check is not None else None,
-                check.ci95 if check is not None else None,
+                check.ci95 if check is not None and not counted else None,
                 bool(check is not None and check.passed),
                 view.verdict or "unknown",
                 view.verdict == RULED_OUT or view.ruled_out is not None,
                 view.close,
+                universe != PAPER and relation(view, paper) == WITHIN_NOISE,
+                check.seed_count_text if counted else None,
             )
         )
     points.sort(key=lambda p: (p.value is None, p.value if p.value is not None else 0.0, p.universe != PAPER))
@@ -262,11 +269,15 @@ class Effect:
 
     @property
     def consequential(self) -> bool:
-        """The interval excludes 0: the reading moves the value beyond its seeds' noise."""
-        return abs(self.mean) > self.half
+        """The interval excludes 0: the reading moves the value beyond its seeds' noise (never for a check every
+        seed must pass: its worst seeds have no interval; its failing seeds are compared by the cells' outcome)."""
+        return math.isfinite(self.half) and abs(self.mean) > self.half
 
 
 def _half(p: CurvePoint) -> float:
+    """The half-width of a point's interval: 0 without one (an exact number), NaN for a worst seed (no interval)."""
+    if p.count is not None:
+        return math.nan
     return (p.ci95[1] - p.ci95[0]) / 2 if p.ci95 is not None else 0.0
 
 
@@ -295,10 +306,15 @@ def main_effects(curve: Curve) -> list[Effect]:
 def effect_line(e: Effect) -> str:
     """One main effect in a line: "ape-rows=zero: -32 [-41.6, -22.4] over 1 pair: consequential" (with the pairs'
     spread when there are several)."""
-    low, high = e.mean - e.half, e.mean + e.half
-    mark = "consequential" if e.consequential else "within the seeds' noise"
     spread = f"; pairs {text.num(e.spread[0], 3)} to {text.num(e.spread[1], 3)}" if e.pairs > 1 else ""
     plural = "s" if e.pairs != 1 else ""
+    if not math.isfinite(e.half):
+        return (
+            f"{e.reading}: {e.mean:+.4g} over {e.pairs} pair{plural}{spread}: worst seed against worst seed, no "
+            "interval (the cells' failing seeds are compared with the paper's point)"
+        )
+    low, high = e.mean - e.half, e.mean + e.half
+    mark = "consequential" if e.consequential else "within the seeds' noise"
     return f"{e.reading}: {e.mean:+.4g} [{low:+.4g}, {high:+.4g}] over {e.pairs} pair{plural}{spread}: {mark}"
 
 
@@ -312,11 +328,14 @@ def curve_lines(curve: Curve) -> list[str]:
         f"{curve.column}: specification curve of {curve.check!r} (needs {needs}); {len(points)} universes by value"
     ]
     wide = max(len("universe"), *(len(p.universe) for p in points))
-    lines.append(f"  {'#':>3}  {'universe':<{wide}}  {'value':>10}  {'95% interval':<22}  {'check':<9}  verdict")
+    head = f"  {'#':>3}  {'universe':<{wide}}  {'value':>10}  {'95% interval / seeds':<22}  {'check':<9}  verdict"
+    lines.append(head)
     for i, p in enumerate(points, 1):
         interval = f"[{text.num(p.ci95[0], 4)}, {text.num(p.ci95[1], 4)}]" if p.ci95 is not None else ""
+        interval = p.count or interval
         mark = RULED_OUT if p.ruled_out else "pass" if p.passed else "n/a" if p.value is None else "FAIL"
         verdict = "excluded from the count" if p.ruled_out else verdict_label(p.verdict, p.close)
+        verdict += "; within the seeds' noise of the paper's point" if p.noise and not p.close else ""
         lines.append(
             f"  {i:>3}  {p.universe:<{wide}}  {text.num(p.value, 4):>10}  {interval:<22}  {mark:<9}  {verdict}"
         )

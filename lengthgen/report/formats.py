@@ -92,7 +92,10 @@ def measure_note(quantity: Measure) -> str | None:
 
 
 def check_text(check: Check) -> str:
-    """``value op threshold`` of a check, e.g. ``0.874 >= 0.85``."""
+    """``value op threshold`` of a check, e.g. ``0.874 >= 0.85``; a failed check every seed must pass shows its
+    count of failing seeds and its worst seed, e.g. ``3 of 5 seeds at -40 (needs == -2)``."""
+    if check.counted and check.failing:
+        return f"{check.seed_count_text} (needs {threshold_text(check.op, check.threshold)})"
     return f"{num(check.value, 4)} {threshold_text(check.op, check.threshold)}"
 
 
@@ -106,8 +109,10 @@ def close_text(check: Check) -> str:
         if needed is not None
         else "no number of seeds decides it (the estimate sits on the threshold)"
     )
-    what = "mean" if kind == "t" else "statistic"
+    what = "mean" if kind in ("t", "bounded") else "statistic"
     kind = {"t": "t-interval", "bootstrap": "seed bootstrap"}.get(kind, kind)
+    if check.interval == "bounded":
+        kind = f"t-interval within [{num(check.bounds[0])}, {num(check.bounds[1])}]"
     return (
         f"{what} {num(check.value, 4)} {interval(check.deciding_interval, 4)} ({100 * check.level:.3g}% "
         f"{kind}) {threshold_text(check.op, check.threshold)}; {decide}"
@@ -129,6 +134,8 @@ def values_note(check: Check) -> str | None:
     if not values or len(values) < 2:
         return None
     n = len(values)
+    if check.counted:  # the worst seed is shown: its count of failing seeds, not a mean's interval
+        return f"{check.uncertainty}; worst seed shown; values: {per_seed(values)}"
     how = {
         "mean": f"mean of {n} {interval(check.ci95)}",
         "all": f"worst of {n} (every one must pass)",

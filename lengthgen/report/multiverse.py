@@ -32,7 +32,17 @@ from lengthgen.registry import EMPTY as NO_REGISTRY
 from lengthgen.registry import Registry
 from lengthgen.report import text
 from lengthgen.report.data import claim_number
-from lengthgen.report.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE, Spread, relation, shared_text
+from lengthgen.report.outcome import (
+    OTHER_WAY,
+    RULED_OUT,
+    WITHIN_NOISE,
+    Spread,
+    column_of,
+    reference,
+    relation,
+    row_of,
+    shared_text,
+)
 from lengthgen.report.grid import (
     MISSING,
     NOT_APPLICABLE,
@@ -50,7 +60,7 @@ from lengthgen.report.grid import (
 )
 from lengthgen.records import ClaimRecord
 from lengthgen.records.check import fit_text
-from lengthgen.report.run_view import RunView, record_of, style
+from lengthgen.report.run_view import RunView, record_of
 
 PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
 PAPER_WHAT = "the suite's reading of every open choice: the claims table's verdict"
@@ -58,33 +68,6 @@ GRID_ID = "multiverse-grid"  # the page table's id
 NUMBERS_SHOWN = 1  # failed checks spelled out per changed reading in the claims tables (the rest are counted)
 HOLDS, NOISE, CHANGES, NOT_RUN = "holds", "noise", "changes", "not-run"  # an outcome's states
 NOT_RUN_TEXT = "not run in the multiverse"
-
-
-def column_of(record: ClaimRecord | Mapping[str, Any], catalogue: Catalogue) -> str:
-    """The grid row of a cell (or a claim test at the paper's point): its claim, or the column of its variant
-    where the claim runs that variant apart (a width: "<id>-<variant>")."""
-    view = record_of(record)
-    entry = catalogue.get(view.claim)
-    return entry.column(view.variant) if entry is not None else view.claim
-
-
-def row_of(claim: ClaimRecord, catalogue: Catalogue) -> str | None:
-    """The grid row a claim test at the paper's point is compared with; None when no cell checks what it
-    checks (a claim whose cells run one variant's checks, ``cell_variant``, and a test of another variant)."""
-    entry = catalogue.get(claim.claim)
-    only = entry.cell_variant if entry is not None else ""
-    if only and claim.variant and claim.variant != only:
-        return None
-    return column_of(claim, catalogue)
-
-
-def reference(records: Sequence[ClaimRecord], row: str, catalogue: Catalogue) -> ClaimRecord | None:
-    """The verdict at the paper's point a row's cells are compared with: of the claim tests at that row
-    (a claim with several tests, one cell checks them all), the one whose verdict ranks worst."""
-    matched = [r for r in records if row_of(r, catalogue) == row]
-    if not matched:
-        return None
-    return max(matched, key=lambda r: -1 if style(r.verdict).rank is None else style(r.verdict).rank)
 
 
 def cell_id(reading: str, row: str) -> str:

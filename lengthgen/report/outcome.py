@@ -2,11 +2,13 @@
 setting, a multiverse universe): how a cell stands against the claim's verdict at the paper's point.
 
 - ``holds``: the cell reproduces where the paper's point reproduces, or does not where it does not;
-- ``other way``: it lands on the other side and is decided (no deciding check's interval contains its threshold):
-  the setting or reading changes the verdict;
+- ``other way``: it lands on the other side, its own call is decided (no deciding check's interval contains its
+  threshold), and the quantity the flip rests on differs from the paper's point beyond the seeds' noise
+  (:func:`beyond_noise`): the setting or reading changes the verdict;
 - ``within noise``: it lands on the other side, but a deciding check's interval contains its threshold (the
-  same close-call rule as at the paper's point, ``lengthgen.records.verdict``): more seeds could move it back, so
-  it is no change;
+  same close-call rule as at the paper's point, ``lengthgen.records.verdict``), or the quantity the flip rests on
+  does not differ from the paper's point beyond the seeds' noise: more seeds could move it back, so it is no
+  change;
 - ``ruled out``: a precondition the paper reports failed there, so the claim's checks did not run (a multiverse
   cell only): neither a change nor a hold.
 
@@ -15,30 +17,130 @@ the terminal, the documents): "holds in 12 of 16 admissible universes; decided t
 noise under lengths=per-batch (3 more)". It also tells a claim whose checks are all preconditions (it "defines
 admissibility": a cell that runs its checks has already passed them) and the checks a claim shares with a
 precondition. No torch.
+
+The quantity a flip rests on is the deciding check of the side that fails (the cell, or the paper's point where
+the cell reproduces), read on both sides by its name. It is compared over the seeds the two share, paired (the
+same seed's value on both sides): a mean by the t-interval of its per-seed differences, a check every seed must
+pass by the exact McNemar test of its per-seed failures; two runs that share no seeds (fresh seeds) are compared
+unpaired (Welch's t-interval; Fisher's exact test of the failing counts). The difference is beyond noise where the
+interval excludes 0, or the test's p-value is below ALPHA. A check without per-seed values (a statistic of the
+seed-mean curve, an exact computation, a single number), or one measured on one side only, has nothing to pair:
+its own close call decides, as above.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
+
+from lengthgen.catalogue import Catalogue
 
 from lengthgen.records import Check, ClaimRecord
+from lengthgen.records.check import fails
+from lengthgen.report.run_view import record_of, style
+from lengthgen.stats import fisher_exact, mcnemar_exact, paired_t_interval, welch_interval
 
 HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT = "holds", "other way", "within noise", "ruled out"
 STATES = (HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT)
 RULED_OUT_VERDICT = "ruled out"  # the verdict of a cell whose precondition failed (lengthgen.records.VERDICTS)
+ALPHA = 0.05  # a difference from the paper's point is beyond noise at this two-sided level (the intervals' 95%)
+
+
+def column_of(record: ClaimRecord | Mapping[str, Any], catalogue: Catalogue) -> str:
+    """The grid row of a cell (or a claim test at the paper's point): its claim, or the column of its variant
+    where the claim runs that variant apart (a width: "<id>-<variant>")."""
+    view = record_of(record)
+    entry = catalogue.get(view.claim)
+    return entry.column(view.variant) if entry is not None else view.claim
+
+
+def row_of(claim: ClaimRecord, catalogue: Catalogue) -> str | None:
+    """The grid row a claim test at the paper's point is compared with; None when no cell checks what it
+    checks (a claim whose cells run one variant's checks, ``cell_variant``, and a test of another variant)."""
+    entry = catalogue.get(claim.claim)
+    only = entry.cell_variant if entry is not None else ""
+    if only and claim.variant and claim.variant != only:
+        return None
+    return column_of(claim, catalogue)
+
+
+def reference(records: Sequence[ClaimRecord], row: str, catalogue: Catalogue) -> ClaimRecord | None:
+    """The verdict at the paper's point a row's cells are compared with: of the claim tests at that row
+    (a claim with several tests, one cell checks them all), the one whose verdict ranks worst."""
+    matched = [r for r in records if row_of(r, catalogue) == row]
+    if not matched:
+        return None
+    return max(matched, key=lambda r: -1 if style(r.verdict).rank is None else style(r.verdict).rank)
 
 
 def relation(cell: ClaimRecord, reference: ClaimRecord | None) -> str:
-    """How ``cell`` stands against ``reference`` (the claim's test at the paper's point; None: a claim the paper's
-    point reproduces by default): one of :data:`STATES`."""
+    """How ``cell`` stands against ``reference`` (the claim's test at the paper's point, of the same variant; None:
+    a claim the paper's point reproduces by default): one of :data:`STATES`."""
     if cell.verdict == RULED_OUT_VERDICT or cell.ruled_out is not None:
         return RULED_OUT
     reproduces = reference.reproduces if reference is not None else True
     if cell.reproduces == reproduces:
         return HOLDS
-    return WITHIN_NOISE if cell.close else OTHER_WAY
+    if cell.close:
+        return WITHIN_NOISE
+    return OTHER_WAY if beyond_noise(cell, reference) else WITHIN_NOISE
+
+
+def _per_seed(record: ClaimRecord, check: Check) -> dict[int, float | None] | None:
+    """A check's values by seed (None where its values are not one per seed of the record's seed list)."""
+    seeds = record.scale.get("seed_list")
+    values = check.values
+    if not values or not isinstance(seeds, list) or len(seeds) != len(values):
+        return None
+    return dict(zip(seeds, values))
+
+
+def flip_check(cell: ClaimRecord, reference: ClaimRecord | None) -> tuple[Check, Check] | None:
+    """The check a flip rests on, as (the cell's, the paper's point's): the failing side's deciding check, read on
+    both sides by its name; None where either side lacks it."""
+    if reference is None:
+        return None
+    failing = reference if cell.reproduces else cell
+    decider = failing.deciding
+    if decider is None:
+        return None
+    mine, theirs = cell.check(decider.name), reference.check(decider.name)
+    return (mine, theirs) if mine is not None and theirs is not None else None
+
+
+def beyond_noise(cell: ClaimRecord, reference: ClaimRecord | None) -> bool:
+    """Whether the quantity ``cell``'s flip rests on differs from ``reference``'s beyond the seeds' noise (module
+    docstring); True where there is nothing to compare (no reference, no per-seed values, a check on one side
+    only): the cell's own close call has decided it then."""
+    pair = flip_check(cell, reference)
+    if pair is None:
+        return True
+    mine, theirs = pair
+    at_cell, at_paper = _per_seed(cell, mine), _per_seed(reference, theirs)
+    if at_cell is None or at_paper is None:
+        return True
+    shared = [s for s in at_cell if s in at_paper]
+    counted = mine.counted and theirs.counted
+    if not counted and not (mine.reduce == "mean" and theirs.reduce == "mean"):
+        return True
+
+    def failed(values) -> list[bool]:
+        return [fails(v, mine.op, mine.threshold) for v in values]
+
+    if len(shared) >= 2:
+        first, second = [at_cell[s] for s in shared], [at_paper[s] for s in shared]
+        if counted:
+            return mcnemar_exact(failed(first), failed(second)) < ALPHA
+        if any(v is None for v in first + second):
+            return True
+        interval = paired_t_interval(first, second)
+    else:
+        first, second = list(at_cell.values()), list(at_paper.values())
+        if counted:
+            return fisher_exact(sum(failed(first)), len(first), sum(failed(second)), len(second)) < ALPHA
+        interval = welch_interval(first, second)
+    return interval is None or not interval[0] <= 0 <= interval[1]
 
 
 SETTING = re.compile(r"\b[A-Za-z]+=\d+\b")  # "K=2", "L=12", "H=1": what a name says it measures at

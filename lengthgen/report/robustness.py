@@ -36,8 +36,8 @@ from lengthgen.report.grid import (
     table_lines,
 )
 from lengthgen.records import ClaimRecord
-from lengthgen.report.outcome import Spread
-from lengthgen.report.run_view import record_of, style
+from lengthgen.report.outcome import Spread, column_of, reference
+from lengthgen.report.run_view import record_of
 
 
 GRID_ID = "robustness-grid"  # the page table's id
@@ -110,21 +110,21 @@ def build_map(cells: Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catal
 def spreads(
     cells: Sequence[ClaimRecord], records: Sequence[ClaimRecord], catalogue: Catalogue = EMPTY
 ) -> dict[str, Spread]:
-    """Per claim of the map, where its cells stand against its verdict at the paper's point (``records``: the
-    claim tests there; a claim with several tests is judged by the one whose verdict ranks worst), by the one rule
-    of ``lengthgen.report.outcome``."""
-    paper: dict[str, ClaimRecord] = {}
-    for r in records:
-        before = paper.get(r.claim)
-        if before is None or (style(r.verdict).rank or -1) > (style(before.verdict).rank or -1):
-            paper[r.claim] = r
+    """Per claim of the map, where its cells stand against the same variant's verdict at the paper's point, by the
+    one rule of ``lengthgen.report.outcome``: a cell runs its claim's default variant (C12 and C13: the width the
+    suite chose), so it is compared with the claim tests of that variant's grid row (``outcome.column_of``; of
+    several, the one whose verdict ranks worst), never with a variant it did not run (``records``: the claim tests
+    at the paper's point)."""
     claims = sorted({c.claim for c in cells}, key=lambda c: (catalogue.order(c), claim_number(c)))
-    return {
-        claim: Spread(
-            claim, paper.get(claim), tuple((c.setting, c) for c in cells if c.claim == claim), "settings", "at", "at"
-        )
-        for claim in claims
-    }
+    out = {}
+    for claim in claims:
+        mine = tuple((c.setting, c) for c in cells if c.claim == claim)
+        row = column_of(mine[0][1], catalogue)
+        paper = reference(records, row, catalogue)
+        if paper is None:  # a run without the catalogue's columns: the claim's tests, the worst verdict
+            paper = reference([r for r in records if r.claim == claim], claim, EMPTY) if records else None
+        out[claim] = Spread(claim, paper, mine, "settings", "at", "at")
+    return out
 
 
 def map_lines(

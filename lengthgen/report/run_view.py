@@ -157,8 +157,9 @@ def record_of(record: ClaimRecord | Mapping[str, Any]) -> ClaimRecord:
 
 def parse(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> ClaimRecord:
     """A record of a claims.json. A record of an older version takes the words it lacks (its title, whether it
-    is a prediction) from the run's ``catalogue``, and has its verdict's derived facts (close checks, the deciding
-    check) decided again, by the records' own rule."""
+    is a prediction) from the run's ``catalogue``. Every record has its verdict's derived facts (close checks, the
+    deciding check) decided again from its checks, by the records' own rule: a file written under an earlier rule
+    shows this one's."""
     record = ClaimRecord.from_dict(data)
     entry = catalogue.get(record.claim) if catalogue is not None else None
     if entry is not None:
@@ -168,8 +169,7 @@ def parse(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> ClaimR
         record.prediction = record.prediction or entry.prediction
     if not record.title:
         record.title = record.statement
-    if not record.decided:
-        settle(record, broke=record.verdict in ("error", "skipped"))
+    settle(record, broke=record.verdict in ("error", "skipped"))  # the derived facts by this version's rule
     return record
 
 

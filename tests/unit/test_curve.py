@@ -139,7 +139,7 @@ def test_a_cell_on_the_other_side_within_its_interval_is_within_noise_not_a_chan
     c = curve(RunView.from_json(data), "C8")
     assert (c.admissible, c.reproduced) == (4, 3)
     assert c.summary() == "reproduced in 3 of 4 admissible universes; the 1 other within the seeds' noise"
-    accuracy.update(value=0.60, ci95=[0.55, 0.65])  # its interval excludes 0.85: decided
+    accuracy.update(value=0.60, ci95=[0.55, 0.65], values=[0.55, 0.65])  # its interval excludes 0.85: decided
     assert "decided, in 1" in curve(RunView.from_json(data), "C8").summary()
 
 

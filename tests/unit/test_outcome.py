@@ -7,7 +7,18 @@ import pytest
 
 from lengthgen.records import ClaimRecorder
 from lengthgen.records.verdict import decide
-from lengthgen.report.outcome import HOLDS, OTHER_WAY, RULED_OUT, WITHIN_NOISE, Spread, relation, shared_text, twins
+from lengthgen.report.outcome import (
+    HOLDS,
+    OTHER_WAY,
+    RULED_OUT,
+    WITHIN_NOISE,
+    Spread,
+    beyond_noise,
+    flip_check,
+    relation,
+    shared_text,
+    twins,
+)
 
 PAPER = {"name": "paper", "seeds": 8, "paper_seeds": 8}
 SHARP = [0.96, 0.97, 0.96, 0.97, 0.96, 0.97, 0.96, 0.97]  # mean 0.965, interval clear of 0.95
@@ -135,3 +146,70 @@ def test_a_precondition_that_measures_an_unreported_model_is_refused():
     recorder = ClaimRecorder("C21")
     with pytest.raises(ValueError, match="'content H=4 L=12: in-range accuracy' measures a model the paper reports"):
         preconditions.record(recorder, made_up, None, None)
+
+
+def seeded(values, op, threshold, seeds, reading: str | None = "init=flax", reduce="all", name="offset, every seed"):
+    """A decided record of one check over ``seeds`` (its seed list recorded, so a comparison can pair them)."""
+    c = ClaimRecorder("C16")
+    c.set_scale(name="paper", seeds=len(seeds), paper_seeds=len(seeds), seed_list=list(seeds))
+    if reading is not None:
+        c.set_universe(reading)
+    c.check(name, values, op, threshold, reduce=reduce)
+    decide(c.record)
+    return c.record
+
+
+FIVE = range(5)
+
+
+def test_a_flip_resting_on_one_seed_of_five_is_within_noise():
+    paper = seeded([150, 100, 150, 200, 150], "<=", 500, FIVE, reading=None)
+    flax = seeded([150, 550, 150, 200, 150], "<=", 500, FIVE)  # one seed of five past 500
+    assert flax.verdict == "not reproduced (undeclared)" and not flax.close  # an every-seed check is never close
+    assert relation(flax, paper) == WITHIN_NOISE
+    assert not beyond_noise(flax, paper)
+    mine, theirs = flip_check(flax, paper)
+    assert (mine.failing, theirs.failing) == (1, 0)
+
+
+def test_a_flip_on_every_seed_of_eight_is_a_change_and_five_of_five_is_not_yet():
+    eight = range(8)
+    paper = seeded([-1] * 8, "==", -1, eight, reading=None)
+    assert relation(seeded([-101] * 8, "==", -1, eight), paper) == OTHER_WAY  # exact McNemar: 2/256
+    paper5 = seeded([-1] * 5, "==", -1, FIVE, reading=None)
+    assert relation(seeded([-40] * 5, "==", -1, FIVE), paper5) == WITHIN_NOISE  # 2/32: five seeds cannot decide it
+    # the other direction: the paper's point fails, the cell reproduces; the paper's deciding check is read
+    failing = seeded([-1, -76, -1, -76, -1, -1, -1, -1], "==", -1, eight, reading=None)
+    assert relation(seeded([-1] * 8, "==", -1, eight), failing) == WITHIN_NOISE
+
+
+def test_a_mean_flip_is_a_change_only_where_the_paired_difference_excludes_zero():
+    paper = seeded(SHARP, ">=", 0.95, range(8), reading=None, reduce="mean", name="acc")
+    low = seeded([v - 0.05 for v in SHARP], ">=", 0.95, range(8), reduce="mean", name="acc")
+    assert low.verdict == "not reproduced (undeclared)" and not low.close
+    assert relation(low, paper) == OTHER_WAY
+    # the cell fails 0.96 decidedly on its own, the paper's point passes it, every seed lower than its pair
+    paper_seeds = [0.99, 0.97, 0.955, 0.99, 0.97, 0.955, 0.99, 0.97]
+    cell_seeds = [0.93, 0.95, 0.955, 0.93, 0.95, 0.955, 0.94, 0.95]
+    paper_mixed = seeded(paper_seeds, ">=", 0.96, range(8), reading=None, reduce="mean", name="acc")
+    cell_mixed = seeded(cell_seeds, ">=", 0.96, range(8), reduce="mean", name="acc")
+    assert paper_mixed.reproduces and not cell_mixed.reproduces and not cell_mixed.close
+    assert relation(cell_mixed, paper_mixed) == OTHER_WAY  # the paired interval excludes 0
+    # one seed of eight differs (its pair 0.40 lower), the rest equal: the paired interval holds 0
+    paper_one = seeded([0.99] * 8, ">=", 0.95, range(8), reading=None, reduce="mean", name="acc")
+    cell_one = seeded([0.99] * 7 + [0.59], ">=", 0.95, range(8), reduce="mean", name="acc")
+    assert not cell_one.reproduces and not beyond_noise(cell_one, paper_one)
+    assert relation(cell_one, paper_one) == WITHIN_NOISE
+
+
+def test_runs_that_share_no_seeds_are_compared_unpaired():
+    paper = seeded([-3] * 5, "==", -3, FIVE, reading=None)
+    fresh = seeded([-3, -3, -3, -3, -27], "==", -3, range(100, 105), reading=None)
+    assert not beyond_noise(fresh, paper)  # Fisher's exact: 1 of 5 against 0 of 5
+    all_fail = seeded([-27] * 5, "==", -3, range(100, 105), reading=None)
+    assert beyond_noise(all_fail, paper)  # 5 of 5 against 0 of 5: 2/252
+
+
+def test_a_flip_without_per_seed_values_is_decided_by_its_close_call():
+    paper = cell(SHARP, reading=None)  # no seed list: nothing to pair
+    assert beyond_noise(cell(LOW), paper) and relation(cell(LOW), paper) == OTHER_WAY

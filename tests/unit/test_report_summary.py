@@ -103,8 +103,8 @@ def test_close_calls_are_labelled_with_their_intervals_and_the_path_is_shown():
     text = "\n".join(lines)
     assert "C10   paper  reproduced (close)" in text
     assert (
-        "close: clamp K=1 L=20: APE accuracy: mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 "
-        "seeds would decide it"
+        "close: clamp K=1 L=20: APE accuracy: mean 0.1473 [0.1435, 0.1511] (95% t-interval within [0, 1]) <= 0.15; "
+        "about 4 seeds would decide it"
     ) in text
     assert "seeds 3 -> 7 -> 11, decided" in text  # C18 through the --lengthgen-until-decided loop
     assert "C18   paper  reproduced " in text and "C18   paper  reproduced (close)" not in text

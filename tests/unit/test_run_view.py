@@ -162,7 +162,8 @@ def test_an_older_file_without_the_newer_keys_parses(tmp_path):
     assert [c.claim for c in view.claims] == [c.claim for c in RunView.from_json(data).claims]
     c10 = next(c for c in view.claims if c.claim == "C10")
     assert c10.label == "reproduced (close)"  # a mean over seeds with an interval is "t" without "interval"
-    assert c10.deciding.interval == "t" and c10.universe is None and c10.setting is None
+    assert c10.deciding.interval == "bounded" and c10.universe is None and c10.setting is None  # an accuracy: "t",
+    # clipped to [0, 1]
     assert all(k.threshold_source is None and not k.expected_to_fail for c in view.claims for k in c.checks)
     assert view.controls == () and view.multiverse == ()
 

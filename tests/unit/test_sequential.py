@@ -14,14 +14,12 @@ from lengthgen.records import ClaimRecorder, seed_bootstrap
 from lengthgen.sequential import (
     ALPHA,
     Plan,
-    normal_quantile,
     parse_max,
     seeds_to_decide,
     simulate_wrong_decisions,
     standard_error,
-    t_interval,
-    t_quantile,
 )
+from lengthgen.stats import normal_quantile, t_interval, t_quantile
 
 STREAMS = 4000  # synthetic seed streams per simulation: a wrong-decision rate to about +-0.007 (2 s.e.)
 SIM_SEED = 15  # the simulations' own generator

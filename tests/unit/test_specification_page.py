@@ -48,7 +48,11 @@ def test_a_curve_per_multiverse_row_with_its_joint_answer(view):
 def test_the_page_shows_the_curves_and_the_stated_numbers(page):
     block = page[page.index('id="specification-curves"') :]
     row = re.search(r'<tr><th><a href="#curve-C8">C8</a></th><td>(.*?)</td><td>(.*?)</td>', block).groups()
-    assert row == ("reproduced in 1 of 3 admissible universes; not reproduced, decided, in 2", "init=gpt2")
+    # C8's flip under init=gpt2 rests on one seed of eight (the paper's point's seed 4 at 44): within the noise
+    assert row == (
+        "reproduced in 1 of 3 admissible universes; the 1 reproducing within the seeds&#39; noise",
+        "nothing beyond the seeds&#39; noise",
+    )
     assert re.search(r'<details class="grid-cell" id="curve-C1"><summary>C1: reproduced in 2 of 3', block)  # closed
     assert 'alt="specification curve of C1" src="data:image/png;base64,' in block
     stated = page[page.index('id="stated-numbers"') :]
@@ -58,10 +62,13 @@ def test_the_page_shows_the_curves_and_the_stated_numbers(page):
 
 
 def test_the_grid_marks_the_readings_a_claim_hinges_on(page):
-    """C8 hinges on init=gpt2 in the samples (its peak moves beyond the seeds' intervals): its cell is marked."""
+    """C1 hinges on init=gpt2 in the samples (its APE accuracy moves beyond the seeds' intervals): its row is
+    marked; C8 does not (its worst seed moves, but an every-seed check's failing seeds differ by one of eight)."""
     grid = page[page.index('id="multiverse"') : page.index('id="specification-curves"')]
+    c1 = re.search(r'<tr><th class="claim">C1</th>.*?</tr>', grid, re.S).group(0)
     c8 = re.search(r'<tr><th class="claim">C8</th>.*?</tr>', grid, re.S).group(0)
-    assert c8.count("\u25c6") == 1 and "the claim hinges on this reading" in c8
+    assert "\u25c6" in c1 and "the claim hinges on this reading" in c1
+    assert c8.count("\u25c6") == 0 and "the claim hinges on this reading" not in c8
 
 
 def test_a_warm_redraw_reuses_the_kept_curves(view, tmp_path, monkeypatch):

@@ -429,8 +429,23 @@ def test_a_failing_claim_is_close_only_when_every_failed_check_is():
     assert decide(both) == XFAIL
     assert close_checks(both) == [] and both.label == "not reproduced"  # a clear failure decides by itself
     assert deciding_check(both).name == "clearly"  # the failure furthest below its threshold
-    every = _record(barely, ("every seed", [0.2, 0.1, 0.1], "<=", 0.15, {"reduce": "all"}))
-    assert deciding_check(every).name == "every seed"  # a failure without an interval is never in doubt
+    every = _record(barely, ("every seed", [0.2, 0.2, 0.1], "<=", 0.15, {"reduce": "all"}))
+    assert deciding_check(every).name == "every seed"  # as many seeds fail: one without an interval first
+    one_seed = _record(barely, ("every seed", [0.2, 0.1, 0.1], "<=", 0.15, {"reduce": "all"}))
+    assert deciding_check(one_seed).name == "barely"  # two seeds on the failing side against one
+
+
+def test_the_deciding_failure_is_the_one_most_seeds_fail_then_the_furthest():
+    # the first failing check has 1 of 5 seeds off, a later one 3 of 5: the later one decides, its worst seed shown
+    first = ("L=24: offset, every seed", [-2, -21, -2, -2, -2], "==", -2, {"reduce": "all"})
+    most = ("L=48: offset, every seed", [-40, -40, -2, -40, -2], "==", -2, {"reduce": "all"})
+    data = _record(first, most)
+    decider = deciding_check(data)
+    assert decider.name == most[0], decider.name
+    assert (decider.value, decider.failing, decider.seed_count_text) == (-40, 3, "3 of 5 seeds at -40")
+    near = ("near, every seed", [-2, -3, -2], "==", -2, {"reduce": "all"})
+    far = ("far, every seed", [-2, -30, -2], "==", -2, {"reduce": "all"})
+    assert deciding_check(_record(near, far)).name == "far, every seed"  # a tie: the furthest from its threshold
 
 
 def test_the_deciding_check_of_a_passing_claim_is_the_nearest_in_standard_errors():

@@ -569,9 +569,15 @@ def compact_base64(png: str) -> str:
     return base64.b64encode(compact_png(base64.b64decode(png))).decode("ascii")
 
 
-def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Sequence[CurveView] = ()) -> str:
+def page(
+    run: RunView,
+    rendered: Mapping[int, Sequence[Rendered]],
+    curves: Sequence[CurveView] = (),
+    more_seeds: RunView | None = None,
+) -> str:
     """The HTML of a run; ``rendered``: each claim test's figures, by its place in ``run.records``; ``curves``:
-    the multiverse rows' specification curves, drawn (``specification.curve_views``)."""
+    the multiverse rows' specification curves, drawn (``specification.curve_views``); ``more_seeds``: the same
+    claims with seeds added until decided, whose verdicts the answer names as ``lengthgen docs`` does."""
     records = run.records
     ids = anchors(records)
     universes = mv.view_grid(run)  # None without a multiverse part
@@ -602,7 +608,7 @@ def page(run: RunView, rendered: Mapping[int, Sequence[Rendered]], curves: Seque
         chips=chips(run.verdict_counts("records")),
         claim_chips=claim_chips(run.claims, "claim"),
         prediction_chips=claim_chips(run.predictions, "prediction"),
-        answer=linked_answer(answer(run)),
+        answer=linked_answer(answer(run, more_seeds)),
         terms=TERMS,
         claims_count=counted(len({r.claim for r in run.claims}), "claim"),
         predictions_count=counted(len({r.claim for r in run.predictions}), "prediction"),

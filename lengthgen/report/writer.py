@@ -38,9 +38,12 @@ class ReportFiles:
 DRAWINGS = ".figures"  # kept drawings beside the page, reused when a rerun records the same figure
 
 
-def render_page(data: Mapping[str, Any] | RunView, drawings: Path | None = None) -> tuple[str, list[str]]:
+def render_page(
+    data: Mapping[str, Any] | RunView, drawings: Path | None = None, more_seeds: RunView | None = None
+) -> tuple[str, list[str]]:
     """``(html, figure_errors)`` of a run (its view, or a ``claims.json``'s data); ``drawings``: where figures
-    drawn by earlier runs are kept (see ``figures.cached_render``), pruned to this page's figures."""
+    drawn by earlier runs are kept (see ``figures.cached_render``), pruned to this page's figures; ``more_seeds``:
+    the same claims with seeds added until decided, whose verdicts the answer names (``answer.seed_notes``)."""
     run = data if isinstance(data, RunView) else RunView.from_json(data)
     records = run.records
     figures = [r.figures for r in records]
@@ -52,7 +55,7 @@ def render_page(data: Mapping[str, Any] | RunView, drawings: Path | None = None)
         f"{records[i].claim} figure {f.name!r}: {f.error}" for i, figs in rendered.items() for f in figs if f.error
     ]
     errors += [f"{c.column} specification curve: {c.error}" for c in curves if c.error]
-    return page(run, rendered, curves), errors
+    return page(run, rendered, curves, more_seeds), errors
 
 
 def write_report(
@@ -73,11 +76,17 @@ def write_report(
     return files
 
 
-def write_page(data: Mapping[str, Any] | RunView, out_dir: Path, json_path: Path | None = None) -> ReportFiles:
-    """Write ``out_dir/index.html`` from a run's view or a ``claims.json``'s data."""
+def write_page(
+    data: Mapping[str, Any] | RunView,
+    out_dir: Path,
+    json_path: Path | None = None,
+    more_seeds: RunView | None = None,
+) -> ReportFiles:
+    """Write ``out_dir/index.html`` from a run's view or a ``claims.json``'s data (``more_seeds``: see
+    :func:`render_page`)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    html_text, errors = render_page(data, out_dir / DRAWINGS)
+    html_text, errors = render_page(data, out_dir / DRAWINGS, more_seeds)
     html_path = out_dir / "index.html"
     atomic_write(html_path, html_text)
     return ReportFiles(html_path, json_path or out_dir / "claims.json", errors)

@@ -18,7 +18,7 @@ from lengthgen.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-REFERENCE, EXTENDED = "claims-reference.json.gz", "claims-extended.json.gz"
+REFERENCE, EXTENDED, SEEDS_ADDED = "claims-reference.json.gz", "claims-extended.json.gz", "claims-until-decided.json.gz"
 CLAIMS = ROOT / "claims"
 
 
@@ -163,30 +163,35 @@ def plain(text: str) -> str:
 def page_answer(argv: list[str]) -> str:
     """The answer on the page of the run ``lengthgen report`` reads with ``argv`` (its figures left undrawn)."""
     from lengthgen.cli import build_parser
-    from lengthgen.cli.common import read_run
+    from lengthgen.cli.report import read_views
     from lengthgen.report.page import page
-    from lengthgen.report.run_view import RunView
 
-    html = page(RunView.from_json(read_run(build_parser(["report"]).parse_args(["report", *argv]))), {})
+    view, more_seeds = read_views(build_parser(["report"]).parse_args(["report", *argv]))
+    html = page(view, {}, (), more_seeds)
+    html = re.sub(r'<a class="term" [^>]*>\?</a>', "", html)  # the glossary's links after its terms are not words
     parser = ElementText("answer")
     parser.feed(html)
     return plain("".join(parser.parts))
 
 
 def test_the_pages_answer_is_the_readmes():
-    """`lengthgen report --run <reference> --add <extended>` answers as the README (`lengthgen docs`) does: the
-    same words and counts; without the extended cells the counts differ (the check can fail)."""
+    """`lengthgen report --run <reference> --add <extended> --seeds-added <until-decided>` answers as the README
+    (`lengthgen docs`) does: the same words and counts; without the extended cells the counts differ, and without
+    the run with seeds added its seed sentence does (the check can fail)."""
     from lengthgen.report.doc_context import FILES, Inputs, load
     from lengthgen.report.doc_render import sections
 
     readme = plain(
         sections("README.md", load(Inputs(**{n: DATA / f for n, (f, _) in FILES.items()})), "answer")["answer"]
     )
-    joined = page_answer(["--run", str(DATA / REFERENCE), "--add", str(DATA / EXTENDED)])
+    seeds = ["--seeds-added", str(DATA / SEEDS_ADDED)]
+    joined = page_answer(["--run", str(DATA / REFERENCE), "--add", str(DATA / EXTENDED), *seeds])
     assert joined == readme, f"page: {joined}\nREADME: {readme}"
     assert re.findall(r"\d+", joined) == re.findall(r"\d+", readme)
-    alone = page_answer(["--run", str(DATA / REFERENCE)])
+    alone = page_answer(["--run", str(DATA / REFERENCE), *seeds])
     assert re.findall(r"\d+", alone) != re.findall(r"\d+", readme), alone
+    fewer_seeds = page_answer(["--run", str(DATA / REFERENCE), "--add", str(DATA / EXTENDED)])
+    assert fewer_seeds != readme, fewer_seeds
 
 
 # ------------------------------------------------------------------------------------------ help, and a mistyped word

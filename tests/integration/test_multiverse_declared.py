@@ -272,7 +272,8 @@ def test_recording_again_changes_only_the_cells_it_records_and_keeps_the_date(tm
     out = tmp_path / "declared.json"
 
     def record(c1_verdict: str, started: str) -> bytes:
-        run = tmp_path / "claims.json"
+        run = tmp_path / "run" / "claims.json"
+        run.parent.mkdir(exist_ok=True)
         cells = [
             _cell("C1", None, "reproduced"),
             _cell("C1", "lengths=per-batch", c1_verdict, ["RoPE K=3 L=32: accuracy"] * (c1_verdict != "reproduced")),

@@ -45,6 +45,7 @@ DECISION_LEVEL = 0.95  # the level of ci95; --lengthgen-until-decided raises a r
 
 THRESHOLD_SOURCES = ("paper-number", "paper-range", "suite-reading", "catalogue-prediction")
 # Where a check's threshold comes from (``Check.threshold_source``):
+# Which label a check may carry is decided by rule from its claim's quote (lengthgen/records/basis.py).
 # paper-number: the paper states it: a number (the kernel ratios within rounding) or an exact condition (the
 #   selected offset is -K, the bound <= a*, c > 0, c falls with d);
 # paper-range: the paper's own range, unwidened;
@@ -155,6 +156,7 @@ class Check:
     seeds: int | None = None  # the seeds behind its interval (None: no seeds, or an older record's check)
     threshold_source: str | None = None  # where the threshold comes from: one of THRESHOLD_SOURCES (None: unstated)
     threshold_note: str | None = None  # the paper's words or number the threshold reads, e.g. '"near-perfect"'
+    quoted: str | None = None  # the token of its claim's quote a paper label reads ("0.98"; records.basis)
     expected_to_fail: bool = False  # named by the record's declared non-reproduction
     has_interval: bool = field(default=False, init=False)  # derived: it can be close (module docstring)
     close: bool = field(default=False, init=False)  # derived: its deciding interval contains its threshold

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from lengthgen.catalogue import Entry
+from lengthgen.records.basis import label as label_by_rule
 from lengthgen.records.check import DECISION_LEVEL, OPS, THRESHOLD_SOURCES, Check, Measure, summarise
 from lengthgen.records.record import AtSetting, ClaimRecord, Control, Declared, InUniverse
 from lengthgen.records.verdict import FAIL, XFAIL, decide
@@ -49,6 +50,11 @@ def _closest(values: Sequence[float], op: str, threshold: float | Sequence[float
     if op == "!=":
         return min(values, key=lambda v: abs(v - threshold))
     return values[0]  # "==": every value equals the threshold
+
+
+def values_of(value: float | Sequence[float]) -> bool:
+    """Whether a check's ``value`` is per-seed values (reduced by its ``reduce``), not one number."""
+    return not isinstance(value, (int, float))
 
 
 def seed_bootstrap(
@@ -124,7 +130,9 @@ class ClaimRecorder:
                 claim.title,
                 claim.prediction,
                 test,
+                claim.quote,
             )
+        self.knows_quote = not isinstance(claim, str)  # its entry's quote decides paper labels (a bare id: none)
         self.decision_level = DECISION_LEVEL  # level of each check's decision_ci (begin_looks raises it)
         self._look_start: LookStart | None = None  # what each look starts from (begin_looks); None: no looks
 
@@ -181,6 +189,7 @@ class ClaimRecorder:
         exact: bool = False,
         source: str | None = None,
         source_note: str | None = None,
+        quoted: str | None = None,
     ) -> Check:
         """Compare ``value`` (a number, or per-seed values reduced by ``reduce``: mean, min, max, all).
 
@@ -189,7 +198,10 @@ class ClaimRecorder:
         check's 95% interval is a seed bootstrap of it (seeds resampled with a fixed generator: a rerun gives
         the same interval). ``exact=True``: an exact computation (no seeds, no interval: the page says "exact").
         ``source``: where the threshold comes from, one of ``THRESHOLD_SOURCES``; ``source_note``: the paper's
-        words or number it reads. A check without a source counts as a suite reading.
+        words or number it reads. A check without a source counts as a suite reading. ``quoted``: for a check
+        labelled the paper's, the token of the claim's quote it reads; the label must be the one the rule gives
+        (``lengthgen.records.basis.label``: ValueError naming the check otherwise) wherever the recorder knows the
+        claim's entry.
         """
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
@@ -197,6 +209,9 @@ class ClaimRecorder:
             raise ValueError(
                 f"check {name!r}: unknown threshold source {source!r}; expected one of {', '.join(THRESHOLD_SOURCES)}"
             )
+        if self.knows_quote:  # made from the claim's entry: its quote decides which labels are the paper's
+            reduced = reduce if values_of(value) else None
+            source = label_by_rule(name, source, self.record.quote, quoted, op, threshold, reduced)
         if bootstrap is not None and not isinstance(value, (int, float)):
             raise ValueError(f"check {name!r}: a bootstrap check takes the statistic itself as its value")
         values = None
@@ -252,6 +267,7 @@ class ClaimRecorder:
             seeds,
             source,
             source_note,
+            quoted,
         )
         self.record.checks.append(made)
         return made

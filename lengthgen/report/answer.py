@@ -2,10 +2,10 @@
 :data:`MOST_WORDS` words, computed from the records.
 
 1. How many of the paper's claims reproduce in every test, and how many of those are close calls.
-2. The others, grouped by what their failure rests on, read from each failing test: a boundary or single-cell
-   effect (its declaration says so: ``Declared.effect``), else its failing checks' threshold basis: a number or
-   range the paper states, or the suite's reading of the paper's words; each with a few words of why (its
-   declaration's ``gist``) where the budget allows.
+2. The others, grouped by the kind of their failure (``ClaimRecord.failure_kind``: their declaration's kind, else
+   by their failed checks' labels): the paper's own words or numbers fail, only the suite's reading of them
+   fails, or a case the paper's account does not cover; each with a few words of why (its declaration's
+   ``gist``) where the budget allows.
 3. The predictions: how many hold.
 4. The open choices, counting only verdicts a reading decides the other way (a cell within the seeds' noise is no
    change, ``lengthgen.report.outcome``), and the readings ruled out.
@@ -21,26 +21,25 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from lengthgen.records import ClaimRecord
+from lengthgen.records.record import FAILURE_KINDS
 from lengthgen.report import multiverse as mv
 from lengthgen.report.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE
 from lengthgen.report.run_view import RunView
 
 MOST_WORDS = 80  # the answer's budget: a reviewer's ten seconds
-KINDS = ("paper", "suite reading", "edge")  # how a non-reproduction's failure is grouped (module docstring)
+KINDS = FAILURE_KINDS  # how a non-reproduction's failure is grouped (module docstring)
 KIND_WORDS = {  # each group's few words of why
-    "paper": "against the paper's number",
-    "suite reading": "against the suite's reading of a word",
-    "edge": "at a boundary or in one cell",
+    "paper-statement": "against the paper's own statement",
+    "suite-reading": "against the suite's reading alone",
+    "structural": "in a case the paper's account does not cover",
 }
 HOLDS = ("reproduced",)  # a test's verdict that counts as reproducing (a close call included: its label differs)
 
 
 def kind_of(record: ClaimRecord) -> str:
-    """What a non-reproducing test's failure rests on: "edge" (its declaration's effect), else its failing checks'
-    threshold basis ("paper", else "suite reading"; a prediction's threshold counts as the suite's reading)."""
-    if record.declared is not None and record.declared.effect is not None:
-        return "edge"
-    return "paper" if record.threshold_basis == "paper" else "suite reading"
+    """The kind of a non-reproducing test's failure (``ClaimRecord.failure_kind``; "suite-reading" for one that
+    failed no check)."""
+    return record.failure_kind or "suite-reading"
 
 
 @dataclass(frozen=True)

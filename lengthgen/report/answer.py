@@ -28,7 +28,12 @@ from lengthgen.report.run_view import RunView
 
 MOST_WORDS = 80  # the answer's budget: a reviewer's ten seconds
 KINDS = FAILURE_KINDS  # how a non-reproduction's failure is grouped (module docstring)
-KIND_WORDS = {  # each group's few words of why
+FAILURE_WORDS = {  # each kind of failure as the documents name it (the verdict table, the non-reproductions)
+    "paper-statement": "the paper's own statement",
+    "suite-reading": "the suite's reading alone",
+    "structural": "structural: a case the paper's account does not cover",
+}
+KIND_WORDS = {  # each group's few words of why, in the answer
     "paper-statement": "against the paper's own statement",
     "suite-reading": "against the suite's reading alone",
     "structural": "in a case the paper's account does not cover",

@@ -29,9 +29,9 @@ PAPER_SOURCES = ("paper-number", "paper-range")  # the labels that say the thres
 SEED_REDUCTIONS = ("all", "min", "max")  # reductions in which one seed decides: the paper's only where it says so
 EVERY = re.compile(r"\b(every|all)\b|100\s*%", re.IGNORECASE)  # the words that put every seed or cell in a claim
 DASHES = "\u2013\u2014\u2212"  # en dash, em dash, minus: written as "-" before comparing words
-NUMBER = r"[-+]?\d+(?:\.\d+)?\s*%?"
-SINGLE = re.compile(rf"^\s*({NUMBER})\s*$")
-RANGE = re.compile(rf"^\s*({NUMBER})\s*-\s*({NUMBER})\s*$")
+NUMBER = r"[-+]?\d+(?:\.\d+)?\s*%?"  # a stated number, a percentage included ("0.98", "100%")
+SINGLE = re.compile(rf"^\s*({NUMBER})\s*$")  # a token that is one stated number
+RANGE = re.compile(rf"^\s*({NUMBER})\s*-\s*({NUMBER})\s*$")  # a token that is a stated range ("0.72-0.86")
 
 
 def normal(text: str) -> str:
@@ -65,6 +65,7 @@ def rounding(number: str) -> tuple[float, float]:
 
 
 def covers(number: str, point: float) -> bool:
+    """Whether ``point`` lies within the rounding of the stated ``number`` (:func:`rounding`)."""
     low, high = rounding(number)
     return low <= float(point) < high
 
@@ -121,7 +122,9 @@ def label(
     return derived
 
 
-def derived(source: str | None, quote: Sequence[str], quoted: str | None, op: str, threshold: Any, reduce: str | None):
+def derived(
+    source: str | None, quote: Sequence[str], quoted: str | None, op: str, threshold: Any, reduce: str | None
+) -> str | None:
     """The label a recorded check reads as, by the rule: its paper label where the rule accepts its token, else
     "suite-reading" (a record that carries its claim's quote is read by the rule, whatever it recorded)."""
     if source not in PAPER_SOURCES:

@@ -279,6 +279,31 @@ def test_a_declared_kind_matches_the_labels_of_the_checks_it_fails():
     assert {"suite-reading", "structural"} <= kinds, kinds  # the recorded runs declare kinds
 
 
+def test_each_declarations_kind_matches_the_labels_of_the_checks_it_names():
+    """Every declaration of every claim module, against the reference run's checks of the same names (the labels
+    the rule gives at the paper's point): a "paper-statement" kind names a check labelled the paper's, a
+    "suite-reading" kind none."""
+    from fnmatch import fnmatchcase
+
+    data = json.loads(gzip.decompress((DATA / "claims-reference.json.gz").read_bytes()))
+    labels: dict[str, dict[str, str]] = {}
+    for raw in data["records"]:
+        for check in ClaimRecord.from_dict(raw).checks:
+            labels.setdefault(raw["claim"], {})[check.name] = check.basis
+    wrong, kinds = [], set()
+    for where, d in declarations():
+        mine = labels.get(where.split()[0], {})
+        named = [n for n in mine if any(fnmatchcase(n, p) for p in d.checks)]
+        paper = [n for n in named if mine[n] == "paper"]
+        kinds.add(d.kind)
+        if d.kind == "paper-statement" and not paper:
+            wrong.append(f"{where} at {d.at or 'the paper point'}: paper-statement names no check of the paper's")
+        if d.kind == "suite-reading" and paper:
+            wrong.append(f"{where} at {d.at or 'the paper point'}: suite-reading names checks of the paper's {paper}")
+    assert not wrong, wrong
+    assert kinds == {"paper-statement", "suite-reading", "structural"}, kinds
+
+
 def test_the_kind_rule_fails_on_a_planted_mismatch():
     recorder = ClaimRecorder(entry(QUOTE[:1]))
     recorder.check("carrier", [0.5, 0.51], ">=", 0.8, source="suite-reading")

@@ -85,6 +85,8 @@ class ClaimSpec:
     statement: str  # what the paper claims (a prediction: what the account predicts)
     assertion: str  # the check the suite makes at paper scale, in words
     paper_value: str = NOT_IN_PAPER  # what the paper reports (a prediction keeps the default)
+    quote: tuple[str, ...] = ()  # the paper's sentence(s) it tests, word for word: what a check labelled the
+    # paper's reads its token from (lengthgen/records/basis.py); a prediction quotes none
     stated: tuple[Stated, ...] = ()  # the numbers the paper states for it, each with the measurement it is read from
     # what runs
     paper_seeds: int = 0  # seeds at the paper's point (0: an exact computation, no seeds)
@@ -169,6 +171,7 @@ class ClaimSpec:
             settings=self.settings,
             columns=self.columns,
             cell_variant=self.cell_variant,
+            quote=self.quote,
         )
 
     def variant(self, name: str) -> "ClaimSpec":

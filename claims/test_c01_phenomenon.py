@@ -104,6 +104,9 @@ FAR_OFFSETS = Declared(
     "same at L = 40, 48, not a decay) while it still selects -K (C3 holds): the seed mean is under 0.95 at L = 32; "
     "the far end's 0.85 holds",
     at="offsets-far",
+    kind="suite-reading",
+    reason="K = 5, 6 at L = 32: seed means 0.944 and 0.930 (one seed at 0.73 / 0.65) against the 0.95 read as "
+    '"near-perfect"; every cell selects -K',
 )
 NARROW = Declared(
     (
@@ -116,28 +119,45 @@ NARROW = Declared(
     "at d = 32 the RoPE head dilutes faster (C18: the dilution rate falls with width): K = 1 (near-parallel "
     "carriers, C20) loses accuracy from L = 24 on, K = 3 at L = 48, while every cell still selects -K (C3 holds)",
     at="width-32",
+    kind="suite-reading",
+    reason="d = 32: K = 1 seed means 0.84-0.63 at L = 24-48, K = 3 0.839 at L = 48, against the 0.95 / 0.85 read as "
+    '"near-perfect"',
 )
 LARGE_VOCABULARY = Declared(
     ("RoPE K=1 L=32: accuracy", "RoPE K=1 L=48: accuracy"),
     "at m = 40 the K = 1 RoPE head dilutes below the thresholds at L = 32 and 48 (the paper point's K = 1 sits "
     "near them too, C20) while it still selects -1 in every cell (C3 holds)",
     at="vocab-40",
+    kind="suite-reading",
+    reason="m = 40: K = 1 seed means 0.941 at L = 32 and 0.793 at L = 48 against the 0.95 / 0.85 read as "
+    '"near-perfect"',
 )
 LONGER_RANGE = Declared(
     ("RoPE K=2 L=32: accuracy", "RoPE K=3 L=32: accuracy"),
     "trained on [8, 24], two of eight seeds lose accuracy at L = 32 for K = 2, 3 (the seed mean is under 0.95 "
     "there) while every cell still selects -K (C3 holds); the far end's 0.85 holds",
     at="range-8-24",
+    kind="suite-reading",
+    reason='trained on [8, 24]: K = 2, 3 seed means 0.911 and 0.917 at L = 32 against the 0.95 read as "near-perfect"',
 )
 FRESH_SEEDS = Declared(
     ("RoPE K=1 L=48: accuracy", "RoPE K=2 L=32: accuracy"),
     "at seeds 100..107 the K = 1 head's dilution takes the seed mean under 0.85 at L = 48 (it sits near that "
     "threshold at seeds 0..7 too), and one K = 2 seed (105) jumps to offset -27 from L = 32 on (C3)",
     at="fresh-seeds",
+    kind="suite-reading",
+    reason="seeds 100..107: K = 1 seed mean 0.835 at L = 48 against 0.85, and K = 2 0.937 at L = 32 (seed 105 at "
+    "0.50) against 0.95",
 )
 
 CLAIM = ClaimSpec(
     id="C1",
+    quote=(
+        "A one-layer head with rotary encoding (RoPE) keeps near-perfect accuracy well beyond the training-length "
+        "range.",
+        "The same head with a learned absolute encoding (APE) collapses to near-chance accuracy the moment it "
+        "encounters an unseen length.",
+    ),
     title="RoPE extrapolates, APE collapses (Fig. 1)",
     where="Fig. 1, Table 1, intro",
     statement=(

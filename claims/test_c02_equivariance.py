@@ -87,6 +87,7 @@ def check(claim, result: EquivarianceResult) -> None:
         paper="0 (exact)",
         source="paper-number",
         source_note='"exact"; the tolerance is float32 rounding',
+        quoted="an exact equivariance",
         exact=True,
     )
     claim.measure("relative logit change per example", result.gaps)
@@ -95,6 +96,13 @@ def check(claim, result: EquivarianceResult) -> None:
 # random weights: no family
 CLAIM = ClaimSpec(
     id="C2",
+    quote=(
+        "The RoPE logit depends on positions only through their relative offset, so the selected offset is "
+        "length-invariant.",
+        "We prove that rotary encodings make the attention logit a function of relative offset alone, an exact "
+        "equivariance, so whatever selection rule is learned at training lengths is reproduced verbatim at "
+        "every longer length.",
+    ),
     title="RoPE logits depend only on t - n (Lemma 1)",
     where="Lemma 1",
     statement="RoPE logit depends on positions only through the offset t - n (exact equivariance)",

@@ -115,6 +115,14 @@ KEY_K = (  # the one measurement of the paper's Sec. 7 numbers, named before com
 )
 CLAIM = ClaimSpec(
     id="C4",
+    quote=(
+        "Trained query and key representations share a dominant direction, pre-rotated to the target offset, which "
+        "yields a relative kernel peaked at the target",
+        "at d=64 the carrier inner product cos(m_Q,R_{−K}m_K) stays near 0.1 and the key carrier fraction drops to "
+        "0.07 (baseline 0.016), against 0.83 and 0.80 under softmax.",
+        "The carrier fraction holds in 0.72–0.86 across widths d∈{32,64,128}, vocabulary sizes {10,20,40}, length "
+        "ranges, and softmax temperatures",
+    ),
     title="target-aligned carrier",
     where="Lemma 2, Sec. 5",
     statement="trained queries and keys share a dominant carrier direction, pre-rotated to the target offset",

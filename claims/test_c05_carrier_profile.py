@@ -48,8 +48,8 @@ def check(claim, result: CarrierResult) -> None:
             float(-offset),
             reduce="all",
             paper=f"-{offset}",
-            source="paper-number",
-            source_note="phi_c peaks at the target offset -K",
+            source="suite-reading",
+            source_note='"a relative kernel peaked at the target", "confirmed across seeds": read as every seed',
         )
         claim.measure(f"K={offset}: argmax of phi_c (trained)", peaks, headline=True)
         claim.measure(
@@ -59,6 +59,11 @@ def check(claim, result: CarrierResult) -> None:
 
 CLAIM = ClaimSpec(
     id="C5",
+    quote=(
+        "Trained query and key representations share a dominant direction, pre-rotated to the target offset, which "
+        "yields a relative kernel peaked at the target",
+        "Both effects are confirmed across seeds and offsets K∈{2,3}.",
+    ),
     title="phi_c peaks at -K",
     where="Lemma 2, (iv)",
     statement="the carrier-only profile phi_c(delta) peaks at the target offset",

@@ -76,6 +76,7 @@ def check(claim, result: DilutionResult) -> None:
             paper="c > 0",
             source="paper-number",
             source_note="1/a* grows linearly in L - 1: c > 0",
+            quoted="inverse-linear decay",
             bootstrap=(weights, slope),
         )
         claim.check(
@@ -104,6 +105,7 @@ def check(claim, result: DilutionResult) -> None:
 
 CLAIM = ClaimSpec(
     id="C6",
+    quote=("softmax over a growing context then forces an inverse-linear decay of the target’s attention weight.",),
     title="1/a* linear in L - 1",
     where="Corollary 2",
     statement="the target's attention weight decays by dilution, inverse-linearly in L",

@@ -79,8 +79,8 @@ def check(claim, result: DilutionResult) -> None:
                 VALID,
                 reduce="all",
                 paper="valid (bound <= a*), loose",
-                source="paper-number",
-                source_note="the bound is valid: bound <= a*",
+                source="suite-reading",
+                source_note='"a valid but loose bound" read as bound <= a* at every seed and length',
             )
         for i, length in enumerate(result.lengths):
             claim.check(
@@ -103,6 +103,7 @@ def check(claim, result: DilutionResult) -> None:
 
 CLAIM = ClaimSpec(
     id="C7",
+    quote=("the measured margin μ gives a valid but loose bound 1/(1+(L−1)e^{−μ}) on the target weight.",),
     title="margin bound valid but loose",
     where="Fig. 4",
     statement="the margin bound 1/(1+(L-1)e^{-mu}) is a valid (but loose) lower bound on the target weight",

@@ -41,8 +41,10 @@ PAPER_SEEDS = GRID_SEEDS  # the paper's 8 seeds for the phenomenon
 FLAT_CELL = Declared(
     ("APE K=3 L=48: peak absolute position of every seed", "APE K=3 L=48: selected offset of every seed is not -K"),
     "a nearly flat profile whose argmax falls on the target, offset -K, outside the trained rows",
-    effect="single cell",
     gist="one flat seed x length cell of 120",
+    kind="suite-reading",
+    reason="one seed x length cell of 120 (K = 3, L = 48) peaks at position 44 on a nearly flat profile; the other "
+    "119 pin inside the range",
 )
 
 
@@ -110,6 +112,9 @@ NARROW = Declared(
     ),
     FLAT_APE + "; for K = 1 at L = 20 that row is the target's",
     at="width-32",
+    kind="suite-reading",
+    reason="d = 32: one or two seeds of eight peak at 18-41 on flat profiles at K = 1 L = 20, 40 and K = 3 L = 48; "
+    "the rest pin inside the range",
 )
 SMALL_VOCABULARY = Declared(
     (
@@ -120,17 +125,38 @@ SMALL_VOCABULARY = Declared(
     ),
     FLAT_APE + "; for K = 2 at L = 48 that row is the target's",
     at="vocab-10",
+    kind="suite-reading",
+    reason="m = 10: one seed of eight peaks at 32 or 45 at K = 1 L = 40, 48 and K = 2 L = 48; the rest pin inside "
+    "the range",
 )
-LARGE_VOCABULARY = Declared(("APE K=2 L=32: peak absolute position of every seed",), FLAT_APE, at="vocab-40")
-LONGER_RANGE = Declared(("APE K=1 L=48: peak absolute position of every seed",), FLAT_APE, at="range-8-24")
+LARGE_VOCABULARY = Declared(
+    ("APE K=2 L=32: peak absolute position of every seed",),
+    FLAT_APE,
+    at="vocab-40",
+    kind="suite-reading",
+    reason="m = 40: one seed of eight peaks at 21 at K = 2 L = 32; the rest pin inside the range",
+)
+LONGER_RANGE = Declared(
+    ("APE K=1 L=48: peak absolute position of every seed",),
+    FLAT_APE,
+    at="range-8-24",
+    kind="suite-reading",
+    reason="trained on [8, 24]: one seed of eight peaks at 42 at K = 1 L = 48; the rest pin inside the 24 trained rows",
+)
 FRESH_SEEDS = Declared(
     ("APE K=3 L=32: peak absolute position of every seed", "APE K=3 L=40: peak absolute position of every seed"),
     FLAT_APE,
     at="fresh-seeds",
+    kind="suite-reading",
+    reason="seeds 100..107: one seed of eight peaks at 25 and 33 at K = 3 L = 32, 40; the rest pin inside the range",
 )
 
 CLAIM = ClaimSpec(
     id="C8",
+    quote=(
+        "As a negative control, we show the trained APE head selects a fixed absolute position inside the training "
+        "range, so it misses the target outside that range.",
+    ),
     title="APE pins inside the training range",
     where="Prop. 2",
     statement="the APE head pins to a fixed absolute position inside the training range",

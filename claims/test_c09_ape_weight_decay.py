@@ -123,6 +123,7 @@ APE_TABLE_COST = (
 )
 CLAIM = ClaimSpec(
     id="C9",
+    quote=("On the APE side the failure survives weight decay λ∈{0,10^{−4},10^{−2}}",),
     title="APE failure survives weight decay",
     where="Fig. 4",
     statement="APE failure survives weight decay",

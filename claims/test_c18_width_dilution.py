@@ -60,6 +60,7 @@ def check(claim, result: WidthDilutionResult) -> None:
                 paper="c falls with width",
                 source="paper-number",
                 source_note='"c falls with width": c(narrow) - c(wide) > 0',
+                quoted="falls with width",
                 bootstrap=(pairs, difference_of_means),
             )
             claim.note(
@@ -73,6 +74,7 @@ def check(claim, result: WidthDilutionResult) -> None:
 # C17's seeds and models
 CLAIM = ClaimSpec(
     id="C18",
+    quote=("while the dilution rate c falls with width as wider models sharpen the kernel.",),
     title="dilution rate c falls with width",
     where="Fig. 4",
     statement="the dilution rate c falls with width",

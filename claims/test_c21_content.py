@@ -85,6 +85,13 @@ def check(claim, result: ContentResult) -> None:
 
 CLAIM = ClaimSpec(
     id="C21",
+    quote=(
+        "On the content-conditioned task a single head implements both offsets by query-conditioned rotation; with "
+        "two heads the mode-K_1 selection becomes distributed, solved at 1.00 but no longer attributable to "
+        "either head’s mean carrier.",
+        "Each head’s W is dominated by but not equal to one direction (top singular-value energy 0.39–0.57), "
+        "tempering a strict rank-one reading",
+    ),
     title="content task solved with H = 1, 2",
     where="multi-head paragraph",
     statement=(

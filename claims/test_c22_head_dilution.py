@@ -74,6 +74,7 @@ def check_falls(claim, result: ContentResult, what: str, per_heads: dict[int, li
             paper=paper(few, many),
             source="paper-number",
             source_note="the paper's 0.69 at H = 1 and 0.30 at H = 4: falls as H grows",
+            quoted="splitting width across heads raises dilution",
             bootstrap=(rows, ordering(i, i + 1)),
         )
 
@@ -159,6 +160,10 @@ def record_figures(claim, result: ContentResult) -> None:
 
 CLAIM = ClaimSpec(
     id="C22",
+    quote=(
+        "splitting width across heads raises dilution (peak attention at L=48 falls from 0.69 at H=1 to 0.30 at "
+        "H=4) as each head carries fewer frequencies.",
+    ),
     title="peak attention at L = 48 falls with H",
     where="multi-head paragraph",
     statement="splitting width across heads raises dilution",

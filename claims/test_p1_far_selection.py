@@ -42,6 +42,9 @@ FAR_REVIVAL = Declared(
     "instead of -1 at L >= 96; every K = 2, 3 cell selects -K",
     scales=("paper", "quick"),
     gist="K = 1 selects a kernel revival far out",
+    kind="structural",
+    reason="every seed's K = 1 head selects -101 at L = 128 and 2 of 8 select -76 at L = 96: a far revival of the "
+    "rotary kernel, beyond the lengths the paper's account covers",
 )
 
 

@@ -82,8 +82,14 @@ class Entry:
     settings: tuple[str, ...] = ()  # the robustness settings it runs at (the robustness map's row)
     columns: tuple[str, ...] = ()  # its columns of the multiverse's grid: the id, or "id-variant" per width
     cell_variant: str = ""  # the variant whose checks its multiverse cells run ("": every test's checks)
+    quote: tuple[str, ...] = ()  # the paper's sentence(s) it tests, word for word (a prediction: none); the
+    # tokens its checks labelled the paper's read (lengthgen/records/basis.py)
 
     def __post_init__(self) -> None:
+        _require(
+            not isinstance(self.quote, str) and all(isinstance(q, str) and q.strip() for q in self.quote),
+            f"claim {self.id!r}: quote={self.quote!r} must be a tuple of the paper's sentences",
+        )
         for name in ("id", "title", "where", "statement", "paper_value", "assertion"):
             value = getattr(self, name)
             _require(isinstance(value, str) and bool(value.strip()), f"claim {self.id!r}: {name}={value!r} is empty")
@@ -101,6 +107,7 @@ class Entry:
         data = asdict(self)
         data["stated"] = [s.to_dict() for s in self.stated]
         data["settings"], data["columns"] = list(self.settings), list(self.columns)
+        data["quote"] = list(self.quote)
         return data
 
     @classmethod
@@ -110,6 +117,7 @@ class Entry:
         values["stated"] = tuple(Stated.from_dict(s) for s in data.get("stated") or ())
         values["settings"] = tuple(data.get("settings") or ())
         values["columns"] = tuple(data.get("columns") or ())
+        values["quote"] = tuple(data.get("quote") or ())
         return cls(**values)
 
 

@@ -65,13 +65,14 @@ UNBOUNDED_WORDS = re.compile(r"\bminus\b| - ")  # a difference of two bounded qu
 DECISION_LEVEL = 0.95  # the level of ci95; --lengthgen-until-decided raises a run's decision level
 
 THRESHOLD_SOURCES = ("paper-number", "paper-range", "suite-reading", "catalogue-prediction")
-# Where a check's threshold comes from (``Check.threshold_source``):
-# paper-number: the paper states it: a number (the kernel ratios within rounding) or an exact condition (the
-#   selected offset is -K, the bound <= a*, c > 0, c falls with d);
+# Where a check's threshold comes from (``Check.threshold_source``); which label a check may carry is decided by
+# rule from its claim's quote and the token it reads (``Check.quoted``; lengthgen/records/basis.py):
+# paper-number: the paper states it: a number within its rounding or an exact condition (the selected offset
+#   equals the target in 100% of cells, c > 0, c falls with width);
 # paper-range: the paper's own range, unwidened;
 # suite-reading: the suite's reading of the paper's words or numbers: a qualitative word ("near-perfect" as
-#   >= 0.95, "near chance" as <= 1/m + 0.10, "a few hundred steps" as before step 1000, "every seed" for a claim
-#   the paper states of its seed means), a margin around a number the paper states (0.96 read as >= 0.85), or the
+#   >= 0.95, "near chance" as <= 1/m + 0.10, "a few hundred steps" as before step 1000, "every seed" where the
+#   quote does not say every, all or 100%), a margin around a number the paper states (0.96 read as >= 0.85), or the
 #   paper's range widened (0.72-0.86 read as [0.65, 0.95]);
 # catalogue-prediction: a prediction's threshold, fixed by the catalogue before its test was written; the paper
 #   states none.
@@ -209,6 +210,7 @@ class Check:
     seeds: int | None = None  # the seeds behind its interval (None: no seeds, or an older record's check)
     threshold_source: str | None = None  # where the threshold comes from: one of THRESHOLD_SOURCES (None: unstated)
     threshold_note: str | None = None  # the paper's words or number the threshold reads, e.g. '"near-perfect"'
+    quoted: str | None = None  # the token of its claim's quote a paper label reads ("0.98"; records.basis)
     expected_to_fail: bool = False  # named by the record's declared non-reproduction
     bounds: tuple[float, float] | None = None  # the quantity's bounds, e.g. (0, 1) for an accuracy (None: none)
     has_interval: bool = field(default=False, init=False)  # derived: it can be close (module docstring)

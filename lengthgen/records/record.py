@@ -8,10 +8,11 @@ Plain data: no torch.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from lengthgen.catalogue import NOT_IN_PAPER, SETTING_NAMES
+from lengthgen.records.basis import derived
 from lengthgen.records.check import THRESHOLD_BASES, Check, Measure
 
 VERDICTS = (
@@ -34,7 +35,11 @@ CLOSE_LABELLED = (  # the verdicts that rest on checks: shown with " (close)" wh
 )
 CLOSE_SUFFIX = " (close)"
 SCALE_NAMES = ("paper", "quick")  # the scales a declaration can name
-EFFECTS = (None, "boundary", "single cell")  # a declared non-reproduction's effect, where it is one at an edge
+FAILURE_KINDS = ("paper-statement", "suite-reading", "structural")  # what a declared non-reproduction fails:
+# paper-statement: the paper's own words or numbers fail (a check the rule of records.basis labels the paper's);
+# suite-reading: only the suite's reading of the paper's words fails (no check of a number or condition the
+#   paper states), while what the paper states holds;
+# structural: a case the paper's account does not cover (a mechanism its sentence does not foresee)
 GIST_WORDS = 10  # a declaration's gist: a few words
 
 
@@ -49,9 +54,9 @@ class Declared:
     carried: bool = False  # structural (not one seed's): carried to the robustness map's fresh seeds unchanged
     at: str | None = None  # the robustness setting it is a finding of (None: the paper's point)
     strict: bool = True  # a pass of every check is a finding ("unexpectedly reproduced"): with the paper's seeds
-    effect: str | None = None  # "boundary" or "single cell": an effect at the edge of what is checked, not of the
-    # claim (the headline groups it apart from failures against a threshold); None: neither
     gist: str = ""  # the finding in a few words, for the headline ("one flat cell of 120")
+    kind: str | None = None  # what fails: one of FAILURE_KINDS (None: a multiverse cell's, or an older record's)
+    reason: str = ""  # the kind's one-line measured reason (what was measured that makes it that kind)
 
     def __post_init__(self) -> None:
         if isinstance(self.checks, str) or not self.checks or not all(isinstance(c, str) and c for c in self.checks):
@@ -64,10 +69,14 @@ class Declared:
             raise ValueError(f"carried={self.carried!r} and strict={self.strict!r} must be bools")
         if self.at is not None and self.at not in SETTING_NAMES:
             raise ValueError(f"declared at={self.at!r}: not a robustness setting (known: {', '.join(SETTING_NAMES)})")
-        if self.effect not in EFFECTS:
-            raise ValueError(f"declared effect={self.effect!r}: expected one of {EFFECTS}")
         if len(self.gist.split()) > GIST_WORDS:
             raise ValueError(f"declared gist {self.gist!r}: at most {GIST_WORDS} words")
+        if self.kind is not None and self.kind not in FAILURE_KINDS:
+            raise ValueError(f"declared kind={self.kind!r}: expected one of {FAILURE_KINDS}")
+        if self.kind is not None and (not isinstance(self.reason, str) or not self.reason.strip()):
+            raise ValueError(f"declared kind={self.kind!r} needs its one-line measured reason")
+        if "\n" in self.reason:
+            raise ValueError(f"declared reason {self.reason!r}: one line")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,8 +86,9 @@ class Declared:
             "carried": self.carried,
             "at": self.at,
             "strict": self.strict,
-            "effect": self.effect,
             "gist": self.gist,
+            "kind": self.kind,
+            "reason": self.reason,
         }
 
     @classmethod
@@ -91,8 +101,9 @@ class Declared:
             bool(data.get("carried", False)),
             data.get("at"),
             bool(data.get("strict", True)),
-            data.get("effect"),
             data.get("gist") or "",
+            data.get("kind"),
+            data.get("reason") or "",
         )
 
 
@@ -206,6 +217,13 @@ def ruled_out_of(data: Mapping[str, Any]) -> str | None:
 # ----------------------------------------------------------------------------------------------- the record
 
 
+def by_rule(check: Check, quote: tuple[str, ...]) -> Check:
+    """``check`` with the label the rule gives it from its claim's ``quote`` (``basis.derived``): a paper label
+    without a token of the quote reads as the suite's reading, whatever the record wrote."""
+    source = derived(check.threshold_source, quote, check.quoted, check.op, check.threshold, check.reduce)
+    return check if source == check.threshold_source else replace(check, threshold_source=source)
+
+
 def test_name(nodeid: str) -> str:
     """The test function with its parameters, e.g. ``test_selects_the_target_like_rope[paper-alibi]``."""
     return (nodeid or "").rsplit("::", 1)[-1]
@@ -237,6 +255,8 @@ class ClaimRecord:
     title: str = ""  # the claim in a few words
     prediction: bool = False  # a prediction beyond the paper, not one of its claims
     test: str = ""  # pytest node id
+    quote: tuple[str, ...] = ()  # the paper's sentence(s) the claim tests (its catalogue entry's): the rule of
+    # lengthgen/records/basis.py reads its checks' labels from it
     mode: Mode = PAPER_POINT  # where it ran: the paper's point, a control, a robustness setting, a universe
     scale: dict[str, Any] = field(default_factory=dict)  # name, seeds, paper_seeds, seed_list, steps, sequences, ...
     checks: list[Check] = field(default_factory=list)  # every comparison with a threshold, in recorded order
@@ -342,6 +362,16 @@ class ClaimRecord:
         return next(b for b in THRESHOLD_BASES if bases == {b}) if len(bases) == 1 else "suite reading"
 
     @property
+    def failure_kind(self) -> str | None:
+        """What its failure is, one of FAILURE_KINDS: its declaration's kind, else by its failed checks' labels
+        ("paper-statement" where one is the paper's, else "suite-reading"); None where no check failed."""
+        if not self.failed_checks:
+            return None
+        if self.declared is not None and self.declared.kind is not None:
+            return self.declared.kind
+        return "paper-statement" if any(c.basis == "paper" for c in self.failed_checks) else "suite-reading"
+
+    @property
     def measured_by_name(self) -> dict[str, Measure]:
         return {m.name: m for m in self.measured}
 
@@ -390,6 +420,7 @@ class ClaimRecord:
             "title": self.title,
             "prediction": self.prediction,
             "test": self.test,
+            "quote": list(self.quote),
             "kind": self.kind,
             "mode": mode_to_dict(self.mode),
             "scale": dict(self.scale),
@@ -422,6 +453,8 @@ class ClaimRecord:
         seeds = scale.get("seeds") if isinstance(scale.get("seeds"), int) and scale.get("seeds") > 0 else None
         declared = data.get("declared", data.get("expected_failures"))
         headlines = set(data.get("headlines") or ())
+        quote = tuple(data.get("quote") or ())  # an older record carries none: no label of it reads the paper's
+        checks = [by_rule(Check.from_dict(c, seeds, level), quote) for c in data.get("checks") or []]
         return cls(
             claim=data["claim"],
             where=data.get("where") or "",
@@ -431,9 +464,10 @@ class ClaimRecord:
             title=data.get("title") or "",
             prediction=bool(data.get("prediction")),
             test=data.get("test") or "",
+            quote=quote,
             mode=mode_from_dict(data.get("mode") or {}, data),
             scale=scale,
-            checks=[Check.from_dict(c, seeds, level) for c in data.get("checks") or []],
+            checks=checks,
             measured=[
                 Measure.from_dict(name, summary, name in headlines)
                 for name, summary in (data.get("measured") or {}).items()

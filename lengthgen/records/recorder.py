@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from lengthgen.catalogue import Entry
+from lengthgen.records.basis import label as label_by_rule
 from lengthgen.records.check import (
     DECISION_LEVEL,
     OPS,
@@ -88,7 +89,9 @@ class ClaimRecorder:
                 claim.title,
                 claim.prediction,
                 test,
+                claim.quote,
             )
+        self.knows_quote = not isinstance(claim, str)  # its entry's quote decides paper labels (a bare id: none)
         self.decision_level = DECISION_LEVEL  # level of each check's decision_ci (begin_looks raises it)
         self._look_start: LookStart | None = None  # what each look starts from (begin_looks); None: no looks
 
@@ -146,6 +149,7 @@ class ClaimRecorder:
         source: str | None = None,
         source_note: str | None = None,
         bounds: tuple[float, float] | None = None,
+        quoted: str | None = None,
     ) -> Check:
         """Compare ``value`` (a number, or per-seed values reduced by ``reduce``: mean, min, max, all).
 
@@ -157,6 +161,9 @@ class ClaimRecorder:
         words or number it reads. A check without a source counts as a suite reading. ``bounds``: the measured
         quantity's bounds, e.g. (0, 1) for an accuracy or a share (a mean of it then gets an interval inside them,
         ``lengthgen.stats.bounded_interval``); None: read from the check's name (``check.bounds_of``).
+        ``quoted``: for a check labelled the paper's, the token of the claim's quote it reads; the label must be
+        the one the rule gives (``lengthgen.records.basis.label``: ValueError naming the check otherwise) wherever
+        the recorder knows the claim's entry.
         """
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
@@ -164,6 +171,9 @@ class ClaimRecorder:
             raise ValueError(
                 f"check {name!r}: unknown threshold source {source!r}; expected one of {', '.join(THRESHOLD_SOURCES)}"
             )
+        if self.knows_quote:  # made from the claim's entry: its quote decides which labels are the paper's
+            reduced = None if isinstance(value, (int, float)) else reduce  # per-seed values: their reduction
+            source = label_by_rule(name, source, self.record.quote, quoted, op, threshold, reduced)
         if bootstrap is not None and not isinstance(value, (int, float)):
             raise ValueError(f"check {name!r}: a bootstrap check takes the statistic itself as its value")
         values = None
@@ -217,6 +227,7 @@ class ClaimRecorder:
             source,
             source_note,
             bounds=bounds if bounds is not None else bounds_of(name),
+            quoted=quoted,
         )
         self.record.checks.append(made)
         return made

@@ -2,10 +2,10 @@
 :data:`MOST_WORDS` words, computed from the records.
 
 1. How many of the paper's claims reproduce in every test, and how many of those are close calls.
-2. The others, grouped by what their failure rests on, read from each failing test: a boundary or single-cell
-   effect (its declaration says so: ``Declared.effect``), else its failing checks' threshold basis: a number or
-   range the paper states, or the suite's reading of the paper's words; each with a few words of why (its
-   declaration's ``gist``) where the budget allows.
+2. The others, grouped by the kind of their failure (``ClaimRecord.failure_kind``: their declaration's kind, else
+   by their failed checks' labels): the paper's own words or numbers fail, only the suite's reading of them
+   fails, or a case the paper's account does not cover; each with a few words of why (its declaration's
+   ``gist``) where the budget allows.
 3. The predictions: how many hold.
 4. The open choices, counting only verdicts a reading decides the other way (a cell within the seeds' noise is no
    change, ``lengthgen.report.outcome``), and the readings ruled out.
@@ -25,28 +25,32 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from lengthgen.records import ClaimRecord
+from lengthgen.records.record import FAILURE_KINDS
 from lengthgen.report import multiverse as mv
 from lengthgen.report.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE
 from lengthgen.report.robustness import spreads
 from lengthgen.report.run_view import RunView
 
 MOST_WORDS = 80  # the answer's budget: a reviewer's ten seconds
-KINDS = ("paper", "suite reading", "edge")  # how a non-reproduction's failure is grouped (module docstring)
-KIND_WORDS = {  # each group's few words of why
-    "paper": "against the paper's number",
-    "suite reading": "against the suite's reading of a word",
-    "edge": "at a boundary or in one cell",
+KINDS = FAILURE_KINDS  # how a non-reproduction's failure is grouped (module docstring)
+FAILURE_WORDS = {  # each kind of failure as the documents name it (the verdict table, the non-reproductions)
+    "paper-statement": "the paper's own statement",
+    "suite-reading": "the suite's reading alone",
+    "structural": "structural: a case the paper's account does not cover",
+}
+KIND_WORDS = {  # each group's few words of why, in the answer
+    "paper-statement": "against the paper's own statement",
+    "suite-reading": "against the suite's reading alone",
+    "structural": "in a case the paper's account does not cover",
 }
 HOLDS = ("reproduced",)  # a test's verdict that counts as reproducing (a close call included: its label differs)
 FRESH_SEEDS = "fresh-seeds"  # the robustness map's setting that reruns the paper's point at other seeds
 
 
 def kind_of(record: ClaimRecord) -> str:
-    """What a non-reproducing test's failure rests on: "edge" (its declaration's effect), else its failing checks'
-    threshold basis ("paper", else "suite reading"; a prediction's threshold counts as the suite's reading)."""
-    if record.declared is not None and record.declared.effect is not None:
-        return "edge"
-    return "paper" if record.threshold_basis == "paper" else "suite reading"
+    """The kind of a non-reproducing test's failure (``ClaimRecord.failure_kind``; "suite-reading" for one that
+    failed no check)."""
+    return record.failure_kind or "suite-reading"
 
 
 @dataclass(frozen=True)
@@ -124,10 +128,19 @@ def _seeds_text(record: ClaimRecord) -> str:
     return f"{len(seeds)} seeds"
 
 
+def _paper_statement_fails(cell: ClaimRecord, tests: Sequence[ClaimRecord]) -> bool:
+    """Whether a cell fails a check that its claim's tests at the paper's point label the paper's (by the quote's
+    rule, ``lengthgen.records.basis``): the paper's own statement then fails at the cell's seeds. One counterexample
+    falsifies a statement of every seed or 100 % of cells, whatever the seeds' noise says of a difference in rates."""
+    papers = {c.name for r in tests for c in r.checks if c.basis == "paper"}
+    return cell.verdict not in HOLDS and any(not c.passed and c.name in papers for c in cell.checks)
+
+
 def seed_notes(run: RunView, more_seeds: RunView | None = None) -> list[SeedNote]:
     """The claim tests whose verdict moves with the seeds, in the run's order: a claim that reproduces in every test
     at the paper's seeds and whose fresh-seeds cell the robustness map decides the other way (beyond the seeds'
-    noise, by the map's rule) holds there at the paper's seeds only, each of its tests; so does a test that
+    noise, by the map's rule), or fails there a check labelled the paper's (:func:`_paper_statement_fails`), holds
+    at the paper's seeds only, each of its tests; so does a test that
     reproduces and does not in ``more_seeds`` (the run with seeds added until decided, matched by test name); a
     test that does not reproduce and does there reproduces only with more seeds."""
     by: dict[str, list[ClaimRecord]] = {}
@@ -139,7 +152,8 @@ def seed_notes(run: RunView, more_seeds: RunView | None = None) -> list[SeedNote
     out = []
     for claim, tests in by.items():
         holds = all(r.verdict in HOLDS for r in tests)
-        at_fresh = holds and claim in moved and FRESH_SEEDS in moved[claim].where(OTHER_WAY)
+        beyond_noise = claim in moved and FRESH_SEEDS in moved[claim].where(OTHER_WAY)
+        at_fresh = holds and (beyond_noise or (claim in fresh and _paper_statement_fails(fresh[claim], tests)))
         for r in tests:
             said = []
             if at_fresh:
@@ -164,8 +178,9 @@ def _seeds(notes: Sequence[SeedNote]) -> str:
     grows = list(dict.fromkeys(n.claim for n in notes if not n.paper_only and n.claim not in only))
     parts = [f"{', '.join(only)} hold{'s' if len(only) == 1 else ''} at the paper's seeds only"] if only else []
     counts = {n.seeds for n in notes if not n.paper_only and n.claim in grows}
-    if grows:  # they hold at those seeds (only), said in the same breath as the others
-        parts.append(f"{', '.join(grows)} at {counts.pop() if len(counts) == 1 else 'more'} seeds")
+    if grows:  # they do not hold at the paper's seeds and do with more
+        verb = "reproduces" if len(grows) == 1 else "reproduce"
+        parts.append(f"{', '.join(grows)} {verb} at {counts.pop() if len(counts) == 1 else 'more'} seeds")
     return f"{'; '.join(parts)}." if parts else ""
 
 

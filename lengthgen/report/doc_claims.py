@@ -29,7 +29,7 @@ class VerdictRow(NamedTuple):
 
     id: str
     record: ClaimRecord
-    basis: str | None  # "prediction", else ``answer.kind_of`` ("paper", "suite reading", "edge"); None: it holds
+    basis: str | None  # "prediction", else ``answer.kind_of`` (one of FAILURE_KINDS); None: it holds
     outcome: mv.Outcome | None  # None when the run has no multiverse
 
 
@@ -120,5 +120,6 @@ def threshold_sources(data: Mapping[str, Any]) -> dict[str, list[tuple[str | Non
             continue
         if (r.get("scale") or {}).get("name") != "paper":
             continue
-        found.setdefault(r["claim"], Counter()).update(c.get("threshold_source") for c in r.get("checks", []))
+        read = ClaimRecord.from_dict(r)  # its labels as the rule reads them (records.basis)
+        found.setdefault(r["claim"], Counter()).update(c.threshold_source for c in read.checks)
     return {claim: sorted(counts.items(), key=lambda kv: str(kv[0])) for claim, counts in found.items()}

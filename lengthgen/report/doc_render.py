@@ -20,7 +20,7 @@ from typing import Any
 import jinja2
 from jinja2.runtime import Macro
 
-from lengthgen.report import text
+from lengthgen.report import answer, text
 from lengthgen.report.doc_sections import fill
 from lengthgen.report.markdown import cell
 
@@ -49,6 +49,7 @@ GLOBALS = {  # the formats every rendering shares (lengthgen.report.text)
     "headline": text.headline,
     "duration": text.duration,
     "machine_name": text.machine_name,
+    "failure_words": answer.FAILURE_WORDS,  # a failure's kind in words (records.record.FAILURE_KINDS)
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from lengthgen.catalogue import Entry
 from lengthgen.records import ClaimRecorder, Declared
 from lengthgen.records.verdict import decide
 from lengthgen.report.answer import KIND_WORDS, MOST_WORDS, answer, failures, kind_of, seed_notes, words
@@ -29,19 +30,26 @@ def test_the_reference_answer_fits_its_budget_and_counts_claims_not_tests():
 
 
 def claim_test(claim: str, variant: str, passing: bool, source: str, declared: Declared | None = None) -> dict:
-    """A decided paper-scale test of ``claim`` with one check whose threshold comes from ``source``."""
-    c = ClaimRecorder(claim, f"claims/test_x.py::test_{claim.lower()}[paper{'-' + variant if variant else ''}]")
+    """A decided paper-scale test of ``claim`` with one check whose threshold comes from ``source`` (the paper's:
+    the number 0.85 its quote states)."""
+    entry = Entry(claim, "t", "w", "s", "0.85", "a", quote=("it reaches 0.85",))
+    c = ClaimRecorder(entry, f"claims/test_x.py::test_{claim.lower()}[paper{'-' + variant if variant else ''}]")
     c.set_scale(name="paper", seeds=8, paper_seeds=8)
-    c.check("statistic", [0.9 if passing else 0.5] * 8, ">=", 0.85, source=source)
+    quoted = "0.85" if source == "paper-number" else None
+    c.check("statistic", [0.9 if passing else 0.5] * 8, ">=", 0.85, source=source, quoted=quoted)
     if declared is not None:
         c.expect_not_reproduced(PAPER, declared)
     decide(c.record)
     return c.record.to_dict()
 
 
-EDGE = Declared(("statistic",), "one flat seed", effect="single cell", gist="one flat cell of 120")
-NUMBER = Declared(("statistic",), "the fraction is lower", gist="carrier fraction lower")
-WORD = Declared(("statistic",), "not near-perfect", gist="accuracy 0.93 at L=48")
+EDGE = Declared(
+    ("statistic",), "one flat seed", gist="one flat cell of 120", kind="structural", reason="a flat profile: 0.5"
+)
+NUMBER = Declared(("statistic",), "the fraction is lower", gist="carrier fraction lower")  # its kind by its checks
+WORD = Declared(
+    ("statistic",), "not near-perfect", gist="accuracy 0.93 at L=48", kind="suite-reading", reason="0.93 < 0.95"
+)
 
 
 def mixed_run() -> RunView:
@@ -62,15 +70,16 @@ def mixed_run() -> RunView:
 def test_each_failure_is_grouped_by_what_it_rests_on():
     run = mixed_run()
     kinds = {f.label: f.kind for f in failures(run.claims)}
-    assert kinds == {"C8": "edge", "C4": "paper", "C20": "suite reading", "C12 d64": "suite reading"}
+    assert kinds == {"C8": "structural", "C4": "paper-statement", "C20": "suite-reading", "C12 d64": "suite-reading"}
     by = {r.claim: r for r in run.claims}
-    assert kind_of(by["C8"]) == "edge"  # its declaration's effect wins over its threshold's basis
+    assert kind_of(by["C8"]) == "structural"  # its declaration's kind
+    assert kind_of(by["C4"]) == "paper-statement"  # no kind declared: a failed check labelled the paper's
 
 
 def test_the_answer_names_each_group_with_its_gists_within_budget():
     text = answer(mixed_run())
     assert text.startswith("1 of 5 claims reproduce.") and "4 do not:" in text, text
-    for kind in ("paper", "suite reading", "edge"):
+    for kind in ("paper-statement", "suite-reading", "structural"):
         assert KIND_WORDS[kind] in text, (kind, text)
     assert "C8 (one flat cell of 120)" in text and "C4 (carrier fraction lower)" in text, text
     assert "C12 d64" in text and "C12 d96" not in text, text  # the failing variant alone, where others reproduce
@@ -88,10 +97,10 @@ def test_a_long_answer_drops_the_gists_before_it_overflows():
     assert "14 do not" in text
 
 
-@pytest.mark.parametrize("planted", ["edge", "paper", "suite reading"])
+@pytest.mark.parametrize("planted", ["structural", "paper-statement", "suite-reading"])
 def test_a_kind_is_named_only_where_a_failure_of_it_exists(planted):
-    declared = {"edge": EDGE, "paper": NUMBER, "suite reading": WORD}[planted]
-    source = "paper-number" if planted == "paper" else "suite-reading"
+    declared = {"structural": EDGE, "paper-statement": NUMBER, "suite-reading": WORD}[planted]
+    source = "paper-number" if planted == "paper-statement" else "suite-reading"
     text = answer(RunView.from_records([claim_test("C4", "", False, source, declared)], {}))
     assert [k for k in KIND_WORDS if KIND_WORDS[k] in text] == [planted], text
 
@@ -155,7 +164,7 @@ def test_a_verdict_that_flips_with_more_seeds_is_named():
     notes = {n.claim: n for n in seed_notes(paper, more)}
     assert notes["C9"].paper_only and notes["C9"].note == "holds at the paper's seeds only: not reproduced at 24 seeds"
     assert not notes["C20"].paper_only and notes["C20"].note == "reproduces at 24 seeds"
-    assert "C9 holds at the paper's seeds only; C20 at 24 seeds." in answer(paper, more)
+    assert "C9 holds at the paper's seeds only; C20 reproduces at 24 seeds." in answer(paper, more)
     assert seed_notes(paper, paper) == [] and seed_notes(paper) == []  # the same seeds: nothing moves
 
 
@@ -168,4 +177,5 @@ def test_the_reference_answer_names_the_claims_that_hold_at_the_papers_seeds_onl
     grows = {n.claim for n in seed_notes(run, more) if not n.paper_only}
     assert only == {"C3", "C11"} and grows == {"C20"}, (only, grows)
     text = answer(run, more)
-    assert "C3, C11 hold at the paper's seeds only; C20 at 24 seeds." in text and words(text) <= MOST_WORDS, text
+    assert "C3, C11 hold at the paper's seeds only; C20 reproduces at 24 seeds." in text, text
+    assert words(text) <= MOST_WORDS, text

@@ -261,7 +261,7 @@ def test_a_relabelled_threshold_is_named_and_moves_no_verdict(baseline):
     old, new = copy.deepcopy(baseline), copy.deepcopy(baseline)
     for run in (old, new):
         for check in run["records"][C8]["checks"]:
-            check["threshold_source"] = "paper-number"
+            check["threshold_source"] = "catalogue-prediction"  # a label the rule keeps as written
     relabelled = [c["name"] for c in new["records"][C8]["checks"][:2]]
     for check in new["records"][C8]["checks"][:2]:
         check["threshold_source"] = "suite-reading"
@@ -272,7 +272,7 @@ def test_a_relabelled_threshold_is_named_and_moves_no_verdict(baseline):
     code, out = rendered(old, new)
     assert code == 0 and "2 relabelled" in out and NO_DIFFERENCES not in out
     names = "; ".join(relabelled)
-    assert f"relabelled 2 checks: threshold from paper-number -> suite-reading ({names})" in out
+    assert f"relabelled 2 checks: threshold from catalogue-prediction -> suite-reading ({names})" in out
     md = rendered(old, new, "--md")[1]
     assert "relabelled 2 checks" in md and "#### Checks" not in md
 

@@ -170,7 +170,7 @@ def test_an_older_file_without_the_newer_keys_parses(tmp_path):
 
 def test_newer_keys_are_carried(tmp_path):
     data = assemble(all_records() + map_records(), ENVIRONMENT)
-    data["records"][0]["checks"][0]["threshold_source"] = "paper-number"
+    data["records"][0]["checks"][0]["threshold_source"] = "catalogue-prediction"
     cell = dict(
         copy.deepcopy(data["robustness"][0]), mode={"kind": "reading", "reading": "init-small"}, verdict="error"
     )
@@ -183,7 +183,7 @@ def test_newer_keys_are_carried(tmp_path):
     )
     data["records"].append(stray)  # a reading's record in the table goes to the multiverse
     view = RunView.from_json(data)
-    assert view.claims[0].checks[0].threshold_source == "paper-number"
+    assert view.claims[0].checks[0].threshold_source == "catalogue-prediction"
     assert [(c.universe, c.verdict) for c in view.multiverse] == [
         ("init-small", "error"),
         ("mix-wide", "not reproduced (undeclared)"),

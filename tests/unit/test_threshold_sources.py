@@ -8,6 +8,7 @@ import ast
 
 import pytest
 
+from lengthgen.catalogue import Entry
 from lengthgen.records import THRESHOLD_SOURCES, ClaimRecorder, ClaimRecord
 from tests.helpers import ROOT
 
@@ -48,13 +49,16 @@ def test_every_check_call_states_its_threshold_source():
 
 
 def test_the_source_is_recorded_serialised_and_validated():
-    recorder = ClaimRecorder("C15")
-    recorder.check("ratio", 0.748, "in", (0.74, 0.76), source="paper-number", source_note="0.75")
+    entry = Entry("C15", "t", "Fig. 4", "s", "0.67-0.79", "a", quote=("max g(s)/g(0) \u2248 0.67\u20130.79",))
+    recorder = ClaimRecorder(entry)
+    recorder.check(
+        "ratio", 0.748, "in", (0.67, 0.79), source="paper-range", source_note="0.67-0.79", quoted="0.67-0.79"
+    )
     data = recorder.record.to_dict()
-    assert data["checks"][0]["threshold_source"] == "paper-number"
-    assert data["checks"][0]["threshold_note"] == "0.75"
+    assert data["checks"][0]["threshold_source"] == "paper-range"
+    assert data["checks"][0]["threshold_note"] == "0.67-0.79"
     assert data["threshold_basis"] == "paper"
-    assert ClaimRecord.from_dict(data).checks[0].threshold_source == "paper-number"
+    assert ClaimRecord.from_dict(data).checks[0].threshold_source == "paper-range"
     with pytest.raises(ValueError, match="'the paper, roughly'"):
         recorder.check("ratio", 0.748, ">=", 0.7, source="the paper, roughly")
 

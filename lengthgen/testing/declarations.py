@@ -18,7 +18,7 @@ import pytest
 
 SUITE_INI = "lengthgen_suite"  # the ini key (bool) that makes a session the suite's (lengthgen.testing.plugin)
 MARKERS = (  # each marker as `pytest --markers` lists it: name(arguments): what it means
-    "claim(id): the claim (C1, C2, ...) or prediction (P1, P2, ...) a test checks, by its catalogue id; its record "
+    "claim(id): the claim (C<n>) or prediction (P<n>) a test checks, by its catalogue id; its record "
     "goes into the report",
     "control(id): the negative control of a claim or prediction: its checks, fed a counterfactual, must fail",
     "quick: the reduced-scale variant of a claim test (runs only with -m quick)",

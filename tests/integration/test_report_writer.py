@@ -106,7 +106,7 @@ def test_verdicts_of_the_recorded_results(written):
     assert verdicts["C8"] == (
         "not reproduced",
         "C8: 1 of 1 checks fail as expected (a flat profile): APE K=3 L=48: peak absolute position of every seed: "
-        "measured 44 < 16.0 (per seed 10, 12, 8, 12, 44, 12, 10, 12); the other 0 checks hold",
+        "measured 44 < 16.0 (1 of 8 seeds fail) (per seed 10, 12, 8, 12, 44, 12, 10, 12); the other 0 checks hold",
     )
     assert verdicts["C6"][0] == "inconclusive" and "2 of the paper's 8" in verdicts["C6"][1]
     assert verdicts["C9"] == ("skipped", "no quick variant: the claim needs 4000 steps")
@@ -192,7 +192,7 @@ def test_close_calls_and_the_until_decided_path_reach_claims_json_and_the_page(w
     page = parse(files.html)
     text = " ".join(page.text)
     assert "1 reproduced (close)" in text and "Close calls (1)" in text and "Seeds until decided" in text
-    assert "mean 0.1473 [0.1435, 0.1511] (95% t-interval) <= 0.15; about 4 seeds would decide it" in text
+    assert "mean 0.1473 [0.1435, 0.1511] (95% t-interval within [0, 1]) <= 0.15; about 4 seeds would decide it" in text
     rows = {row["data-claim"]: row for row in page.rows}
     assert rows["C10"]["data-close"] == "true" and rows["C1"]["data-close"] == "false"
 

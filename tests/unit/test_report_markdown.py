@@ -40,7 +40,7 @@ def test_the_table_has_a_row_per_claim_test_with_its_verdict_and_close_call():
     assert table["C1"][2] == "reproduced" and table["C4"][2] == "**failed**"
     assert table["C10"][2] == "reproduced (close)" and table["C10"][5] == "close (1 check)"
     assert table["C4"][4] == "key carrier fraction K=2: 0.412 in [0.65, 0.95]"  # the failed deciding check
-    assert table["C8"][4].endswith("44 &lt; 16")  # "<" never reaches the markdown as HTML
+    assert table["C8"][4].endswith("1 of 8 seeds at 44 (needs &lt; 16)")  # "<" never reaches the markdown as HTML
     assert (
         "**Claims:** 3 reproduced, 1 reproduced (close), 1 not reproduced, 1 inconclusive, 1 failed, 1 skipped" in text
     )

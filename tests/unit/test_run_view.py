@@ -99,7 +99,8 @@ def test_the_baseline_close_calls_and_declared_failures(baseline):
     assert [k.name for k in c11.close_checks] == ["linear K=3: |cos(m_Q, R_-K m_K)| (mean over seeds)"]
     assert c11.deciding is c11.close_checks[0] and c11.deciding.close and c11.deciding.seeds_to_decide
     c1 = by_test(baseline, "C1")
-    assert len(c1.close_checks) == 2 and all(k.interval == "t" and k.level == 0.95 for k in c1.close_checks)
+    # accuracies: their t-intervals clipped to [0, 1] ("bounded"), at the same level
+    assert len(c1.close_checks) == 2 and all(k.interval == "bounded" and k.level == 0.95 for k in c1.close_checks)
     c8 = by_test(baseline, "C8")
     assert c8.verdict == "not reproduced" and not c8.close
     assert c8.declared.checks == (

@@ -96,7 +96,7 @@ class Slot:
 class GridCell:
     kind: str  # "na" (the catalogue does not run it), "missing" (no record in this report) or "cell"
     css: str  # the verdict's class ("" unless a cell)
-    title: str  # the verdict's reason's first words ("" without a reason)
+    title: str  # the verdict's reason, else how many checks passed ("" unless a cell)
     href: str  # the anchor of its checks ("" unless a cell)
     label: str  # what the cell shows: the verdict (robustness map) or its short word (multiverse)
 
@@ -137,13 +137,16 @@ class Grid:
 
 def grid_cell(slot: Slot, label: str) -> GridCell:
     """A slot on the page: "-" where it does not run, "?" without a record, else its verdict's colour, a
-    link to ``slot.anchor`` and ``label``; the tooltip gives the verdict's reason, where it has one."""
+    link to ``slot.anchor`` and ``label``; the tooltip gives the verdict and its reason."""
     if slot.view is None:
         return GridCell("na" if not slot.planned else "missing", "", "", "", "")
     v = slot.view
+    passed, total = v.checks_passed
     reason = text.plain_numbers(v.verdict_reason or "").split("\n")[0]
-    title = (  # the reason's first words; the cell's block below the grid has it all (and its count of checks)
-        (reason if len(reason) <= TITLE_SHOWN else reason[: TITLE_SHOWN - 3].rstrip() + "...") if reason else ""
+    title = (  # the reason's first words; the cell's block below the grid has it all
+        (reason if len(reason) <= TITLE_SHOWN else reason[: TITLE_SHOWN - 3].rstrip() + "...")
+        if reason
+        else f"{passed} of {total} checks passed"
     )
     return GridCell("cell", style(v.verdict).css, title, slot.anchor, label)
 

@@ -14,8 +14,9 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
 from lengthgen.records import Check, ClaimRecord
+from lengthgen.records.verdict import REASON_CHECKS
 from lengthgen.report.run_view import STYLES, style
-from lengthgen.report.views import Badge, verdict_badge
+from lengthgen.report.views import Badge, CheckGroup, check_groups, verdict_badge
 
 NOT_APPLICABLE = "-"  # a cell the catalogue (registry) does not run
 MISSING = "?"  # a cell the catalogue runs that has no record in this report
@@ -112,11 +113,16 @@ class GridBlock:
     badge: Badge  # the verdict
     checks_passed: int  # checks passed
     checks: int  # checks in all
-    scale: str  # the scale's description
+    scale: str  # the scale's description, less the cell's own setting or reading (its column, in ``where``)
     test: str  # the test's name
     reason: str | None  # why the verdict
     rows: tuple[Check, ...]  # the checks a reader must see in full: the failed and the close ones, failed first
-    passed: tuple[str, ...]  # every other check in one line each, "name: value op threshold" (its values: claims.json)
+    passed: tuple[CheckGroup, ...]  # every other check, grouped by quantity and comparison (its values: claims.json)
+
+    @property
+    def passed_count(self) -> int:
+        """How many checks :attr:`passed` holds."""
+        return sum(g.count for g in self.passed)
 
 
 @dataclass(frozen=True)
@@ -157,12 +163,29 @@ def block(view: ClaimRecord, anchor: str, row: str, where: str) -> GridBlock:
         verdict_badge(view.verdict),
         passed,
         total,
-        text.scale_text(view.scale),
+        text.scale_text({k: v for k, v in view.scale.items() if v not in (view.setting, view.universe)}),
         view.test,
-        text.plain_numbers(view.verdict_reason) if view.verdict_reason else view.verdict_reason,
+        text.plain_numbers(without_failed(view)) if view.verdict_reason else view.verdict_reason,
         tuple(sorted((k for k in view.checks if not k.passed or k.close), key=lambda k: k.passed)),
-        tuple(f"{k.name}: {text.check_text(k)}" for k in view.checks if k.passed and not k.close),
+        check_groups([k for k in view.checks if k.passed and not k.close]),
     )
+
+
+BELOW = "the failed checks below"  # in a block's reason, in place of the failed checks its table shows in full
+
+
+def without_failed(view: ClaimRecord) -> str:
+    """The verdict's reason with the failed checks it spells out (``Check.describe``, at most ``REASON_CHECKS``, the
+    rest counted) named as :data:`BELOW`: the block's table shows every failed check in full, with the same
+    numbers. A reason that spells them out otherwise stays as it is."""
+    reason = view.verdict_reason or ""
+    failed = list(view.failed_checks)
+    for checks in (failed, [k for k in failed if not k.expected_to_fail]):  # a declared reason; a finding's
+        shown = "; ".join(k.describe() for k in checks[:REASON_CHECKS])
+        more = f"; and {len(checks) - REASON_CHECKS} more" if len(checks) > REASON_CHECKS else ""
+        if shown and f"{shown}{more}" in reason:
+            return reason.replace(f"{shown}{more}", BELOW, 1)
+    return reason
 
 
 def run_line(environment: Mapping[str, Any] | None) -> tuple[str, str, str] | None:

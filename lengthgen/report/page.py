@@ -29,7 +29,7 @@ from lengthgen.report.run_view import VERDICT_STYLES, RunView, label_verdict, st
 from lengthgen.report.specification import CurveView
 from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.templating import render, static_text
-from lengthgen.report.views import Badge, badge, verdict_class
+from lengthgen.report.views import Badge, CheckGroup, badge, check_groups, verdict_class
 
 PAPER_TITLE = "Relative Positions Generalize, Absolute Positions Memorize"
 CHECKS_OPEN = 12  # a claim's checks table starts expanded up to this many checks
@@ -184,7 +184,7 @@ class ControlRow:
     total: int  # checks run on it
     verdict: str  # the control's verdict ("?" when it has none)
     reason: str  # why that verdict
-    checks: tuple[Check, ...]  # the checks shown: the failed ones, or all if none failed
+    checks: tuple[CheckGroup, ...]  # the checks shown, grouped (views.check_groups): the failed ones, or all if none
 
 
 def control_views(controls: Sequence[ClaimRecord]) -> tuple[ControlRow, ...]:
@@ -199,7 +199,7 @@ def control_views(controls: Sequence[ClaimRecord]) -> tuple[ControlRow, ...]:
             len(c.checks),
             c.verdict or "?",
             plain_numbers(c.verdict_reason or ""),
-            tuple(c.failed_checks or c.checks),
+            check_groups(c.failed_checks or c.checks),
         )
         for c in controls
     )
@@ -252,7 +252,7 @@ class Section:
     failed: tuple[Check, ...]  # the failed checks
     holds_note: bool  # a declared non-reproduction: say how many checks hold inside it
     checks: tuple[Check, ...]  # the checks shown in full under "all checks": the failed and the close ones
-    passed_lines: tuple[str, ...]  # every other check in a line, "name: value op threshold"
+    passed: tuple[CheckGroup, ...]  # every other check, grouped by quantity and comparison (views.check_groups)
     checks_total: int  # checks in all
     checks_passed: int  # checks passed
     checks_open: bool  # the table of every check starts expanded
@@ -292,7 +292,7 @@ def section(
         failed=tuple(failed),
         holds_note=bool(claim.declared and failed),
         checks=tuple(c for c in claim.checks if not c.passed or c.close),
-        passed_lines=tuple(f"{c.name}: {text.check_text(c)}" for c in claim.checks if c.passed and not c.close),
+        passed=check_groups([c for c in claim.checks if c.passed and not c.close]),
         checks_total=total,
         checks_passed=passed,
         checks_open=total <= CHECKS_OPEN,

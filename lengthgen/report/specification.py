@@ -23,6 +23,9 @@ from lengthgen.report.multiverse import column_of
 from lengthgen.report.run_view import RunView
 from lengthgen.store.files import atomic_write, files_fingerprint
 
+CURVE_DPI = 72  # the curves' resolution: a point a pixel, so their 7-8 pt labels stay legible; the page scales each
+# to its width anyway, and holds one per multiverse row, so fewer pixels than matplotlib's 100 dpi keep it light
+
 
 @dataclass(frozen=True)
 class CurveView:
@@ -43,20 +46,23 @@ def curve_key(found: Curve) -> str:
     """The drawing's identity: the curve's data, the drawing code and matplotlib's version."""
     import matplotlib  # heavy: only for a drawing's key
 
-    salt = f"{files_fingerprint(('report/curve.py',))}:{matplotlib.__version__}"
+    salt = f"{files_fingerprint(('report/curve.py',))}:{matplotlib.__version__}:{CURVE_DPI}"
     data = json.dumps(asdict(found), sort_keys=True, default=str)
     return "curve-" + hashlib.sha256(f"{salt}\n{data}".encode()).hexdigest()
 
 
 def cached_curve(found: Curve, key: str, drawings: Path | None) -> str:
-    """The curve's PNG, base64, reusing a drawing of the same curve (its ``key``) kept in ``drawings``."""
+    """The curve's PNG at :data:`CURVE_DPI`, base64, reusing a drawing of the same curve (its ``key``) kept in
+    ``drawings``."""
     path = drawings / f"{key}.json" if drawings is not None else None
     if path is not None and path.exists():
         try:
             return json.loads(path.read_text())["png"]
         except (OSError, ValueError, KeyError):
             pass  # a damaged drawing is drawn again
-    with tempfile.TemporaryDirectory() as scratch:
+    import matplotlib  # heavy: only when drawing
+
+    with tempfile.TemporaryDirectory() as scratch, matplotlib.rc_context({"savefig.dpi": CURVE_DPI}):
         png = base64.b64encode(curve_png(found, Path(scratch) / "curve.png").read_bytes()).decode("ascii")
     if path is not None:
         atomic_write(path, json.dumps({"png": png}))

@@ -1,15 +1,19 @@
-"""The verdict's badge, shared by the page's claims table, its claim sections and its grids (the robustness map,
-the multiverse): plain text and flags, escaped by the templates that print them (``lengthgen.report.templating``);
-the checks and measured quantities themselves reach the templates as the records' own types. A verdict's colour
-and whether it is shown as a close call are the display table's (``run_view.style``) and the record's
-(``ClaimRecord.labelled_close``), never decided here."""
+"""The verdict's badge and the checks' groups, shared by the page's claims table, its claim sections and its grids
+(the robustness map, the multiverse): plain text and flags, escaped by the templates that print them
+(``lengthgen.report.templating``); the checks and measured quantities themselves reach the templates as the records'
+own types. A verdict's colour and whether it is shown as a close call are the display table's (``run_view.style``)
+and the record's (``ClaimRecord.labelled_close``), never decided here."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Sequence
 
-from lengthgen.records import ClaimRecord
-from lengthgen.report import run_view
+from lengthgen.records import Check, ClaimRecord
+from lengthgen.report import run_view, text
+
+SETTING = re.compile(r"\S+=\S+")  # a qualifier's token that names one setting: "L=12", "lambda=0.01"
 
 
 def verdict_class(verdict: str | None) -> str:
@@ -33,3 +37,64 @@ def badge(claim: ClaimRecord) -> Badge:
 def verdict_badge(verdict: str | None) -> Badge:
     """The badge of a verdict alone, without its close call (a grid's block under its cell)."""
     return Badge(verdict_class(verdict), verdict or "unknown", False)
+
+
+@dataclass(frozen=True)
+class CheckGroup:
+    """Checks that measure one quantity against one comparison at several settings, with one outcome ("RoPE K=1
+    L=12: accuracy", "RoPE K=1 L=16: accuracy", ... each ``>= 0.95``, each passed): the page names the quantity,
+    the comparison and the outcome once, then per run of settings ("RoPE K=1") each check's value and its last
+    setting ("L=12"), so that many such checks take a line. A check alone in its group keeps its whole name."""
+
+    quantity: str  # what the checks measure (their names after the qualifier), or a lone check's whole name
+    comparison: str  # "op threshold" they share (">= 0.95"); "" where the value's text holds it (a lone check)
+    passed: bool  # the checks' outcome
+    runs: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # (settings shared, ((value, last setting), ...))
+    span: tuple[str, str]  # the lowest and the highest of its values, as the values read ("" for a lone check)
+
+    @property
+    def lone(self) -> bool:
+        """One check, shown as its name, its value and its comparison."""
+        return len(self.runs) == 1 and len(self.runs[0][1]) == 1 and not self.runs[0][0] and not self.runs[0][1][0][1]
+
+    @property
+    def count(self) -> int:
+        """How many checks the group holds."""
+        return sum(len(values) for _, values in self.runs)
+
+
+def _split(qualifier: str) -> tuple[str, str]:
+    """A qualifier as (its settings but the last, its last setting): "RoPE K=1 L=12" -> ("RoPE K=1", "L=12"); one
+    that does not end in a setting stays whole, as the last."""
+    head, _, last = qualifier.rpartition(" ")
+    return (head, last) if head and SETTING.fullmatch(last) else ("", qualifier)
+
+
+def check_groups(checks: Sequence[Check]) -> tuple[CheckGroup, ...]:
+    """Checks grouped by quantity, comparison and outcome, in the order each group first appears; inside a group,
+    by the settings its qualifiers share. A check's name "qualifier: quantity" (split at the first ": ") joins the
+    other checks of its quantity, comparison and outcome; every value and comparison reads as ``text.check_text``."""
+    groups: dict[tuple[str, str, bool], list[Check]] = {}
+    for k in checks:
+        if k.counted and k.failing:  # its text names its failing seeds (check_text): shown alone, as it is
+            groups[(k.name, f"#{len(groups)}", k.passed)] = [k]
+            continue
+        quantity = k.name.partition(": ")[2] or k.name
+        groups.setdefault((quantity, text.threshold_text(k.op, k.threshold), k.passed), []).append(k)
+    out = []
+    for (quantity, comparison, passed), members in groups.items():
+        if comparison.startswith("#"):  # a check shown alone with its own text
+            out.append(CheckGroup(quantity, "", passed, (("", ((text.check_text(members[0]), ""),)),), ("", "")))
+        elif len(members) == 1:  # nothing to share: the check as it is named
+            value = text.num(members[0].value, 4)
+            out.append(CheckGroup(members[0].name, comparison, passed, (("", ((value, ""),)),), ("", "")))
+        else:
+            runs: dict[str, list[tuple[str, str]]] = {}
+            for k in members:
+                qualifier, _, named = k.name.partition(": ")
+                head, last = _split(qualifier) if named else ("", "")
+                runs.setdefault(head, []).append((text.num(k.value, 4), last))
+            numbers = [k.value for k in members if k.value is not None]
+            span = (text.num(min(numbers), 4), text.num(max(numbers), 4)) if numbers else ("", "")
+            out.append(CheckGroup(quantity, comparison, passed, tuple((h, tuple(v)) for h, v in runs.items()), span))
+    return tuple(out)

@@ -114,6 +114,8 @@ def test_the_page_opens_with_the_overview(page, tmp_path):
 # ------------------------------------------------------------------- the reference run's page, sized for reading
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "claims-reference.json.gz"
+EXTENDED = REFERENCE.with_name("claims-extended.json.gz")  # the extended multiverse's cells, joined with --add
+UNTIL_DECIDED = REFERENCE.with_name("claims-until-decided.json.gz")  # the seeds-added run, --seeds-added
 MAX_HEIGHT_PX = 40_000  # the page at 1400 px with every detail closed: a reviewer scrolls it in minutes
 MAX_BYTES = 1_500_000  # one offline file a reviewer opens at once
 MIN_CONTRAST = 4.5  # WCAG 2 AA for body text
@@ -201,6 +203,25 @@ def test_the_reference_page_is_short_and_light(reference_page, tmp_path):
     wide = measured(reference_page, WIDE, tmp_path)
     assert wide["viewport"] == WIDE and wide["height"] < MAX_HEIGHT_PX, f"at {WIDE} px: {wide['height']:,} px tall"
     assert wide["width"] <= WIDE, f"at {WIDE} px the page is {wide['width']} px wide"
+
+
+@pytest.fixture(scope="module")
+def readme_page(tmp_path_factory) -> Path:
+    """The page as the README draws it: the reference run with the extended multiverse's cells joined (``--add``)
+    and the seeds-added run's verdicts named (``--seeds-added``), drawn once for the module."""
+    from lengthgen.report import RunView, write_page
+    from lengthgen.report.data import read, with_cells_of
+
+    view = RunView.from_json(with_cells_of(read(REFERENCE), read(EXTENDED)))
+    more_seeds = RunView.from_json(read(UNTIL_DECIDED))
+    return write_page(view, tmp_path_factory.mktemp("readme"), more_seeds=more_seeds).html
+
+
+def test_the_readme_page_is_short_and_light(readme_page, tmp_path):
+    size = readme_page.stat().st_size
+    assert size < MAX_BYTES, f"the page with the extended cells and the seeds-added run weighs {size:,} bytes"
+    wide = measured(readme_page, WIDE, tmp_path)
+    assert wide["viewport"] == WIDE and wide["height"] < MAX_HEIGHT_PX, f"at {WIDE} px: {wide['height']:,} px tall"
 
 
 def test_the_reference_page_fits_a_phone(reference_page, tmp_path):

@@ -459,3 +459,56 @@ def test_the_models_each_universe_trained_need_every_cells_count():
     assert "| `init=gpt2` | 1 | ruled out | 48 |" in universes_section(
         planned, cold=dict(data, multiverse=[current, cells[1]])
     )
+
+
+def check(name, value, op=">=", threshold=0.95, passed=True, **more):
+    from lengthgen.records import Check
+
+    return Check.from_dict({"name": name, "value": value, "op": op, "threshold": threshold, "passed": passed, **more})
+
+
+def test_checks_group_by_quantity_comparison_and_outcome_with_every_value_as_recorded():
+    from lengthgen.report.views import check_groups
+
+    checks = [
+        check("RoPE K=1 L=12: accuracy", 1.0),
+        check("RoPE K=1 L=16: accuracy", 0.99661),
+        check("APE K=1 L=12: accuracy", 0.98),
+        check("APE K=1 L=20: accuracy", 0.0638, "<=", 0.15),
+        check("RoPE K=2 L=12: accuracy", 0.97),
+        check("share of cells peaking inside", 1.0, ">=", 0.9),
+    ]
+    groups = check_groups(checks)
+    high, low, alone = groups
+    assert (high.quantity, high.comparison, high.count, high.span) == ("accuracy", ">= 0.95", 4, ("0.97", "1"))
+    assert high.runs == (
+        ("RoPE K=1", (("1", "L=12"), ("0.9966", "L=16"))),
+        ("APE K=1", (("0.98", "L=12"),)),
+        ("RoPE K=2", (("0.97", "L=12"),)),
+    )
+    assert (low.quantity, low.comparison, low.lone) == ("APE K=1 L=20: accuracy", "<= 0.15", True)
+    assert alone.lone and alone.runs == (("", (("1", ""),)),) and alone.quantity == "share of cells peaking inside"
+    assert sum(g.count for g in groups) == len(checks)
+    failing = check_groups([check("every seed", 0.0, passed=False), check("every seed", 0.1, passed=True)])
+    assert [g.passed for g in failing] == [False, True]  # one outcome per group
+
+
+def test_a_cells_reason_names_the_failed_checks_its_table_shows_in_full():
+    from lengthgen.records import ClaimRecord
+    from lengthgen.records.verdict import not_reproduced_reason
+    from lengthgen.report.grid import BELOW, block
+
+    failed = [
+        check(f"K={k} L=48: accuracy", 0.5 + k / 100, passed=False, values=[0.5, 0.6], expected_to_fail=True)
+        for k in range(1, 7)
+    ]
+    reason = not_reproduced_reason("C1", failed, 8, "the far end dilutes")
+    cell = ClaimRecord.from_dict(
+        {"claim": "C1", "verdict": "not reproduced", "verdict_reason": reason, "test": "t", "scale": {}}
+    )
+    cell = ClaimRecord(**{**cell.__dict__, "checks": [*failed, check("K=1 L=12: accuracy", 1.0)]})
+    shown = block(cell, "a", "C1", "under x")
+    assert shown.reason == f"C1: 6 of 8 checks fail as expected (the far end dilutes): {BELOW}; the other 2 checks hold"
+    assert [k.name for k in shown.rows] == [k.name for k in failed]  # each one in the table, with its numbers
+    other = ClaimRecord(**{**cell.__dict__, "verdict_reason": "written otherwise"})
+    assert block(other, "a", "C1", "under x").reason == "written otherwise"  # left as it is

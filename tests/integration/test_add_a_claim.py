@@ -303,7 +303,10 @@ def test_a_new_claim_and_prediction_are_one_file_each(tmp_path):
     docs = run_in(copy, sys.executable, "-m", "lengthgen", "docs", "--data", "tests/data", "--reference", str(reports))
     assert docs.returncode == 0 and docs.stdout.splitlines() == ["wrote docs/catalogue.md"], tail(docs)
     catalogue = (copy / "docs" / "catalogue.md").read_text()
-    rows = {line.split(" | ")[0]: line for line in catalogue.splitlines() if line.startswith("| ")}
+    rows: dict[str, str] = {}
+    for line in catalogue.splitlines():  # each id's first row: the catalogue's table (its quotes' table follows)
+        if line.startswith("| "):
+            rows.setdefault(line.split(" | ")[0], line)
     assert "relative schemes length-invariant" in rows[f"| {NEW_ID}"], catalogue[-2000:]
     assert f"K = {NEW_K}" in rows[f"| {NEW_PREDICTION} (prediction)"], catalogue[-2000:]
 

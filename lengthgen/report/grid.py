@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
 from lengthgen.records import Check, ClaimRecord
-from lengthgen.report.run_view import STYLES, style
+from lengthgen.analysis.run_view import STYLES, style
 from lengthgen.report.views import Badge, verdict_badge
 
 NOT_APPLICABLE = "-"  # a cell the catalogue (registry) does not run

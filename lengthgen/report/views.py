@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lengthgen.records import ClaimRecord
-from lengthgen.report import run_view
+from lengthgen.analysis import run_view
 
 
 def verdict_class(verdict: str | None) -> str:

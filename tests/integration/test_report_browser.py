@@ -171,7 +171,7 @@ def reference_page(tmp_path_factory) -> Path:
     """The page of the shipped reference run, drawn once for the module (no training: its records hold every
     number and figure spec)."""
     from lengthgen.report import write_page
-    from lengthgen.report.data import read
+    from lengthgen.analysis.data import read
 
     return write_page(read(REFERENCE), tmp_path_factory.mktemp("reference")).html
 

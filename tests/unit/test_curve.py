@@ -10,8 +10,9 @@ import sys
 import pytest
 
 from lengthgen.readings import READINGS
-from lengthgen.report.curve import curve, curve_lines, curve_png, deciding_check_name, matrix_rows
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.curve import curve, deciding_check_name, matrix_rows
+from lengthgen.report.curve import curve_lines, curve_png
+from lengthgen.analysis.run_view import RunView
 from tests.helpers import UNKNOWN_CLAIM as UNKNOWN
 from tests.helpers import registry
 
@@ -203,7 +204,7 @@ def test_the_curve_module_imports_neither_torch_nor_matplotlib():
 def test_main_effects_compare_matched_universes(claims_json):
     """A reading's effect: its universe's value minus the same universe's without it, with the seed intervals
     combined; consequential when the interval excludes 0."""
-    from lengthgen.report.curve import main_effects
+    from lengthgen.analysis.curve import main_effects
 
     effects = {e.reading: e for e in main_effects(curve(RunView.from_json(claims_json), "C8"))}
     assert set(effects) <= {r.name for r in __import__("lengthgen.readings", fromlist=["READINGS"]).READINGS}
@@ -213,7 +214,7 @@ def test_main_effects_compare_matched_universes(claims_json):
 
 
 def test_a_main_effect_by_hand():
-    from lengthgen.report.curve import Curve, CurvePoint, main_effects
+    from lengthgen.analysis.curve import Curve, CurvePoint, main_effects
 
     points = (
         CurvePoint("ape-rows=zero", ("ape-rows=zero",), 0.5, (0.45, 0.55), False, "not reproduced", False),

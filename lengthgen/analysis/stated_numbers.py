@@ -46,8 +46,8 @@ from lengthgen.catalogue import Catalogue, Stated
 from lengthgen.readings import BY_NAME as READINGS_BY_NAME
 from lengthgen.readings import READINGS, CellPlan
 from lengthgen.records import ClaimRecord
-from lengthgen.report.multiverse import column_of
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.outcome import column_of
+from lengthgen.analysis.run_view import RunView
 
 PAPER = "paper"
 FAVOURED = 0.95  # the (weighted) share of paired resamples a reading must win to be favoured
@@ -288,7 +288,7 @@ class Table:
 
 def table(run: RunView) -> Table:
     """The run's stated numbers in every universe its multiverse holds."""
-    from lengthgen.report.multiverse import registry_order
+    from lengthgen.analysis.multiverse import registry_order
 
     catalogue, plan = run.catalogue, run.plan
     paper = {column_of(r, catalogue): r for r in run.records if r.scale.get("name", "paper") == "paper"}

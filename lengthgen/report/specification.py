@@ -44,7 +44,7 @@ def curve_key(found: Curve) -> str:
     """The drawing's identity: the curve's data, the drawing code and matplotlib's version."""
     import matplotlib  # heavy: only for a drawing's key
 
-    salt = f"{files_fingerprint(('report/curve.py',))}:{matplotlib.__version__}"
+    salt = f"{files_fingerprint(('report/curve.py', 'analysis/curve.py'))}:{matplotlib.__version__}"
     data = json.dumps(asdict(found), sort_keys=True, default=str)
     return "curve-" + hashlib.sha256(f"{salt}\n{data}".encode()).hexdigest()
 

@@ -1,5 +1,5 @@
-"""The specification curve per claim (lengthgen/report/curve.py) and `lengthgen multiverse --curve` (synthetic
-records, no training, no torch)."""
+"""The specification curve per claim (lengthgen/analysis/curve.py, drawn by lengthgen/report/curve.py) and
+`lengthgen multiverse --curve` (synthetic records, no training, no torch)."""
 
 from __future__ import annotations
 
@@ -194,8 +194,11 @@ def test_cli_prints_the_curve_and_refuses_an_unknown_claim_in_one_line(claims_js
     assert "multiverse (paper scale" in capsys.readouterr().out and not (tmp_path / "multiverse.json").exists()
 
 
-def test_the_curve_module_imports_neither_torch_nor_matplotlib():
-    code = "import sys, lengthgen.report.curve; print(sorted({'torch', 'matplotlib'} & set(sys.modules)))"
+def test_the_curve_modules_import_neither_torch_nor_matplotlib():
+    code = (
+        "import sys, lengthgen.analysis.curve, lengthgen.report.curve\n"
+        "print(sorted({'torch', 'matplotlib'} & set(sys.modules)))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         print(record_run(data, record))
         return 0
     if args.paper:
-        from lengthgen.analysis.stated_numbers import paper_lines
+        from lengthgen.report.stated_numbers import paper_lines
 
         print("\n".join(paper_lines(data)))
         return 0

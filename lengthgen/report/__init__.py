@@ -18,7 +18,8 @@ other way. The modules, bottom up (each imports only those below it: pyproject.t
 - the renderers: ``robustness`` (the map), ``multiverse`` (the readings x claims grid), ``figures`` (drawing
   the specs with matplotlib Agg);
 - the documents: ``summary`` (terminal), ``markdown`` (--lengthgen-summary-md), ``diff_render`` (``lengthgen
-  diff``), ``curve`` (a claim's specification curve as text and as a figure); what ``lengthgen docs`` writes:
+  diff``), ``curve`` (a claim's specification curve as text and as a figure), ``stated_numbers`` (the stated numbers'
+  lines and the page's view of them); what ``lengthgen docs`` writes:
   the values (``doc_claims``, ``doc_multiverse``, ``doc_costs``, ``doc_bench``, ``doc_development``), the one
   context of the recorded runs they fill (``doc_context``) and the documents rendered from their templates
   (``doc_render``, ``templates/docs/``); then ``page`` (the HTML page's view models), and ``writer`` (the

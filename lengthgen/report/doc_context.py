@@ -26,7 +26,7 @@ from lengthgen.report.doc_multiverse import universe_models, universes
 from lengthgen.report.doc_startup import Startup
 from lengthgen.report.robustness import map_lines
 from lengthgen.analysis.run_view import RunView
-from lengthgen.analysis.stated_numbers import StatedView, stated_view
+from lengthgen.report.stated_numbers import StatedView, stated_view
 
 FILES = {  # each recorded input, by the name of its field: its file's name in a folder of recorded runs, what it is
     "reference": ("claims-reference.json.gz", "the reference run (the claims cold, the map, the multiverse)"),

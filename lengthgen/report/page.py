@@ -28,7 +28,7 @@ from lengthgen.analysis.answer import answer
 from lengthgen.records import Check, ClaimRecord, Measure
 from lengthgen.analysis.run_view import VERDICT_STYLES, RunView, label_verdict, style
 from lengthgen.report.specification import CurveView
-from lengthgen.analysis.stated_numbers import stated_view
+from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.templating import render, static_text
 from lengthgen.report.views import Badge, badge, verdict_class
 

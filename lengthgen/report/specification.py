@@ -2,7 +2,7 @@
 multiverse grid its specification curve (:mod:`lengthgen.report.curve`: the deciding check in every universe,
 sorted, the ruled-out ones greyed, the matrix of readings beneath), the joint answer "reproduced in N of M
 admissible universes" and the choices it hinges on (the consequential main effects); then what the paper's
-stated numbers say about its readings (:func:`lengthgen.analysis.stated_numbers.stated_view`: the universes ranked,
+stated numbers say about its readings (:func:`lengthgen.report.stated_numbers.stated_view`: the universes ranked,
 the reading each choice's numbers favour, the untrained baselines).
 
 Everything is read off the run's records; the curves are drawn once per curve and kept beside the page like the

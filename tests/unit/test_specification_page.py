@@ -12,7 +12,7 @@ import pytest
 
 from lengthgen.report import specification
 from lengthgen.analysis.run_view import RunView
-from lengthgen.analysis.stated_numbers import stated_view
+from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.writer import write_page
 
 from tests.helpers import registry

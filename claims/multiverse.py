@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lengthgen.readings import UNIVERSES, CellPlan, Universe, choice, factorial, universe
-from lengthgen.report import declared as declared_file
+from lengthgen.analysis import declared as declared_file
 
 from claims.costs import COMBINATIONS_COST
 from claims.preconditions import PRECONDITIONS

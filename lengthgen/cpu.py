@@ -6,7 +6,7 @@ CPU kernels by what the CPU offers (``torch.backends.cpu.get_cpu_capability()``;
 ``ATEN_CPU_CAPABILITY`` lowers the choice). Two kernels round a float32 sum differently, so the same seed on
 two CPUs gives numbers that agree to about 1e-7 relative, not bit for bit. Each run records both facts
 (``lengthgen.testing.environment``), the report shows them, and ``lengthgen diff`` says when two runs differ
-in them (``lengthgen.report.diff``). This module imports no torch: the report reads it.
+in them (``lengthgen.analysis.diff``). This module imports no torch: the report reads it.
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ def catalogue_page(data: dict) -> str:
 
     from lengthgen.report.doc_claims import threshold_sources
     from lengthgen.report.doc_render import whole
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.run_view import RunView
 
     doc = SimpleNamespace(run=RunView.from_data(data), sources=threshold_sources(data))
     return whole("docs/catalogue.md", doc)

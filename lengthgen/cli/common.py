@@ -198,9 +198,9 @@ def given_runs(args: argparse.Namespace) -> list[Path]:
 
 def read_run(args: argparse.Namespace, missing: str | None = None) -> dict[str, Any]:
     """The data of the run at ``--run`` with the multiverse cells of every ``--add`` joined
-    (``lengthgen.report.data.with_cells_of``, as ``lengthgen docs`` joins the extended cells); ValueError (one line)
+    (``lengthgen.analysis.data.with_cells_of``, as ``lengthgen docs`` joins the extended cells); ValueError (one line)
     for a missing or malformed file, or an added run of other code."""
-    from lengthgen.report.data import read, with_cells_of
+    from lengthgen.analysis.data import read, with_cells_of
 
     data = read_claims(run_path(args), missing)
     for added in getattr(args, "add", None) or []:
@@ -210,9 +210,9 @@ def read_run(args: argparse.Namespace, missing: str | None = None) -> dict[str, 
 
 def read_claims(path: Path, missing: str | None = None) -> dict[str, Any]:
     """The data of the claims.json (or claims.json.gz, or report directory) at ``path``
-    (``lengthgen.report.data.read``: ValueError naming the file if it is missing or not a report).
+    (``lengthgen.analysis.data.read``: ValueError naming the file if it is missing or not a report).
     ``missing``: what the error for a path that does not exist tells the user to do, in place of the default."""
-    from lengthgen.report.data import read
+    from lengthgen.analysis.data import read
 
     if missing is not None and not path.exists():
         raise ValueError(f"{str(path)!r} does not exist ({missing})")
@@ -230,9 +230,9 @@ def checked_out(
 ) -> Path | None:
     """``path`` (an output option ``what``; None: nothing to write) checked before any work: it lies outside the
     folder of every recorded run in ``given`` (a run's folder: the report directory, or the folder of its file),
-    it is no file that holds a run's records (``lengthgen.report.data.holds_records``), and its folder (with
+    it is no file that holds a run's records (``lengthgen.analysis.data.holds_records``), and its folder (with
     ``folder``: itself) exists or can be made and can be written. UsageError (one line) where it is not."""
-    from lengthgen.report.data import holds_records
+    from lengthgen.analysis.data import holds_records
     from lengthgen.store.files import writable_dir
 
     if path is None:

@@ -2,7 +2,7 @@
 
 OLD and NEW are each a ``claims.json``, a gzipped one (``.json.gz``), or a report directory holding a
 ``claims.json``. Prints per claim test the verdict change (better, worse, same), each check that drifted
-beyond its noise (``lengthgen.report.diff.DRIFT_RULE``) or changed pass/fail, records and checks added or
+beyond its noise (``lengthgen.analysis.diff.DRIFT_RULE``) or changed pass/fail, records and checks added or
 removed, declared non-reproductions whose failing checks changed, controls whose verdict changed, and
 robustness / multiverse cells the same way; ``--json`` prints it as JSON instead, ``--out PATH`` also writes it
 as JSON (outside the folders of OLD and NEW, which are only read). Exit status: 1 when ``--fail-on`` finds
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from lengthgen.cli.common import add_out_option, checked_out, emit
 
 if TYPE_CHECKING:
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.run_view import RunView
 
 NAME = "diff"
 HELP = "compare two runs' claims.json (or report directories): verdict changes, checks drifted beyond their noise"
@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_out_option(parser, "also write the diff as JSON")
     parser.add_argument(
         "--fail-on",
-        default="worse-verdict",  # checked against lengthgen.report.diff.FAIL_ON when the command runs (building the
+        default="worse-verdict",  # checked against lengthgen.analysis.diff.FAIL_ON when the command runs (building the
         # parser imports no diff and no run view)
         help="exit 1 when: a verdict got worse or a claim/check/control was removed (worse-verdict, "
         "the default); also a check drifted or changed pass/fail (drift); never",
@@ -46,9 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def load_run(path: Path) -> RunView:
     """The run at ``path`` (``run_view.RunView.from_json``: a claims.json, a .json.gz or a report directory);
     ValueError naming the file if it is missing, not a report, or holds a record that is not one."""
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.run_view import RunView
 
-    if not path.exists():  # said here: report.data.load's message suggests options this command lacks
+    if not path.exists():  # said here: analysis.data.load's message suggests options this command lacks
         raise ValueError(f"{str(path)!r} does not exist (give a claims.json, a .json.gz or a report directory)")
     try:
         return RunView.from_json(path)
@@ -60,7 +60,7 @@ def load_run(path: Path) -> RunView:
 
 def run(args: argparse.Namespace) -> int:
     from lengthgen.report import diff_render
-    from lengthgen.report.diff import FAIL_ON, diff_runs
+    from lengthgen.analysis.diff import FAIL_ON, diff_runs
 
     if args.fail_on not in FAIL_ON:
         raise ValueError(f"--fail-on {args.fail_on!r} is not one of {', '.join(FAIL_ON)}")

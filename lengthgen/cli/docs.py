@@ -23,11 +23,11 @@ from types import SimpleNamespace
 from typing import Any, Mapping
 
 from lengthgen.cli.common import UsageError
-from lengthgen.report import data as run_data
+from lengthgen.analysis import data as run_data
 from lengthgen.report.doc_claims import threshold_sources
 from lengthgen.report.doc_context import FILES, Inputs, load
 from lengthgen.report.doc_render import WHOLE, render, whole
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 
 NAME = "docs"
 HELP = "render the README's and docs/' recorded numbers from the recorded runs (--check: compare only)"

@@ -12,7 +12,7 @@ claims' side), the cells left out, and the choices left at one reading. ``--curv
 specification curve instead (``--out PATH`` draws it too, as an image: :mod:`lengthgen.report.curve`); ``--record
 FILE`` updates the multiverse's declarations from the run's cells (:mod:`lengthgen.cli.multiverse_record`); ``--add
 RUN`` joins the cells of another run of the same code (the extended cells, run on their own); ``--paper``
-prints what the paper's stated numbers say about its readings (:mod:`lengthgen.report.stated_numbers`).
+prints what the paper's stated numbers say about its readings (:mod:`lengthgen.analysis.stated_numbers`).
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def list_text(report: Path) -> str:
     """``--list``: the registry, then each claim's universes from the plan the run at ``report`` recorded (the
     default reports/claims.json missing or without a plan: how to get one; another path that is missing or
     without a plan: ValueError)."""
-    from lengthgen.report.data import read
+    from lengthgen.analysis.data import read
 
     hint = (
         "they come from a claims run's recorded plan (run `pytest claims -n auto`, or pass --run, e.g. "
@@ -135,7 +135,8 @@ def list_text(report: Path) -> str:
 
 def print_curve(view, claim: str, out: Path | None) -> int:
     """``--curve CLAIM`` (``--out PATH``): the claim's specification curve (lengthgen.report.curve)."""
-    from lengthgen.report.curve import curve, curve_lines, curve_png
+    from lengthgen.analysis.curve import curve
+    from lengthgen.report.curve import curve_lines, curve_png
 
     shown = curve(view, claim)
     print("\n".join(curve_lines(shown)))
@@ -154,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         print(list_text(run_path(args)))
         return 0
     from lengthgen.report.multiverse import build_grid, grid_lines
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.run_view import RunView
 
     given = given_runs(args)
     record = checked_out(args.record, given, "--record")

@@ -1,5 +1,5 @@
 """``lengthgen multiverse --record FILE``: the multiverse's declarations (``claims/multiverse_declared.json``)
-written from a recorded run, every cell's outcome as the run found it (``lengthgen.report.declared.record``),
+written from a recorded run, every cell's outcome as the run found it (``lengthgen.analysis.declared.record``),
 the file's hand-written reasons and the cells the run did not hold kept as they are, and its ``recorded`` block
 (the machine and date of the run it was recorded from) kept too unless some cell's outcome changed. Review the
 change with ``git diff``: a cell whose outcome moved is a finding to explain, in the file's reasons. No torch.
@@ -11,15 +11,15 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from lengthgen.report import declared
+from lengthgen.analysis import declared
 
 
 def record_run(data: dict[str, Any], path: Path) -> str:
     """Write the declarations of the run ``data`` (a claims.json's data) to ``path`` (kept where it exists:
     its reasons and the cells the run lacks); one line saying what changed. ValueError (one line) for a run
     without a multiverse, a cell that cannot be recorded, or a path that cannot be written."""
-    from lengthgen.report.multiverse import column_of
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.outcome import column_of
+    from lengthgen.analysis.run_view import RunView
 
     run = RunView.from_json(data)
     cells = {(c.universe, column_of(c, run.catalogue)): c for c in run.multiverse}

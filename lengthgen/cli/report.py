@@ -21,7 +21,7 @@ from lengthgen.cli.common import CLAIMS_JSON, UsageError, add_run_option, checke
 from lengthgen.cli.common import records_file, run_folder, run_path
 
 if TYPE_CHECKING:
-    from lengthgen.report import RunView
+    from lengthgen.analysis.run_view import RunView
 
 NAME = "report"
 HELP = "redraw the HTML page of a run (default reports/ from reports/claims.json; no retraining); print the summary"
@@ -71,7 +71,7 @@ def out_dir(args: argparse.Namespace) -> Path | None:
 def read_views(args: argparse.Namespace) -> tuple[RunView, RunView | None]:
     """The view of the run (``--run`` with every ``--add`` joined), parsed once so that the page and the summary
     read the same view, and the view of ``--seeds-added`` where one is given."""
-    from lengthgen.report import RunView
+    from lengthgen.analysis.run_view import RunView
 
     view = RunView.from_json(read_run(args))
     more_seeds = RunView.from_json(read_claims(args.seeds_added)) if args.seeds_added is not None else None

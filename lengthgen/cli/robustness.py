@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print(settings_table((Registry.from_data(recorded) if recorded else EMPTY).catalogue))
         return 0
     from lengthgen.report.robustness import build_map, map_lines
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.run_view import RunView
 
     args.out = checked_out(args.out, given_runs(args))
     data = read_claims(run_path(args), missing=f"run `{RUN_MAP}` first, or pass --run")

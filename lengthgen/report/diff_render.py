@@ -1,4 +1,4 @@
-"""A :class:`lengthgen.report.diff.RunDiff` rendered three ways: plain text (the terminal), GitHub-flavoured
+"""A :class:`lengthgen.analysis.diff.RunDiff` rendered three ways: plain text (the terminal), GitHub-flavoured
 markdown (a pull-request comment, a job summary) and JSON (machine-readable). Each starts with the two runs
 and the drift rule, says "no differences" for an empty diff, and ends with what ``--fail-on`` makes of it."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from lengthgen.report.data import finite
-from lengthgen.report.diff import (
+from lengthgen.analysis.data import finite
+from lengthgen.analysis.diff import (
     DRIFT_RELATIVE_TOLERANCE,
     CheckChange,
     ClaimDiff,
@@ -17,7 +17,7 @@ from lengthgen.report.diff import (
     RecordRef,
     RunDiff,
 )
-from lengthgen.report.run_view import label_verdict, verdict_label
+from lengthgen.analysis.run_view import label_verdict, verdict_label
 
 NO_DIFFERENCES = "no differences"  # the line of an empty diff
 DIGITS = 6  # significant digits of the numbers shown (the JSON keeps them all)

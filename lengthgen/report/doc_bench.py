@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from lengthgen.report.data import read_json
+from lengthgen.analysis.data import read_json
 
 
 class Benchmark(NamedTuple):

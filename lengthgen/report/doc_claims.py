@@ -11,10 +11,10 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from lengthgen.records import ClaimRecord
 from lengthgen.records.record import setting_of, universe_of
-from lengthgen.report import multiverse as mv
-from lengthgen.report.answer import kind_of
+from lengthgen.analysis import multiverse as mv
+from lengthgen.analysis.answer import kind_of
 from lengthgen.report.markdown import test_ids
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 
 
 class Shown(NamedTuple):

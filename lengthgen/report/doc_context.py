@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lengthgen.records import ClaimRecord
-from lengthgen.report import costs, data
-from lengthgen.report import multiverse as mv
-from lengthgen.report.answer import answer, seed_notes
+from lengthgen.analysis import data
+from lengthgen.report import costs
+from lengthgen.analysis import multiverse as mv
+from lengthgen.report.multiverse import ruled_out_lines
+from lengthgen.analysis.answer import answer, seed_notes
 from lengthgen.report.doc_claims import SeedsAdded, Shown, VerdictRow, controls, failing, seeds_added, shown, tests
 from lengthgen.report.doc_claims import threshold_sources
 from lengthgen.report.doc_bench import Benchmarks
@@ -23,7 +25,7 @@ from lengthgen.report.doc_multiverse import OutcomeRow, Universes, UniverseModel
 from lengthgen.report.doc_multiverse import universe_models, universes
 from lengthgen.report.doc_startup import Startup
 from lengthgen.report.robustness import map_lines
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from lengthgen.report.stated_numbers import StatedView, stated_view
 
 FILES = {  # each recorded input, by the name of its field: its file's name in a folder of recorded runs, what it is
@@ -66,7 +68,7 @@ class DocContext:
     """What the documents show, as values (the templates' ``doc``)."""
 
     run: RunView  # the reference run, with the extended cells joined to its multiverse
-    answer: str  # the run's answer in at most 80 words (``report.answer``)
+    answer: str  # the run's answer in at most 80 words (``analysis.answer``)
     seed_notes: dict[str, str]  # per claim test (its test name) whose verdict moves with the seeds, in words
     tests: list[VerdictRow]  # every claim test at the paper's point, with what the other readings do to it
     claims: list[Shown]  # the paper's claims' tests at the paper's point
@@ -120,7 +122,7 @@ def load(inputs: Inputs) -> DocContext:
         map_lines=map_lines(run.robustness, details=False, catalogue=run.catalogue, records=run.records),
         map_breaks=map_breaks(run),
         outcomes=outcome_rows(run, grid) if grid is not None else None,
-        ruled_out=mv.ruled_out_lines(grid) if grid is not None else [],
+        ruled_out=ruled_out_lines(grid) if grid is not None else [],
         stated=stated_view(run),
         universes=universes(joined),
         universe_models=universe_models(recorded),

@@ -11,7 +11,7 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any, Mapping, NamedTuple
 
-from lengthgen.report.data import read_json
+from lengthgen.analysis.data import read_json
 
 WIDTHS = (64, 96, 128)  # the two-layer widths the development run trains (seeds 0..4, RoPE and APE)
 MORE_SEEDS = "two-layer-d96-more"  # d = 96, RoPE, seeds 5..9

@@ -10,10 +10,10 @@ from typing import Any, Mapping, NamedTuple
 from lengthgen.multiverse_cells import UniverseCount, universe_counts
 from lengthgen.records.record import ruled_out_of, universe_of
 from lengthgen.registry import Registry
-from lengthgen.report import multiverse as mv
-from lengthgen.report.curve import Curve, curve, main_effects
+from lengthgen.analysis import multiverse as mv
+from lengthgen.analysis.curve import Curve, curve, main_effects
 from lengthgen.report.doc_claims import Shown, failing
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 
 
 def map_breaks(run: RunView) -> list[tuple[str, list[Shown]]]:

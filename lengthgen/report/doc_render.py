@@ -20,7 +20,8 @@ from typing import Any
 import jinja2
 from jinja2.runtime import Macro
 
-from lengthgen.report import answer, text
+from lengthgen.analysis import answer
+from lengthgen.report import text
 from lengthgen.report.doc_sections import fill
 from lengthgen.report.markdown import cell
 

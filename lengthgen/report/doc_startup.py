@@ -13,7 +13,7 @@ from pathlib import Path
 from statistics import fmean, median, variance
 from typing import Any, Mapping, NamedTuple
 
-from lengthgen.report.data import read_json
+from lengthgen.analysis.data import read_json
 from lengthgen.sequential import t_quantile
 
 LEVEL = 0.95  # the intervals' coverage

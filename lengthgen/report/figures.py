@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from lengthgen.report.run_view import VERDICT_STYLES
+from lengthgen.analysis.run_view import VERDICT_STYLES
 from lengthgen.report.text import num
 from lengthgen.store.files import atomic_write, files_fingerprint
 

@@ -14,8 +14,8 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
 from lengthgen.records import Check, ClaimRecord
+from lengthgen.analysis.run_view import STYLES, style
 from lengthgen.records.verdict import REASON_CHECKS
-from lengthgen.report.run_view import STYLES, style
 from lengthgen.report.views import Badge, CheckGroup, check_groups, verdict_badge
 
 NOT_APPLICABLE = "-"  # a cell the catalogue (registry) does not run

@@ -1,5 +1,5 @@
 """The run's verdict table as GitHub-flavoured markdown (a job summary, a pull-request comment), rendered
-from the typed view of a run (:class:`lengthgen.report.run_view.RunView`).
+from the typed view of a run (:class:`lengthgen.analysis.run_view.RunView`).
 
 :func:`summary_markdown`: a heading with the run's scale and coverage; the verdict table (id, variant,
 verdict, paper, measured, close; and "under other readings" when the run has a multiverse part) of the
@@ -15,11 +15,12 @@ import re
 from typing import Iterable, Mapping, Sequence
 
 from lengthgen.catalogue import ROBUSTNESS
-from lengthgen.report import multiverse as mv
+from lengthgen.analysis import multiverse as mv
+from lengthgen.report.multiverse import slot_at
 from lengthgen.report import text
-from lengthgen.report.data import claim_number
+from lengthgen.analysis.data import claim_number
 from lengthgen.records import ClaimRecord
-from lengthgen.report.run_view import RunView, label_order
+from lengthgen.analysis.run_view import RunView, label_order
 
 CELL_CHARS = 160  # characters of a paper value or a measured headline in a table cell ("..." beyond)
 READINGS_CHARS = 400  # characters of the "under other readings" cell (several readings with their numbers)
@@ -132,7 +133,7 @@ def multiverse_grid(view: RunView) -> list[str]:
         base = g.paper.get(row)
         shown = [base.label if base is not None else "?"]
         for n in readings:
-            slot = g.slot(n, row)
+            slot = slot_at(g, n, row)
             shown.append(slot.view.label if slot.view is not None else "?" if slot.planned else "")
         rows.append([cell(row)] + [cell(v) for v in shown])
     return table(["claim", mv.PAPER] + [cell(n) for n in readings], rows)

@@ -17,15 +17,16 @@ from typing import Any, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
-from lengthgen.report import multiverse as mv
+from lengthgen.analysis import multiverse as mv
+from lengthgen.report import multiverse as mv_grid
 from lengthgen.report import text
-from lengthgen.report.data import claim_number
-from lengthgen.report.formats import plain_numbers
+from lengthgen.analysis.data import claim_number
+from lengthgen.analysis.formats import plain_numbers
 from lengthgen.report.figures import FigureError, Rendered, compact_png, forest
 from lengthgen.report.robustness import grid_view
-from lengthgen.report.answer import answer
+from lengthgen.analysis.answer import answer
 from lengthgen.records import Check, ClaimRecord, Measure
-from lengthgen.report.run_view import VERDICT_STYLES, RunView, label_verdict, style
+from lengthgen.analysis.run_view import VERDICT_STYLES, RunView, label_verdict, style
 from lengthgen.report.specification import CurveView
 from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.templating import render, static_text
@@ -619,7 +620,7 @@ def page(
         predictions=claim_rows([records[i] for i in predicted], [ids[i] for i in predicted], readings),
         with_readings=universes is not None,
         robustness=grid_view(run.robustness, run.robustness_environment, run.catalogue),
-        multiverse=mv.grid_view(
+        multiverse=mv_grid.grid_view(
             run,
             {r.test: a for r, a in zip(records, ids)},
             frozenset((reading, c.column) for c in curves for reading in c.hinges_on),

@@ -2,12 +2,13 @@
 
 Its cells are the records of ``claims/test_robustness.py`` (a claim record with ``setting`` set). In
 ``claims.json`` they sit under ``"robustness"`` (beside ``"records"`` and ``"controls"``:
-``report.data.split_settings``), so the claims table shows only the paper's point. A run that holds only one
+``analysis.data.split_settings``), so the claims table shows only the paper's point. A run that holds only one
 part (``pytest claims -n auto``, then ``pytest claims -m robustness -n auto``, as CI runs them) keeps the
-other part of the ``claims.json`` it finds (``report.data.carry_over``), so both end up on one page; the map
+other part of the ``claims.json`` it finds (``analysis.data.carry_over``), so both end up on one page; the map
 says which run produced it. Its columns are the catalogue's settings (``lengthgen.catalogue.ROBUSTNESS``, in the
 catalogue's words; how the suite runs each is ``lengthgen.experiments.robustness``, which the report does not
-import), its rows the claims whose entry names a setting (the run's catalogue, ``Entry.settings``).
+import), its rows the claims whose entry names a setting (the run's catalogue, ``Entry.settings``); which claims
+run at a setting and where a claim's cells stand are ``lengthgen.analysis.robustness``.
 
 - :func:`build_map` / :func:`map_lines`: the map as data (``lengthgen robustness --out PATH``) and as text
   (``lengthgen robustness``, the terminal summary of a robustness run);
@@ -20,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import EMPTY, ROBUSTNESS, Catalogue
-from lengthgen.report.data import claim_number
+from lengthgen.analysis.data import claim_number
 from lengthgen.report.grid import (
     MISSING,
     NOT_APPLICABLE,
@@ -36,8 +37,7 @@ from lengthgen.report.grid import (
     table_lines,
 )
 from lengthgen.records import ClaimRecord
-from lengthgen.report.outcome import Spread, column_of, reference
-from lengthgen.report.run_view import record_of
+from lengthgen.analysis.robustness import runs_at, spreads, views
 
 
 GRID_ID = "robustness-grid"  # the page table's id
@@ -46,24 +46,6 @@ GRID_ID = "robustness-grid"  # the page table's id
 def cell_id(setting: str, claim: str) -> str:
     """The page anchor of a cell's checks."""
     return f"robustness-{setting}-{claim}"
-
-
-def views(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> list[ClaimRecord]:
-    """The cells' views (records are parsed: ``ClaimRecord.parse``)."""
-    return [record_of(c) for c in cells]
-
-
-def runs_at(catalogue: Catalogue, cells: Sequence[ClaimRecord]) -> dict[str, tuple[str, ...]]:
-    """Per setting, the claims that run at it: those whose entry names it, and any with a recorded cell there."""
-    recorded = {(r.setting, r.claim) for r in cells}
-    return {
-        s.name: tuple(
-            dict.fromkeys(
-                [e.id for e in catalogue if s.name in e.settings] + [c for n, c in sorted(recorded) if n == s.name]
-            )
-        )
-        for s in ROBUSTNESS
-    }
 
 
 def build_map(cells: Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catalogue = EMPTY) -> dict[str, Any]:
@@ -105,26 +87,6 @@ def build_map(cells: Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catal
         "claims": claims,
         "cells": out,
     }
-
-
-def spreads(
-    cells: Sequence[ClaimRecord], records: Sequence[ClaimRecord], catalogue: Catalogue = EMPTY
-) -> dict[str, Spread]:
-    """Per claim of the map, where its cells stand against the same variant's verdict at the paper's point, by the
-    one rule of ``lengthgen.report.outcome``: a cell runs its claim's default variant (C12 and C13: the width the
-    suite chose), so it is compared with the claim tests of that variant's grid row (``outcome.column_of``; of
-    several, the one whose verdict ranks worst), never with a variant it did not run (``records``: the claim tests
-    at the paper's point)."""
-    claims = sorted({c.claim for c in cells}, key=lambda c: (catalogue.order(c), claim_number(c)))
-    out = {}
-    for claim in claims:
-        mine = tuple((c.setting, c) for c in cells if c.claim == claim)
-        row = column_of(mine[0][1], catalogue)
-        paper = reference(records, row, catalogue)
-        if paper is None:  # a run without the catalogue's columns: the claim's tests, the worst verdict
-            paper = reference([r for r in records if r.claim == claim], claim, EMPTY) if records else None
-        out[claim] = Spread(claim, paper, mine, "settings", "at", "at")
-    return out
 
 
 def map_lines(

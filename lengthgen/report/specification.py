@@ -18,9 +18,10 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from lengthgen.report.curve import Curve, curve, curve_png, effect_line, main_effects
-from lengthgen.report.multiverse import column_of
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.curve import Curve, curve, main_effects
+from lengthgen.report.curve import curve_png, effect_line
+from lengthgen.analysis.outcome import column_of
+from lengthgen.analysis.run_view import RunView
 from lengthgen.store.files import atomic_write, files_fingerprint
 
 CURVE_DPI = 72  # the curves' resolution: a point a pixel, so their 7-8 pt labels stay legible; the page scales each
@@ -46,7 +47,7 @@ def curve_key(found: Curve) -> str:
     """The drawing's identity: the curve's data, the drawing code and matplotlib's version."""
     import matplotlib  # heavy: only for a drawing's key
 
-    salt = f"{files_fingerprint(('report/curve.py',))}:{matplotlib.__version__}:{CURVE_DPI}"
+    salt = f"{files_fingerprint(('report/curve.py', 'analysis/curve.py'))}:{matplotlib.__version__}:{CURVE_DPI}"
     data = json.dumps(asdict(found), sort_keys=True, default=str)
     return "curve-" + hashlib.sha256(f"{salt}\n{data}".encode()).hexdigest()
 

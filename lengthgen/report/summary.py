@@ -13,7 +13,7 @@ from lengthgen.report import text
 from lengthgen.report.multiverse import grid_lines
 from lengthgen.report.robustness import map_lines
 from lengthgen.records import ClaimRecord
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 
 MIN_WIDTH = 100  # below this the paper and measured columns would be unreadable
 VERDICT_W = 15  # the verdict column; wider when a label needs it ("not reproduced (close)")

@@ -20,16 +20,37 @@ from typing import Any
 
 import jinja2
 
-from lengthgen.report.formats import GLOBALS
+from lengthgen.analysis.formats import (
+    check_text,
+    close_text,
+    measure_note,
+    num,
+    plain_numbers,
+    source_text,
+    summary_text,
+    threshold_text,
+    values_note,
+)
 
 TEMPLATES = "templates"  # folder of lengthgen/report holding the templates (package data)
 STATIC = "static"  # folder of lengthgen/report holding the inlined CSS and JS (package data)
+GLOBALS = {  # what the page's templates call (``environment``)
+    "num": num,
+    "threshold_text": threshold_text,
+    "summary_text": summary_text,
+    "measure_note": measure_note,
+    "values_note": values_note,
+    "check_text": check_text,
+    "close_text": close_text,
+    "source_text": source_text,
+    "plain_numbers": plain_numbers,
+}
 
 
 @lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
     """The one environment of the page's templates (built once: it caches the compiled templates); its globals
-    format the records' checks and quantities (``lengthgen.report.formats``)."""
+    format the records' checks and quantities (``lengthgen.analysis.formats``)."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("lengthgen.report", TEMPLATES),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=True),

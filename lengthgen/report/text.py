@@ -10,8 +10,8 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import Catalogue
 from lengthgen.records import ClaimRecord
-from lengthgen.report import run_view
-from lengthgen.report.formats import (
+from lengthgen.analysis import run_view
+from lengthgen.analysis.formats import (
     check_text,
     close_text,
     interval,
@@ -22,9 +22,9 @@ from lengthgen.report.formats import (
     threshold_text,
     value_text,
 )
-from lengthgen.report.run_view import completeness, record_of
+from lengthgen.analysis.run_view import completeness, record_of
 
-__all__ = [  # the formats every rendering shares (lengthgen.report.formats), beside this module's own texts
+__all__ = [  # the formats every rendering shares (lengthgen.analysis.formats), beside this module's own texts
     "check_text",
     "close_text",
     "interval",

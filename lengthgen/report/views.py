@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from lengthgen.analysis import run_view
 from lengthgen.records import Check, ClaimRecord
-from lengthgen.report import run_view, text
+from lengthgen.report import text
 
 SETTING = re.compile(r"\S+=\S+")  # a qualifier's token that names one setting: "L=12", "lambda=0.01"
 

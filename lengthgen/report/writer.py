@@ -1,4 +1,4 @@
-"""The report's files: ``claims.json`` (the records and the environment, ``report.data``) and the one-page
+"""The report's files: ``claims.json`` (the records and the environment, ``analysis.data``) and the one-page
 ``index.html`` with its figures drawn (``report.page``, ``report.figures``). The top of the report: it
 imports the documents it writes, and nothing in the report imports it.
 
@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.registry import Registry
-from lengthgen.report.data import assemble, carry_over, dump
+from lengthgen.analysis.data import assemble, carry_over, dump
 from lengthgen.report.figures import prune_drawings, render_record, spec_key
 from lengthgen.report.page import page
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from lengthgen.report.specification import curve_views
 from lengthgen.store.files import atomic_write
 

@@ -92,7 +92,7 @@ def write_summary_md(
     run's ``RunView``) to ``path``, replacing it, and append the same text to ``step_summary`` (GitHub's
     ``$GITHUB_STEP_SUMMARY``) when given. Returns the markdown."""
     from lengthgen.report.markdown import summary_markdown
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.run_view import RunView
     from lengthgen.store.files import atomic_write
 
     text = summary_markdown(RunView.from_records(records, environment, registry))
@@ -150,7 +150,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
         terminalreporter.write_line(unfinished_line(run.unfinished), red=True)
     if not run.records:
         return
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.run_view import RunView
     from lengthgen.report.summary import terminal_lines
 
     view = RunView.from_records(run.records, run.environment or {}, state.registry_of(config))  # cells go to the map

@@ -8,10 +8,10 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 
-from lengthgen.report.data import read
+from lengthgen.analysis.data import read
 from lengthgen.report.doc_claims import seeds_added
 from lengthgen.report.doc_render import sections
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from tests.helpers import DATA
 
 REFERENCE = DATA / "claims-reference.json.gz"

@@ -260,7 +260,7 @@ def test_every_document_uses_the_verdict_words_of_the_report():
     """A verdict a document quotes is one the report shows (run_view.VERDICT_STYLES, the controls' words);
     a retired use (an unexpected pass or an undeclared failure called "failed") fails here."""
     from lengthgen.records import CONTROL_VERDICTS
-    from lengthgen.report.run_view import VERDICT_STYLES
+    from lengthgen.analysis.run_view import VERDICT_STYLES
 
     words = {s.verdict for s in VERDICT_STYLES} | set(CONTROL_VERDICTS) | {"changed", "close", "held"}
     retired = re.compile(

@@ -323,7 +323,7 @@ def test_a_new_claims_multiverse_cells_say_how_to_record_them(tmp_path):
     each reading, which every multiverse run trains: they use the environment's model cache
     (``LENGTHGEN_CACHE_DIR``), so that a machine that ran the multiverse trains only the new claims' models."""
     from claims.multiverse import RECORD_STEP
-    from lengthgen.report import declared
+    from lengthgen.analysis import declared
 
     copy = tmp_path / "repo"
     copy_with_new_claims(copy)

@@ -58,7 +58,7 @@ def test_cli_environment_errors_exit_2_with_one_line(args, fragment, capsys):
 
 
 def test_report_cli_unwritable_out_is_a_usage_error(tmp_path, capsys):
-    from lengthgen.report.data import dump
+    from lengthgen.analysis.data import dump
 
     dump({"format": 1, "environment": {}, "records": [], "controls": []}, tmp_path / "claims.json")
     assert main(["report", "--run", str(tmp_path / "claims.json"), "--out", UNUSABLE, "--quiet"]) == 2

@@ -50,11 +50,24 @@ UPWARD = [  # (file of the package, an import it must not make, the contract it 
         "lengthgen.models.one_layer.head -> lengthgen.experiments.common",
     ),
     (
-        "report/data.py",
-        "from lengthgen.report import run_view",
+        "report/grid.py",
+        "from lengthgen.report import multiverse",
         "Inside the report",
-        "lengthgen.report.data -> lengthgen.report.run_view",
+        "lengthgen.report.grid -> lengthgen.report.multiverse",
     ),
+    (
+        "analysis/data.py",
+        "from lengthgen.analysis import run_view",
+        "Inside the analysis",
+        "lengthgen.analysis.data -> lengthgen.analysis.run_view",
+    ),
+    (
+        "analysis/outcome.py",
+        "from lengthgen.report import text",
+        "renders nothing",
+        "lengthgen.analysis.outcome -> lengthgen.report.text",
+    ),
+    ("analysis/curve.py", "import matplotlib", "renders nothing", "lengthgen.analysis.curve -> matplotlib"),
     (
         "testing/drawing.py",
         "from lengthgen.testing import session",
@@ -67,7 +80,7 @@ UPWARD = [  # (file of the package, an import it must not make, the contract it 
         "The package's layers",
         "lengthgen.engine.grouping -> lengthgen.store.one_layer",
     ),
-    ("report/text.py", "import torch", "The report renders a claims.json", "lengthgen.report.text -> torch"),
+    ("report/text.py", "import torch", "read a claims.json", "lengthgen.report.text -> torch"),
     (
         "records/record.py",
         "import claims.support",
@@ -93,10 +106,11 @@ def test_an_upward_import_breaks_it(tmp_path, where, line, contract, named):
 # ----------------------------------------------------------------------------------------------- no torch
 
 
-def test_no_report_module_imports_torch():
+def test_no_report_or_analysis_module_imports_torch():
     code = (
-        "import importlib, json, pkgutil, sys, lengthgen.report as r\n"
-        "for m in pkgutil.iter_modules(r.__path__):\n    importlib.import_module(f'lengthgen.report.{m.name}')\n"
+        "import importlib, json, pkgutil, sys, lengthgen.report as r, lengthgen.analysis as a\n"
+        "for p in (r, a):\n"
+        "    for m in pkgutil.iter_modules(p.__path__):\n        importlib.import_module(f'{p.__name__}.{m.name}')\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'torch')[:3]))"
     )
     result = subprocess.run(

@@ -1,4 +1,4 @@
-"""The multiverse's declarations as data (claims/multiverse_declared.json, lengthgen/report/declared.py) and the
+"""The multiverse's declarations as data (claims/multiverse_declared.json, lengthgen/analysis/declared.py) and the
 preconditions that rule a cell out (claims/preconditions.py, ClaimRecorder.rule_out, the verdict "ruled out")."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from lengthgen.records import ClaimRecord, ClaimRecorder, NotReproduced
 from lengthgen.records.record import setting_of, universe_of
-from lengthgen.report import declared as D
+from lengthgen.analysis import declared as D
 from tests.helpers import DATA, UNKNOWN_CLAIM, registry
 
 import claims.test_multiverse as cells_module
@@ -25,7 +25,7 @@ EXTENDED = DATA / "claims-extended.json.gz"  # the extended cells, with the same
 
 def _run() -> dict:
     """The reference run with the extended cells joined (every cell of the factorial)."""
-    from lengthgen.report.data import with_cells_of
+    from lengthgen.analysis.data import with_cells_of
 
     reference = json.loads(gzip.decompress(REFERENCE.read_bytes()))
     return with_cells_of(reference, json.loads(gzip.decompress(EXTENDED.read_bytes())))
@@ -41,7 +41,7 @@ def test_every_declared_check_is_one_the_claim_emits():
     """Each check a cell declares failing is a check its column's claim records at the paper's point, or one the
     cell itself recorded in the reference run or the extended cells' (a check named by what it measured there,
     such as P6's "longest L selecting -K", is named by the universe's models)."""
-    from lengthgen.report.multiverse import column_of
+    from lengthgen.analysis.outcome import column_of
 
     run = _run()
     catalogue = registry().catalogue
@@ -232,7 +232,7 @@ def _cell(claim, reading, verdict, failed=(), **extra):
 
 def test_the_record_command_writes_and_refuses_bad_input(tmp_path, capsys):
     from lengthgen.cli import main
-    from lengthgen.report.data import assemble
+    from lengthgen.analysis.data import assemble
 
     run = tmp_path / "run" / "claims.json"  # a folder of its own: the command never writes into it
     run.parent.mkdir()
@@ -267,7 +267,7 @@ def test_recording_again_changes_only_the_cells_it_records_and_keeps_the_date(tm
     """A second ``--record`` of the same outcomes from another run leaves the file's bytes (its ``recorded``
     date among them) as they were; one that moves a cell changes that cell and the date, and no other cell."""
     from lengthgen.cli import main
-    from lengthgen.report.data import assemble
+    from lengthgen.analysis.data import assemble
 
     out = tmp_path / "declared.json"
 

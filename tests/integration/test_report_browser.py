@@ -173,7 +173,7 @@ def reference_page(tmp_path_factory) -> Path:
     """The page of the shipped reference run, drawn once for the module (no training: its records hold every
     number and figure spec)."""
     from lengthgen.report import write_page
-    from lengthgen.report.data import read
+    from lengthgen.analysis.data import read
 
     return write_page(read(REFERENCE), tmp_path_factory.mktemp("reference")).html
 
@@ -209,8 +209,9 @@ def test_the_reference_page_is_short_and_light(reference_page, tmp_path):
 def readme_page(tmp_path_factory) -> Path:
     """The page as the README draws it: the reference run with the extended multiverse's cells joined (``--add``)
     and the seeds-added run's verdicts named (``--seeds-added``), drawn once for the module."""
-    from lengthgen.report import RunView, write_page
-    from lengthgen.report.data import read, with_cells_of
+    from lengthgen.analysis.data import read, with_cells_of
+    from lengthgen.analysis.run_view import RunView
+    from lengthgen.report import write_page
 
     view = RunView.from_json(with_cells_of(read(REFERENCE), read(EXTENDED)))
     more_seeds = RunView.from_json(read(UNTIL_DECIDED))

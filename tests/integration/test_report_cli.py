@@ -51,7 +51,7 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, capsys):
 
 
 def test_parses_claims_json_once_for_the_page_and_the_summary(tmp_path, capsys, monkeypatch):
-    from lengthgen.report.run_view import RunView
+    from lengthgen.analysis.run_view import RunView
 
     files = write_report(all_records(), ENVIRONMENT, tmp_path / "run")
     calls = []

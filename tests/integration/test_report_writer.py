@@ -10,7 +10,7 @@ import pytest
 
 from lengthgen.records import ClaimRecord
 from lengthgen.report import ReportFiles, write_report
-from lengthgen.report.data import load
+from lengthgen.analysis.data import load
 from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
 

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from lengthgen.report.markdown import summary_markdown
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from lengthgen.testing.options import summary_md_arg
 from lengthgen.testing.reporting import STEP_SUMMARY_ENV, check_summary_path, write_summary_md
 

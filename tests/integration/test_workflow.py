@@ -182,7 +182,7 @@ def shim_dir(tmp_path: Path) -> Path:
 
 def recorded_reports(where: Path) -> tuple[Path, Path]:
     """Two report directories of the same recorded run (``tests/report_samples``): main's and this one's."""
-    from lengthgen.report.data import assemble, dump
+    from lengthgen.analysis.data import assemble, dump
 
     from tests.report_samples import all_records
 

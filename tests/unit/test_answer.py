@@ -1,4 +1,4 @@
-"""The run's answer (lengthgen/report/answer.py): at most MOST_WORDS words, the failing claims grouped by what
+"""The run's answer (lengthgen/analysis/answer.py): at most MOST_WORDS words, the failing claims grouped by what
 their failure rests on, the open choices counting only verdicts decided the other way; and the page's first
 screen leads with it."""
 
@@ -10,9 +10,9 @@ import pytest
 from lengthgen.catalogue import Entry
 from lengthgen.records import ClaimRecorder, Declared
 from lengthgen.records.verdict import decide
-from lengthgen.report.answer import KIND_WORDS, MOST_WORDS, answer, failures, kind_of, seed_notes, words
+from lengthgen.analysis.answer import KIND_WORDS, MOST_WORDS, answer, failures, kind_of, seed_notes, words
 from lengthgen.report.page import glossary
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from lengthgen.scale import PAPER
 from tests.helpers import DATA
 
@@ -169,7 +169,7 @@ def test_a_verdict_that_flips_with_more_seeds_is_named():
 
 
 def test_the_reference_answer_names_the_claims_that_hold_at_the_papers_seeds_only():
-    from lengthgen.report import data
+    from lengthgen.analysis import data
 
     joined = data.with_cells_of(data.read(REFERENCE), data.read(DATA / "claims-extended.json.gz"))
     run, more = RunView.from_data(joined), RunView.from_data(data.read(DATA / "claims-until-decided.json.gz"))

@@ -1,5 +1,5 @@
-"""The specification curve per claim (lengthgen/report/curve.py) and `lengthgen multiverse --curve` (synthetic
-records, no training, no torch)."""
+"""The specification curve per claim (lengthgen/analysis/curve.py, drawn by lengthgen/report/curve.py) and
+`lengthgen multiverse --curve` (synthetic records, no training, no torch)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import sys
 import pytest
 
 from lengthgen.readings import READINGS
-from lengthgen.report.curve import curve, curve_lines, curve_png, deciding_check_name, matrix_rows
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.curve import curve, deciding_check_name, matrix_rows
+from lengthgen.report.curve import curve_lines, curve_png
+from lengthgen.analysis.run_view import RunView
 from tests.helpers import UNKNOWN_CLAIM as UNKNOWN
 from tests.helpers import registry
 
@@ -193,8 +194,11 @@ def test_cli_prints_the_curve_and_refuses_an_unknown_claim_in_one_line(claims_js
     assert "multiverse (paper scale" in capsys.readouterr().out and not (tmp_path / "multiverse.json").exists()
 
 
-def test_the_curve_module_imports_neither_torch_nor_matplotlib():
-    code = "import sys, lengthgen.report.curve; print(sorted({'torch', 'matplotlib'} & set(sys.modules)))"
+def test_the_curve_modules_import_neither_torch_nor_matplotlib():
+    code = (
+        "import sys, lengthgen.analysis.curve, lengthgen.report.curve\n"
+        "print(sorted({'torch', 'matplotlib'} & set(sys.modules)))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
@@ -203,7 +207,7 @@ def test_the_curve_module_imports_neither_torch_nor_matplotlib():
 def test_main_effects_compare_matched_universes(claims_json):
     """A reading's effect: its universe's value minus the same universe's without it, with the seed intervals
     combined; consequential when the interval excludes 0."""
-    from lengthgen.report.curve import main_effects
+    from lengthgen.analysis.curve import main_effects
 
     effects = {e.reading: e for e in main_effects(curve(RunView.from_json(claims_json), "C8"))}
     assert set(effects) <= {r.name for r in __import__("lengthgen.readings", fromlist=["READINGS"]).READINGS}
@@ -213,7 +217,7 @@ def test_main_effects_compare_matched_universes(claims_json):
 
 
 def test_a_main_effect_by_hand():
-    from lengthgen.report.curve import Curve, CurvePoint, main_effects
+    from lengthgen.analysis.curve import Curve, CurvePoint, main_effects
 
     points = (
         CurvePoint("ape-rows=zero", ("ape-rows=zero",), 0.5, (0.45, 0.55), False, "not reproduced", False),

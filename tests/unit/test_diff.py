@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from lengthgen.cli import main
-from lengthgen.report.diff import (
+from lengthgen.analysis.diff import (
     CROSS_CPU_TOLERANCE,
     DRIFT_RELATIVE_TOLERANCE,
     DRIFT_RULE,
@@ -23,7 +23,7 @@ from lengthgen.report.diff import (
 )
 from lengthgen.report import diff_render
 from lengthgen.report.diff_render import NO_DIFFERENCES
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from tests.helpers import DATA
 
 BASELINE = DATA / "claims-paper-1e63f06.json.gz"  # a cold `pytest claims -n auto` on 1e63f06

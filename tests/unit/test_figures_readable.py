@@ -7,7 +7,7 @@ import pytest
 
 from lengthgen.report import figure_specs as specs
 from lengthgen.report import figures
-from lengthgen.report.formats import plain_numbers, value_text
+from lengthgen.analysis.formats import plain_numbers, value_text
 from lengthgen.report.page import claim_chips, counted, linked_answer
 
 

@@ -9,16 +9,17 @@ import pytest
 
 from lengthgen.report import render_page
 from lengthgen.report.markdown import summary_markdown
-from lengthgen.report.multiverse import cell_id, outcome_for, outcomes, view_grid
+from lengthgen.analysis.multiverse import cell_id, outcome_for, outcomes, view_grid
 from lengthgen.report.page import overview_rows
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from lengthgen.report.summary import terminal_lines
 from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, multiverse_records
 
-from lengthgen.report.data import assemble
-from lengthgen.report.multiverse import build_grid, claim_summary, grid_lines
-from lengthgen.report.data import carry_over
+from lengthgen.analysis.data import assemble
+from lengthgen.analysis.multiverse import claim_summary
+from lengthgen.report.multiverse import build_grid, grid_lines
+from lengthgen.analysis.data import carry_over
 
 
 def record(claim, reading=None, verdict="reproduced", failed=(), test=None):
@@ -412,7 +413,7 @@ def test_the_extended_cells_cost_is_every_part_of_their_cold_run():
 
 
 def test_the_extended_cells_join_the_grid_only_from_the_same_code():
-    from lengthgen.report.data import with_cells_of
+    from lengthgen.analysis.data import with_cells_of
 
     data = assemble(all_records() + [record("C1", "init=gpt2")], {"code_fingerprint": "abc"})
     other = assemble([record("C1", "init=gpt2"), record("C8", "init=flax+ape-rows=zero")], {"code_fingerprint": "abc"})

@@ -1,4 +1,4 @@
-"""Decided or within noise, by one rule (lengthgen/report/outcome.py): a cell against the claim's verdict at the
+"""Decided or within noise, by one rule (lengthgen/analysis/outcome.py): a cell against the claim's verdict at the
 paper's point, a row's spread in one line, and the claims whose checks are their preconditions."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from lengthgen.records import ClaimRecorder
 from lengthgen.records.verdict import decide
-from lengthgen.report.outcome import (
+from lengthgen.analysis.outcome import (
     HOLDS,
     OTHER_WAY,
     RULED_OUT,

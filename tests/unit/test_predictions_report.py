@@ -9,8 +9,8 @@ import pytest
 
 from lengthgen.records import ClaimRecorder
 from lengthgen.report import render_page, summary_lines
-from lengthgen.report.data import assemble, claim_number
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.data import assemble, claim_number
+from lengthgen.analysis.run_view import RunView
 from lengthgen.report.text import run_label
 from lengthgen.records.verdict import decide
 from tests.helpers import SHARED, UNKNOWN_CLAIM, registry

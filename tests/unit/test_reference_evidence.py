@@ -7,10 +7,12 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lengthgen.report.curve import curve, curve_lines
-from lengthgen.report.outcome import HOLDS, WITHIN_NOISE, relation
-from lengthgen.report.robustness import map_lines, spreads
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.curve import curve
+from lengthgen.report.curve import curve_lines
+from lengthgen.analysis.outcome import HOLDS, WITHIN_NOISE, relation
+from lengthgen.analysis.robustness import spreads
+from lengthgen.report.robustness import map_lines
+from lengthgen.analysis.run_view import RunView
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "claims-reference.json.gz"
 

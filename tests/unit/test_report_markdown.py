@@ -7,9 +7,9 @@ import copy
 
 import pytest
 
-from lengthgen.report.data import assemble
+from lengthgen.analysis.data import assemble
 from lengthgen.report.markdown import cell, summary_markdown
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from tests.helpers import SHARED, registry
 from tests.report_samples import ENVIRONMENT, all_records, reproduced
 from tests.unit.test_predictions_report import prediction

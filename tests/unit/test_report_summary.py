@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lengthgen.catalogue import Catalogue
 from lengthgen.report import summary_lines
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from lengthgen.report.text import headline, num, run_label, run_scale, scale_text
 from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, failed, reproduced, skipped

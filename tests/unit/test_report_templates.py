@@ -8,7 +8,7 @@ import jinja2
 import pytest
 
 from lengthgen.report import render_page, templating
-from lengthgen.report.data import assemble
+from lengthgen.analysis.data import assemble
 from lengthgen.report.robustness import grid_view
 from tests.report_samples import ENVIRONMENT, reproduced
 from tests.unit.test_robustness_report import map_records

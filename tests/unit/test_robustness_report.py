@@ -9,7 +9,7 @@ import json
 from lengthgen.cli import main
 from lengthgen.records import ClaimRecorder
 from lengthgen.report import write_report
-from lengthgen.report.data import load, split_settings
+from lengthgen.analysis.data import load, split_settings
 from lengthgen.report.robustness import build_map, cell_id, map_lines
 from lengthgen.records.verdict import decide
 from tests.helpers import registry

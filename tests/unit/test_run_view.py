@@ -1,4 +1,4 @@
-"""The typed view of a run (lengthgen.report.run_view): parsed once from claims.json (a report directory,
+"""The typed view of a run (lengthgen.analysis.run_view): parsed once from claims.json (a report directory,
 a .json, a .json.gz, or the loaded data) or from the plugin's records, the same either way; files of an
 earlier version (without the newer keys) parse; the verdict display table covers every verdict."""
 
@@ -14,8 +14,8 @@ from lengthgen.records import CONTROL_VERDICTS, VERDICTS
 from lengthgen.records import ClaimRecord
 from lengthgen.records import verdict as rule
 from lengthgen.records.record import variant_of
-from lengthgen.report.data import assemble, dump
-from lengthgen.report.run_view import (
+from lengthgen.analysis.data import assemble, dump
+from lengthgen.analysis.run_view import (
     STYLES,
     UNKNOWN_STYLE,
     VERDICT_STYLES,

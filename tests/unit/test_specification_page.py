@@ -11,7 +11,7 @@ import re
 import pytest
 
 from lengthgen.report import specification
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis.run_view import RunView
 from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.writer import write_page
 

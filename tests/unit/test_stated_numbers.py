@@ -1,5 +1,5 @@
 """The numbers the paper states (each claim's ``stated``, recorded in a run's catalogue) against a run
-(lengthgen/report/stated_numbers.py, ``lengthgen multiverse --paper``): one probability that two runs differ by what
+(lengthgen/analysis/stated_numbers.py, ``lengthgen multiverse --paper``): one probability that two runs differ by what
 is seen (the paper's seeds and rounding counted), a bounded ranking, paired resamples, and a preference only where
 it survives the seeds' noise on the numbers of two claims."""
 
@@ -16,9 +16,9 @@ import pytest
 from lengthgen.catalogue import Stated
 from lengthgen.records import ClaimRecord
 from lengthgen.registry import Registry
-from lengthgen.report import data
-from lengthgen.report import stated_numbers as sn
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis import data
+from lengthgen.analysis import stated_numbers as sn
+from lengthgen.analysis.run_view import RunView
 from tests.helpers import DATA, registry
 
 REFERENCE = DATA / "claims-reference.json.gz"
@@ -263,7 +263,7 @@ def test_a_combination_reads_each_claim_through_the_readings_that_touch_it():
     """A reading that does not touch a claim leaves its models as they are: a one-layer claim under a combination of
     a one-layer and a two-layer reading is the one-layer reading's cell; a claim none of them touches, the paper's."""
     from lengthgen.readings import CellPlan
-    from lengthgen.report.stated_numbers import record_in
+    from lengthgen.analysis.stated_numbers import record_in
 
     plan = CellPlan(
         (("lengths=per-batch", ("C1", "C12")), ("init=torch", ("C12",))),

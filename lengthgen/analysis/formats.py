@@ -1,7 +1,7 @@
-"""Numbers and the one-line texts of a check or a measured quantity, as every rendering shows them: the terminal,
-the markdown summary, the documents (``lengthgen.report.text``) and the page's templates, which take the records'
-own ``Check`` and ``Measure`` and call these as the environment's globals (``lengthgen.report.templating``).
-No torch."""
+"""Numbers and the one-line texts of a check or a measured quantity, as every rendering shows them and the
+analysis's own texts quote them (a multiverse outcome's numbers): the terminal, the markdown summary, the documents
+(``lengthgen.report.text``) and the page's templates, which take the records' own ``Check`` and ``Measure`` and
+call these as the environment's globals (``lengthgen.report.templating``). No torch, no Jinja2."""
 
 from __future__ import annotations
 
@@ -148,16 +148,3 @@ def values_note(check: Check) -> str | None:
 def source_text(check: Check) -> str:
     """Where the check's threshold comes from, in words ("paper number", "suite reading", "not stated")."""
     return (check.threshold_source or "not stated").replace("-", " ")
-
-
-GLOBALS = {  # what the page's templates call (``templating.environment``)
-    "num": num,
-    "threshold_text": threshold_text,
-    "summary_text": summary_text,
-    "measure_note": measure_note,
-    "values_note": values_note,
-    "check_text": check_text,
-    "close_text": close_text,
-    "source_text": source_text,
-    "plain_numbers": plain_numbers,
-}

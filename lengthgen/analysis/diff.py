@@ -1,4 +1,4 @@
-"""What changed between two runs: ``diff_runs(old, new)`` over two parsed runs (``lengthgen.report.run_view``),
+"""What changed between two runs: ``diff_runs(old, new)`` over two parsed runs (``lengthgen.analysis.run_view``),
 a typed :class:`RunDiff` (rendered as text, markdown or JSON by ``lengthgen.report.diff_render``).
 
 Records are matched by key: a claim test by ``(claim id, test id)``, a negative control the same way, a
@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 
 from lengthgen.cpu import UNKNOWN, cpu_label
 from lengthgen.records import Check, ClaimRecord
-from lengthgen.report.run_view import VERDICT_STYLES, RunView
+from lengthgen.analysis.run_view import VERDICT_STYLES, RunView
 
 # The order of a claim test's verdicts, best first (run_view.VERDICT_STYLES' rank): a move to the right is
 # "worse". "failed" of a file written before the finer verdicts (not reproduced (undeclared), unexpectedly

@@ -26,7 +26,7 @@ from lengthgen.records import ClaimRecord
 from lengthgen.records.record import CLOSE_LABELLED, CLOSE_SUFFIX
 from lengthgen.records.verdict import settle
 from lengthgen.registry import Registry
-from lengthgen.report.data import assemble, checked, claim_number, read
+from lengthgen.analysis.data import assemble, checked, claim_number, read
 
 # ----------------------------------------------------------------------------------------------- verdicts
 
@@ -295,7 +295,7 @@ class RunView:
         cls, records: Sequence[Mapping[str, Any]], environment: Mapping[str, Any], registry: Registry | None = None
     ) -> "RunView":
         """The view of the plugin's records (``ClaimRecord.to_dict()``), environment and the claims' registry, as
-        ``claims.json`` would hold them (``report.data.assemble``: non-finite numbers to None, sorted, parts
+        ``claims.json`` would hold them (``analysis.data.assemble``: non-finite numbers to None, sorted, parts
         split)."""
         return cls.from_data(assemble(records, environment, registry))
 

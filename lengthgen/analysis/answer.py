@@ -8,11 +8,11 @@
    ``gist``) where the budget allows.
 3. The predictions: how many hold.
 4. The open choices, counting only verdicts a reading decides the other way (a cell within the seeds' noise is no
-   change, ``lengthgen.report.outcome``), and the readings ruled out.
-5. What the paper's numbers tell of the open choices (``lengthgen.report.stated_numbers.sentence``).
+   change, ``lengthgen.analysis.outcome``), and the readings ruled out.
+5. What the paper's numbers tell of the open choices (``lengthgen.analysis.stated_numbers.sentence``).
 6. The claims whose verdict rests on the paper's seeds (:func:`seed_notes`): those that reproduce at the paper's
    seeds and are decided the other way at the robustness map's fresh seeds (by the map's own rule,
-   ``lengthgen.report.robustness.spreads``) or in a run with seeds added until decided, "hold at the paper's seeds
+   ``lengthgen.analysis.robustness.spreads``) or in a run with seeds added until decided, "hold at the paper's seeds
    only"; a test that does not reproduce at the paper's seeds and does with seeds added says so.
 
 No torch.
@@ -26,10 +26,10 @@ from typing import Sequence
 
 from lengthgen.records import ClaimRecord
 from lengthgen.records.record import FAILURE_KINDS
-from lengthgen.report import multiverse as mv
-from lengthgen.report.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE
-from lengthgen.report.robustness import spreads
-from lengthgen.report.run_view import RunView
+from lengthgen.analysis import multiverse as mv
+from lengthgen.analysis.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE
+from lengthgen.analysis.robustness import spreads
+from lengthgen.analysis.run_view import RunView
 
 MOST_WORDS = 80  # the answer's budget: a reviewer's ten seconds
 KINDS = FAILURE_KINDS  # how a non-reproduction's failure is grouped (module docstring)
@@ -214,7 +214,7 @@ def _choices(run: RunView, terse: bool = False) -> str:
 def _numbers(run: RunView, detail: int) -> str:
     """What the paper's numbers tell: with the claims behind each preference (``detail`` 2), the short form (1), or
     the preferences alone, without the leans that rest on one claim's numbers (0: none of them is a preference)."""
-    from lengthgen.report.stated_numbers import sentence, table
+    from lengthgen.analysis.stated_numbers import sentence, table
 
     return sentence(table(run), detail >= 2, leans=detail >= 1) if run.multiverse else ""
 

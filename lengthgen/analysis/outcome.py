@@ -38,7 +38,7 @@ from lengthgen.catalogue import Catalogue
 
 from lengthgen.records import Check, ClaimRecord
 from lengthgen.records.check import fails
-from lengthgen.report.run_view import record_of, style
+from lengthgen.analysis.run_view import record_of, style
 from lengthgen.stats import fisher_exact, mcnemar_exact, paired_t_interval, welch_interval
 
 HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT = "holds", "other way", "within noise", "ruled out"

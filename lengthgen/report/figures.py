@@ -503,43 +503,26 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
         kind = row.get("kind")
         face = "white" if row.get("close") else colour
         if kind == "interval":
-            low, high, mid = clip(row["low"]), clip(row["high"]), clip(row["margin"])
+            low, high, x = clip(row["low"]), clip(row["high"]), clip(row["margin"])
             ax.plot([low, high], [y, y], color=colour, linewidth=2.2, solid_capstyle="butt", zorder=2)
-            ax.plot(
-                [mid],
-                [y],
-                marker=marker,
-                markersize=FOREST_MARKER,
-                color=colour,
-                markerfacecolor=face,
-                markeredgewidth=1.6,
-                zorder=3,
-            )
-            if abs(row["margin"]) >= FOREST_CLIP:  # drawn at the edge: say it lies beyond
-                ax.annotate(
-                    f"{'>' if mid > 0 else '<'} {FOREST_CLIP:g}",
-                    (mid, y),
-                    xytext=(-8 if mid > 0 else 8, 0),
-                    textcoords="offset points",
-                    va="center",
-                    ha="right" if mid > 0 else "left",
-                    fontsize=7,
-                    color="0.3",
-                )
+            # drawn at the edge: say it lies beyond
+            label = f"{'>' if x > 0 else '<'} {FOREST_CLIP:g}" if abs(row["margin"]) >= FOREST_CLIP else None
         else:
             x = edge if row.get("passed") else -edge
-            ax.plot(
-                [x],
-                [y],
-                marker=marker,
-                markersize=FOREST_MARKER,
-                color=colour,
-                markerfacecolor=face,
-                markeredgewidth=1.6,
-                zorder=3,
-            )
+            label = "exact" if kind == "exact" else "no interval"
+        ax.plot(
+            [x],
+            [y],
+            marker=marker,
+            markersize=FOREST_MARKER,
+            color=colour,
+            markerfacecolor=face,
+            markeredgewidth=1.6,
+            zorder=3,
+        )
+        if label is not None:  # on the inner side of the marker, inside the axes
             ax.annotate(
-                "exact" if kind == "exact" else "no interval",
+                label,
                 (x, y),
                 xytext=(-8 if x > 0 else 8, 0),
                 textcoords="offset points",
@@ -547,7 +530,7 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
                 ha="right" if x > 0 else "left",
                 fontsize=7,
                 color="0.3",
-            )  # the label on the inner side of the marker, inside the axes
+            )
     ax.set_xscale("symlog", linthresh=FOREST_LINEAR, linscale=1.5)
     ax.set_xlim(-FOREST_CLIP * 1.3, FOREST_CLIP * 1.3)
     ax.set_ylim(len(rows) - 0.5, -0.5)

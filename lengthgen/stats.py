@@ -7,13 +7,17 @@
   that stays inside the bounds, is narrower than the t-interval with few seeds and covers less than it states:
   with 3 seeds it is about the range of the values.)
 - :func:`seed_bootstrap`: the seed bootstrap's percentile interval of any statistic of per-seed items (a fit, a
-  ratio of the seed-mean curve), with a fixed generator;
+  ratio of the seed-mean curve), from the caller's generator; its resamples are :func:`resample_indices` (the one
+  random draw of seed indices every bootstrap here takes) and :func:`every_resample` (every distinct resample with
+  its probability, where there are few enough to enumerate);
 - :func:`clopper_pearson`: the exact (Clopper-Pearson) interval of a share, e.g. the share of seeds that fail a
   check that every seed must pass;
 - :func:`paired_t_interval`: the t-interval of the mean difference over the seeds two runs share;
 - :func:`mcnemar_exact`: the exact McNemar test of two runs' pass / fail outcomes over the seeds they share;
 - :func:`welch_interval`, :func:`fisher_exact`: the same two comparisons for runs that share no seeds (the mean
   difference's Welch t-interval; Fisher's exact test of the two failing counts);
+- :func:`student_interval`: Student's two-sample t-interval of a difference of means (repeated timings);
+- :func:`t_tail`: the two-sided tail probability of a t statistic;
 - :func:`t_quantile`, :func:`normal_quantile`: memoised quantiles (the report asks for the same few thousands of
   times).
 
@@ -24,14 +28,15 @@ in the functions that call into it. No torch.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+import statistics
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 LEVEL = 0.95  # the level of every interval a check states (a run under --until-decided states its own too)
-BOOTSTRAP_RESAMPLES = 2000  # seed_bootstrap's: enough for a stable 95% percentile interval, cheap for a seed-mean fit
-BOOTSTRAP_SEED = 20240601  # the bootstrap's own generator: the same interval on every rerun
+BOOTSTRAP_RESAMPLES = 2000  # random resamples a bootstrap draws: a stable 95% percentile interval, cheap for a fit
 
 
 def _special():
@@ -137,32 +142,78 @@ def mcnemar_exact(first: Sequence[bool], second: Sequence[bool]) -> float:
     return float(stats.binomtest(only_first, only_first + only_second, 0.5).pvalue)
 
 
-def seed_bootstrap(
-    items: Sequence[Any], statistic: Callable[[Sequence[Any]], float], level: float = LEVEL
-) -> tuple[float, float] | None:
-    """Percentile interval (95% unless ``level``) of ``statistic`` over seeds resampled with replacement
-    (None below 2 seeds). A resample that makes the statistic undefined (a fit through identical rows) is
-    dropped by scipy as NaN-producing; the interval is then over the others."""
-    from scipy import stats
+def resample_indices(seeds: int, draws: int, rng: np.random.Generator) -> np.ndarray:
+    """``draws`` bootstrap resamples of ``seeds`` seeds, drawn with replacement from ``rng``: (draws, seeds) indices
+    into the seeds, each uniform on 0..seeds-1 (the draw ``scipy.stats.bootstrap`` makes). ValueError for fewer
+    than one seed or draw."""
+    if seeds < 1 or draws < 1:
+        raise ValueError(f"{draws!r} resamples of {seeds!r} seeds: need at least one of each")
+    return rng.integers(0, seeds, size=(draws, seeds))  # (draws, seeds)
 
+
+def distinct_resamples(seeds: int) -> int:
+    """How many distinct bootstrap resamples ``seeds`` seeds have: the multisets of that size, C(2n-1, n)."""
+    return math.comb(2 * seeds - 1, seeds) if seeds > 0 else 1
+
+
+def every_resample(seeds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every distinct bootstrap resample of ``seeds`` seeds, as sorted indices ((distinct, seeds)), and its
+    multinomial probability ((distinct,), summing to 1)."""
+    rows = np.array(list(itertools.combinations_with_replacement(range(seeds), seeds)), dtype=int)
+    counts = np.stack([(rows == i).sum(axis=1) for i in range(seeds)], axis=1)  # (distinct, seeds)
+    log_w = math.lgamma(seeds + 1) - np.sum([[math.lgamma(c + 1) for c in row] for row in counts], axis=1)
+    return rows, np.exp(log_w - seeds * math.log(seeds))
+
+
+def seed_bootstrap(
+    items: Sequence[Any],
+    statistic: Callable[[Sequence[Any]], float],
+    rng: np.random.Generator,
+    level: float = LEVEL,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+) -> tuple[float, float] | None:
+    """Percentile interval at ``level`` of ``statistic`` over ``resamples`` resamples of the seeds' ``items``
+    (:func:`resample_indices` from ``rng``): ``scipy.stats.bootstrap(..., method="percentile")`` with that
+    generator, to the bit (``tests/unit/test_stats.py``). None below 2 seeds, or where an end is not finite: a
+    resample that makes the statistic undefined (NaN) makes the interval None."""
     items = list(items)
     if len(items) < 2:
         return None
-
-    def over(indices) -> float:
-        return float(statistic([items[int(i)] for i in indices]))
-
-    result = stats.bootstrap(
-        (np.arange(len(items)),),
-        over,
-        vectorized=False,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        confidence_level=level,
-        method="percentile",
-        rng=np.random.default_rng(BOOTSTRAP_SEED),
-    )
-    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+    indices = resample_indices(len(items), resamples, rng)  # (resamples, seeds)
+    distribution = np.array([float(statistic([items[int(i)] for i in row])) for row in indices])  # (resamples,)
+    low, high = percentile_interval(distribution, level)
     return (low, high) if math.isfinite(low) and math.isfinite(high) else None
+
+
+def percentile_interval(distribution: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
+    """The two-sided percentile interval at ``level`` of a bootstrap distribution: its (1 - level)/2 and
+    (1 + level)/2 quantiles by ``scipy.stats.quantile`` (linear interpolation; a NaN anywhere gives NaN ends),
+    the quantiles ``scipy.stats.bootstrap`` takes."""
+    from scipy import stats
+
+    alpha = (1 - level) / 2
+    ends = stats.quantile(np.asarray(distribution, dtype=float), np.asarray([alpha, 1 - alpha]))  # (2,)
+    return float(ends[0]), float(ends[1])
+
+
+def t_tail(t: np.ndarray, df: float) -> np.ndarray:
+    """The two-sided tail probability of Student's t statistics ``t`` (any shape, >= 0) with ``df`` degrees of
+    freedom (``np.inf``: the normal): ``2 * scipy.stats.t.sf(t, df)``."""
+    from scipy import stats
+
+    return 2 * stats.t.sf(t, df)
+
+
+def student_interval(first: Sequence[float], second: Sequence[float], level: float = LEVEL) -> tuple[float, float]:
+    """Student's two-sample t-interval of ``mean(first) - mean(second)`` at ``level``: n1 + n2 - 2 degrees of
+    freedom, the standard error sqrt(s1^2/n1 + s2^2/n2) (the pooled one where both sides have as many values, as
+    repeated timings do). ValueError below two values a side."""
+    if len(first) < 2 or len(second) < 2:
+        raise ValueError(f"a difference needs 2 values a side, not {len(first)} and {len(second)}")
+    mean = statistics.fmean(first) - statistics.fmean(second)
+    spread = (statistics.variance(first) / len(first) + statistics.variance(second) / len(second)) ** 0.5
+    half = t_quantile(0.5 + level / 2, len(first) + len(second) - 2) * spread
+    return mean - half, mean + half
 
 
 def welch_interval(first: Sequence[float], second: Sequence[float], level: float = LEVEL) -> tuple[float, float] | None:

@@ -35,10 +35,9 @@ not one the paper can have used).
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -48,21 +47,15 @@ from lengthgen.readings import READINGS, CellPlan
 from lengthgen.records import ClaimRecord
 from lengthgen.analysis.outcome import column_of
 from lengthgen.analysis.run_view import RunView
+from lengthgen.stats import BOOTSTRAP_RESAMPLES, distinct_resamples, every_resample, resample_indices, t_tail
 
 PAPER = "paper"
 FAVOURED = 0.95  # the (weighted) share of paired resamples a reading must win to be favoured
 AGREE_P = 0.05  # a measurement agrees with a number where runs differ by as much at least this often
 LEAST_P = 1e-3  # the least probability one number's term counts: no number outweighs the rest by more than log 1000
 SAME_WAY_CLAIMS = 2  # a preference needs numbers of this many different claims moving its way
-RESAMPLES = 2000  # random paired resamples where there are too many distinct ones to enumerate
 ENUMERATE_MOST = 20000  # enumerate every distinct joint resample up to this many
 BOOTSTRAP_SEED = 20261205  # the random resamples' generator seed: the same answer on every rerun
-
-
-def _stats() -> Any:
-    from scipy import stats  # the report's tail probabilities need scipy.stats alone
-
-    return stats
 
 
 @dataclass(frozen=True)
@@ -156,7 +149,7 @@ def probability(number: Number, values: np.ndarray) -> np.ndarray:
     else:
         gap = np.maximum(0.0, np.maximum(low - mean, mean - high))
     with np.errstate(divide="ignore", invalid="ignore"):
-        tail = 2 * _stats().t.sf(gap / np.sqrt(noise), n - 1 if n > 1 else np.inf)
+        tail = t_tail(gap / np.sqrt(noise), n - 1 if n > 1 else np.inf)
     return np.minimum(np.where(noise > 0, tail, (gap == 0).astype(float)), 1.0)
 
 
@@ -306,11 +299,6 @@ def table(run: RunView) -> Table:
 # ----------------------------------------------------------------------------------------------- the ranking
 
 
-def distinct_resamples(seeds: int) -> int:
-    """How many distinct bootstrap resamples ``seeds`` seeds have: the multisets of that size, C(2n-1, n)."""
-    return math.comb(2 * seeds - 1, seeds) if seeds > 0 else 1
-
-
 @dataclass(frozen=True)
 class Resamples:
     """Paired bootstrap resamples of the seeds: per seed count, the seed indices each resample draws, shared by
@@ -319,7 +307,7 @@ class Resamples:
     indices: Mapping[int, np.ndarray]  # seed count -> (resamples, seeds) indices into a measurement's seeds
     weights: np.ndarray  # (resamples,): each resample's probability under the bootstrap; they sum to 1
     distinct: int  # the distinct joint resamples there are
-    enumerated: bool  # every distinct one is here (else :data:`RESAMPLES` random draws)
+    enumerated: bool  # every distinct one is here (else random draws)
 
     @property
     def size(self) -> int:
@@ -332,30 +320,24 @@ class Resamples:
         return f"{self.size} random paired resamples of {self.distinct} distinct"
 
 
-def _multisets(seeds: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every distinct resample of ``seeds`` seeds (as sorted indices) and its multinomial probability."""
-    rows = np.array(list(itertools.combinations_with_replacement(range(seeds), seeds)), dtype=int)
-    counts = np.stack([(rows == i).sum(axis=1) for i in range(seeds)], axis=1)
-    log_w = math.lgamma(seeds + 1) - np.sum([[math.lgamma(c + 1) for c in row] for row in counts], axis=1)
-    return rows, np.exp(log_w - seeds * math.log(seeds))
-
-
 def paired_resamples(
-    counts: Iterable[int], most: int = ENUMERATE_MOST, draws: int = RESAMPLES, seed: int = BOOTSTRAP_SEED
+    counts: Iterable[int], most: int = ENUMERATE_MOST, draws: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
 ) -> Resamples:
     """Paired resamples for measurements with the given seed counts (counts under 2 have nothing to resample):
-    every distinct joint resample with its weight where there are at most ``most``, else ``draws`` random ones
-    from a generator seeded with ``seed``, equally weighted. A general statistic: nothing here knows the paper."""
+    every distinct joint resample with its weight where there are at most ``most`` (``lengthgen.stats``'
+    :func:`every_resample` per seed count, joined), else ``draws`` random ones per seed count
+    (:func:`resample_indices`, one after another from one generator seeded with ``seed``), equally weighted. A
+    general statistic: nothing here knows the paper."""
     sizes = sorted({int(c) for c in counts if c >= 2})
     distinct = math.prod(distinct_resamples(n) for n in sizes)
     if distinct <= most:
-        parts = [_multisets(n) for n in sizes]
+        parts = [every_resample(n) for n in sizes]
         grid = [g.ravel() for g in np.meshgrid(*[np.arange(len(w)) for _, w in parts], indexing="ij")] if parts else []
         weights = np.prod([w[g] for (_, w), g in zip(parts, grid)], axis=0) if parts else np.ones(1)
         indices = {n: rows[g] for n, (rows, _), g in zip(sizes, parts, grid)}
         return Resamples(indices, np.asarray(weights, dtype=float), distinct, True)
     rng = np.random.default_rng(seed)
-    indices = {n: rng.integers(0, n, size=(draws, n)) for n in sizes}
+    indices = {n: resample_indices(n, draws, rng) for n in sizes}
     return Resamples(indices, np.full(draws, 1.0 / draws), distinct, False)
 
 

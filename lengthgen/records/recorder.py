@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from lengthgen.catalogue import Entry
 from lengthgen.records.basis import label as label_by_rule
 from lengthgen.records.check import (
@@ -29,6 +31,8 @@ from lengthgen.records.check import (
 from lengthgen.records.record import AtSetting, ClaimRecord, Control, Declared, InUniverse
 from lengthgen.records.verdict import FAIL, XFAIL, decide
 from lengthgen.stats import seed_bootstrap, t_interval
+
+BOOTSTRAP_SEED = 20240601  # the seed of a bootstrap check's generator, fresh per interval: the same one on every rerun
 
 
 class NotReproduced(Exception):
@@ -199,13 +203,13 @@ class ClaimRecorder:
             threshold = (float(threshold[0]), float(threshold[1]))
         kind = "t" if ci is not None else None
         if bootstrap is not None:
-            ci, kind = seed_bootstrap(*bootstrap), "bootstrap"
+            ci, kind = seed_bootstrap(*bootstrap, np.random.default_rng(BOOTSTRAP_SEED)), "bootstrap"
         elif exact:
             kind = "exact"
         decision = None
         raised = self.decision_level != DECISION_LEVEL
         if raised and kind == "bootstrap":
-            decision = seed_bootstrap(*bootstrap, level=self.decision_level)
+            decision = seed_bootstrap(*bootstrap, np.random.default_rng(BOOTSTRAP_SEED), self.decision_level)
         elif raised and kind == "t":
             decision = t_interval(values, self.decision_level)
         run_seeds = self.record.scale.get("seeds")

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import fmean, median, variance
+from statistics import fmean, median
 from typing import Any, Mapping, NamedTuple
 
 from lengthgen.analysis.data import read_json
-from lengthgen.sequential import t_quantile
+from lengthgen.stats import student_interval
 
 LEVEL = 0.95  # the intervals' coverage
 
@@ -49,13 +49,10 @@ class Saving(NamedTuple):
 
 
 def difference(off: list[float], on: list[float]) -> Difference:
-    """The difference of the means with its t interval (pooled degrees of freedom); ValueError below 2 runs."""
-    if len(off) < 2 or len(on) < 2:
-        raise ValueError(f"a difference needs 2 runs a side, not {len(off)} and {len(on)}")
-    mean = fmean(off) - fmean(on)
-    spread = (variance(off) / len(off) + variance(on) / len(on)) ** 0.5  # the difference's standard error
-    half = t_quantile(0.5 + LEVEL / 2, len(off) + len(on) - 2) * spread
-    return Difference(mean, mean - half, mean + half)
+    """The difference of the means with its t interval (``lengthgen.stats.student_interval``); ValueError below 2
+    runs a side."""
+    low, high = student_interval(off, on, LEVEL)
+    return Difference(fmean(off) - fmean(on), low, high)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ def test_a_planted_saving_pays_and_a_planted_nothing_is_within_noise(tmp_path):
 
 
 def test_a_difference_needs_two_runs_a_side():
-    with pytest.raises(ValueError, match="2 runs a side"):
+    with pytest.raises(ValueError, match="2 values a side"):
         difference([1.0], [1.0, 2.0])
 
 

@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 from lengthgen.records import ClaimRecorder, seed_bootstrap
+from lengthgen.records.recorder import BOOTSTRAP_SEED
 from lengthgen.sequential import (
     ALPHA,
     Plan,
@@ -78,12 +79,12 @@ def test_seeds_to_decide_from_the_observed_spread():
 def test_seed_bootstrap_is_reproducible_and_covers_the_statistic():
     rng = np.random.default_rng(SIM_SEED)
     items = list(rng.normal(1.0, 0.2, size=8))
-    first = seed_bootstrap(items, np.mean)
-    assert first == seed_bootstrap(items, np.mean)  # its own fixed generator
+    first = seed_bootstrap(items, np.mean, np.random.default_rng(BOOTSTRAP_SEED))
+    assert first == seed_bootstrap(items, np.mean, np.random.default_rng(BOOTSTRAP_SEED))  # a seeded generator
     assert first[0] < np.mean(items) < first[1]
-    wide = seed_bootstrap(items, np.mean, level=0.99)
+    wide = seed_bootstrap(items, np.mean, np.random.default_rng(BOOTSTRAP_SEED), level=0.99)
     assert wide[0] <= first[0] and wide[1] >= first[1]
-    assert seed_bootstrap(items[:1], np.mean) is None
+    assert seed_bootstrap(items[:1], np.mean, np.random.default_rng(BOOTSTRAP_SEED)) is None
 
 
 def test_seed_bootstrap_coverage_on_synthetic_streams():
@@ -94,7 +95,10 @@ def test_seed_bootstrap_coverage_on_synthetic_streams():
     streams = 80
     covered = sum(
         low <= 0 <= high
-        for low, high in (seed_bootstrap(list(rng.standard_normal(8)), np.mean) for _ in range(streams))
+        for low, high in (
+            seed_bootstrap(list(rng.standard_normal(8)), np.mean, np.random.default_rng(BOOTSTRAP_SEED))
+            for _ in range(streams)
+        )
     )
     assert 0.8 <= covered / streams <= 1.0, covered
 

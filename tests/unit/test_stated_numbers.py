@@ -19,6 +19,7 @@ from lengthgen.registry import Registry
 from lengthgen.analysis import data
 from lengthgen.analysis import stated_numbers as sn
 from lengthgen.analysis.run_view import RunView
+from lengthgen.stats import BOOTSTRAP_RESAMPLES, distinct_resamples
 from tests.helpers import DATA, registry
 
 REFERENCE = DATA / "claims-reference.json.gz"
@@ -96,7 +97,7 @@ def test_no_number_outweighs_the_rest():
 
 
 def test_with_few_seeds_every_distinct_resample_is_enumerated_with_its_weight():
-    assert sn.distinct_resamples(5) == 126 and sn.distinct_resamples(8) == 6435
+    assert distinct_resamples(5) == 126 and distinct_resamples(8) == 6435
     plan = sn.paired_resamples([5, 1])  # one value has nothing to resample
     assert plan.enumerated and plan.size == plan.distinct == 126 and set(plan.indices) == {5}
     assert plan.weights.sum() == pytest.approx(1.0)
@@ -104,7 +105,7 @@ def test_with_few_seeds_every_distinct_resample_is_enumerated_with_its_weight():
     assert weight[(0, 1, 2, 3, 4)] == pytest.approx(120 / 5**5)  # 5! orderings of 5^5
     assert weight[(0, 0, 0, 0, 0)] == pytest.approx(1 / 5**5)
     joint = sn.paired_resamples([5, 8])  # 126 x 6435 joint resamples: too many, drawn at random and said so
-    assert not joint.enumerated and joint.distinct == 126 * 6435 and joint.size == sn.RESAMPLES
+    assert not joint.enumerated and joint.distinct == 126 * 6435 and joint.size == BOOTSTRAP_RESAMPLES
     assert "random paired resamples of 810810 distinct" in joint.text()
     assert sn.paired_resamples([5, 8]).indices[8].tolist() == joint.indices[8].tolist()  # seeded: the same
 

@@ -3,9 +3,11 @@ reference run with its uncertainty statement (lengthgen.records.check)."""
 
 from __future__ import annotations
 
+import ast
 import gzip
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -18,13 +20,19 @@ from lengthgen.stats import (
     bounded_interval,
     clip,
     clopper_pearson,
+    distinct_resamples,
+    every_resample,
     fisher_exact,
     mcnemar_exact,
     normal_quantile,
     paired_t_interval,
+    percentile_interval,
+    resample_indices,
     seed_bootstrap,
+    student_interval,
     t_interval,
     t_quantile,
+    t_tail,
     welch_interval,
 )
 
@@ -110,9 +118,171 @@ def test_fisher_exact_is_scipys():
 
 def test_seed_bootstrap_is_deterministic():
     items = [0.1, 0.4, 0.2, 0.3, 0.5]
-    first = seed_bootstrap(items, lambda xs: sum(xs) / len(xs))
-    assert first == seed_bootstrap(items, lambda xs: sum(xs) / len(xs)) and first[0] < 0.3 < first[1]
-    assert seed_bootstrap([0.1], lambda xs: xs[0]) is None
+    first = seed_bootstrap(items, lambda xs: sum(xs) / len(xs), np.random.default_rng(7))
+    assert first == seed_bootstrap(items, lambda xs: sum(xs) / len(xs), np.random.default_rng(7))
+    assert first[0] < 0.3 < first[1]
+    assert seed_bootstrap([0.1], lambda xs: xs[0], np.random.default_rng(7)) is None
+
+
+def _undefined_for_one_seed(xs) -> float:
+    return math.nan if len(set(xs)) == 1 else float(np.mean(xs))  # a fit through identical rows: undefined
+
+
+@pytest.mark.parametrize("level", [0.95, 0.99, 1 - 0.05 / 7])
+@pytest.mark.parametrize(
+    "statistic", [np.mean, lambda xs: float(np.median(xs)), lambda xs: max(xs) - min(xs), _undefined_for_one_seed]
+)
+@pytest.mark.parametrize("seeds", [2, 3, 5, 8])
+def test_seed_bootstrap_is_scipys_percentile_bootstrap_to_the_bit(seeds, statistic, level):
+    items = [round(float(v), 3) for v in np.random.default_rng(seeds).normal(0.6, 0.2, seeds)]
+
+    def over(indices) -> float:
+        return float(statistic([items[int(i)] for i in indices]))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns where a NaN resample leaves no interval
+        ref = stats.bootstrap(
+            (np.arange(seeds),),
+            over,
+            vectorized=False,
+            n_resamples=2000,
+            confidence_level=level,
+            method="percentile",
+            rng=np.random.default_rng(20240601),
+        ).confidence_interval
+    expected = (float(ref.low), float(ref.high)) if np.isfinite([ref.low, ref.high]).all() else None
+    assert seed_bootstrap(items, statistic, np.random.default_rng(20240601), level) == expected
+
+
+def test_resample_indices_are_scipys_draw_and_every_resample_its_distribution():
+    draw = resample_indices(5, 300, np.random.default_rng(3))
+    assert draw.shape == (300, 5) and draw.tolist() == np.random.default_rng(3).integers(0, 5, (300, 5)).tolist()
+    rows, weights = every_resample(4)
+    assert len(rows) == distinct_resamples(4) == 35 and weights.sum() == pytest.approx(1.0)
+    for row, w in zip(rows.tolist(), weights):  # each multiset's multinomial probability, from scipy
+        counts = np.bincount(row, minlength=4)
+        assert w == pytest.approx(stats.multinomial.pmf(counts, 4, [0.25] * 4), rel=1e-12)
+    with pytest.raises(ValueError, match="0 resamples of 5 seeds"):
+        resample_indices(5, 0, np.random.default_rng(3))
+
+
+def test_percentile_interval_is_scipys_quantiles():
+    distribution = np.random.default_rng(4).standard_normal(2000)
+    expected = np.percentile(distribution, [2.5, 97.5])
+    assert percentile_interval(distribution) == pytest.approx(tuple(expected), rel=1e-12)
+
+
+def test_t_tail_is_scipys_two_sided_p_value():
+    values = np.array([0.41, 0.38, 0.44, 0.40, 0.39])
+    result = stats.ttest_1samp(values, 0.35)
+    assert float(t_tail(np.array(abs(result.statistic)), 4)) == pytest.approx(result.pvalue, rel=1e-12)
+    assert float(t_tail(np.array(1.959963984540054), np.inf)) == pytest.approx(0.05, rel=1e-12)  # the normal
+
+
+def test_student_interval_is_scipys_pooled_two_sample_interval():
+    first, second = [2.31, 2.28, 2.40, 2.35, 2.30], [2.10, 2.15, 2.08, 2.20, 2.12]  # as many repeats a side
+    ref = stats.ttest_ind(first, second, equal_var=True).confidence_interval(0.95)
+    assert student_interval(first, second) == pytest.approx((ref.low, ref.high), rel=1e-12)
+    with pytest.raises(ValueError, match="2 values a side"):
+        student_interval([1.0], [1.0, 2.0])
+
+
+# scipy.stats' interval, test, bootstrap and quantile functions, and numpy's quantiles: lengthgen.stats alone
+# calls them (the rest of the package takes its statistics from there)
+STATISTICS = {
+    "bootstrap",
+    "binomtest",
+    "proportion_ci",
+    "interval",
+    "ppf",
+    "sf",
+    "cdf",
+    "isf",
+    "quantile",
+    "percentile",
+    "nanquantile",
+    "nanpercentile",
+    "sem",
+    "ttest_ind",
+    "ttest_rel",
+    "ttest_1samp",
+    "fisher_exact",
+    "stdtrit",
+    "stdtr",
+    "ndtri",
+    "betaincinv",
+    "t",
+    "norm",
+    "beta",
+    "binom",
+}
+PACKAGE = Path(__file__).resolve().parents[2] / "lengthgen"
+SCIPY_STATS_ELSEWHERE = {"probes/dilution.py"}  # imports scipy.stats for linregress, a least-squares fit
+
+
+def _imports_scipy_stats(tree: ast.AST) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.startswith("scipy.stats") for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("scipy"):
+            if node.module.startswith("scipy.stats") or any(a.name == "stats" for a in node.names):
+                return True
+    return False
+
+
+def _statistics_called(tree: ast.AST) -> set[str]:
+    """The names of STATISTICS a module reaches through scipy (its imports, then attributes of what they bind)
+    or numpy (np.quantile, np.percentile)."""
+    bound: dict[str, str] = {}  # a local name -> the scipy or numpy module it stands for
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in ("scipy", "numpy"):
+                    bound[alias.asname or alias.name.split(".")[0]] = alias.name
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "scipy":
+            for alias in node.names:
+                if alias.name in STATISTICS:
+                    found.add(alias.name)
+                bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in STATISTICS:
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in bound:
+                module = bound[root.id]
+                if module.startswith("scipy") or node.attr in (
+                    "quantile",
+                    "percentile",
+                    "nanquantile",
+                    "nanpercentile",
+                ):
+                    found.add(f"{module}.{node.attr}")
+    return found
+
+
+def test_no_module_but_lengthgen_stats_computes_an_interval_a_bootstrap_or_a_quantile():
+    offenders = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "stats.py":
+            continue
+        tree, name = ast.parse(path.read_text(), str(path)), path.relative_to(PACKAGE).as_posix()
+        called = _statistics_called(tree)
+        if called:
+            offenders[name] = sorted(called)
+        if _imports_scipy_stats(tree) and name not in SCIPY_STATS_ELSEWHERE:
+            offenders.setdefault(name, []).append("imports scipy.stats")
+    assert not offenders, offenders
+    assert _statistics_called(ast.parse("from scipy import stats\nstats.t.interval(0.95, 3)")) == {
+        "scipy.stats.t",
+        "scipy.stats.interval",
+    }
+    assert _statistics_called(ast.parse("import numpy as np\nnp.quantile(x, 0.5)")) == {"numpy.quantile"}
+    assert _statistics_called(ast.parse("from scipy.stats import bootstrap")) == {"bootstrap"}
+    assert not _statistics_called(ast.parse("from scipy import stats\nstats.linregress(x, y)"))
+    assert _imports_scipy_stats(ast.parse("def f():\n    from scipy import stats\n    return stats"))
+    assert not _imports_scipy_stats(ast.parse("from scipy import special"))
 
 
 # ----------------------------------------------------------------------------------------------- checks

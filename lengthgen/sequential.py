@@ -38,7 +38,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from lengthgen.stats import normal_quantile, t_quantile
+from lengthgen.stats import normal_quantile, t_half_width, t_quantile
 
 ALPHA = 0.05  # the error level of a decision, split over the looks
 BATCH = 4  # seeds added at each look
@@ -206,7 +206,7 @@ def seeds_to_decide(distance: float, se: float, seeds: int, level: float = 0.95)
         return None
     n = guess
     while n <= SEEDS_CAP:
-        if t_quantile(0.5 + level / 2, n - 1) * spread / math.sqrt(n) < distance:
+        if t_half_width(spread, n, level) < distance:
             return n
         n = n + 1 if n < 64 else int(n * 1.01) + 1
     return None
@@ -231,7 +231,7 @@ def simulate_wrong_decisions(
             continue
         prefix = values[:, :n]  # (streams, n)
         mean = prefix.mean(axis=1)
-        half = t_quantile(0.5 + level / 2, n - 1) * prefix.std(axis=1, ddof=1) / math.sqrt(n)
+        half = t_half_width(prefix.std(axis=1, ddof=1), n, level)  # (streams,)
         now = ~decided & (np.abs(mean) > half)
         used[now] = n
         decided |= now

@@ -1,6 +1,7 @@
 """The suite's statistics, in one place: every interval a check states and every test that compares two runs.
 
-- :func:`t_interval`: the two-sided t-interval of a mean over seeds (an unbounded quantity);
+- :func:`t_interval`: the two-sided t-interval of a mean over seeds (an unbounded quantity); :func:`t_half_width`:
+  its half-width for a given spread;
 - :func:`bounded_interval`: the t-interval of a mean over seeds of a quantity with bounds (an accuracy, a share,
   an attention weight in [0, 1]), clipped to them: it keeps the t-interval's coverage (the true mean lies inside
   the bounds) and never shows an end outside them. (The seed bootstrap's percentile interval, the other interval
@@ -76,6 +77,14 @@ def t_interval(values: Sequence[float], level: float = LEVEL) -> tuple[float, fl
         return (mean, mean)
     half = t_quantile(0.5 + level / 2, array.size - 1) * sem
     return (mean - half, mean + half)
+
+
+def t_half_width(spread: float | np.ndarray, seeds: int, level: float = LEVEL) -> float | np.ndarray:
+    """The half-width at ``level`` of the t-interval of a mean over ``seeds`` values whose standard deviation is
+    ``spread`` (a float, or an array of them): t_{(1+level)/2, seeds-1} * spread / sqrt(seeds). The seeds a check
+    would need and the stopping rule's simulation ask it for spreads they assume; :func:`t_interval` multiplies
+    the quantile by the standard error itself, in the order ``scipy.stats.t.interval`` does."""
+    return t_quantile(0.5 + level / 2, seeds - 1) * spread / math.sqrt(seeds)
 
 
 def bounded_interval(

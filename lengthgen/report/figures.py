@@ -8,7 +8,7 @@ stored with a small palette (:func:`compact_png`), so that the page stays light.
 Every claim records its figures as specs (plain data); nothing here knows a claim. Matplotlib's
 object API with the Agg canvas (no pyplot state, no display, no network). A spec that cannot be drawn
 does not stop the report: :func:`render_record` returns the error in its place, and the page shows it.
-Matplotlib is heavy, and imported inside the functions that need it (those that draw, and ``spec_key`` for
+Matplotlib is heavy, and imported inside the functions that need it (those that draw, and ``drawing_key`` for
 its version): importing the report (``lengthgen diff``, ``lengthgen multiverse``, the markdown summary, the
 claim tests' ``figure_specs``) does not load it.
 """
@@ -22,7 +22,7 @@ import json
 import textwrap
 from pathlib import Path
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -408,30 +408,53 @@ def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     return compact_png(buffer.getvalue()), caption
 
 
+def drawing_key(data: Any, files: tuple[str, ...], *settings: Any) -> str:
+    """A drawing's identity: its data (as sorted JSON), the package ``files`` that draw it, matplotlib's version
+    and any ``settings`` the drawing is made with."""
+    import matplotlib  # heavy: only for a drawing's key (module docstring)
+
+    salt = ":".join([files_fingerprint(files), matplotlib.__version__, *(str(s) for s in settings)])
+    text = json.dumps(data, sort_keys=True, default=str)
+    return hashlib.sha256(f"{salt}\n{text}".encode()).hexdigest()
+
+
 def spec_key(spec: Mapping[str, Any]) -> str:
     """The drawing's identity: the spec, this renderer's code and matplotlib's version."""
-    import matplotlib  # heavy: only for a figure's key (module docstring)
+    return drawing_key(spec, ("report/figures.py",))
 
-    text = json.dumps(spec, sort_keys=True, default=str)
-    salt = f"{files_fingerprint(('report/figures.py',))}:{matplotlib.__version__}"
-    return hashlib.sha256(f"{salt}\n{text}".encode()).hexdigest()
+
+def kept_drawing(
+    key: str, drawings: Path | None, draw: Callable[[], dict[str, str]], fields: tuple[str, ...] = ("png",)
+) -> dict[str, str]:
+    """The drawing kept under ``key`` in ``drawings`` (a JSON object holding ``fields``: the base64 PNG under
+    "png", and what else ``draw`` returns), else ``draw()``'s, kept there for the next run (a warm rerun redraws
+    nothing; a damaged file, or one that lacks a field, is drawn again). ``drawings`` None: drawn, kept nowhere.
+    The one cache of the page's drawings: the claims' figures (:func:`cached_render`) and the multiverse's curves
+    (``specification.cached_curve``)."""
+    path = drawings / f"{key}.json" if drawings is not None else None
+    if path is not None and path.exists():
+        try:
+            stored = json.loads(path.read_text())
+            if isinstance(stored, dict) and all(field in stored for field in fields):
+                return stored
+        except (OSError, ValueError):
+            pass  # a damaged drawing is drawn again
+    drawn = draw()
+    if path is not None:
+        atomic_write(path, json.dumps(drawn))
+    return drawn
 
 
 def cached_render(spec: Mapping[str, Any], cache_dir: Path | None) -> tuple[str, str]:
     """``(png_base64, caption)`` of a spec, reusing an earlier drawing of the same spec from ``cache_dir``
-    (a warm rerun redraws nothing); raises :class:`FigureError` like :func:`render`."""
-    path = cache_dir / f"{spec_key(spec)}.json" if cache_dir is not None else None
-    if path is not None and path.exists():
-        try:
-            stored = json.loads(path.read_text())
-            return stored["png"], stored["caption"]
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged drawing is drawn again
-    png, caption = render(spec)
-    encoded = base64.b64encode(png).decode("ascii")
-    if path is not None:
-        atomic_write(path, json.dumps({"png": encoded, "caption": caption}))
-    return encoded, caption
+    (:func:`kept_drawing`); raises :class:`FigureError` like :func:`render`."""
+
+    def draw() -> dict[str, str]:
+        png, caption = render(spec)
+        return {"png": base64.b64encode(png).decode("ascii"), "caption": caption}
+
+    kept = kept_drawing(spec_key(spec), cache_dir, draw, ("png", "caption"))
+    return kept["png"], kept["caption"]
 
 
 def render_record(figures: Mapping[str, Any], cache_dir: Path | None = None) -> list[Rendered]:

@@ -12,17 +12,15 @@ claims' figures (:func:`cached_curve`), so a rerun that records the same cells r
 from __future__ import annotations
 
 import base64
-import hashlib
-import json
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from lengthgen.analysis.curve import Curve, curve, main_effects
 from lengthgen.report.curve import curve_png, effect_line
+from lengthgen.report.figures import kept_drawing, drawing_key
 from lengthgen.analysis.outcome import column_of
 from lengthgen.analysis.run_view import RunView
-from lengthgen.store.files import atomic_write, files_fingerprint
 
 CURVE_DPI = 72  # the curves' resolution: a point a pixel, so their 7-8 pt labels stay legible; the page scales each
 # to its width anyway, and holds one per multiverse row, so fewer pixels than matplotlib's 100 dpi keep it light
@@ -44,30 +42,21 @@ class CurveView:
 
 
 def curve_key(found: Curve) -> str:
-    """The drawing's identity: the curve's data, the drawing code and matplotlib's version."""
-    import matplotlib  # heavy: only for a drawing's key
-
-    salt = f"{files_fingerprint(('report/curve.py', 'analysis/curve.py'))}:{matplotlib.__version__}:{CURVE_DPI}"
-    data = json.dumps(asdict(found), sort_keys=True, default=str)
-    return "curve-" + hashlib.sha256(f"{salt}\n{data}".encode()).hexdigest()
+    """The drawing's identity: the curve's data, the drawing code, matplotlib's version and :data:`CURVE_DPI`."""
+    return "curve-" + drawing_key(asdict(found), ("report/curve.py", "analysis/curve.py"), CURVE_DPI)
 
 
 def cached_curve(found: Curve, key: str, drawings: Path | None) -> str:
     """The curve's PNG at :data:`CURVE_DPI`, base64, reusing a drawing of the same curve (its ``key``) kept in
-    ``drawings``."""
-    path = drawings / f"{key}.json" if drawings is not None else None
-    if path is not None and path.exists():
-        try:
-            return json.loads(path.read_text())["png"]
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged drawing is drawn again
-    import matplotlib  # heavy: only when drawing
+    ``drawings`` (``figures.kept_drawing``)."""
 
-    with tempfile.TemporaryDirectory() as scratch, matplotlib.rc_context({"savefig.dpi": CURVE_DPI}):
-        png = base64.b64encode(curve_png(found, Path(scratch) / "curve.png").read_bytes()).decode("ascii")
-    if path is not None:
-        atomic_write(path, json.dumps({"png": png}))
-    return png
+    def draw() -> dict[str, str]:
+        import matplotlib  # heavy: only when drawing
+
+        with tempfile.TemporaryDirectory() as scratch, matplotlib.rc_context({"savefig.dpi": CURVE_DPI}):
+            return {"png": base64.b64encode(curve_png(found, Path(scratch) / "curve.png").read_bytes()).decode("ascii")}
+
+    return kept_drawing(key, drawings, draw)["png"]
 
 
 def ruled_out_view(column: str, universes: int) -> CurveView:

@@ -14,12 +14,11 @@ import re
 from pathlib import Path
 from types import ModuleType
 
-from lengthgen.catalogue import Catalogue
+from lengthgen.catalogue import Catalogue, claim_order
 
 from claims.spec import ClaimSpec
 
 HERE = Path(__file__).parent
-ID = re.compile(r"([A-Z]+)(\d+)")  # an id's letters and number: "C12" -> ("C", 12)
 MODULE = re.compile(r"test_[a-z]+\d+_\w+")  # a claim module's name: test_<id>_<words>, e.g. test_c08_pinning
 
 
@@ -30,10 +29,10 @@ def claim_modules() -> tuple[ModuleType, ...]:
     return tuple(m for m in modules if isinstance(getattr(m, "CLAIM", None), ClaimSpec))
 
 
-def order(spec: ClaimSpec) -> tuple[bool, str, int, str]:
-    """The catalogue's order: the paper's claims before the predictions, each by its number."""
-    match = ID.fullmatch(spec.id)
-    return (spec.prediction, match.group(1), int(match.group(2))) if match else (spec.prediction, spec.id, 0)
+def order(spec: ClaimSpec) -> tuple[int, str]:
+    """The catalogue's order: the paper's claims before the predictions, each by its number
+    (``lengthgen.catalogue.claim_order``)."""
+    return claim_order(spec.id)
 
 
 class DuplicateClaim(ValueError):

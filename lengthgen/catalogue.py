@@ -10,12 +10,30 @@ the library knows the shape of a claim and no claim. Imports no torch.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator, Mapping
 
 from lengthgen.config import _require
 
 NOT_IN_PAPER = "not tested by the paper (a prediction of its account)"  # a prediction's "paper value"
+PREDICTION_BASE = 1000  # predictions P1.. sort after every paper claim C1..C22
+OTHER_NUMBER = 10_000  # an id that is neither a claim's nor a prediction's sorts after both
+CLAIM_ID = re.compile(r"([CP])(\d+)")  # a paper claim's id ("C12") or a prediction's ("P3")
+
+
+def claim_number(claim_id: str) -> int:
+    """C7 -> 7, P2 -> 1002 (after the paper's claims), anything else :data:`OTHER_NUMBER` (last)."""
+    match = CLAIM_ID.fullmatch(claim_id)
+    if not match:
+        return OTHER_NUMBER
+    return int(match.group(2)) + (PREDICTION_BASE if match.group(1) == "P" else 0)
+
+
+def claim_order(claim_id: str) -> tuple[int, str]:
+    """The one order of claim ids: the paper's claims by number, then the predictions by number, then any other id
+    by name. The claims' registry, claims.json and the multiverse's declarations file sort by it."""
+    return claim_number(claim_id), claim_id
 
 
 @dataclass(frozen=True)

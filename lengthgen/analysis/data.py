@@ -17,30 +17,23 @@ from __future__ import annotations
 import gzip
 import json
 import math
-import re
 import zlib
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from lengthgen.catalogue import claim_number as claim_number  # the report and the analysis read it here
+from lengthgen.catalogue import claim_order
 from lengthgen.records import ClaimRecord
 from lengthgen.records.record import setting_of, universe_of
 from lengthgen.registry import Registry
 from lengthgen.store.files import atomic_write
 
 FORMAT = 1  # version of the claims.json layout
-PREDICTION_BASE = 1000  # predictions P1.. sort after every paper claim C1..C22
-
-
-def claim_number(claim_id: str) -> int:
-    """C7 -> 7, P2 -> 1002 (after the paper's claims), anything else last."""
-    match = re.fullmatch(r"([CP])(\d+)", claim_id)
-    if not match:
-        return 10_000
-    return int(match.group(2)) + (PREDICTION_BASE if match.group(1) == "P" else 0)
 
 
 def sort_key(record: Mapping[str, Any]) -> tuple:
-    return claim_number(record["claim"]), record.get("claim", ""), record.get("test", "")
+    """A record's place in the file: its claim's (``lengthgen.catalogue.claim_order``), then its test's name."""
+    return (*claim_order(record["claim"]), record.get("test", ""))
 
 
 def finite(value: Any) -> Any:

@@ -24,6 +24,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from lengthgen.catalogue import claim_order
 from lengthgen.records import Check, ClaimRecord
 
 FORMAT = 1  # the file's format; another is refused
@@ -81,23 +82,16 @@ class Declarations:
             "reasons are written by hand, per claim and choice",
             "recorded": self.recorded,
             "reasons": {
-                c: dict(sorted(r.items())) for c, r in sorted(self.reasons.items(), key=lambda kv: _claim_key(kv[0]))
+                c: dict(sorted(r.items())) for c, r in sorted(self.reasons.items(), key=lambda kv: claim_order(kv[0]))
             },
             "cells": [c.to_json() for _, c in sorted(self.cells.items(), key=lambda kv: _cell_key(kv[0]))],
         }
 
 
-def _claim_key(claim: str) -> tuple:
-    try:
-        return (0 if claim.startswith("C") else 1, int(claim[1:]))
-    except ValueError:
-        return (2, claim)
-
-
 def _cell_key(key: tuple[str, str]) -> tuple:
     universe, column = key
     claim, _, width = column.partition("-d")
-    return (universe.count("+"), universe, *_claim_key(claim), width)
+    return (universe.count("+"), universe, *claim_order(claim), width)
 
 
 def parse(data: Any, where: str = "declarations") -> Declarations:

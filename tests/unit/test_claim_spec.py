@@ -7,7 +7,9 @@ import pkgutil
 
 import pytest
 
-from lengthgen.catalogue import NOT_IN_PAPER
+from lengthgen.analysis.data import sort_key
+from lengthgen.analysis.declared import _cell_key
+from lengthgen.catalogue import NOT_IN_PAPER, claim_order
 from lengthgen.records import ClaimRecorder, Declared
 from lengthgen.scale import PAPER, QUICK
 from tests.helpers import UNKNOWN_CLAIM
@@ -157,3 +159,12 @@ def test_two_modules_declaring_one_id_are_one_line_naming_both():
         discovered((first, second))
     assert str(raised.value) == "two claim modules declare C15: claims.test_c15_a and claims.test_c15_b"
     assert list(discovered((first,))) == ["C15"]
+
+
+def test_one_order_of_claim_ids_sorts_the_registry_claims_json_and_the_declarations():
+    ids = ["P10", "C22", "X1", "P2", "C3", "C10", "P1"]
+    assert sorted(ids, key=claim_order) == ["C3", "C10", "C22", "P1", "P2", "P10", "X1"]
+    assert sorted(ids, key=lambda c: sort_key({"claim": c})) == sorted(ids, key=claim_order)
+    cells = {("paper", c): None for c in ("P3", "C12-d64", "C2", "C12")}
+    assert [c for _, c in sorted(cells, key=_cell_key)] == ["C2", "C12", "C12-d64", "P3"]
+    assert [s.id for s in sorted(CLAIMS.values(), key=order)] == sorted(CLAIMS, key=claim_order)

@@ -23,7 +23,7 @@ from jinja2.runtime import Macro
 from lengthgen.analysis import answer
 from lengthgen.report import text
 from lengthgen.report.doc_sections import fill
-from lengthgen.report.markdown import cell
+from lengthgen.report.markdown import cell, verdict_cell
 
 TEMPLATES = "templates"  # folder of lengthgen/report holding the templates (package data)
 DOCUMENTS = ("docs/catalogue.md", "README.md") + tuple(  # every document it renders, by its path in the repository
@@ -41,7 +41,10 @@ DOCUMENTS = ("docs/catalogue.md", "README.md") + tuple(  # every document it ren
     )
 )
 WHOLE = ("docs/catalogue.md",)  # the documents rendered whole (no hand-written prose around them)
-FILTERS = {"cell": cell}  # a value as one markdown table cell (one line, escaped, cut to a length)
+FILTERS = {
+    "cell": cell,  # a value as one markdown table cell (one line, escaped, cut to a length)
+    "verdict_cell": verdict_cell,  # a claim test's verdict as a cell, bold unless reproduced
+}
 GLOBALS = {  # the formats every rendering shares (lengthgen.report.text)
     "num": text.num,
     "interval": text.interval,

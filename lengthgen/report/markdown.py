@@ -70,6 +70,13 @@ def test_ids(claims: Sequence[ClaimRecord]) -> list[str]:
     return [f"{c.claim} {variant(c, len(functions[c.claim]) > 1)}".strip() for c in claims]
 
 
+def verdict_cell(claim: ClaimRecord) -> str:
+    """A claim test's verdict as a table cell, bold unless reproduced ("unknown" without a verdict): the summary's
+    verdict tables and the documents' (``templates/docs/_shared.md.j2``, the ``verdict_cell`` filter)."""
+    shown = cell(claim.label if claim.verdict else "unknown")
+    return shown if claim.verdict == "reproduced" else f"**{shown}**"
+
+
 def verdict_rows(
     claims: Sequence[ClaimRecord], readings: Mapping[str, mv.Outcome | None] | None = None
 ) -> list[list[str]]:
@@ -82,12 +89,10 @@ def verdict_rows(
         functions.setdefault(c.claim, set()).add(function(c))
     rows = []
     for c in claims:
-        verdict = c.label if c.verdict else "unknown"
-        shown = cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**"
         row = [
             cell(c.claim),
             cell(variant(c, len(functions[c.claim]) > 1)),
-            shown,
+            verdict_cell(c),
             cell(c.statement if c.is_prediction else c.paper_value),
             cell(text.headline(c, compact=True)),
             close_cell(c),

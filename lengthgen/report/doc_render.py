@@ -23,6 +23,7 @@ from jinja2.runtime import Macro
 from lengthgen.analysis import answer
 from lengthgen.report import text
 from lengthgen.report.doc_sections import fill
+from lengthgen.records.verdict import REASON_CHECKS
 from lengthgen.report.markdown import cell, verdict_cell
 
 TEMPLATES = "templates"  # folder of lengthgen/report holding the templates (package data)
@@ -54,6 +55,7 @@ GLOBALS = {  # the formats every rendering shares (lengthgen.report.text)
     "duration": text.duration,
     "machine_name": text.machine_name,
     "failure_words": answer.FAILURE_WORDS,  # a failure's kind in words (records.record.FAILURE_KINDS)
+    "reason_checks": REASON_CHECKS,  # a non-reproduction's failing checks spelled out, as in its verdict's reason
 }
 
 

@@ -4,10 +4,15 @@ nothing, and the stylesheet and script come from the package's data files."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import jinja2
 import pytest
 
+from lengthgen.records.verdict import REASON_CHECKS
 from lengthgen.report import render_page, templating
+from lengthgen.report.doc_render import environment
+from lengthgen.report.markdown import verdict_cell
 from lengthgen.analysis.data import assemble
 from lengthgen.report.robustness import grid_view
 from tests.report_samples import ENVIRONMENT, reproduced
@@ -50,3 +55,29 @@ def test_the_page_inlines_its_stylesheet_and_script_from_the_package():
     assert f"<script>\n{templating.static_text('page.js')}</script>" in html
     with pytest.raises(ValueError, match="no-such.css"):
         templating.static_text("no-such.css")
+
+
+def _failing(count: int) -> SimpleNamespace:
+    checks = [
+        SimpleNamespace(name=f"check {i}", value=0.1, op=">=", threshold=0.5, reduce="mean", values=())
+        for i in range(count)
+    ]
+    record = SimpleNamespace(
+        label="not reproduced", verdict="failed", failed_checks=checks, checks=checks, declared=None
+    )
+    return SimpleNamespace(id="C1", record=record)
+
+
+def test_the_documents_spell_out_as_many_failing_checks_as_a_verdicts_reason_and_bold_a_verdict_in_one_place():
+    shared = environment().from_string(
+        '{% import "docs/_shared.md.j2" as shared %}{{ shared.non_reproductions(t, "") }}'
+    )
+    many = shared.render(t=[_failing(REASON_CHECKS + 2)])
+    assert f"check {REASON_CHECKS - 1}: measured" in many and f"check {REASON_CHECKS}:" not in many
+    assert "; and 2 more." in many
+    assert "more" not in shared.render(t=[_failing(REASON_CHECKS)])
+    for verdict in ("reproduced", "failed", None):
+        record = SimpleNamespace(label=verdict and verdict.upper(), verdict=verdict)
+        assert environment().from_string("{{ c|verdict_cell }}").render(c=record) == verdict_cell(record)
+    assert verdict_cell(SimpleNamespace(label="REPRODUCED", verdict="reproduced")) == "REPRODUCED"
+    assert verdict_cell(SimpleNamespace(label="", verdict=None)) == "**unknown**"

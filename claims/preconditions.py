@@ -42,20 +42,21 @@ class Precondition:
     name: str  # "one-layer fit", ...: the name the declarations use
     what: str  # in words, for the reason of a ruled-out cell
     on_result: bool  # measured on the claim's own result (after its measure), not on models of its own before
-    measure: Callable[[Scale, Any, Any], list[tuple[str, list[float]]]]  # (scale, cache, result) ->
-    # [(check name, per-seed in-range accuracy)], every one compared with FIT
+    measure: Callable[[Scale, Any, Any], list[tuple[str, dict[str, Any], list[float]]]]  # (scale, cache, result)
+    # -> [(check name, its coordinates, per-seed in-range accuracy)], every one compared with FIT
     reports: tuple[str, ...] = ()  # the models the paper reports fitting, as the check names call them ("RoPE",
     # "content H=2"): a check may measure only these (``models_of``)
     words: str = ""  # what the paper says of them, quoted
 
 
-def _grid(scale: Scale, cache: Any, result: Any) -> list[tuple[str, list[float]]]:
+def _grid(scale: Scale, cache: Any, result: Any) -> list[tuple[str, dict[str, Any], list[float]]]:
     from claims.grid import phenomenon_result
 
     grid = phenomenon_result(scale, cache)
     return [
         (
             f"{enc.upper() if enc != 'rope' else 'RoPE'} K={k} L={length}: in-range accuracy",
+            {"encoding": enc, "K": k, "L": length},
             grid.accuracy(enc, k, length),
         )
         for enc in grid.encodings
@@ -68,12 +69,12 @@ def _grid(scale: Scale, cache: Any, result: Any) -> list[tuple[str, list[float]]
 REPORTED_HEADS = (1, 2)  # the head counts the paper reports solving the content task (not the experiment's 4)
 
 
-def _content(scale: Scale, cache: Any, result: Any) -> list[tuple[str, list[float]]]:
+def _content(scale: Scale, cache: Any, result: Any) -> list[tuple[str, dict[str, Any], list[float]]]:
     from claims.multihead import measure
 
     content = measure(scale, cache)
     return [
-        (f"content H={h} L={length}: in-range accuracy", content.accuracy(h, length))
+        (f"content H={h} L={length}: in-range accuracy", {"H": h, "L": length}, content.accuracy(h, length))
         for h in content.heads
         if h in REPORTED_HEADS
         for length in content.lengths
@@ -81,10 +82,11 @@ def _content(scale: Scale, cache: Any, result: Any) -> list[tuple[str, list[floa
     ]
 
 
-def _two_layer(scale: Scale, cache: Any, result: Any) -> list[tuple[str, list[float]]]:
+def _two_layer(scale: Scale, cache: Any, result: Any) -> list[tuple[str, dict[str, Any], list[float]]]:
     return [
         (
             f"two-layer {enc.upper() if enc != 'rope' else 'RoPE'} L={length}: in-range accuracy",
+            {"encoding": enc, "L": length},
             result.accuracy(enc, length),
         )
         for enc in result.encodings
@@ -137,7 +139,7 @@ def record(claim: Any, precondition: Precondition, scale: Scale, cache: Any, res
     """Measure ``precondition`` and record each of its checks on ``claim``; the failed ones' descriptions. A check
     of a model the paper does not report of is a ValueError (a precondition measures only what the paper reports)."""
     failed = []
-    for name, values in precondition.measure(scale, cache, result):
+    for name, at, values in precondition.measure(scale, cache, result):
         if model_of(name) not in precondition.reports:
             raise ValueError(f"{precondition.name}: {name!r} measures a model the paper reports nothing of")
         made = claim.precondition(
@@ -148,6 +150,7 @@ def record(claim: Any, precondition: Precondition, scale: Scale, cache: Any, res
             paper="near-perfect in range",
             source="suite-reading",
             source_note=FIT_NOTE,
+            at=at,
         )
         if not made.passed:
             failed.append(f"{name} {made.value:.3g}")

@@ -65,6 +65,7 @@ def check(claim, result: PhenomenonResult) -> None:
                 source_note=(
                     '"near-perfect" (near 1.00) read as >= 0.95 at L <= 32 and >= 0.85 at L = 40, 48 (dilution)'
                 ),
+                at={"encoding": "rope", "K": offset, "L": length},
             )
             ape = result.accuracy("ape", offset, length)
             if length <= result.max_len:
@@ -76,6 +77,7 @@ def check(claim, result: PhenomenonResult) -> None:
                     paper="near 1.00",
                     source="suite-reading",
                     source_note='"near 1.00" in range read as >= 0.95',
+                    at={"encoding": "ape", "K": offset, "L": length},
                 )
             else:
                 claim.check(
@@ -86,6 +88,7 @@ def check(claim, result: PhenomenonResult) -> None:
                     paper="near 0.05",
                     source="suite-reading",
                     source_note='"near chance" read as <= 1/m + 0.10 (0.15 at m = 20)',
+                    at={"encoding": "ape", "K": offset, "L": length},
                 )
     out_of_range = [L for L in result.lengths if L > result.max_len]
     for encoding in result.encodings:

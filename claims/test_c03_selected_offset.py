@@ -52,6 +52,7 @@ def check(claim, result: PhenomenonResult) -> None:
                 source="paper-number",
                 source_note="the selected offset equals the target -K",
                 quoted="equals the target in 100% of seed×length cells",
+                at={"encoding": "rope", "K": offset, "L": length},
             )
     claim.check(
         "fraction of seed x length cells selecting -K",

@@ -82,6 +82,7 @@ def check(claim, result: CarrierResult) -> None:
                 paper="0.80 (key); 0.72-0.86 across settings",
                 source="suite-reading",
                 source_note="the paper's 0.80 (key) and 0.72-0.86 across settings, widened to [0.65, 0.95]",
+                at={"K": offset},
             )
             pairs = list(zip(trained, baseline))
             claim.check(
@@ -93,6 +94,7 @@ def check(claim, result: CarrierResult) -> None:
                 source="suite-reading",
                 source_note="the paper's 0.80 against 0.016 (50x) read as >= 10x the baseline",
                 bootstrap=(pairs, _ratio),
+                at={"K": offset},
             )
             claim.measure(f"K={offset}: trained {side} carrier fraction", trained, headline=side == "key")
             claim.measure(f"K={offset}: untrained {side} carrier fraction (paper {PAPER_BASELINE})", baseline)
@@ -104,6 +106,7 @@ def check(claim, result: CarrierResult) -> None:
             paper="0.83",
             source="suite-reading",
             source_note="the paper's 0.83 read as >= 0.6",
+            at={"K": offset},
         )
         claim.measure(
             f"K={offset}: cos(m_Q, R_-K m_K) of the untrained baseline", result.values(offset, "baseline", "cosine")

@@ -50,6 +50,7 @@ def check(claim, result: CarrierResult) -> None:
             paper=f"-{offset}",
             source="suite-reading",
             source_note='"a relative kernel peaked at the target", "confirmed across seeds": read as every seed',
+            at={"K": offset},
         )
         claim.measure(f"K={offset}: argmax of phi_c (trained)", peaks, headline=True)
         claim.measure(

@@ -78,6 +78,7 @@ def check(claim, result: DilutionResult) -> None:
             source_note="1/a* grows linearly in L - 1: c > 0",
             quoted="inverse-linear decay",
             bootstrap=(weights, slope),
+            at={"K": offset},
         )
         claim.check(
             f"K={offset}: smallest step of 1/a* between consecutive lengths",
@@ -88,6 +89,7 @@ def check(claim, result: DilutionResult) -> None:
             source="suite-reading",
             source_note='"decays" read as 1/a* non-decreasing within 0.01',
             bootstrap=(weights, smallest_step),
+            at={"K": offset},
         )
         claim.check(
             f"K={offset}: R^2 of 1/a* on L-1 (seed-mean a*)",
@@ -98,6 +100,7 @@ def check(claim, result: DilutionResult) -> None:
             source="suite-reading",
             source_note='"inverse-linearly" read as R^2 >= 0.85 (the paper gives no R^2)',
             bootstrap=(weights, r2),
+            at={"K": offset},
         )
         claim.measure(f"K={offset}: per-seed R^2", [r.fit.r2 for r in rows])
         claim.measure(f"K={offset}: per-seed dilution rate c", [r.fit.slope for r in rows])

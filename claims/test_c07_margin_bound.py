@@ -81,6 +81,7 @@ def check(claim, result: DilutionResult) -> None:
                 paper="valid (bound <= a*), loose",
                 source="suite-reading",
                 source_note='"a valid but loose bound" read as bound <= a* at every seed and length',
+                at={"K": offset, "L": length},
             )
         for i, length in enumerate(result.lengths):
             claim.check(
@@ -92,6 +93,7 @@ def check(claim, result: DilutionResult) -> None:
                 paper="the typical margin reported beside it",
                 source="suite-reading",
                 source_note="the same validity asked of the suite's typical margin (the paper states the bound only)",
+                at={"K": offset, "L": length},
             )
         claim.measure(f"K={offset}: worst-case margin mu over offsets -47..0", [r.margin.worst for r in rows])
         claim.measure(f"K={offset}: typical margin over offsets -47..0", [r.margin.typical for r in rows])

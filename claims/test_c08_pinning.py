@@ -81,6 +81,7 @@ def check(claim, result: PinningResult) -> None:
                 paper="inside the training range",
                 source="suite-reading",
                 source_note="pinned to a position inside the training range, read as: in every seed",
+                at={"encoding": "ape", "K": offset, "L": length},
             )
             claim.check(
                 f"APE K={offset} L={length}: selected offset of every seed is not -K",
@@ -91,6 +92,7 @@ def check(claim, result: PinningResult) -> None:
                 paper="not the target",
                 source="suite-reading",
                 source_note="pinned: not the target offset -K, read as: in every seed",
+                at={"encoding": "ape", "K": offset, "L": length},
             )
     distinct = [len(set(v)) for v in positions_by_model(result).values()]
     claim.measure("distinct peak positions per model across the out-of-range lengths", distinct)

@@ -74,6 +74,7 @@ def check(claim, result: WeightDecayResult) -> None:
             for length in result.lengths:
                 accuracy = result.accuracy(decay, offset, length)
                 name = f"lambda={decay:g} K={offset} L={length}: APE accuracy"
+                coordinates = {"lambda": decay, "encoding": "ape", "K": offset, "L": length}
                 if length > result.max_len:
                     claim.check(
                         name,
@@ -83,6 +84,7 @@ def check(claim, result: WeightDecayResult) -> None:
                         paper="chance (0.05)",
                         source="suite-reading",
                         source_note='"fails" (at chance) read as <= 1/m + 0.10',
+                        at=coordinates,
                     )
                 else:
                     claim.check(
@@ -93,6 +95,7 @@ def check(claim, result: WeightDecayResult) -> None:
                         paper="near 1.00",
                         source="suite-reading",
                         source_note='"near 1.00" in range read as >= 0.95',
+                        at=coordinates,
                     )
     beyond = [L for L in result.lengths if L > result.max_len]
     worst = {

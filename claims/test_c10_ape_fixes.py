@@ -99,6 +99,7 @@ def check(claim, result: FixesResult) -> None:
                     paper="chance (0.05)",
                     source="suite-reading",
                     source_note='"leave accuracy at chance" read as <= 1/m + 0.10',
+                    at={"fix": fix, "encoding": "ape", "K": offset, "L": length},
                 )
     for fix in result.fixes:
         for part, lengths in (

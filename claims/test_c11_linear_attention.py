@@ -88,6 +88,7 @@ def check(claim, result: LinearResult, head: str = "linear") -> None:
                     paper="0.96",
                     source="suite-reading",
                     source_note="the paper's 0.96 in distribution read as >= 0.85",
+                    at={"attention": head, "K": offset, "L": length},
                 )
         claim.check(
             f"{head} K={offset} L={far}: accuracy",
@@ -97,6 +98,7 @@ def check(claim, result: LinearResult, head: str = "linear") -> None:
             paper="0.07 at L=48",
             source="suite-reading",
             source_note="the paper's 0.07 at L = 48 (chance 0.05) read as <= 0.2",
+            at={"attention": head, "K": offset, "L": far},
         )
         cosines = result.geometry(head, offset, "trained", "cosine")
         claim.check(
@@ -107,6 +109,7 @@ def check(claim, result: LinearResult, head: str = "linear") -> None:
             paper="about 0.1",
             source="suite-reading",
             source_note="the paper's cos about 0.1 read as |cos| <= 0.3",
+            at={"attention": head, "K": offset},
         )
         claim.check(
             f"{head} K={offset}: key carrier fraction (mean over seeds)",
@@ -116,6 +119,7 @@ def check(claim, result: LinearResult, head: str = "linear") -> None:
             paper="0.07",
             source="suite-reading",
             source_note="the paper's 0.07 (softmax 0.80) read as <= 0.2",
+            at={"attention": head, "K": offset},
         )
         claim.measure(f"{head} K={offset}: signed cos(m_Q, R_-K m_K) per seed", cosines)
         claim.measure(

@@ -91,6 +91,7 @@ def check(claim, result: TwoLayerResult) -> None:
         paper="degrades (near chance 0.05)",
         source="suite-reading",
         source_note='"degrades" read as near chance, <= 1/m + 0.10',
+        at={"encoding": "ape"},
     )
     claim.measure(
         f"RoPE accuracy beyond the training range (positions >= {result.max_len}, per seed)", rope, headline=True
@@ -109,6 +110,7 @@ def check(claim, result: TwoLayerResult) -> None:
                     paper="fits the training range",
                     source="suite-reading",
                     source_note="both fit the training range, read as C1's >= 0.95",
+                    at={"encoding": encoding, "L": length},
                 )
         else:
             for encoding in result.encodings:

@@ -126,6 +126,7 @@ def check(claim, result: TwoLayerResult) -> None:
             source="suite-reading",
             source_note='"the RoPE head remains offset-equivariant out of distribution" read as -K at every length, '
             "every seed",
+            at={"encoding": "rope", "L": length},
         )
     for length in result.beyond_lengths:
         claim.check(
@@ -137,6 +138,7 @@ def check(claim, result: TwoLayerResult) -> None:
             paper="pins",
             source="suite-reading",
             source_note='"the APE head pins" read as not -K at any length beyond the range, every seed',
+            at={"encoding": "ape", "L": length},
         )
     positions = [[run.eval.peak_position(L, *run.head) for L in result.beyond_lengths] for run in result.runs["ape"]]
     inside = [sum(p < result.max_len for p in row) / len(row) for row in positions]
@@ -152,6 +154,7 @@ def check(claim, result: TwoLayerResult) -> None:
             paper="0.98",
             source="suite-reading",
             source_note="the paper's 0.98 read as >= 0.8",
+            at={"encoding": "rope"},
         )
         claim.check(
             f"RoPE retrieving head: {side} carrier fraction / untrained baseline (seed means)",
@@ -162,6 +165,7 @@ def check(claim, result: TwoLayerResult) -> None:
             source="suite-reading",
             source_note="the paper's 0.98 against 0.02 (49x) read as >= 10x the baseline",
             bootstrap=(list(zip(trained, baseline)), carrier_ratio),
+            at={"encoding": "rope"},
         )
         claim.measure(f"RoPE retrieving head: untrained {side} carrier fraction (paper {PAPER_BASELINE})", baseline)
         claim.measure(f"APE retrieving head: {side} carrier fraction (no threshold)", result.carriers("ape", side))

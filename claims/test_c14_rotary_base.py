@@ -62,6 +62,7 @@ def check(claim, result: BasesResult) -> None:
                 paper=f"-{offset} throughout",
                 source="suite-reading",
                 source_note='"selecting -K throughout" read as every seed x length cell',
+                at={"base": base, "K": offset},
             )
             claim.check(
                 f"base {base:.0e} K={offset}: OOD accuracy (mean over L > 16 and seeds)",
@@ -71,6 +72,7 @@ def check(claim, result: BasesResult) -> None:
                 paper=PAPER_OOD[base],
                 source="suite-reading",
                 source_note="the paper's 1.00 / 1.00 / 0.97 read as >= 0.9",
+                at={"base": base, "K": offset},
             )
 
 

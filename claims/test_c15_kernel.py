@@ -63,6 +63,7 @@ def check(claim, result: KernelResult) -> None:
             source_note="the integer maximum is at s = 0",
             quoted="unique integer maximum at s=0",
             exact=True,
+            at={"base": base},
         )
         claim.check(
             f"base {base:.0e}: the maximum is unique",
@@ -74,6 +75,7 @@ def check(claim, result: KernelResult) -> None:
             source_note="the maximum is unique",
             quoted="unique integer maximum at s=0",
             exact=True,
+            at={"base": base},
         )
         paper = PAPER_RATIOS[base]
         claim.check(
@@ -85,6 +87,7 @@ def check(claim, result: KernelResult) -> None:
             source="suite-reading",
             source_note="the paper's range 0.67-0.79 read per base as 0.67 / 0.75 / 0.79, within 0.01",
             exact=True,
+            at={"base": base},
         )
 
 

@@ -90,6 +90,7 @@ def check(claim, result: DynamicsResult) -> None:
                 paper="within a few hundred steps",
                 source="suite-reading",
                 source_note='"within a few hundred steps" read as 90% of the final value before step 1000',
+                at={"K": offset},
             )
             claim.check(
                 f"{label}: first record reaching {EMERGENCE_FRACTION:.0%} of final is after step 0, every seed",
@@ -100,6 +101,7 @@ def check(claim, result: DynamicsResult) -> None:
                 paper="emerges in training",
                 source="suite-reading",
                 source_note='"co-emerge" in training read as reaching 90% after step 0',
+                at={"K": offset},
             )
             claim.check(
                 f"{label}: initial value / final value, every seed",
@@ -110,6 +112,7 @@ def check(claim, result: DynamicsResult) -> None:
                 paper="emerges in training",
                 source="suite-reading",
                 source_note='"emerge" read as a step-0 value at most half the final one',
+                at={"K": offset},
             )
             claim.check(
                 f"{label}: max relative change after step {result.emerge_by}, every seed",
@@ -120,6 +123,7 @@ def check(claim, result: DynamicsResult) -> None:
                 paper="plateau",
                 source="suite-reading",
                 source_note='"then plateau" read as within 10% of the final value after step 1000',
+                at={"K": offset},
             )
             claim.measure(f"{label}: final value", result.stat(offset, quantity, "final"))
             claim.measure(f"{label}: initial value", result.stat(offset, quantity, "initial"))
@@ -133,6 +137,7 @@ def check(claim, result: DynamicsResult) -> None:
                 paper="co-emerge",
                 source="suite-reading",
                 source_note='"co-emerge" read as 90% times within 500 steps of each other',
+                at={"K": offset},
             )
 
 

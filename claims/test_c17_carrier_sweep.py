@@ -38,6 +38,7 @@ from lengthgen.experiments.sweeps import (
     PAPER_POINT,
     SWEEP,
     CarrierSweepResult,
+    point_coordinates,
     point_label,
     run_carrier_sweep,
     untrained_counterfactual,
@@ -72,6 +73,7 @@ def check(claim, result: CarrierSweepResult) -> None:
                     paper="0.72-0.86",
                     source="suite-reading",
                     source_note="the paper's 0.72-0.86, widened to [0.6, 0.95]",
+                    at={**point_coordinates(factor, value), "K": offset},
                 )
     for which in ("key", "query"):
         claim.measure(

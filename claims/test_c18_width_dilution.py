@@ -62,6 +62,7 @@ def check(claim, result: WidthDilutionResult) -> None:
                 source_note='"c falls with width": c(narrow) - c(wide) > 0',
                 quoted="falls with width",
                 bootstrap=(pairs, difference_of_means),
+                at={"K": offset},
             )
             claim.note(
                 f"K={offset}: c(d={narrow}) > c(d={wide}) in {sum(a > b for a, b in pairs)} of {len(pairs)} seeds"

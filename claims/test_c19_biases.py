@@ -154,6 +154,7 @@ def record_accuracies(claim, result: BiasesResult, encoding: str, checked: bool)
                     paper="solves the task (as RoPE)",
                     source="suite-reading",
                     source_note="a cell counts only where the scheme solves the range, read as C1's >= 0.95",
+                    at={"encoding": scheme, "K": offset},
                 )
             else:
                 claim.measure(in_range_name(result, scheme, offset), inside)
@@ -178,6 +179,7 @@ def check_invariance(claim, result: BiasesResult, encoding: str) -> None:
                 paper="length-invariant",
                 source="suite-reading",
                 source_note='"not RoPE-specific" read as Lemma 1\'s "length-invariant" selected offset, every seed',
+                at={"encoding": encoding, "K": offset, "L": length},
             )
 
 
@@ -195,6 +197,7 @@ def check_target(claim, result: BiasesResult, encoding: str) -> None:
                 paper=f"-{offset} (as RoPE)",
                 source="suite-reading",
                 source_note='"as for RoPE" read as selecting -K',
+                at={"encoding": encoding, "K": offset, "L": length},
             )
 
 

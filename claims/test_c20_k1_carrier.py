@@ -120,6 +120,7 @@ def check(claim, result: CarrierResult, reading: str = CATALOGUE_READING) -> Non
         paper="0 (kernel centred at 0)",
         source="suite-reading",
         source_note='"kernel centered at 0" read as phi_c peaking at 0 in every seed',
+        at={"K": offset},
     )
     for length in result.evaluation.lengths:
         claim.check(
@@ -134,6 +135,7 @@ def check(claim, result: CarrierResult, reading: str = CATALOGUE_READING) -> Non
                 if reading == CATALOGUE_READING
                 else "the paragraph states no accuracy; first read as >= 0.95 at every length"
             ),
+            at={"K": offset, "L": length},
         )
     claim.measure(
         f"K={offset}: cos(m_Q, m_K) (1 for parallel carriers)", result.values(offset, "trained", "parallel_cosine")

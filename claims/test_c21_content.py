@@ -58,6 +58,7 @@ def check(claim, result: ContentResult) -> None:
                 paper="1.00 with two heads",
                 source="suite-reading",
                 source_note='the paper\'s 1.00 (two heads); "solved" read as >= 0.95',
+                at={"H": heads, "L": length},
             )
     for heads in result.heads:
         for h in range(heads):

@@ -76,6 +76,7 @@ def check_falls(claim, result: ContentResult, what: str, per_heads: dict[int, li
             source_note="the paper's 0.69 at H = 1 and 0.30 at H = 4: falls as H grows",
             quoted="splitting width across heads raises dilution",
             bootstrap=(rows, ordering(i, i + 1)),
+            at={"L": PEAK_LENGTH},
         )
 
 

@@ -67,6 +67,7 @@ def check(claim, result: FarResult) -> None:
                 paper=f"-{offset} (predicted)",
                 source="catalogue-prediction",
                 source_note="selected offset -K at L = 64, 96, 128",
+                at={"K": offset, "L": length},
             )
     claim.check(
         "fraction of seed x length cells selecting -K",

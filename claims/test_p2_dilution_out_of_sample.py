@@ -76,6 +76,7 @@ def check(claim, result: P.OutOfSampleResult) -> None:
                 source="catalogue-prediction",
                 source_note="within 0.05 of the in-range law",
                 bootstrap=(items, lambda chosen, j=j: abs(result.errors(chosen)[j])),
+                at={"K": offset, "L": length},
             )
             claim.measure(
                 f"K={offset} L={length}: signed error measured - predicted (seed-mean)", errors[j], headline=True

@@ -50,6 +50,7 @@ def check(claim, result: FarResult) -> None:
                 paper="chance (predicted)",
                 source="catalogue-prediction",
                 source_note="seed-mean accuracy <= 0.15",
+                at={"K": offset, "L": length},
             )
             pinned += [float(p < result.max_len) for p in result.peak_positions(offset, length)]
     claim.check(

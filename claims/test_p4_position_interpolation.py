@@ -63,6 +63,7 @@ def check(claim, result: VariantResult) -> None:
                 paper="broken (predicted)",
                 source="catalogue-prediction",
                 source_note="seed-mean accuracy <= 0.15",
+                at={"K": offset, "L": length},
             )
     claim.check(
         "share of seed x K x L cells (K = 2, 3; L = 32, 48) selecting -K L/16",

@@ -55,6 +55,7 @@ def check(claim, result: PhenomenonResult) -> None:
                 paper="cannot select (predicted)",
                 source="catalogue-prediction",
                 source_note="seed-mean accuracy <= 0.35 at every L",
+                at={"K": offset, "L": length},
             )
     in_range = [L for L in result.lengths if L <= result.max_len]
     claim.measure(

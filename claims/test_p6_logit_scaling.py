@@ -70,6 +70,7 @@ def check(claim, result: VariantResult) -> None:
             paper=f"-{offset} (predicted)",
             source="catalogue-prediction",
             source_note="-K kept in every selecting cell",
+            at={"K": offset, "L": length},
         )
         claim.check(
             f"K={offset} L={length}: seed-mean a* scaled - unscaled",
@@ -79,6 +80,7 @@ def check(claim, result: VariantResult) -> None:
             paper="> 0 (predicted)",
             source="catalogue-prediction",
             source_note="a* scaled > unscaled",
+            at={"K": offset, "L": length},
         )
     for offset in result.offsets:
         lengths = [L for K, L in cells if K == offset]
@@ -91,6 +93,7 @@ def check(claim, result: VariantResult) -> None:
                 paper=">= 0 (predicted)",
                 source="catalogue-prediction",
                 source_note="accuracy scaled >= unscaled at the longest selecting L",
+                at={"K": offset, "L": max(lengths)},
             )
     claim.measure("K x L cells where every seed's unscaled head selects -K", float(len(cells)))
     longest = max(result.lengths)

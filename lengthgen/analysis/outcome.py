@@ -30,7 +30,6 @@ its own close call decides, as above.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -143,25 +142,22 @@ def beyond_noise(cell: ClaimRecord, reference: ClaimRecord | None) -> bool:
     return interval is None or not interval[0] <= 0 <= interval[1]
 
 
-SETTING = re.compile(r"\b[A-Za-z]+=\d+\b")  # "K=2", "L=12", "H=1": what a name says it measures at
-MODEL = re.compile(r"\b(rope|ape|nope|alibi|t5)\b", re.IGNORECASE)  # the encoding a name says it reads
-
-
-def measured_at(name: str) -> tuple[frozenset[str], frozenset[str]]:
-    """What a check's (or a precondition's) name says it measures: its settings ("K=2", "L=12") and encodings."""
-    return frozenset(SETTING.findall(name)), frozenset(m.lower() for m in MODEL.findall(name))
+def measures_at(check: Check, pre: Check) -> bool:
+    """Whether ``check`` measures at ``pre``'s coordinates (``Check.at``): every one of them, with the same value
+    (a check may have more: {"lambda": 0, "K": 1, "L": 12}), and the same encoding (none where ``pre`` has none)."""
+    return check.at.get("encoding") == pre.at.get("encoding") and all(
+        key in check.at and check.at[key] == value for key, value in pre.at.items()
+    )
 
 
 def twins(record: ClaimRecord) -> tuple[Check, ...]:
-    """The checks of a cell that measure exactly what one of its preconditions measured: at its settings and
-    model by their names (a check may name more settings: "lambda=0 K=1 L=12"), with the same values, comparison
-    and threshold. The claim asserts there what admissibility already requires."""
+    """The checks of a cell that measure exactly what one of its preconditions measured: at its coordinates
+    (:func:`measures_at`), with the same values, comparison and threshold. The claim asserts there what
+    admissibility already requires."""
 
     def same(check: Check, pre: Check) -> bool:
-        (mine, encodings), (theirs, models) = measured_at(check.name), measured_at(pre.name)
         return (
-            theirs <= mine
-            and encodings == models
+            measures_at(check, pre)
             and tuple(check.values or ()) == tuple(pre.values or ())
             and (check.op, check.threshold) == (pre.op, pre.threshold)
         )

@@ -14,8 +14,9 @@ their plain evaluations stay valid. With both factors 1 it performs exactly the 
 forward: the evaluation equals ``evaluate_models`` bit for bit (``tests/test_evaluate_variants.py``
 checks it, and checks the fast variant against a plain per-position reference, ``reference_forward``).
 
-``evaluated_variant`` caches an evaluation under the plain evaluation's key plus the variant's name and
-the fingerprint of this file (an edit here recomputes only these evaluations).
+``store.one_layer.evaluated_variant`` caches an evaluation under the plain evaluation's key plus the
+variant's name and the fingerprint of this file (``VARIANT_FILES``: an edit here recomputes only these
+evaluations).
 """
 
 from __future__ import annotations
@@ -27,14 +28,12 @@ from typing import Any, Sequence
 
 import torch
 
-from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig
 from lengthgen.encodings.rope import rotation_tables
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.models.one_layer.fast import TableOutput, fast_path, project, readout_by_head
 from lengthgen.models.one_layer.fast.base import gather_scores
 from lengthgen.models.one_layer.head import value_input
-from lengthgen.store.one_layer import evaluated
 from lengthgen.tasks.batch import absolute_positions, valid_mask
 from lengthgen.engine.train import TrainedModel
 
@@ -173,20 +172,3 @@ def evaluate_variant(
         )
 
     return evaluate_models(models, evaluation, forward)
-
-
-def evaluated_variant(
-    models: Sequence[TrainedModel], evaluation: EvalConfig, cache: Cache, variant: InferenceVariant
-) -> list[list[LengthEval]]:
-    """Per model, its :class:`LengthEval` per length under ``variant`` (cached, or computed now and cached).
-
-    The key is the plain evaluation's payload plus the variant and the fingerprint of this file.
-    """
-    return evaluated(
-        models,
-        evaluation,
-        cache,
-        variant={"inference": variant.to_dict()},
-        variant_files=VARIANT_FILES,
-        evaluate=lambda chosen, ev: evaluate_variant(chosen, ev, variant),
-    )

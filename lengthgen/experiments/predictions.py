@@ -28,14 +28,14 @@ from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
 from lengthgen.context import Context
 from lengthgen.engine.evaluate import LengthEval
-from lengthgen.engine.evaluate_variants import KINDS, InferenceVariant, evaluated_variant
+from lengthgen.engine.evaluate_variants import KINDS, InferenceVariant
 from lengthgen.experiments.common import column_means, mean, paper_spec
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
-from lengthgen.probes.ape_extension import extended_model
+from lengthgen.probes.ape_extension import extended_state
 from lengthgen.experiments.results import Column, length_columns, text_table, to_json
 from lengthgen.probes.dilution import DilutionFit, dilution_fit
-from lengthgen.store.one_layer import evaluated, trained
-from lengthgen.engine.train import Member, TrainedModel
+from lengthgen.store.one_layer import evaluated, evaluated_variant, trained
+from lengthgen.engine.train import Member, TrainedModel, build_model
 
 FAR_LENGTHS = (64, 96, 128)  # P1-P3: far beyond the paper's evaluation range
 INTERPOLATION_LENGTHS = (32, 48)  # P4
@@ -119,6 +119,17 @@ class Cells:
         if not chosen:
             raise KeyError(f"no cell at K={offset}, L={length}")
         return [getattr(r, key) for r in chosen]
+
+
+def extended_model(model: TrainedModel, positions: int) -> TrainedModel:
+    """The model with its APE table extended to ``positions`` rows (unchanged if it is not an APE head): the
+    extension is the initial table the seed's init generator draws for the longer spec (``build_model``),
+    appended by ``probes/ape_extension.py``."""
+    if model.spec.model.encoding != "ape":
+        return model
+    longer = model.spec.replace(model={"positions": positions})
+    initial = build_model(longer, model.seed).encoding.pos.weight.detach()  # (positions, d), generator(seed, "init")
+    return dataclasses.replace(model, spec=longer, state=extended_state(model.state, initial))
 
 
 def plain_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequences: int, cache: Cache) -> Cells:

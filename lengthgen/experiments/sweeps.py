@@ -72,6 +72,16 @@ def point_label(factor: str, value: Any) -> str:
     return f"{symbol}={value:g}" if isinstance(value, float) else f"{symbol}={value}"
 
 
+def point_coordinates(factor: str, value: Any) -> dict[str, Any]:
+    """The sweep point ``point_label`` prints, as coordinates: {"width": 32}, {"vocab": 10}, {"temperature": 0.5},
+    the training lengths as {"min_len": 8, "max_len": 24}."""
+    if factor == "lengths":
+        return {"min_len": int(value[0]), "max_len": int(value[1])}
+    if factor not in FACTORS:
+        raise ValueError(f"unknown sweep factor {factor!r} (known: {', '.join(FACTORS)})")
+    return {factor: value}
+
+
 @dataclass(frozen=True)
 class CarrierFractions:
     """The query and key carrier fractions of one head."""

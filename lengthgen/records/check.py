@@ -24,16 +24,23 @@ paper's point, in a robustness cell and in a multiverse cell:
 - Its *basis* is where its threshold comes from, in the words the report groups by: the paper's number or range
   ("paper"), the suite's reading of the paper's words ("suite reading"), a prediction's threshold ("catalogue
   prediction").
+
+A check carries what it measures as data: ``at``, its coordinates (``{"encoding": "rope", "K": 2, "L": 40}``, the
+ones its name prints), which is what a multiverse cell's checks are matched with its preconditions by
+(``lengthgen.analysis.outcome.twins``). A record written before checks carried them is read by its names
+(:func:`coordinates_of`).
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 import re
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping, Sequence
 
+from lengthgen.config import ENCODINGS
 from lengthgen.sequential import seeds_to_decide, standard_error
 from lengthgen.stats import clip, clopper_pearson, t_interval
 
@@ -105,6 +112,39 @@ def bounds_of(name: str) -> tuple[float, float] | None:
     if UNBOUNDED_WORDS.search(said) or not BOUNDED_WORDS.search(said):
         return None
     return UNIT_BOUNDS
+
+
+# The coordinates a check's name prints, for a check read without ``at`` (written before checks carried them):
+# "K=2", "L=12", "lambda=0" (a name, "=", digits) and the encoding it names.
+PRINTED_SETTING = re.compile(r"\b([A-Za-z]+)=(\d+)\b")
+PRINTED_ENCODING = re.compile(rf"\b({'|'.join(ENCODINGS)})\b", re.IGNORECASE)
+
+
+def coordinates_of(name: str) -> dict[str, Any]:
+    """The coordinates an older record's check name prints: each setting's first value ("K=2 L=40" ->
+    ``{"K": 2, "L": 40}``) and ``"encoding"`` where the name names one encoding (none where it names two: a
+    comparison of them). Only for a check read without ``at``; a check made now states its own."""
+    at: dict[str, Any] = {}
+    encodings = {m.lower() for m in PRINTED_ENCODING.findall(name)}
+    if len(encodings) == 1:
+        at["encoding"] = encodings.pop()
+    for key, value in PRINTED_SETTING.findall(name):
+        at.setdefault(key, int(value))
+    return at
+
+
+def coordinate(name: str, key: Any, value: Any) -> str | int | float:
+    """One coordinate's value of the check ``name`` as JSON holds it: a str (an encoding), an int (K, L, a width)
+    or a float (a lambda, a base); ValueError naming it for any other key or value."""
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"check {name!r}: coordinate {key!r} must be a non-empty name")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    raise ValueError(f"check {name!r}: coordinate {key}={value!r} must be a str or a number")
 
 
 def fails(value: float | None, op: str, threshold: Any) -> bool:
@@ -213,6 +253,8 @@ class Check:
     quoted: str | None = None  # the token of its claim's quote a paper label reads ("0.98"; records.basis)
     expected_to_fail: bool = False  # named by the record's declared non-reproduction
     bounds: tuple[float, float] | None = None  # the quantity's bounds, e.g. (0, 1) for an accuracy (None: none)
+    at: Mapping[str, Any] = field(default_factory=dict, hash=False)  # its coordinates, the ones its name prints:
+    # {"encoding": "rope", "K": 2, "L": 40} (empty: none); written only when it has some; a dict, so not hashed
     has_interval: bool = field(default=False, init=False)  # derived: it can be close (module docstring)
     failing: int | None = field(default=None, init=False)  # derived: seeds that fail (a check every seed must pass)
     failing_ci: tuple[float, float] | None = field(default=None, init=False)  # derived: the failing share's exact
@@ -233,6 +275,9 @@ class Check:
             if not low < high:
                 raise ValueError(f"check {self.name!r}: bounds {self.bounds!r} must be (low, high) with low < high")
             object.__setattr__(self, "bounds", (low, high))
+        if not isinstance(self.at, Mapping):
+            raise ValueError(f"check {self.name!r}: at={self.at!r} must be a mapping of coordinate -> value")
+        object.__setattr__(self, "at", {key: coordinate(self.name, key, value) for key, value in self.at.items()})
         if self.counted:
             object.__setattr__(self, "value", worst(self.values, self.op, self.threshold))
             failing = sum(1 for v in self.values if fails(v, self.op, self.threshold))
@@ -400,12 +445,16 @@ class Check:
         for key in ("values", "ci95", "decision_ci", "threshold", "bounds", "failing_ci"):
             if isinstance(data[key], tuple):
                 data[key] = list(data[key])
+        if not data["at"]:  # a check without coordinates is written as before they existed
+            del data["at"]
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], seeds: int | None = None, level: float | None = None) -> "Check":
         """The check a claims.json holds; its derived facts recomputed (the same rule wrote them). ``seeds`` and
-        ``level``: its record's, for a check of an older version that does not record its own."""
+        ``level``: its record's, for a check of an older version that does not record its own. A check without
+        ``at`` gets the coordinates its name prints (:func:`coordinates_of`): none for a check made now without
+        coordinates (its name prints none), and for an older record's check the ones it was matched by."""
         known = {f.name for f in fields(cls) if f.init}
         values = {k: v for k, v in data.items() if k in known}
         for key in ("values", "ci95", "decision_ci"):
@@ -425,6 +474,8 @@ class Check:
             values["bounds"] = tuple(values["bounds"])
         if "level" not in data:
             values["level"] = level if level is not None and values.get("decision_ci") else DECISION_LEVEL
+        if "at" not in data:  # no coordinates written: none, or a record written before checks carried them
+            values["at"] = coordinates_of(values["name"])
         return cls(**values)
 
 

@@ -12,7 +12,7 @@ scipy's statistics are imported where a summary or an interval is computed, in t
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -154,6 +154,7 @@ class ClaimRecorder:
         source_note: str | None = None,
         bounds: tuple[float, float] | None = None,
         quoted: str | None = None,
+        at: Mapping[str, Any] | None = None,
     ) -> Check:
         """Compare ``value`` (a number, or per-seed values reduced by ``reduce``: mean, min, max, all).
 
@@ -167,7 +168,8 @@ class ClaimRecorder:
         ``lengthgen.stats.bounded_interval``); None: read from the check's name (``check.bounds_of``).
         ``quoted``: for a check labelled the paper's, the token of the claim's quote it reads; the label must be
         the one the rule gives (``lengthgen.records.basis.label``: ValueError naming the check otherwise) wherever
-        the recorder knows the claim's entry.
+        the recorder knows the claim's entry. ``at``: the coordinates it measures at, the ones its name prints
+        (``{"encoding": "rope", "K": 2, "L": 40}``): what a precondition and a check are matched by.
         """
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
@@ -232,6 +234,7 @@ class ClaimRecorder:
             source_note,
             bounds=bounds if bounds is not None else bounds_of(name),
             quoted=quoted,
+            at=at or {},
         )
         self.record.checks.append(made)
         return made

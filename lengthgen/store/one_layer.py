@@ -4,7 +4,8 @@
 are loaded; the missing ones go through :func:`lengthgen.store.cache.fetch_or_compute` (one lock per entry:
 the entries no other process holds are computed first, in as few ensemble passes as their signatures
 allow, and each is saved and released as soon as it is done). ``evaluated(models, evaluation, cache)``
-does the same for evaluation results.
+does the same for evaluation results; ``evaluated_variant`` for an evaluation under an inference-time
+variant of the forward (``engine/evaluate_variants.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import torch
 from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
+from lengthgen.engine.evaluate_variants import VARIANT_FILES, InferenceVariant, evaluate_variant
 from lengthgen.store.fingerprint import code_fingerprint, environment, spec_files
 from lengthgen.engine.grouping import fill_workers, group_members
 from lengthgen.engine.parallel import get_workers, train_passes
@@ -109,3 +111,21 @@ def evaluated(
                 yield i, rows, (payloads[i], {"lengths": [r.to_dict() for r in rows]}, None)
 
     return fetch_or_compute(cache, "eval", [payload_key(p) for p in payloads], decode, compute)
+
+
+def evaluated_variant(
+    models: Sequence[TrainedModel], evaluation: EvalConfig, cache: Cache, variant: InferenceVariant
+) -> list[list[LengthEval]]:
+    """Per model, its :class:`LengthEval` per length under ``variant`` (cached, or computed now and cached).
+
+    The key is the plain evaluation's payload plus the variant and the fingerprint of the file that
+    implements it (``VARIANT_FILES``).
+    """
+    return evaluated(
+        models,
+        evaluation,
+        cache,
+        variant={"inference": variant.to_dict()},
+        variant_files=VARIANT_FILES,
+        evaluate=lambda chosen, ev: evaluate_variant(chosen, ev, variant),
+    )

@@ -151,7 +151,11 @@ def _fake(monkeypatch, fit: float):
         return dataclasses.replace(plan.spec(column), measure=measure, checks=(check,))
 
     fake = preconditions.Precondition(
-        "one-layer fit", "fits", False, lambda s, c, r: [("RoPE K=1 L=12", [fit] * 3)], ("RoPE",)
+        "one-layer fit",
+        "fits",
+        False,
+        lambda s, c, r: [("RoPE K=1 L=12", {"encoding": "rope", "K": 1, "L": 12}, [fit] * 3)],
+        ("RoPE",),
     )
     monkeypatch.setattr(cells_module, "spec", fake_spec)
     monkeypatch.setattr(preconditions, "of", lambda spec: (fake,))

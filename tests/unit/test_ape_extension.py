@@ -8,7 +8,8 @@ import torch
 
 from lengthgen.config import EvalConfig
 from lengthgen.engine.evaluate import evaluate_models
-from lengthgen.probes.ape_extension import extended_model, extended_table
+from lengthgen.experiments.predictions import extended_model
+from lengthgen.probes.ape_extension import extended_state, extended_table
 from lengthgen.probes.ape_fixes import TABLE
 from lengthgen.engine.train import Member, build_model, train_members
 from tests.helpers import tiny_spec
@@ -21,7 +22,7 @@ def ape_models():
 
 def test_trained_rows_are_kept_exactly(ape_models):
     for model in ape_models:
-        table = extended_table(model, 128)
+        table = extended_model(model, 128).state[TABLE]
         assert table.shape == (128, model.state[TABLE].shape[1])
         assert torch.equal(table[:48], model.state[TABLE])  # rows 0..47 of the extension are the model's table
 
@@ -31,7 +32,8 @@ def test_extension_is_the_init_generator_continued(ape_models):
         short = build_model(model.spec, model.seed).encoding.pos.weight  # the 48 rows the init drew
         long = build_model(model.spec.replace(model={"positions": 128}), model.seed).encoding.pos.weight
         assert torch.equal(long[:48], short)  # the same stream: a longer table starts with the same rows
-        assert torch.equal(extended_table(model, 128)[48:], long[48:])
+        assert torch.equal(extended_table(model.state[TABLE], long)[48:], long[48:])
+        assert torch.equal(extended_model(model, 128).state[TABLE][48:], long[48:])
         assert torch.equal(model.state[TABLE][16:], short[16:])  # untrained rows: still their initial values
 
 
@@ -51,6 +53,6 @@ def test_refusals(ape_models):
     rope = train_members([Member(tiny_spec("rope", steps=2), 0)])[0]
     assert extended_model(rope, 128) is rope
     with pytest.raises(ValueError, match="not an APE head"):
-        extended_table(rope, 128)
+        extended_state(rope.state, torch.zeros(128, 8))
     with pytest.raises(ValueError, match="positions=20"):
-        extended_table(ape_models[0], 20)
+        extended_table(ape_models[0].state[TABLE], torch.zeros(20, 8))

@@ -15,11 +15,10 @@ from lengthgen.engine.evaluate import eval_draw, evaluate_models
 from lengthgen.engine.evaluate_variants import (
     InferenceVariant,
     evaluate_variant,
-    evaluated_variant,
     reference_forward,
     variant_forward,
 )
-from lengthgen.store.one_layer import evaluated
+from lengthgen.store.one_layer import evaluated, evaluated_variant
 from lengthgen.tasks import make_task
 from lengthgen.engine.train import Member, train_members
 from tests.helpers import tiny_spec

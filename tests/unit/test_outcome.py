@@ -26,15 +26,20 @@ BLUNT = [0.90, 0.99, 0.91, 0.98, 0.90, 0.99, 0.92, 0.97]  # mean 0.945 < 0.95, i
 LOW = [0.50, 0.52, 0.51, 0.50, 0.52, 0.51, 0.50, 0.52]  # clearly below 0.95
 
 
-def cell(values, reading: str | None = "init=torch", pre: list | None = None, name="RoPE K=1 L=48: accuracy"):
-    """A decided record: one check of ``values`` >= 0.95 (``pre``: precondition values, recorded first)."""
+FIT_AT = {"encoding": "rope", "K": 1, "L": 12}  # the one-layer precondition's coordinates
+FAR_AT = {"encoding": "rope", "K": 1, "L": 48}
+
+
+def cell(values, reading: str | None = "init=torch", pre: list | None = None, name="RoPE K=1 L=48: accuracy", at=None):
+    """A decided record: one check of ``values`` >= 0.95 at ``at`` (default: L = 48; ``pre``: precondition values at
+    ``FIT_AT``, recorded first)."""
     c = ClaimRecorder("C1")
     c.set_scale(**PAPER)
     if reading is not None:
         c.set_universe(reading)
     if pre is not None:
-        c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", pre, ">=", 0.95)
-    c.check(name, values, ">=", 0.95)
+        c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", pre, ">=", 0.95, at=FIT_AT)
+    c.check(name, values, ">=", 0.95, at=FAR_AT if at is None else at)
     decide(c.record)
     return c.record
 
@@ -83,13 +88,13 @@ def test_a_spread_counts_the_paper_point_and_says_within_noise_apart():
 
 def test_a_claim_made_of_its_preconditions_defines_admissibility():
     """C7-like: the claim's check is what its precondition measured, so an admissible cell cannot fail it."""
-    twin = cell(SHARP, pre=SHARP, name="RoPE K=1 L=12: in-range accuracy")
+    twin = cell(SHARP, pre=SHARP, name="RoPE K=1 L=12: in-range accuracy", at=FIT_AT)
     assert [c.name for c in twins(twin)] == ["RoPE K=1 L=12: in-range accuracy"]
     spread = Spread("C7", None, (("init=torch", twin), ("init=gpt2", ruled())))
     assert spread.defines_admissibility
     assert spread.text() == "defines admissibility: cannot fail in an alternative universe; ruled out: init=gpt2"
-    other_values = cell(SHARP, pre=[v - 0.001 for v in SHARP], name="RoPE K=1 L=12: in-range accuracy")
-    assert not twins(other_values)  # the same name, other values: another measurement
+    other_values = cell(SHARP, pre=[v - 0.001 for v in SHARP], name="RoPE K=1 L=12: in-range accuracy", at=FIT_AT)
+    assert not twins(other_values)  # the same coordinates, other values: another measurement
     other_length = cell(SHARP, pre=SHARP, name="RoPE K=1 L=48: accuracy")
     assert not twins(other_length)  # another length: the claim's own check
     assert not Spread("C1", None, (("init=torch", other_length),)).defines_admissibility
@@ -99,14 +104,28 @@ def test_a_claim_sharing_some_checks_says_how_many():
     c = ClaimRecorder("C1")
     c.set_scale(**PAPER)
     c.set_universe("init=torch")
-    c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", SHARP, ">=", 0.95)
-    c.check("RoPE K=1 L=12: in-range accuracy", SHARP, ">=", 0.95)
-    c.check("RoPE K=1 L=48: accuracy", SHARP, ">=", 0.95)
+    c.precondition("one-layer fit: RoPE K=1 L=12: in-range accuracy", SHARP, ">=", 0.95, at=FIT_AT)
+    c.check("RoPE K=1 L=12: in-range accuracy", SHARP, ">=", 0.95, at=FIT_AT)
+    c.check("RoPE K=1 L=48: accuracy", SHARP, ">=", 0.95, at=FAR_AT)
     decide(c.record)
     spread = Spread("C1", None, (("init=torch", c.record),))
     assert not spread.defines_admissibility
     assert shared_text(spread) == "; 1 of its checks are its preconditions too (RoPE K=1 L=12: in-range accuracy)"
     assert shared_text(spread, most=0) == "; 1 of its checks are its preconditions too"
+
+
+def test_twins_match_on_coordinates_not_names():
+    """A check twins a precondition by what it measures (``Check.at``): renamed, it still does; under the same
+    name at other coordinates (or another encoding) it does not; more coordinates than the precondition's do."""
+    renamed = cell(SHARP, pre=SHARP, name="in range: the RoPE head's accuracy, first offset", at=FIT_AT)
+    assert [c.name for c in twins(renamed)] == ["in range: the RoPE head's accuracy, first offset"]
+    same_name = "RoPE K=1 L=12: in-range accuracy"
+    assert not twins(cell(SHARP, pre=SHARP, name=same_name, at={**FIT_AT, "L": 16}))  # another length
+    assert not twins(cell(SHARP, pre=SHARP, name=same_name, at={**FIT_AT, "encoding": "ape"}))  # another encoding
+    assert not twins(cell(SHARP, pre=SHARP, name=same_name, at={"K": 1, "L": 12}))  # no encoding: not the RoPE head
+    assert not twins(cell(SHARP, pre=SHARP, name=same_name, at={}))  # no coordinates at all
+    more = cell(SHARP, pre=SHARP, name="lambda=0 K=1 L=12: RoPE accuracy", at={"lambda": 0.0, **FIT_AT})
+    assert len(twins(more)) == 1  # a check may state more coordinates than its precondition
 
 
 @pytest.mark.parametrize("heads", [(1, 2, 4), (1, 2)])
@@ -126,7 +145,8 @@ def test_the_content_precondition_measures_only_the_heads_the_paper_reports(monk
 
     monkeypatch.setattr(claims.multihead, "measure", lambda scale, cache: Content())
     measured = preconditions.PRECONDITIONS["content fit"].measure(None, None, None)
-    assert {name.split()[1] for name, _ in measured} == {"H=1", "H=2"}
+    assert {name.split()[1] for name, _, _ in measured} == {"H=1", "H=2"}
+    assert {at["H"] for _, at, _ in measured} == {1, 2}
     recorder = ClaimRecorder("C21")
     recorder.set_universe("init=torch")
     failed = preconditions.record(recorder, preconditions.PRECONDITIONS["content fit"], None, None)
@@ -140,7 +160,7 @@ def test_a_precondition_that_measures_an_unreported_model_is_refused():
         "content fit",
         "x",
         False,
-        lambda s, c, r: [("content H=4 L=12: in-range accuracy", [1.0] * 8)],
+        lambda s, c, r: [("content H=4 L=12: in-range accuracy", {"H": 4, "L": 12}, [1.0] * 8)],
         ("content H=1",),
     )
     recorder = ClaimRecorder("C21")

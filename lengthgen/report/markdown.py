@@ -20,7 +20,8 @@ from lengthgen.report.multiverse import slot_at
 from lengthgen.report import text
 from lengthgen.analysis.data import claim_number
 from lengthgen.records import ClaimRecord
-from lengthgen.analysis.run_view import RunView, label_order
+from lengthgen.records.verdicts import label_order
+from lengthgen.analysis.run_view import RunView
 
 CELL_CHARS = 160  # characters of a paper value or a measured headline in a table cell ("..." beyond)
 READINGS_CHARS = 400  # characters of the "under other readings" cell (several readings with their numbers)
@@ -83,7 +84,7 @@ def verdict_rows(
     rows = []
     for c in claims:
         verdict = c.label if c.verdict else "unknown"
-        shown = cell(verdict) if c.verdict == "reproduced" else f"**{cell(verdict)}**"
+        shown = cell(verdict) if c.verdict is not None and c.verdict.plain else f"**{cell(verdict)}**"
         row = [
             cell(c.claim),
             cell(variant(c, len(functions[c.claim]) > 1)),

@@ -14,7 +14,8 @@ from typing import Any, Mapping
 from lengthgen.catalogue import NOT_IN_PAPER, SETTING_NAMES
 from lengthgen.records.basis import derived
 from lengthgen.records.check import THRESHOLD_BASES, Check, Measure
-from lengthgen.records.verdicts import Verdict, label, parse
+from lengthgen.records.verdicts import Verdict, parse
+from lengthgen.records.verdicts import label as verdict_label
 
 SCALE_NAMES = ("paper", "quick")  # the scales a declaration can name
 FAILURE_KINDS = ("paper-statement", "suite-reading", "structural")  # what a declared non-reproduction fails:
@@ -388,7 +389,7 @@ class ClaimRecord:
     def label(self) -> str:
         """The verdict as shown: "reproduced (close)" / "not reproduced (close)" for a close call; "unknown"
         without a verdict."""
-        return label(self.verdict, self.close)
+        return verdict_label(self.verdict, self.close)
 
     @property
     def labelled_close(self) -> bool:

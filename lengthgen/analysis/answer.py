@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from lengthgen.records import ClaimRecord
+from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.records.record import FAILURE_KINDS
 from lengthgen.analysis import multiverse as mv
 from lengthgen.analysis.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE
@@ -43,7 +43,7 @@ KIND_WORDS = {  # each group's few words of why, in the answer
     "suite-reading": "against the suite's reading alone",
     "structural": "in a case the paper's account does not cover",
 }
-HOLDS = ("reproduced",)  # a test's verdict that counts as reproducing (a close call included: its label differs)
+HOLDS = (Verdict.REPRODUCED,)  # a test's verdict that counts as reproducing (a close call included: its label differs)
 FRESH_SEEDS = "fresh-seeds"  # the robustness map's setting that reruns the paper's point at other seeds
 
 

@@ -31,15 +31,15 @@ from lengthgen.readings import CHOICES, READINGS
 from lengthgen.analysis.multiverse import PAPER
 from lengthgen.analysis.outcome import column_of, reference
 from lengthgen.analysis.outcome import WITHIN_NOISE, relation
-from lengthgen.records import Check, ClaimRecord
+from lengthgen.records import Check, ClaimRecord, Verdict
 from lengthgen.analysis.run_view import RunView, record_of
 
-RULED_OUT = "ruled out"  # the verdict of a cell a precondition rules out (excluded from the count)
-REPRODUCING = ("reproduced", "unexpectedly reproduced")  # the verdicts counted as reproducing the claim
+RULED_OUT = Verdict.RULED_OUT  # the verdict of a cell a precondition rules out (excluded from the count)
 SUITE_MARK = "·"  # the matrix's mark for the suite's reading of a choice
 JOIN = "+"  # joins the readings of a combination ("lengths=per-batch+ape-rows=zero"; lengthgen.readings)
 ALL_ALTERNATIVES = "all-alternatives"  # an earlier registry's universe: every reading at once
-GREEN, ORANGE, GREY = "#1a7f37", "#9a4d00", "#8c959f"  # reproduced, any other verdict, ruled out
+GREEN, ORANGE = Verdict.REPRODUCED.colour, Verdict.NOT_REPRODUCED.colour  # reproducing, any other verdict
+GREY = "#8c959f"  # ruled out
 
 
 def universe_readings(universe: str) -> tuple[str, ...]:
@@ -111,7 +111,7 @@ class CurvePoint:
     value: float | None  # the check's value (None: not measured there, e.g. a ruled-out cell)
     ci95: tuple[float, float] | None  # its 95% interval
     passed: bool  # the check held there (False when it was not measured)
-    verdict: str  # the cell's verdict as recorded ("unknown" without one)
+    verdict: Verdict | None  # the cell's verdict as recorded (None without one)
     ruled_out: bool  # the cell's verdict is "ruled out": greyed, left out of the count
     close: bool = False  # a deciding check's interval contains its threshold (the cell's close call)
     noise: bool = False  # on the other side of the paper's point only within the seeds' noise (outcome.relation)
@@ -119,7 +119,7 @@ class CurvePoint:
 
     @property
     def reproduces(self) -> bool:
-        return not self.ruled_out and self.verdict in REPRODUCING
+        return not self.ruled_out and self.verdict is not None and self.verdict.reproduces
 
     @property
     def colour(self) -> str:
@@ -166,9 +166,9 @@ class Curve:
         on the other side."""
         said = f"reproduced in {self.reproduced} of {self.admissible} admissible universes"
         if self.paper_reproduces:
-            flipped, side, gone = self.admissible - self.reproduced, "not reproduced", "other"
+            flipped, side, gone = self.admissible - self.reproduced, Verdict.NOT_REPRODUCED, "other"
         else:
-            flipped, side, gone = self.reproduced, "reproduced", "reproducing"
+            flipped, side, gone = self.reproduced, Verdict.REPRODUCED, "reproducing"
         if not flipped:
             return said
         noise, decided = self.within_noise, flipped - self.within_noise
@@ -221,8 +221,8 @@ def curve(
                 check.value if check is not None else None,
                 check.ci95 if check is not None and not counted else None,
                 bool(check is not None and check.passed),
-                view.verdict or "unknown",
-                view.verdict == RULED_OUT or view.ruled_out is not None,
+                view.verdict,
+                view.verdict is RULED_OUT or view.ruled_out is not None,
                 view.close,
                 universe != PAPER and relation(view, paper) == WITHIN_NOISE,
                 check.seed_count_text if counted else None,

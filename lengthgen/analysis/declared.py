@@ -25,17 +25,18 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import claim_order
-from lengthgen.records import Check, ClaimRecord
+from lengthgen.records import Check, ClaimRecord, Verdict
 
 FORMAT = 1  # the file's format; another is refused
-OUTCOMES = ("reproduced", "not reproduced", "ruled out")
+REPRODUCED, NOT_REPRODUCED, RULED_OUT = Verdict.REPRODUCED, Verdict.NOT_REPRODUCED, Verdict.RULED_OUT
+OUTCOMES = (REPRODUCED, NOT_REPRODUCED, RULED_OUT)  # a cell's declared outcome: the verdict it expects
 OWN = "own"  # "checks": the claim's own declared checks at the paper's point
 RECORDABLE = {  # a cell's verdict -> its outcome (any other verdict cannot be recorded: the test broke)
-    "reproduced": "reproduced",
-    "unexpectedly reproduced": "reproduced",
-    "not reproduced": "not reproduced",
-    "not reproduced (undeclared)": "not reproduced",
-    "ruled out": "ruled out",
+    Verdict.REPRODUCED: REPRODUCED,
+    Verdict.UNEXPECTEDLY_REPRODUCED: REPRODUCED,
+    Verdict.NOT_REPRODUCED: NOT_REPRODUCED,
+    Verdict.NOT_REPRODUCED_UNDECLARED: NOT_REPRODUCED,
+    Verdict.RULED_OUT: RULED_OUT,
 }
 
 
@@ -53,16 +54,16 @@ class DeclaredCell:
         where = f"declared cell ({self.universe!r}, {self.column!r})"
         if self.outcome not in OUTCOMES:
             raise ValueError(f"{where}: unknown outcome {self.outcome!r} (known: {', '.join(OUTCOMES)})")
-        if self.outcome == "not reproduced" and not self.checks:
+        if self.outcome == NOT_REPRODUCED and not self.checks:
             raise ValueError(f"{where}: not reproduced through which checks?")
-        if self.outcome == "ruled out" and not self.preconditions:
+        if self.outcome == RULED_OUT and not self.preconditions:
             raise ValueError(f"{where}: ruled out by which precondition?")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"universe": self.universe, "column": self.column, "outcome": self.outcome}
-        if self.outcome == "not reproduced":
+        if self.outcome == NOT_REPRODUCED:
             out["checks"] = self.checks if isinstance(self.checks, str) else list(self.checks)
-        if self.outcome == "ruled out":
+        if self.outcome == RULED_OUT:
             out["preconditions"] = list(self.preconditions)
         return out
 
@@ -158,11 +159,11 @@ def cell_of(cell: ClaimRecord, paper: AtPaper | None, universe: str, column: str
     (``paper.patterns``) names every one."""
     verdict = cell.verdict
     if cell.ruled_out:
-        return DeclaredCell(universe, column, "ruled out", preconditions=precondition_names(cell.preconditions))
+        return DeclaredCell(universe, column, RULED_OUT, preconditions=precondition_names(cell.preconditions))
     if verdict not in RECORDABLE:
         raise ValueError(f"cell ({universe!r}, {column!r}): verdict {verdict!r} cannot be recorded (the test broke)")
     outcome = RECORDABLE[verdict]
-    if outcome != "not reproduced":
+    if outcome != NOT_REPRODUCED:
         return DeclaredCell(universe, column, outcome)
     failed = [c.name for c in cell.failed_checks]
     own = paper.patterns if paper is not None else ()

@@ -5,9 +5,9 @@ Records are matched by key: a claim test by ``(claim id, test id)``, a negative 
 robustness or multiverse cell by ``(setting or reading, claim id, test id)``; a check by its name within
 its record. For each record in both runs:
 
-- its **verdict change**: ``better`` / ``worse`` by :data:`VERDICT_RANK` (:data:`CONTROL_RANK` for a
-  control), ``same``, or ``changed`` when either verdict is outside the ranking (skipped, an unknown
-  label); a close flag that appears or goes is reported beside it (it makes no verdict better or worse);
+- its **verdict change**: ``better`` / ``worse`` by the verdicts' rank (``Verdict.rank``; ``Verdict.control_rank``
+  for a control), ``same``, or ``changed`` when either verdict is outside the ranking (ruled out, skipped,
+  none); a close flag that appears or goes is reported beside it (it makes no verdict better or worse);
 - each check that **drifted** (:data:`DRIFT_RULE`), whose **pass/fail** changed, whose comparison
   (operator or threshold) changed, or whose **label** changed (where its threshold comes from: the paper's
   number, the paper's range, the suite's reading, a prediction's; compared where both runs state it); checks
@@ -27,14 +27,13 @@ from typing import Any, Iterable, Sequence
 
 from lengthgen.cpu import UNKNOWN, cpu_label
 from lengthgen.records import Check, ClaimRecord
-from lengthgen.analysis.run_view import VERDICT_STYLES, RunView
+from lengthgen.records.verdicts import Verdict
+from lengthgen.analysis.run_view import RunView
 
-# The order of a claim test's verdicts, best first (run_view.VERDICT_STYLES' rank): a move to the right is
-# "worse". "failed" of a file written before the finer verdicts (not reproduced (undeclared), unexpectedly
-# reproduced, error) ranks where it always did, so such a file read against a newer one can show "better"
-# where only the label got finer.
-VERDICT_RANK = tuple(s.verdict for s in sorted((s for s in VERDICT_STYLES if s.rank is not None), key=lambda s: s.rank))
-CONTROL_RANK = ("discriminates", "failed", "error")  # a negative control's verdicts, best first
+# A claim test's verdicts are ordered by ``Verdict.rank`` (a control's by ``Verdict.control_rank``): a higher
+# rank is "worse". "failed" of a file written before the finer verdicts (not reproduced (undeclared),
+# unexpectedly reproduced, error) ranks where it always did, so such a file read against a newer one can show
+# "better" where only the label got finer.
 UNRANKED = "changed"  # the change of a verdict to or from one outside the ranking (skipped, unknown)
 CHANGES = ("better", "worse", "same", UNRANKED)
 
@@ -147,7 +146,7 @@ class RecordRef:
     """A record present in one run only."""
 
     key: RecordKey  # which record
-    verdict: str | None  # its verdict in the run that has it
+    verdict: Verdict | None  # its verdict in the run that has it
 
 
 @dataclass(frozen=True)
@@ -155,8 +154,8 @@ class ClaimDiff:
     """A record in both runs and what changed in it (empty when nothing did: ``changed`` is False)."""
 
     key: RecordKey  # which record
-    old_verdict: str | None  # the old run's verdict
-    new_verdict: str | None  # the new run's verdict
+    old_verdict: Verdict | None  # the old run's verdict
+    new_verdict: Verdict | None  # the new run's verdict
     change: str  # better, worse, same or changed (CHANGES)
     old_close: bool  # the old verdict was a close call
     new_close: bool  # the new one is
@@ -249,14 +248,20 @@ class RunDiff:
         return why
 
 
-def verdict_change(old: str | None, new: str | None, control: bool = False) -> str:
-    """better, worse, same or changed (to or from a verdict outside the ranking: skipped, unknown)."""
+def verdict_change(old: Verdict | None, new: Verdict | None, control: bool = False) -> str:
+    """better, worse, same or changed (to or from a verdict outside the ranking: ruled out, skipped, none)."""
     if old == new:
         return "same"
-    rank = CONTROL_RANK if control else VERDICT_RANK
-    if old not in rank or new not in rank:
+
+    def rank(verdict: Verdict | None) -> int | None:
+        if verdict is None:
+            return None
+        return Verdict(verdict).control_rank if control else Verdict(verdict).rank
+
+    before, after = rank(old), rank(new)
+    if before is None or after is None:
         return UNRANKED
-    return "better" if rank.index(new) < rank.index(old) else "worse"
+    return "better" if after < before else "worse"
 
 
 def _finite(value: Any) -> float | None:

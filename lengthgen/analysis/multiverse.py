@@ -40,6 +40,7 @@ from lengthgen.analysis.outcome import (
     shared_text,
 )
 from lengthgen.records import ClaimRecord
+from lengthgen.records.verdicts import BROKEN
 from lengthgen.analysis.run_view import RunView, record_of
 
 PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
@@ -206,7 +207,7 @@ def numbers(cell: ClaimRecord) -> str:
         ]
         more = f"; {len(failed) - NUMBERS_SHOWN} more failed" if len(failed) > NUMBERS_SHOWN else ""
         return "; ".join(shown_checks) + more
-    if cell.deciding is not None and cell.verdict not in ("error", "failed", "skipped"):
+    if cell.deciding is not None and cell.verdict not in BROKEN:
         d = cell.deciding
         return f"{d.name}: {num(d.value, 4)} {threshold_text(d.op, d.threshold)}"
     return (cell.verdict_reason or "").splitlines()[0] if cell.verdict_reason else ""

@@ -37,12 +37,13 @@ from lengthgen.catalogue import Catalogue
 
 from lengthgen.records import Check, ClaimRecord
 from lengthgen.records.check import fails
-from lengthgen.analysis.run_view import record_of, style
+from lengthgen.records.verdicts import Verdict, look
+from lengthgen.analysis.run_view import record_of
 from lengthgen.stats import fisher_exact, mcnemar_exact, paired_t_interval, welch_interval
 
 HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT = "holds", "other way", "within noise", "ruled out"
 STATES = (HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT)
-RULED_OUT_VERDICT = "ruled out"  # the verdict of a cell whose precondition failed (lengthgen.records.VERDICTS)
+RULED_OUT_VERDICT = Verdict.RULED_OUT  # the verdict of a cell whose precondition failed
 ALPHA = 0.05  # a difference from the paper's point is beyond noise at this two-sided level (the intervals' 95%)
 
 
@@ -70,7 +71,7 @@ def reference(records: Sequence[ClaimRecord], row: str, catalogue: Catalogue) ->
     matched = [r for r in records if row_of(r, catalogue) == row]
     if not matched:
         return None
-    return max(matched, key=lambda r: -1 if style(r.verdict).rank is None else style(r.verdict).rank)
+    return max(matched, key=lambda r: -1 if look(r.verdict).rank is None else look(r.verdict).rank)
 
 
 def relation(cell: ClaimRecord, reference: ClaimRecord | None) -> str:

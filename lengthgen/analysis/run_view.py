@@ -6,8 +6,8 @@ the verdicts, close calls and deciding checks the records decided, and nothing r
 - :class:`RunView`: the run (``RunView.from_json(path_or_dict)``, ``RunView.from_records(records, environment,
   registry)``): its paper claims, predictions, negative controls, robustness and multiverse cells, environment,
   the claims' registry (catalogue and multiverse plan), scale and completeness.
-- :data:`VERDICT_STYLES`: each verdict's display (colour class, colour, short word, severity, page order,
-  meaning); :func:`style` looks one up.
+- :func:`verdict_counts`: claim tests per shown label, in the report's order of verdicts
+  (``lengthgen.records.verdicts``, where each verdict's display lives).
 
 A record of an older version, whose verdict's derived facts (its close checks, its deciding check) are not
 recorded, has them decided here once, by the records' own rule (``lengthgen.records.verdict.settle``).
@@ -23,129 +23,10 @@ from typing import Any, Iterable, Mapping, Sequence
 from lengthgen.catalogue import Catalogue
 from lengthgen.readings import CellPlan
 from lengthgen.records import ClaimRecord
-from lengthgen.records.record import CLOSE_LABELLED, CLOSE_SUFFIX
 from lengthgen.records.verdict import settle
+from lengthgen.records.verdicts import DECIDED_ALONE, Verdict, label_order
 from lengthgen.registry import Registry
 from lengthgen.analysis.data import assemble, checked, claim_number, read
-
-# ----------------------------------------------------------------------------------------------- verdicts
-
-
-@dataclass(frozen=True)
-class VerdictStyle:
-    verdict: str  # the verdict string as records carry it
-    css: str  # the page's colour class ("v-reproduced", ...; static/page.css colours it)
-    colour: str  # the verdict's colour (the overview's forest plot; page.css uses the same)
-    short: str  # one word for the text robustness map ("ok", "FAILED", ...)
-    rank: int | None  # severity, for ordering and for "better / worse" (higher is worse); None: skipped, apart
-    page_order: int  # the page's verdict sort, what to look at first (0 first)
-    meaning: str  # the verdict in one line (legends, the markdown summary)
-    marker: str = "o"  # its marker in the overview (matplotlib's code): a shape per verdict, so that colour is never
-    # the only signal
-
-
-VERDICT_STYLES: tuple[VerdictStyle, ...] = (  # in the order verdict counts are listed
-    VerdictStyle(
-        "reproduced", "v-reproduced", "#1a7f37", "ok", 0, 7, "every check passed at the catalogue's point", marker="o"
-    ),
-    VerdictStyle(
-        "not reproduced",
-        "v-not-reproduced",
-        "#9a4d00",
-        "not-repr",
-        1,
-        4,
-        "a declared non-reproduction: failed through exactly the checks the test names",
-        marker="s",
-    ),
-    VerdictStyle(
-        "inconclusive",
-        "v-inconclusive",
-        "#0550ae",
-        "inconcl",
-        2,
-        5,
-        "too few seeds (or the test itself) left it undecided",
-        marker="d",
-    ),
-    VerdictStyle(
-        "unexpectedly reproduced",
-        "v-unexpectedly-reproduced",
-        "#8250df",
-        "NEW-ok",
-        3,
-        3,
-        "a declared non-reproduction passed every check",
-        marker="^",
-    ),
-    VerdictStyle(
-        "not reproduced (undeclared)",
-        "v-not-reproduced-undeclared",
-        "#8250df",
-        "NEW-not-repr",
-        4,
-        2,
-        "checks failed that the test does not declare: a finding, not a crash",
-        marker="v",
-    ),
-    VerdictStyle(
-        "ruled out",
-        "v-ruled-out",
-        "#57606a",
-        "ruled-out",
-        None,
-        8,
-        "a multiverse reading the paper's own results rule out: a precondition failed, the checks did not run",
-        marker="P",
-    ),
-    VerdictStyle(
-        "failed", "v-failed", "#cf222e", "FAILED", 5, 1, "an assertion outside the claim's checks", marker="X"
-    ),
-    VerdictStyle(
-        "error", "v-error", "#cf222e", "ERROR", 6, 0, "the test raised or its setup failed: the test broke", marker="X"
-    ),
-    VerdictStyle(
-        "skipped", "v-skipped", "#59636e", "skipped", None, 6, "the test did not run at this scale", marker="."
-    ),
-)
-UNKNOWN_STYLE = VerdictStyle(
-    "unknown",
-    "v-unknown",
-    "#59636e",
-    "?",
-    None,
-    len(VERDICT_STYLES),
-    "no verdict recorded, or one this version does not know",
-)
-STYLES: dict[str, VerdictStyle] = {s.verdict: s for s in VERDICT_STYLES}
-
-
-def style(verdict: str | None) -> VerdictStyle:
-    """The verdict's display row (:data:`UNKNOWN_STYLE` for None or a verdict this table lacks)."""
-    return STYLES.get(verdict or "", UNKNOWN_STYLE)
-
-
-def verdict_label(verdict: str | None, close: bool) -> str:
-    """A verdict as shown: "reproduced (close)" / "not reproduced (close)" for a close call (``CLOSE_LABELLED``;
-    a record's own is ``ClaimRecord.label``); "unknown" without a verdict."""
-    shown = verdict or "unknown"
-    return shown + CLOSE_SUFFIX if close and shown in CLOSE_LABELLED else shown
-
-
-def label_verdict(label: str) -> tuple[str, bool]:
-    """``(verdict, close)`` of a shown label: :func:`verdict_label` read back ("reproduced (close)" ->
-    ("reproduced", True))."""
-    verdict = label.removesuffix(CLOSE_SUFFIX)
-    return verdict, verdict != label
-
-
-def label_order(labels: Iterable[str]) -> list[str]:
-    """Shown labels in :data:`VERDICT_STYLES` order (a close label right after its verdict), unknown ones last
-    in the order given."""
-    labels = list(dict.fromkeys(labels))
-    known = [s.verdict + suffix for s in VERDICT_STYLES for suffix in ("", CLOSE_SUFFIX)]
-    return [v for v in known if v in labels] + [v for v in labels if v not in known]
-
 
 # ----------------------------------------------------------------------------------------------- the run
 
@@ -169,7 +50,7 @@ def parse(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> ClaimR
         record.prediction = record.prediction or entry.prediction
     if not record.title:
         record.title = record.statement
-    settle(record, broke=record.verdict in ("error", "skipped"))  # the derived facts by this version's rule
+    settle(record, broke=record.verdict in DECIDED_ALONE)  # the derived facts by this version's rule
     return record
 
 
@@ -202,7 +83,7 @@ class Completeness:
 
 def run_scale(records: Sequence[ClaimRecord]) -> str:
     """quick, paper, or mixed (records at several scales, skipped ones aside); "none" without records."""
-    names = {r.scale.get("name") for r in records if r.verdict != "skipped"} - {None}
+    names = {r.scale.get("name") for r in records if r.verdict is not Verdict.SKIPPED} - {None}
     if not names:
         names = {r.scale.get("name") for r in records} - {None}
     if not names:
@@ -225,7 +106,8 @@ def completeness(records: Sequence[ClaimRecord], catalogue: Catalogue) -> Comple
 
 
 def verdict_counts(records: Iterable[ClaimRecord]) -> dict[str, int]:
-    """Claim tests per shown label (close calls counted apart), in :data:`VERDICT_STYLES` order."""
+    """Claim tests per shown label (close calls counted apart), in the report's order of verdicts
+    (``verdicts.label_order``)."""
     counts = Counter(r.label for r in records)
     return {label: counts[label] for label in label_order(counts)}
 

@@ -44,7 +44,7 @@ import numpy as np
 from lengthgen.catalogue import Catalogue, Stated
 from lengthgen.readings import BY_NAME as READINGS_BY_NAME
 from lengthgen.readings import READINGS, CellPlan
-from lengthgen.records import ClaimRecord
+from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.analysis.outcome import column_of
 from lengthgen.analysis.run_view import RunView
 from lengthgen.stats import BOOTSTRAP_RESAMPLES, distinct_resamples, every_resample, resample_indices, t_tail
@@ -199,8 +199,8 @@ class Measured:
 def measured_in(number: Number, record: ClaimRecord | None, universe: str) -> Measured:
     if record is None:
         return Measured(number, universe, None, (), None, "no record")
-    if record.ruled_out is not None or record.verdict == "ruled out":
-        return Measured(number, universe, None, (), None, "ruled out")
+    if record.ruled_out is not None or record.verdict is Verdict.RULED_OUT:
+        return Measured(number, universe, None, (), None, Verdict.RULED_OUT.value)
     if number.stated.all_checks_pass:
         ok = bool(record.checks) and all(c.passed for c in record.checks)
         return Measured(number, universe, record, (), ok)

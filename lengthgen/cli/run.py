@@ -123,17 +123,18 @@ def chosen(names: list[str], known: dict[str, Any]) -> list[str]:
 
 
 def outcome_of(recorder: Any) -> str:
-    """The outcome a claim test would have: the recorder's ``verify()`` decides the verdict, and the test passes,
-    ends as its declared non-reproduction (xfailed) or fails."""
+    """The outcome a claim test would have (``lengthgen.records.verdict.OUTCOMES``): the recorder's ``verify()``
+    decides the verdict, and the test passes, ends as its declared non-reproduction (xfail) or fails."""
     from lengthgen.records import NotReproduced, VerdictFailed
+    from lengthgen.records.verdict import FAIL, PASS, XFAIL
 
     try:
         recorder.verify()
     except NotReproduced:
-        return "xfailed"
+        return XFAIL
     except VerdictFailed:
-        return "failed"
-    return "passed"
+        return FAIL
+    return PASS
 
 
 def shown_seeds(seeds: list[int]) -> str:
@@ -165,6 +166,7 @@ def report(name: str, record: Any, result: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from lengthgen.records import ClaimRecorder
+    from lengthgen.records.verdict import FAIL
     from lengthgen.scale import SCALES as BY_NAME
     from lengthgen.sequential import Plan
     from lengthgen.store.files import atomic_write
@@ -189,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = outcome_of(recorder)
             print(report(name, recorder.record, result), flush=True)
             print()
-            failed |= outcome == "failed"
+            failed |= outcome == FAIL
             records.append(recorder.record.to_dict())
             to_json = getattr(result, "to_json", None)
             results[name] = to_json() if callable(to_json) else None

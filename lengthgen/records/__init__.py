@@ -1,13 +1,12 @@
 """The record a claim test leaves, in plain types from the process that ran it to the page: its checks and
 measured quantities (:mod:`~lengthgen.records.check`), the record itself and where it ran
-(:mod:`~lengthgen.records.record`), its verdict, decided once (:mod:`~lengthgen.records.verdict`), and the
-recorders a test fills it through (:mod:`~lengthgen.records.recorder`). No torch.
+(:mod:`~lengthgen.records.record`), its verdict (one type, :mod:`~lengthgen.records.verdicts`), decided once
+(:mod:`~lengthgen.records.verdict`), and the recorders a test fills it through (:mod:`~lengthgen.records.recorder`).
+No torch.
 """
 
 from lengthgen.records.check import OPS, THRESHOLD_BASES, THRESHOLD_SOURCES, Check, Measure
 from lengthgen.records.record import (
-    CONTROL_VERDICTS,
-    VERDICTS,
     AtSetting,
     ClaimRecord,
     Control,
@@ -15,6 +14,7 @@ from lengthgen.records.record import (
     InUniverse,
     PaperPoint,
 )
+from lengthgen.records.verdicts import CONTROL_VERDICTS, VERDICTS, Verdict
 from lengthgen.records.recorder import ClaimRecorder, ControlRecorder, NotReproduced, VerdictFailed, seed_bootstrap
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "Measure",
     "NotReproduced",
     "PaperPoint",
+    "Verdict",
     "VerdictFailed",
     "seed_bootstrap",
 ]

@@ -14,26 +14,9 @@ from typing import Any, Mapping
 from lengthgen.catalogue import NOT_IN_PAPER, SETTING_NAMES
 from lengthgen.records.basis import derived
 from lengthgen.records.check import THRESHOLD_BASES, Check, Measure
+from lengthgen.records.verdicts import Verdict, parse
+from lengthgen.records.verdicts import label as verdict_label
 
-VERDICTS = (
-    "reproduced",
-    "not reproduced",
-    "not reproduced (undeclared)",
-    "unexpectedly reproduced",
-    "inconclusive",
-    "ruled out",
-    "failed",
-    "error",
-    "skipped",
-)
-CONTROL_VERDICTS = ("discriminates", "failed", "error", "skipped")
-CLOSE_LABELLED = (  # the verdicts that rest on checks: shown with " (close)" when a deciding check is close
-    "reproduced",
-    "not reproduced",
-    "not reproduced (undeclared)",
-    "unexpectedly reproduced",
-)
-CLOSE_SUFFIX = " (close)"
 SCALE_NAMES = ("paper", "quick")  # the scales a declaration can name
 FAILURE_KINDS = ("paper-statement", "suite-reading", "structural")  # what a declared non-reproduction fails:
 # paper-statement: the paper's own words or numbers fail (a check the rule of records.basis labels the paper's);
@@ -242,6 +225,21 @@ def variant_of(nodeid: str, *names: str | None) -> str:
     return params
 
 
+class VerdictField:
+    """A record's ``verdict`` field: whatever it is set to (a :class:`Verdict`, its word, None) it holds a Verdict
+    or None, so that every reader gets the one type; an unknown word is a ValueError where it is set."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name  # the instance keeps the parsed verdict under the field's own name (its __dict__ reads
+        # as a plain dataclass's); this descriptor, a data descriptor, is looked up first
+
+    def __get__(self, record: Any, owner: type | None = None) -> Verdict | None:
+        return None if record is None else record.__dict__.get(self.name)  # None on the class: the field's default
+
+    def __set__(self, record: Any, value: str | Verdict | None) -> None:
+        record.__dict__[self.name] = parse(value)
+
+
 @dataclass
 class ClaimRecord:
     """What one claim test (or negative control, or cell) leaves: filled by a recorder, decided once by its
@@ -269,7 +267,8 @@ class ClaimRecord:
     inconclusive_reason: str | None = None  # the test's own reason to stay undecided
     runtime_s: float | None = None  # setup + call of the test, seconds (shared experiments count once)
     models_trained: int | None = None  # models its process trained during it
-    verdict: str | None = None  # one of VERDICTS (CONTROL_VERDICTS for a control), decided once
+    verdict: Verdict | None = VerdictField()  # decided once (a control's among verdicts.CONTROL_VERDICTS); a word
+    # set here (a record's JSON, a test's) is parsed into a Verdict where it is set
     verdict_reason: str | None = None  # why, for every verdict but reproduced
     close_names: list[str] = field(default_factory=list)  # the close deciding checks' names (verdict.decide)
     deciding_name: str | None = None  # the name of the check that says most about the verdict (verdict.decide)
@@ -390,23 +389,22 @@ class ClaimRecord:
     def label(self) -> str:
         """The verdict as shown: "reproduced (close)" / "not reproduced (close)" for a close call; "unknown"
         without a verdict."""
-        shown = self.verdict or "unknown"
-        return shown + CLOSE_SUFFIX if self.labelled_close else shown
+        return verdict_label(self.verdict, self.close)
 
     @property
     def labelled_close(self) -> bool:
-        """Shown as a close call ("(close)" in its label: a verdict that rests on its checks, ``CLOSE_LABELLED``)."""
-        return self.close and (self.verdict or "") in CLOSE_LABELLED
+        """Shown as a close call ("(close)" in its label: a verdict that rests on its checks)."""
+        return self.close and self.verdict is not None and self.verdict.rests_on_checks
 
     @property
     def discriminates(self) -> bool:
         """A negative control whose checks failed on its counterfactual, as they must."""
-        return self.verdict == "discriminates"
+        return self.verdict is Verdict.DISCRIMINATES
 
     @property
     def reproduces(self) -> bool:
         """Its verdict counts as reproducing the claim (a close call included)."""
-        return self.verdict in ("reproduced", "unexpectedly reproduced")
+        return self.verdict is not None and self.verdict.reproduces
 
     # --- serialisation
     def to_dict(self) -> dict[str, Any]:
@@ -434,7 +432,7 @@ class ClaimRecord:
             "inconclusive_reason": self.inconclusive_reason,
             "runtime_s": self.runtime_s,
             "models_trained": self.models_trained,
-            "verdict": self.verdict,
+            "verdict": self.verdict.value if self.verdict is not None else None,
             "verdict_reason": self.verdict_reason,
             "close": self.close,
             "close_checks": list(self.close_names),
@@ -480,7 +478,7 @@ class ClaimRecord:
             inconclusive_reason=data.get("inconclusive_reason"),
             runtime_s=data.get("runtime_s"),
             models_trained=data.get("models_trained"),
-            verdict=data.get("verdict"),
+            verdict=parse(data.get("verdict")),
             verdict_reason=data.get("verdict_reason"),
             close_names=list(data.get("close_checks") or ()),
             deciding_name=data.get("deciding"),

@@ -30,6 +30,7 @@ from lengthgen.records.check import (
 )
 from lengthgen.records.record import AtSetting, ClaimRecord, Control, Declared, InUniverse
 from lengthgen.records.verdict import FAIL, XFAIL, decide
+from lengthgen.records.verdicts import Verdict
 from lengthgen.stats import seed_bootstrap, t_interval
 
 BOOTSTRAP_SEED = 20240601  # the seed of a bootstrap check's generator, fresh per interval: the same one on every rerun
@@ -324,7 +325,7 @@ class ClaimRecorder:
         record = self.record
         failed = self.failed
         declared_ruled_out = getattr(record.mode, "expected_ruled_out", None) is not None
-        if record.verdict == "not reproduced (undeclared)" and failed and not declared_ruled_out:
+        if record.verdict is Verdict.NOT_REPRODUCED_UNDECLARED and failed and not declared_ruled_out:
             unexpected = [c for c in failed if not c.expected_to_fail]
             head = f"{record.claim} failed: {len(unexpected)} of {len(record.checks)} checks failed" + (
                 " that are not among the expected failures" if record.declared else ""

@@ -38,6 +38,7 @@ from typing import Sequence
 
 from lengthgen.records.check import Check, contains, fails
 from lengthgen.records.record import ClaimRecord
+from lengthgen.records.verdicts import BROKEN, DECIDED_ALONE, Verdict
 
 PASS, XFAIL, FAIL = "pass", "xfail", "fail"  # pytest's outcome of a decided test
 OUTCOMES = (PASS, XFAIL, FAIL)
@@ -218,7 +219,7 @@ def decide(record: ClaimRecord) -> str:
     if record.ruled_out is not None:
         return _decide_ruled_out(record)
     if not record.checks:
-        return _set(record, "failed", f"{record.claim}: the test recorded no checks", FAIL)
+        return _set(record, Verdict.FAILED, f"{record.claim}: the test recorded no checks", FAIL)
     declared = record.declared
     if declared is not None:
         record.checks = [replace(c, expected_to_fail=matches(c.name, declared.checks)) for c in record.checks]
@@ -227,10 +228,12 @@ def decide(record: ClaimRecord) -> str:
         p for p in (declared.checks if declared else ()) if not any(matches(c.name, [p]) for c in record.checks)
     ]
     if unmatched:
-        return _set(record, "failed", f"{record.claim}: expected-failure pattern(s) {unmatched} match no check", FAIL)
+        return _set(
+            record, Verdict.FAILED, f"{record.claim}: expected-failure pattern(s) {unmatched} match no check", FAIL
+        )
     failed = list(record.failed_checks)
     if getattr(mode, "expected_ruled_out", None) is not None:  # declared ruled out, yet every precondition held
-        verdict = "not reproduced (undeclared)" if failed else "unexpectedly reproduced"
+        verdict = Verdict.NOT_REPRODUCED_UNDECLARED if failed else Verdict.UNEXPECTEDLY_REPRODUCED
         head = (
             f"{record.claim}: declared ruled out by {list(mode.expected_ruled_out)}, but every precondition held; "
             f"{len(failed)} of {len(record.checks)} checks failed"
@@ -239,12 +242,12 @@ def decide(record: ClaimRecord) -> str:
     stray = [c for c in failed if not c.expected_to_fail]
     if stray:
         if all(undecided(c, record) for c in failed):
-            return _set(record, "inconclusive", seed_reason(record, failed), FAIL)
-        return _set(record, "not reproduced (undeclared)", undeclared_reason(record), FAIL)
+            return _set(record, Verdict.INCONCLUSIVE, seed_reason(record, failed), FAIL)
+        return _set(record, Verdict.NOT_REPRODUCED_UNDECLARED, undeclared_reason(record), FAIL)
     if failed:
         return _set(
             record,
-            "not reproduced",
+            Verdict.NOT_REPRODUCED,
             not_reproduced_reason(record.claim, failed, len(record.checks), declared.why),
             XFAIL,
         )
@@ -253,16 +256,16 @@ def decide(record: ClaimRecord) -> str:
             f"{record.claim}: unexpected pass: declared not reproduced ({declared.why}; checks "
             f"{list(declared.checks)}), but every one of {len(record.checks)} checks passed"
         )
-        return _set(record, "unexpectedly reproduced", reason, FAIL)
+        return _set(record, Verdict.UNEXPECTEDLY_REPRODUCED, reason, FAIL)
     if record.inconclusive_reason:
-        return _set(record, "inconclusive", record.inconclusive_reason, PASS)
+        return _set(record, Verdict.INCONCLUSIVE, record.inconclusive_reason, PASS)
     open_checks = [c for c in record.checks if undecided(c, record)]
     if open_checks:
-        return _set(record, "inconclusive", seed_reason(record, open_checks), PASS)
-    return _set(record, "reproduced", None, PASS)
+        return _set(record, Verdict.INCONCLUSIVE, seed_reason(record, open_checks), PASS)
+    return _set(record, Verdict.REPRODUCED, None, PASS)
 
 
-def _set(record: ClaimRecord, verdict: str, reason: str | None, outcome: str) -> str:
+def _set(record: ClaimRecord, verdict: Verdict, reason: str | None, outcome: str) -> str:
     record.verdict, record.verdict_reason = verdict, reason
     return outcome
 
@@ -273,32 +276,33 @@ def _decide_ruled_out(record: ClaimRecord) -> str:
     failed = [c.name for c in record.preconditions if not c.passed]
     settle(record)
     if expected and all(matches(name, expected) for name in failed):
-        return _set(record, "ruled out", record.ruled_out, PASS)
+        return _set(record, Verdict.RULED_OUT, record.ruled_out, PASS)
     reason = f"ruled out, which the declarations do not expect: {record.ruled_out}" + (
         f" (they expect {expected})" if expected else ""
     )
-    return _set(record, "not reproduced (undeclared)", reason, FAIL)
+    return _set(record, Verdict.NOT_REPRODUCED_UNDECLARED, reason, FAIL)
 
 
 def _decide_control(record: ClaimRecord) -> str:
     if not record.checks:
-        return _set(record, "failed", f"control of {record.claim}: the counterfactual recorded no checks", FAIL)
+        return _set(record, Verdict.FAILED, f"control of {record.claim}: the counterfactual recorded no checks", FAIL)
     failed = record.failed_checks
     if not failed:
         reason = (
             f"control of {record.claim} does not discriminate: all {len(record.checks)} checks passed on the "
             f"counterfactual ({record.counterfactual})"
         )
-        return _set(record, "failed", reason, FAIL)
+        return _set(record, Verdict.FAILED, reason, FAIL)
     return _set(
-        record, "discriminates", f"{len(failed)} of {len(record.checks)} checks fail on the counterfactual", PASS
+        record, Verdict.DISCRIMINATES, f"{len(failed)} of {len(record.checks)} checks fail on the counterfactual", PASS
     )
 
 
-def broken(record: ClaimRecord, how: str, reason: str | None) -> None:
-    """The verdict of a test that ended before (or after) its recorder decided: ``how`` is "error" (an exception,
-    a failed setup), "skipped" or "failed" (an assertion outside the recorder); ``reason`` is pytest's message."""
-    if how not in ("error", "skipped", "failed"):
-        raise ValueError(f"unknown way a test broke {how!r}; expected error, skipped or failed")
-    record.verdict, record.verdict_reason = how, reason or how
-    settle(record, broke=how != "failed")
+def broken(record: ClaimRecord, how: Verdict | str, reason: str | None) -> None:
+    """The verdict of a test that ended before (or after) its recorder decided: ``how`` is one of
+    :data:`~lengthgen.records.verdicts.BROKEN`: an error (an exception, a failed setup), a skip, or a failure (an
+    assertion outside the recorder); ``reason`` is pytest's message."""
+    if how not in BROKEN:
+        raise ValueError(f"unknown way a test broke {how!r}; expected one of {', '.join(BROKEN)}")
+    record.verdict, record.verdict_reason = how, reason or str(how)
+    settle(record, broke=how in DECIDED_ALONE)

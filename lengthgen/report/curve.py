@@ -15,7 +15,7 @@ from pathlib import Path
 from lengthgen.analysis.curve import GREY, RULED_OUT, SUITE_MARK, Curve, Effect, main_effects, matrix_rows
 from lengthgen.analysis.multiverse import PAPER
 from lengthgen.readings import READINGS
-from lengthgen.analysis.run_view import verdict_label
+from lengthgen.records.verdicts import label
 from lengthgen.report import text
 from lengthgen.report.figures import lay_out
 
@@ -51,7 +51,7 @@ def curve_lines(curve: Curve) -> list[str]:
         interval = f"[{text.num(p.ci95[0], 4)}, {text.num(p.ci95[1], 4)}]" if p.ci95 is not None else ""
         interval = p.count or interval
         mark = RULED_OUT if p.ruled_out else "pass" if p.passed else "n/a" if p.value is None else "FAIL"
-        verdict = "excluded from the count" if p.ruled_out else verdict_label(p.verdict, p.close)
+        verdict = "excluded from the count" if p.ruled_out else label(p.verdict, p.close)
         verdict += "; within the seeds' noise of the paper's point" if p.noise and not p.close else ""
         lines.append(
             f"  {i:>3}  {p.universe:<{wide}}  {text.num(p.value, 4):>10}  {interval:<22}  {mark:<9}  {verdict}"

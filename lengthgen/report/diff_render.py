@@ -17,7 +17,7 @@ from lengthgen.analysis.diff import (
     RecordRef,
     RunDiff,
 )
-from lengthgen.analysis.run_view import label_verdict, verdict_label
+from lengthgen.records.verdicts import Verdict, label, label_verdict
 
 NO_DIFFERENCES = "no differences"  # the line of an empty diff
 DIGITS = 6  # significant digits of the numbers shown (the JSON keeps them all)
@@ -33,9 +33,9 @@ def threshold(op: str, value: Any) -> str:
     return f"{op} {value if isinstance(value, str) else num(value)}"
 
 
-def verdict(value: str | None, close: bool) -> str:
-    """The verdict as the report shows it ("reproduced (close)"; ``run_view.label``)."""
-    return verdict_label(value, close)
+def verdict(value: Verdict | None, close: bool) -> str:
+    """The verdict as the report shows it ("reproduced (close)"; ``verdicts.label``)."""
+    return label(value, close)
 
 
 def verdicts(r: ClaimDiff) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from lengthgen.records import ClaimRecord
+from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.records.record import setting_of, universe_of
 from lengthgen.analysis import multiverse as mv
 from lengthgen.analysis.answer import kind_of
@@ -39,12 +39,12 @@ def shown(views: Sequence[ClaimRecord]) -> list[Shown]:
 
 def failing(views: Sequence[ClaimRecord]) -> list[Shown]:
     """The tests of ``views`` that do not reproduce through some failing check (ids among all of ``views``)."""
-    return [s for s in shown(views) if s.record.verdict != "reproduced" and s.record.failed_checks]
+    return [s for s in shown(views) if s.record.verdict is not Verdict.REPRODUCED and s.record.failed_checks]
 
 
 def basis(record: ClaimRecord) -> str | None:
     """What a non-reproducing test's failure rests on (None for one that reproduces or has no verdict)."""
-    if record.verdict not in ("not reproduced", "not reproduced (undeclared)"):
+    if record.verdict not in (Verdict.NOT_REPRODUCED, Verdict.NOT_REPRODUCED_UNDECLARED):
         return None
     return "prediction" if record.is_prediction else kind_of(record)
 

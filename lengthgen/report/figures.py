@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from lengthgen.analysis.run_view import VERDICT_STYLES
+from lengthgen.records.verdicts import SHOWN, look
 from lengthgen.report.text import num
 from lengthgen.store.files import atomic_write, files_fingerprint
 
@@ -486,8 +486,6 @@ FOREST_ROW_IN = 0.21  # inches per claim row
 FOREST_WIDTH_IN = 11.0
 FOREST_MARKER = 9  # points: a verdict's shape must read at a glance
 FOREST_PALETTE = 64  # the overview's colours: enough that its verdict colours stay as they are (one image)
-FOREST_COLOURS = {s.verdict: s.colour for s in VERDICT_STYLES}  # the page's verdict colours (run_view)
-FOREST_MARKERS = {s.verdict: s.marker for s in VERDICT_STYLES}  # a shape per verdict (run_view)
 DEPENDS_MARK = "\u2020"  # after a row's label: its verdict depends on a reading (a dagger)
 DEPENDS_NOTE = "the verdict changes under another reading of a choice the paper leaves open"
 
@@ -521,8 +519,8 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     ax.axvspan(-2, 2, color="#fff1e0", zorder=0)
     ax.axvline(0, color="0.2", linewidth=1.2, zorder=1)
     for y, row in enumerate(rows):
-        colour = FOREST_COLOURS.get(str(row.get("verdict")), "#59636e")
-        marker = FOREST_MARKERS.get(str(row.get("verdict")), "o")
+        shown = look(row.get("verdict"))  # the verdict's colour and shape (lengthgen.records.verdicts)
+        colour, marker = shown.colour, shown.marker
         kind = row.get("kind")
         face = "white" if row.get("close") else colour
         if kind == "interval":
@@ -571,8 +569,8 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
         "Every claim at a glance: how far its deciding check is from the threshold (standard errors; > 0 holds)",
         fontsize=10,
     )
-    seen = [v for v in FOREST_COLOURS if any(r.get("verdict") == v for r in rows)]
-    handles = [Line2D([], [], color=FOREST_COLOURS[v], marker=FOREST_MARKERS[v], linewidth=2, label=v) for v in seen]
+    seen = [v for v in SHOWN if any(r.get("verdict") == v for r in rows)]
+    handles = [Line2D([], [], color=v.colour, marker=v.marker, linewidth=2, label=v.value) for v in seen]
     handles += [
         Line2D([], [], color="0.3", marker="o", markerfacecolor="white", linewidth=0, label="close (open marker)"),
     ]

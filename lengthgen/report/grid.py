@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from lengthgen.report import text
 from lengthgen.records import Check, ClaimRecord
-from lengthgen.analysis.run_view import STYLES, style
+from lengthgen.records.verdicts import Verdict, look
 from lengthgen.records.verdict import REASON_CHECKS
 from lengthgen.report.views import Badge, CheckGroup, check_groups, verdict_badge
 
@@ -27,9 +27,9 @@ TITLE_SHOWN = 120  # characters of a verdict's reason in a page cell's tooltip
 GRID_KINDS = ("na", "missing", "cell")  # the page grid's cells: not run there, no record, a verdict
 
 
-def short(verdict: str | None) -> str:
-    """The text grid's one-word cell label (``run_view.VERDICT_STYLES``; an unknown verdict as it is)."""
-    return STYLES[verdict].short if verdict in STYLES else str(verdict)
+def short(verdict: Verdict | None) -> str:
+    """The text grid's one-word cell label (``Verdict.look``'s; a verdict the tables do not list as it is)."""
+    return verdict.look.short if verdict is not None and verdict.shown else str(verdict)
 
 
 def shown(view: ClaimRecord) -> str:
@@ -148,7 +148,7 @@ def grid_cell(slot: Slot, label: str) -> GridCell:
         if reason
         else f"{passed} of {total} checks passed"
     )
-    return GridCell("cell", style(v.verdict).css, title, slot.anchor, label)
+    return GridCell("cell", look(v.verdict).css, title, slot.anchor, label)
 
 
 def block(view: ClaimRecord, anchor: str, row: str, where: str) -> GridBlock:

@@ -20,7 +20,8 @@ from lengthgen.report.multiverse import slot_at
 from lengthgen.report import text
 from lengthgen.analysis.data import claim_number
 from lengthgen.records import ClaimRecord
-from lengthgen.analysis.run_view import RunView, label_order
+from lengthgen.records.verdicts import label_order
+from lengthgen.analysis.run_view import RunView
 
 CELL_CHARS = 160  # characters of a paper value or a measured headline in a table cell ("..." beyond)
 READINGS_CHARS = 400  # characters of the "under other readings" cell (several readings with their numbers)
@@ -74,7 +75,7 @@ def verdict_cell(claim: ClaimRecord) -> str:
     """A claim test's verdict as a table cell, bold unless reproduced ("unknown" without a verdict): the summary's
     verdict tables and the documents' (``templates/docs/_shared.md.j2``, the ``verdict_cell`` filter)."""
     shown = cell(claim.label if claim.verdict else "unknown")
-    return shown if claim.verdict == "reproduced" else f"**{shown}**"
+    return shown if claim.verdict is not None and claim.verdict.plain else f"**{shown}**"
 
 
 def verdict_rows(

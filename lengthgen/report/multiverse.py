@@ -1,7 +1,7 @@
 """The multiverse drawn: the grid of ``lengthgen.analysis.multiverse`` (claims as rows, readings as columns,
 the suite's own reading first) as plain data (``lengthgen multiverse --out PATH``), as text (``lengthgen
 multiverse``, the terminal summary) and as the page's coloured grid, each cell linked to its checks; the
-verdict display table is ``run_view.VERDICT_STYLES``, the grid machinery the robustness map's
+verdicts' display is ``lengthgen.records.verdicts``, the grid machinery the robustness map's
 (``lengthgen.report.grid``).
 
 - :func:`build_grid` / :func:`grid_lines`: the grid as plain data and as text;

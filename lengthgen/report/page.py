@@ -25,8 +25,10 @@ from lengthgen.analysis.formats import plain_numbers
 from lengthgen.report.figures import FigureError, Rendered, compact_png, forest
 from lengthgen.report.robustness import grid_view
 from lengthgen.analysis.answer import answer
-from lengthgen.records import Check, ClaimRecord, Measure
-from lengthgen.analysis.run_view import VERDICT_STYLES, RunView, label_verdict, style
+from lengthgen.records import Check, ClaimRecord, Measure, Verdict
+from lengthgen.records import verdicts
+from lengthgen.records.verdicts import CLOSE_SUFFIX, SHOWN, label_verdict
+from lengthgen.analysis.run_view import RunView
 from lengthgen.report.specification import CurveView
 from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.templating import render, static_text
@@ -86,7 +88,7 @@ def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
 class ClaimRow:
     css: str  # the verdict's class
     data_id: int  # the sort key of "ID": claim number * 1000 + the row's place (stable for equal claims)
-    data_verdict: str  # the sort key of "Verdict": the verdict's page_order (run_view.VERDICT_STYLES), less
+    data_verdict: str  # the sort key of "Verdict": the verdict's page_order (``Verdict.look``), less
     # CLOSE_RANK for a close call
     data_close: str  # "true" / "false": a close call (reproduced or not reproduced only)
     data_runtime: str  # the sort key of "Runtime": seconds ("" when not recorded)
@@ -122,7 +124,7 @@ def claim_rows(
     rows = []
     shared = text.shared_claims(claims)
     for i, (r, anchor) in enumerate(zip(claims, ids)):
-        rank = style(r.verdict).page_order - (CLOSE_RANK if r.labelled_close else 0)
+        rank = verdicts.look(r.verdict).page_order - (CLOSE_RANK if r.labelled_close else 0)
         measured = r.measured_in_report_order
         check = r.deciding
         passed, total = r.checks_passed
@@ -131,7 +133,7 @@ def claim_rows(
         plan = r.looks
         rows.append(
             ClaimRow(
-                css=style(r.verdict).css,
+                css=verdicts.look(r.verdict).css,
                 data_id=claim_number(r.claim) * 1000 + i,
                 data_verdict=f"{rank:g}",
                 data_close=str(r.labelled_close).lower(),
@@ -279,7 +281,7 @@ def section(
     failed = claim.failed_checks
     passed, total = claim.checks_passed
     return Section(
-        css=style(claim.verdict).css,
+        css=verdicts.look(claim.verdict).css,
         anchor=anchor,
         claim=claim.claim,
         badge=badge(claim),
@@ -311,7 +313,7 @@ def overview_rows(claims: Sequence[ClaimRecord], depends: frozenset[str] = froze
     shared = text.shared_claims(claims)
     for r in claims:
         check = r.deciding
-        if check is None or r.verdict == "skipped":
+        if check is None or r.verdict is Verdict.SKIPPED:
             continue
         margin = check.margin
         kind = "interval" if margin is not None else ("exact" if check.interval == "exact" else "none")
@@ -422,7 +424,7 @@ class Chip:
 
 
 def chips(counts: Mapping[str, int]) -> tuple[Chip, ...]:
-    """One chip per shown label of ``RunView.verdict_counts`` (read back by ``run_view.label_verdict``)."""
+    """One chip per shown label of ``RunView.verdict_counts`` (read back by ``verdicts.label_verdict``)."""
     chips = []
     for label, n in counts.items():
         verdict, close = label_verdict(label)
@@ -445,14 +447,19 @@ def claim_chips(records: Sequence[ClaimRecord], noun: str) -> tuple[Chip, ...]:
     by: dict[str, list[ClaimRecord]] = {}
     for r in records:
         by.setdefault(r.claim, []).append(r)
-    holding = [t for t in by.values() if all(r.verdict == "reproduced" for r in t)]
+    holding = [t for t in by.values() if all(r.verdict is Verdict.REPRODUCED for r in t)]
     close = sum(any(r.labelled_close for r in t) for t in holding)
     clear, failing = len(holding) - close, len(by) - len(holding)
     shown = [
-        Chip(verdict_class("reproduced"), False, clear, counted(clear, noun, "reproduces", "reproduce")),
-        Chip(verdict_class("reproduced"), True, close, counted(close, noun, "reproduces", "reproduce") + " (close)"),
+        Chip(verdict_class(Verdict.REPRODUCED), False, clear, counted(clear, noun, "reproduces", "reproduce")),
         Chip(
-            verdict_class("not reproduced"),
+            verdict_class(Verdict.REPRODUCED),
+            True,
+            close,
+            counted(close, noun, "reproduces", "reproduce") + CLOSE_SUFFIX,
+        ),
+        Chip(
+            verdict_class(Verdict.NOT_REPRODUCED),
             False,
             failing,
             counted(failing, noun, "does not in some test", "do not in some test"),
@@ -505,10 +512,10 @@ TERMS: tuple[Term, ...] = (  # the words the answer uses before the page explain
         r"preconditions?",
     ),
     Term(
-        "ruled out",
+        Verdict.RULED_OUT.value,
         "g-ruled-out",
         "a universe whose precondition failed: not one the paper can have used, left out of every count.",
-        r"ruled out",
+        Verdict.RULED_OUT.value,
     ),
     Term(
         "admissible",
@@ -561,7 +568,7 @@ def linked_answer(sentence: str) -> Markup:
 def glossary(run: RunView) -> tuple[tuple[str, str], ...]:
     """(verdict, meaning) of each verdict this run's tests and cells hold, in the report's order."""
     present = {v.verdict for part in ("records", "robustness", "multiverse") for v in getattr(run, part)}
-    return tuple((s.verdict, s.meaning) for s in VERDICT_STYLES if s.verdict in present)
+    return tuple((v.value, v.look.meaning) for v in SHOWN if v in present)
 
 
 def compact_base64(png: str) -> str:

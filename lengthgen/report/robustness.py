@@ -36,7 +36,7 @@ from lengthgen.report.grid import (
     shown,
     table_lines,
 )
-from lengthgen.records import ClaimRecord
+from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.analysis.robustness import runs_at, spreads, views
 
 
@@ -122,7 +122,7 @@ def map_lines(
         lines += [f"{claim}: {spread.text()}" for claim, spread in spreads(cells, records, catalogue).items()]
     if details:
         for c in data["cells"]:
-            if c["verdict"] in ("reproduced", "missing"):
+            if c["verdict"] in (Verdict.REPRODUCED, "missing"):
                 continue
             lines.append(
                 f"{c['claim']} at {c['setting']}: {c['label']} ({c['checks_passed']}/{c['checks']} checks)"

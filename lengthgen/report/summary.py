@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from lengthgen.report import text
 from lengthgen.report.multiverse import grid_lines
 from lengthgen.report.robustness import map_lines
-from lengthgen.records import ClaimRecord
+from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.analysis.run_view import RunView
 
 MIN_WIDTH = 100  # below this the paper and measured columns would be unreadable
@@ -95,7 +95,7 @@ def summary_lines(
             lines.append(f"{head}{p:<{paper_w}} | {m}".rstrip())
         if r.claim in shared:
             lines.append(f"{'':<12} test: {r.test_name}")
-        if r.verdict not in ("reproduced", None) and r.verdict_reason:
+        if r.verdict not in (Verdict.REPRODUCED, None) and r.verdict_reason:
             reason = r.verdict_reason.splitlines()[0]
             lines += [f"{'':<12} -> {part}" for part in _wrap(reason, width - 16)]
         lines += _close_lines(r, width)

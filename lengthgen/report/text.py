@@ -1,7 +1,7 @@
 """Short texts shared by the page, the terminal summary and the markdown summary: numbers, intervals, a
 claim's headline measured value, a check against its threshold, a close call, a scale, the run's label.
 They format the records' own types (``lengthgen.records``: ``ClaimRecord``, ``Check``, ``Measure``); the few that
-take one record (``headline``, ``verdict_label``, ``checks_passed``, ``is_prediction``) also take its dict."""
+take one record (``headline``, ``checks_passed``, ``is_prediction``) also take its dict."""
 
 from __future__ import annotations
 
@@ -62,11 +62,6 @@ def path_text(plan: Mapping[str, Any] | None) -> str:
         f"{plan.get('max_seeds', '?')} seeds, each at {100 * float(plan.get('level', 0.95)):.3g}%): seeds {seeds}, "
         f"{plan.get('stopped', '?')}"
     )
-
-
-def verdict_label(record: ClaimRecord | Mapping[str, Any]) -> str:
-    """The verdict as shown, e.g. "reproduced (close)"."""
-    return record_of(record).label
 
 
 def checks_passed(record: ClaimRecord | Mapping[str, Any]) -> tuple[int, int]:

@@ -1,7 +1,7 @@
 """The verdict's badge and the checks' groups, shared by the page's claims table, its claim sections and its grids
 (the robustness map, the multiverse): plain text and flags, escaped by the templates that print them
 (``lengthgen.report.templating``); the checks and measured quantities themselves reach the templates as the records'
-own types. A verdict's colour and whether it is shown as a close call are the display table's (``run_view.style``)
+own types. A verdict's colour and whether it is shown as a close call are the verdict's (``lengthgen.records.verdicts``)
 and the record's (``ClaimRecord.labelled_close``), never decided here."""
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from lengthgen.analysis import run_view
 from lengthgen.records import Check, ClaimRecord
+from lengthgen.records.verdicts import UNKNOWN, Verdict, look
 from lengthgen.report import text
 
 SETTING = re.compile(r"\S+=\S+")  # a qualifier's token that names one setting: "L=12", "lambda=0.01"
 
 
-def verdict_class(verdict: str | None) -> str:
-    """The verdict's colour class (``run_view.VERDICT_STYLES``; "v-unknown" for None or an unknown verdict)."""
-    return run_view.style(verdict).css
+def verdict_class(verdict: Verdict | None) -> str:
+    """The verdict's colour class (``Verdict.css``; "v-unknown" for None)."""
+    return look(verdict).css
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,12 @@ class Badge:
 def badge(claim: ClaimRecord) -> Badge:
     """A claim test's badge: its verdict, shown as a close call (dashed, "<verdict> (close)") when the run view
     labels it one (``ClaimRecord.labelled_close``: reproduced and not reproduced only)."""
-    return Badge(verdict_class(claim.verdict), claim.verdict or "unknown", claim.labelled_close)
+    return Badge(verdict_class(claim.verdict), str(claim.verdict or UNKNOWN), claim.labelled_close)
 
 
-def verdict_badge(verdict: str | None) -> Badge:
+def verdict_badge(verdict: Verdict | None) -> Badge:
     """The badge of a verdict alone, without its close call (a grid's block under its cell)."""
-    return Badge(verdict_class(verdict), verdict or "unknown", False)
+    return Badge(verdict_class(verdict), str(verdict or UNKNOWN), False)
 
 
 @dataclass(frozen=True)

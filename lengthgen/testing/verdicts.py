@@ -15,9 +15,14 @@ reaches the XML."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from lengthgen.testing import state
+
+if TYPE_CHECKING:
+    from lengthgen.records import Verdict
 
 
 def _message(report: pytest.TestReport) -> str | None:
@@ -78,23 +83,23 @@ def pytest_runtest_call(item: pytest.Item):
         pytest.xfail(finding.reason)
 
 
-def broke(report: pytest.TestReport, call: pytest.CallInfo, record) -> str | None:
+def broke(report: pytest.TestReport, call: pytest.CallInfo, record) -> Verdict | None:
     """How a finished test broke where its recorder's verdict does not stand: "skipped", "error" (an exception, a
     failed setup), "failed" (an assertion outside the recorder, or an xfail that is not its declared finding);
     None where the verdict the recorder decided ended the test."""
-    from lengthgen.records import VerdictFailed
+    from lengthgen.records import Verdict, VerdictFailed
 
     if report.skipped and not hasattr(report, "wasxfail"):
-        return "skipped"
+        return Verdict.SKIPPED
     if report.when == "setup":
-        return "error"
+        return Verdict.ERROR
     if hasattr(report, "wasxfail"):  # only the recorder's declared finding may end a claim test as an xfail
-        return None if record.verdict == "not reproduced" else "failed"
+        return None if record.verdict is Verdict.NOT_REPRODUCED else Verdict.FAILED
     if call.excinfo is None:
         return None
     if call.excinfo.errisinstance(VerdictFailed):
         return None
-    return "failed" if call.excinfo.errisinstance(AssertionError) else "error"
+    return Verdict.FAILED if call.excinfo.errisinstance(AssertionError) else Verdict.ERROR
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -108,6 +113,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     finished = report.when == "call" or (report.when == "setup" and not report.passed)
     if not finished:
         return
+    from lengthgen.records import Verdict
     from lengthgen.records.verdict import broken, decide
 
     recorder = item.stash.get(state.RECORDER, None) or _unrun_recorder(item, marker)
@@ -121,7 +127,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             reason = (
                 f"xfail that is not the claim's declared finding (an exception is not a finding): {report.wasxfail}"
             )
-        broken(record, how, f"setup failed: {reason}" if how == "error" and report.when == "setup" else reason)
+        broken(record, how, f"setup failed: {reason}" if how is Verdict.ERROR and report.when == "setup" else reason)
     elif record.verdict is None:  # the test passed without calling verify(): its verdict is decided here, once
         decide(record)
     data = record.to_dict()

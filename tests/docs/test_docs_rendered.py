@@ -257,12 +257,11 @@ def test_the_rendering_needs_no_torch():
 
 
 def test_every_document_uses_the_verdict_words_of_the_report():
-    """A verdict a document quotes is one the report shows (run_view.VERDICT_STYLES, the controls' words);
-    a retired use (an unexpected pass or an undeclared failure called "failed") fails here."""
-    from lengthgen.records import CONTROL_VERDICTS
-    from lengthgen.analysis.run_view import VERDICT_STYLES
+    """A verdict a document quotes is one the records know (lengthgen.records.Verdict: the claim tests' and the
+    controls' words); a retired use (an unexpected pass or an undeclared failure called "failed") fails here."""
+    from lengthgen.records import Verdict
 
-    words = {s.verdict for s in VERDICT_STYLES} | set(CONTROL_VERDICTS) | {"changed", "close", "held"}
+    words = {v.value for v in Verdict} | {"changed", "close", "held"}
     retired = re.compile(
         r'(?:unexpected pass|undeclared (?:failure|finding)|another failing check) (?:is|reads|as) "failed"'
     )

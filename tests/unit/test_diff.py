@@ -15,12 +15,12 @@ from lengthgen.analysis.diff import (
     CROSS_CPU_TOLERANCE,
     DRIFT_RELATIVE_TOLERANCE,
     DRIFT_RULE,
-    VERDICT_RANK,
     diff_runs,
     drift_tolerance,
     is_drift,
     verdict_change,
 )
+from lengthgen.records import Verdict
 from lengthgen.report import diff_render
 from lengthgen.report.diff_render import NO_DIFFERENCES
 from lengthgen.analysis.run_view import RunView
@@ -104,7 +104,8 @@ def test_an_unknown_fail_on_is_one_line_naming_the_choices(tmp_path, capsys):
 
 
 def test_verdict_ranking():
-    assert VERDICT_RANK == (
+    ranked = sorted((v for v in Verdict if v.rank is not None), key=lambda v: v.rank)
+    assert ranked == [
         "reproduced",
         "not reproduced",
         "inconclusive",
@@ -112,7 +113,7 @@ def test_verdict_ranking():
         "not reproduced (undeclared)",
         "failed",
         "error",
-    )
+    ]
     assert verdict_change("reproduced", "not reproduced") == "worse"
     assert verdict_change("failed", "inconclusive") == "better"
     assert verdict_change("unexpectedly reproduced", "not reproduced (undeclared)") == "worse"

@@ -10,7 +10,14 @@ from lengthgen.config import ModelConfig
 from lengthgen.context import Context
 from lengthgen.experiments.ape_controls import ape_spec
 from lengthgen.experiments.common import paper_spec
-from lengthgen.experiments.sweeps import PAPER_POINT, SWEEP, carrier_fractions, point_label, sweep_spec
+from lengthgen.experiments.sweeps import (
+    PAPER_POINT,
+    SWEEP,
+    carrier_fractions,
+    point_coordinates,
+    point_label,
+    sweep_spec,
+)
 from lengthgen.store.one_layer import train_key
 from lengthgen.engine.train import Member
 
@@ -40,6 +47,13 @@ def test_sweep_points_change_one_factor():
         "L in [8,24]",
         "tau=0.5",
     ]
+    assert [point_coordinates(f, v) for f, v in [("width", 32), ("lengths", (8, 24)), ("temperature", 0.5)]] == [
+        {"width": 32},
+        {"min_len": 8, "max_len": 24},
+        {"temperature": 0.5},
+    ]
+    with pytest.raises(ValueError, match="'depth'"):
+        point_coordinates("depth", 2)
 
 
 def test_zero_weight_decay_is_the_c1_grid_ape_model():

@@ -35,7 +35,7 @@ def test_the_deciding_check_is_the_one_most_seeds_fail_and_shows_its_worst_seed(
 def test_c16_under_flax_rests_on_one_seed_of_five_and_is_within_noise():
     c = curve(view(), "C16")
     flax = next(p for p in c.points if p.universe == "init=flax")
-    assert not flax.reproduces and flax.noise and flax.count == "1 of 5 seeds at 550", flax
+    assert not flax.reproduces and flax.outcome is Outcome.WITHIN_NOISE and flax.count == "1 of 5 seeds at 550", flax
     assert c.summary().endswith("the 1 other within the seeds' noise"), c.summary()
     shown = "\n".join(curve_lines(c))
     assert "1 of 5 seeds at 550" in shown and "[-71.19, 451.2]" not in shown, shown

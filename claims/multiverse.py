@@ -16,7 +16,6 @@ hands it to the plugin (``pytest_lengthgen_registry``), which records it in ``cl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from lengthgen.readings import UNIVERSES, CellPlan, Universe, choice, factorial, universe
@@ -25,7 +24,7 @@ from lengthgen.analysis import declared as declared_file
 from claims.costs import COMBINATIONS_COST
 from claims.preconditions import PRECONDITIONS
 from claims.registry import CLAIMS
-from claims.spec import ClaimSpec, Declared
+from claims.spec import ClaimSpec
 
 COLUMNS = {column: spec for spec in CLAIMS.values() for column in spec.columns}  # every grid column -> its claim
 
@@ -122,14 +121,6 @@ def spec(column: str) -> ClaimSpec:
     return COLUMNS[column].column(column)
 
 
-@dataclass(frozen=True)
-class Expected:
-    """What a cell's declarations expect: a non-reproduction (through which checks, and why), or ruled out."""
-
-    declared: Declared | None  # the checks expected to fail and why (None: every check passes)
-    ruled_out: tuple[str, ...]  # the preconditions expected to fail, as patterns ("one-layer fit: *"); ()
-
-
 def reason(claim: str, universe_name: str) -> str | None:
     """The hand-written reasons of ``claim`` for the choices of ``universe_name``'s readings, joined (None: none)."""
     mine = DECLARATIONS.reasons.get(claim, {})
@@ -150,30 +141,13 @@ def recorded(reading: str, column: str) -> bool:
     return (reading, column) in DECLARATIONS.cells
 
 
-def declaration(reading: str, column: str) -> Expected:
-    """The cell's expected outcome, from the declarations file: ruled out by its preconditions; not reproduced
-    through the recorded checks (``own``: the claim's own declaration at the paper's point, its reason
-    carried, as the non-reproduction survives this reading), with the claim-and-choice reason; or reproduced.
-    A cell the file does not hold (never run cold) expects what the claim's paper's point declares."""
-    own = spec(column).declaration("paper")
+def declaration(reading: str, column: str) -> declared_file.DeclaredCell:
+    """The cell's declaration (``lengthgen.analysis.declared.declared_cell``), from the declarations file, its
+    claim's own declaration at the paper's point and the file's reason for its claim and readings. A cell the file
+    does not hold (never run cold) expects what the claim's paper's point declares."""
     cell = DECLARATIONS.cells.get((reading, column))
-    if cell is None:
-        return Expected(own, ())
-    if cell.outcome == "ruled out":
-        return Expected(None, tuple(f"{name}: *" for name in cell.preconditions))
-    if cell.outcome == "reproduced":
-        return Expected(None, ())
-    why = reason(COLUMNS[column].id, reading)
-    if cell.checks == declared_file.OWN:
-        if own is None:
-            raise ValueError(f"declared cell ({reading!r}, {column!r}): 'own' checks, but {column} declares none")
-        return Expected(own, ()) if why is None else Expected(Declared(own.checks, f"{own.why}; {why}"), ())
-    if why is None and own is None:
-        raise ValueError(
-            f"declared cell ({reading!r}, {column!r}): not reproduced, but no reason for its claim and choice"
-        )
-    text = why or f"{own.why} (the paper's point's finding; under {reading} it fails through another set of its checks)"
-    return Expected(Declared(tuple(declared_file.escape(n) for n in cell.checks), text), ())
+    why = reason(COLUMNS[column].id, reading) if cell is not None else None
+    return declared_file.declared_cell(cell, spec(column).declaration("paper"), why)
 
 
 def _validated(found: declared_file.Declarations) -> declared_file.Declarations:

@@ -29,12 +29,10 @@ from typing import Any, Mapping, Sequence
 from lengthgen.catalogue import EMPTY, Catalogue
 from lengthgen.readings import CHOICES, READINGS
 from lengthgen.analysis.multiverse import PAPER
-from lengthgen.analysis.outcome import column_of, reference
-from lengthgen.analysis.outcome import WITHIN_NOISE, relation
+from lengthgen.analysis.outcome import Outcome, column_of, reference, relation
 from lengthgen.records import Check, ClaimRecord, Verdict
 from lengthgen.analysis.run_view import RunView, record_of
 
-RULED_OUT = Verdict.RULED_OUT  # the verdict of a cell a precondition rules out (excluded from the count)
 SUITE_MARK = "·"  # the matrix's mark for the suite's reading of a choice
 JOIN = "+"  # joins the readings of a combination ("lengths=per-batch+ape-rows=zero"; lengthgen.readings)
 ALL_ALTERNATIVES = "all-alternatives"  # an earlier registry's universe: every reading at once
@@ -52,16 +50,6 @@ def universe_readings(universe: str) -> tuple[str, ...]:
     return tuple(part for part in universe.split(JOIN) if part)
 
 
-def relative_margin(check: Check) -> float:
-    """The check's distance from its value to its threshold relative to the threshold (``Check.relative_margin``,
-    the verdict rule's own), positive on the passing side, and negative (at most -0.0) for a failed check;
-    infinite for a check without one (no finite value, or an ``==`` / ``!=`` comparison)."""
-    margin = check.relative_margin
-    if margin is None:
-        return math.inf
-    return margin if check.passed else min(margin, -0.0)
-
-
 def _check(cell: ClaimRecord, name: str) -> Check | None:
     return next((c for c in cell.checks if c.name == name), None)
 
@@ -71,12 +59,15 @@ def deciding_check_name(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> str
     set) and its claim test at the paper's point (no ``reading``).
 
     A display choice, not part of the verdict rule (``lengthgen.records.verdict.deciding_check`` picks each
-    record's own deciding check): the curve needs one check that every universe measured, and shows the one
-    the paper's point passes by the least. Of the checks present in every cell that recorded checks (a
-    ruled-out cell runs none), the one that fails in the most cells (the check the verdicts turn on), then the
-    one with the smallest relative margin (:func:`relative_margin`, the records' own; a failed check's is
-    negative) at the paper's point; without a paper's point with checks, the smallest margin over the cells. Ties, and
-    checks without a margin (infinite), go by name. ValueError when no check is common to the cells."""
+    record's own deciding check, the paper's point's among them): the curve needs one check that every universe
+    measured (the paper's point's deciding check may be named by what it measured there, as P6's "longest L
+    selecting -K" is, and so be absent elsewhere), and shows the one the cells' verdicts turn on. Of the checks
+    present in every cell that recorded checks (a ruled-out cell runs none), the one that fails in the most cells,
+    then the one with the smallest relative margin (``Check.relative_margin``, the verdict rule's own: negative for
+    a failed check) at the paper's point, a failed check before a passed one at the same margin; without a paper's
+    point with checks, the smallest margin over the cells. Ties, and checks without a margin (sorted last), go by
+    name.
+    ValueError when no check is common to the cells."""
     views = [record_of(c) for c in cells]
     measured = [v for v in views if v.checks]
     if not measured:
@@ -89,8 +80,8 @@ def deciding_check_name(cells: Sequence[ClaimRecord | Mapping[str, Any]]) -> str
 
     def margin(name: str) -> tuple[float, bool]:
         at = [paper] if paper is not None else measured
-        checks = [_check(v, name) for v in at]
-        return min((relative_margin(c), c.passed) for c in checks if c is not None)
+        checks = [c for v in at if (c := _check(v, name)) is not None]
+        return min((math.inf if c.relative_margin is None else c.relative_margin, c.passed) for c in checks)
 
     def failures(name: str) -> int:
         return sum(1 for v in measured if not _check(v, name).passed)
@@ -112,14 +103,16 @@ class CurvePoint:
     ci95: tuple[float, float] | None  # its 95% interval
     passed: bool  # the check held there (False when it was not measured)
     verdict: Verdict | None  # the cell's verdict as recorded (None without one)
-    ruled_out: bool  # the cell's verdict is "ruled out": greyed, left out of the count
+    reproduces: bool  # its verdict reproduces the claim (``ClaimRecord.reproduces``; never where ruled out)
+    outcome: Outcome | None = None  # how it stands against the paper's point (``outcome.relation``); None: the
+    # paper's point itself
     close: bool = False  # a deciding check's interval contains its threshold (the cell's close call)
-    noise: bool = False  # on the other side of the paper's point only within the seeds' noise (outcome.relation)
     count: str | None = None  # a check every seed must pass: its failing seeds and worst value, "3 of 5 seeds at -40"
 
     @property
-    def reproduces(self) -> bool:
-        return not self.ruled_out and self.verdict is not None and self.verdict.reproduces
+    def ruled_out(self) -> bool:
+        """A precondition failed there: greyed, left out of the count."""
+        return self.outcome is Outcome.RULED_OUT
 
     @property
     def colour(self) -> str:
@@ -147,11 +140,9 @@ class Curve:
         """Admissible universes whose verdict is reproduced or unexpectedly reproduced."""
         return sum(1 for p in self.points if p.reproduces)
 
-    @property
-    def within_noise(self) -> int:
-        """Admissible universes on the other side of the paper's point only within the seeds' noise (a close call,
-        or no difference from the paper's point beyond noise: ``lengthgen.analysis.outcome.relation``)."""
-        return sum(1 for p in self.points if p.noise)
+    def where(self, outcome: Outcome) -> int:
+        """How many universes stand so against the paper's point (``lengthgen.analysis.outcome.relation``)."""
+        return sum(1 for p in self.points if p.outcome is outcome)
 
     @property
     def paper_reproduces(self) -> bool:
@@ -165,13 +156,11 @@ class Curve:
         beyond the seeds' noise); where the paper's point does not reproduce, the universes that do are the ones
         on the other side."""
         said = f"reproduced in {self.reproduced} of {self.admissible} admissible universes"
-        if self.paper_reproduces:
-            flipped, side, gone = self.admissible - self.reproduced, Verdict.NOT_REPRODUCED, "other"
-        else:
-            flipped, side, gone = self.reproduced, Verdict.REPRODUCED, "reproducing"
+        side, gone = (Verdict.NOT_REPRODUCED, "other") if self.paper_reproduces else (Verdict.REPRODUCED, "reproducing")
+        decided, noise = self.where(Outcome.OTHER_WAY), self.where(Outcome.WITHIN_NOISE)
+        flipped = decided + noise
         if not flipped:
             return said
-        noise, decided = self.within_noise, flipped - self.within_noise
         if not decided:
             plural = "s" if flipped > 1 and gone == "other" else ""
             return said + f"; the {flipped} {gone}{plural} within the seeds' noise"
@@ -213,6 +202,7 @@ def curve(
     points = []
     for universe, view in universes:
         check = _check(view, name)
+        outcome = relation(view, paper) if universe != PAPER else None
         counted = check is not None and check.counted
         points.append(
             CurvePoint(
@@ -222,9 +212,9 @@ def curve(
                 check.ci95 if check is not None and not counted else None,
                 bool(check is not None and check.passed),
                 view.verdict,
-                view.verdict is RULED_OUT or view.ruled_out is not None,
+                view.reproduces and outcome is not Outcome.RULED_OUT,
+                outcome,
                 view.close,
-                universe != PAPER and relation(view, paper) == WITHIN_NOISE,
                 check.seed_count_text if counted else None,
             )
         )

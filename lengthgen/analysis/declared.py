@@ -2,12 +2,18 @@
 ``lengthgen multiverse --record FILE`` and read by the multiverse's tests (``claims/multiverse.py``), reviewed
 as a diff. Imports no torch.
 
+A cell's declaration is a :class:`DeclaredCell`: the record's own :class:`~lengthgen.records.Declared` (the checks
+expected to fail and why; None: every check passes) and the preconditions expected to fail (a ruled-out cell).
+:func:`declared_cell` makes it from the file's :class:`RecordedCell`, the cell's claim's own declaration at the
+paper's point and the file's reason for the cell's claim and readings (the file holds no ``why``: a cell's is its
+claim's, with the reason).
+
 The file (JSON) holds:
 
-- ``cells``: per (universe, column) cell, its outcome in the run it was recorded from: ``reproduced``;
-  ``not reproduced`` with the checks that failed (``"own"``: exactly as the claim's own declaration at the
-  paper's point names them, so the claim's patterns carry over); or ``ruled out`` with the preconditions
-  that failed;
+- ``cells``: per (universe, column) cell, its outcome in the run it was recorded from (a :class:`RecordedCell`):
+  ``reproduced``; ``not reproduced`` with the checks that failed (``"own"``: exactly as the claim's own
+  declaration at the paper's point names them, so the claim's patterns carry over); or ``ruled out`` with the
+  preconditions that failed;
 - ``reasons``: a sentence per claim and choice, written by hand, saying why a verdict changes under that
   choice's reading (kept as they are when the file is written again);
 - ``recorded``: where the run was recorded (CPU, torch, date), from the run's environment.
@@ -25,11 +31,11 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import claim_order
-from lengthgen.records import Check, ClaimRecord, Verdict
+from lengthgen.records import Check, ClaimRecord, Declared, Verdict
 
 FORMAT = 1  # the file's format; another is refused
 REPRODUCED, NOT_REPRODUCED, RULED_OUT = Verdict.REPRODUCED, Verdict.NOT_REPRODUCED, Verdict.RULED_OUT
-OUTCOMES = (REPRODUCED, NOT_REPRODUCED, RULED_OUT)  # a cell's declared outcome: the verdict it expects
+OUTCOMES = (REPRODUCED, NOT_REPRODUCED, RULED_OUT)  # a recorded cell's outcome: its verdict, as the file says it
 OWN = "own"  # "checks": the claim's own declared checks at the paper's point
 RECORDABLE = {  # a cell's verdict -> its outcome (any other verdict cannot be recorded: the test broke)
     Verdict.REPRODUCED: REPRODUCED,
@@ -42,7 +48,32 @@ RECORDABLE = {  # a cell's verdict -> its outcome (any other verdict cannot be r
 
 @dataclass(frozen=True)
 class DeclaredCell:
-    """A cell's declared outcome."""
+    """What a multiverse cell is declared to do: not reproduce through the checks ``declared`` names, be ruled out
+    by ``preconditions``, or (neither) reproduce. Its test runs by it (``claims.multiverse.declaration``)."""
+
+    declared: Declared | None = None  # the checks expected to fail and why (None: every check passes)
+    preconditions: tuple[str, ...] = ()  # the preconditions expected to fail, by name (a ruled-out cell)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.preconditions, str) or not all(isinstance(p, str) and p for p in self.preconditions):
+            raise ValueError(f"declared preconditions {self.preconditions!r} must be a tuple of names")
+        if self.declared is not None and self.preconditions:
+            raise ValueError(
+                f"a cell declared ruled out by {list(self.preconditions)} runs no checks to fail "
+                f"({list(self.declared.checks)})"
+            )
+
+    @property
+    def ruled_out(self) -> tuple[str, ...]:
+        """The preconditions as patterns of their checks ("one-layer fit: *": a precondition's checks are named
+        "<precondition>: <what it measured>"), for ``ClaimRecorder.expect_ruled_out``; () for a cell not ruled out."""
+        return tuple(f"{name}: *" for name in self.preconditions)
+
+
+@dataclass(frozen=True)
+class RecordedCell:
+    """A cell's outcome as the file holds it, recorded from a cold run (:func:`cell_of`); its declaration is
+    :func:`declared_cell`'s."""
 
     universe: str  # the universe's name (readings joined by "+")
     column: str  # the grid's column ("C8", "C12-d64")
@@ -72,7 +103,7 @@ class DeclaredCell:
 class Declarations:
     """The file, read."""
 
-    cells: dict[tuple[str, str], DeclaredCell]  # (universe, column) -> its declared outcome
+    cells: dict[tuple[str, str], RecordedCell]  # (universe, column) -> its recorded outcome
     reasons: dict[str, dict[str, str]]  # claim -> choice -> why a verdict changes under that choice's reading
     recorded: dict[str, Any]  # the run's machine and date
 
@@ -100,12 +131,12 @@ def parse(data: Any, where: str = "declarations") -> Declarations:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, Mapping) else type(data).__name__
         raise ValueError(f"{where}: not a declarations file of format {FORMAT} (found {found!r})")
-    cells: dict[tuple[str, str], DeclaredCell] = {}
+    cells: dict[tuple[str, str], RecordedCell] = {}
     for entry in data.get("cells", []):
         if not isinstance(entry, Mapping) or not {"universe", "column", "outcome"} <= set(entry):
             raise ValueError(f"{where}: a cell needs universe, column and outcome: {entry!r}")
         checks = entry.get("checks", ())
-        cell = DeclaredCell(
+        cell = RecordedCell(
             str(entry["universe"]),
             str(entry["column"]),
             str(entry["outcome"]),
@@ -153,24 +184,24 @@ class AtPaper:
     failed: frozenset[str]  # the checks that failed there, by name
 
 
-def cell_of(cell: ClaimRecord, paper: AtPaper | None, universe: str, column: str) -> DeclaredCell:
+def cell_of(cell: ClaimRecord, paper: AtPaper | None, universe: str, column: str) -> RecordedCell:
     """The declared outcome a recorded cell gives: its verdict read as an outcome; the failed checks as "own" where
     they are exactly the checks that fail at the paper's point (``paper.failed``) and its declaration there
     (``paper.patterns``) names every one."""
     verdict = cell.verdict
     if cell.ruled_out:
-        return DeclaredCell(universe, column, RULED_OUT, preconditions=precondition_names(cell.preconditions))
+        return RecordedCell(universe, column, RULED_OUT, preconditions=precondition_names(cell.preconditions))
     if verdict not in RECORDABLE:
         raise ValueError(f"cell ({universe!r}, {column!r}): verdict {verdict!r} cannot be recorded (the test broke)")
     outcome = RECORDABLE[verdict]
     if outcome != NOT_REPRODUCED:
-        return DeclaredCell(universe, column, outcome)
+        return RecordedCell(universe, column, outcome)
     failed = [c.name for c in cell.failed_checks]
     own = paper.patterns if paper is not None else ()
     same = set(failed) == set(paper.failed if paper is not None else failed)
     if own and same and all(any(fnmatchcase(name, p) for p in own) for name in failed):
-        return DeclaredCell(universe, column, outcome, OWN)
-    return DeclaredCell(universe, column, outcome, tuple(failed))
+        return RecordedCell(universe, column, outcome, OWN)
+    return RecordedCell(universe, column, outcome, tuple(failed))
 
 
 def record(
@@ -192,3 +223,29 @@ def record(
 def escape(name: str) -> str:
     """A check's name as an fnmatch pattern matching exactly it."""
     return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in name)
+
+
+def declared_cell(recorded: RecordedCell | None, own: Declared | None, reason: str | None) -> DeclaredCell:
+    """A cell's declaration, from its outcome in the file (``recorded``), its claim's own declaration at the paper's
+    point (``own``) and the file's hand-written reason for its claim and readings (``reason``; None: none): ruled
+    out by the recorded preconditions; not reproduced through the recorded checks (``own``: the claim's own
+    declaration, the reason added to its why, as the non-reproduction survives this reading), with the reason; or
+    reproduced. A cell the file does not hold (never run cold) expects what the claim's paper's point declares.
+    ValueError (one line) for a non-reproduction the file cannot say why of."""
+    if recorded is None:
+        return DeclaredCell(own)
+    if recorded.outcome == RULED_OUT:
+        return DeclaredCell(None, tuple(recorded.preconditions))
+    if recorded.outcome == REPRODUCED:
+        return DeclaredCell(None)
+    where = f"declared cell ({recorded.universe!r}, {recorded.column!r})"
+    if recorded.checks == OWN:
+        if own is None:
+            raise ValueError(f"{where}: 'own' checks, but {recorded.column} declares none")
+        return DeclaredCell(own if reason is None else Declared(own.checks, f"{own.why}; {reason}"))
+    if reason is None and own is None:
+        raise ValueError(f"{where}: not reproduced, but no reason for its claim and choice")
+    why = reason or (
+        f"{own.why} (the paper's point's finding; under {recorded.universe} it fails through another set of its checks)"
+    )
+    return DeclaredCell(Declared(tuple(escape(n) for n in recorded.checks), why))

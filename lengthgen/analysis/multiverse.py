@@ -11,9 +11,9 @@ grid) is ``lengthgen.report.multiverse``.
 
 - :func:`universe_grid`: the grid: the registry's readings, its rows (claims; C12/C13 per width),
   the recorded cells, the cells the registry runs, and each row's verdict at the paper's point;
-- :func:`outcomes` / :func:`outcome_for`: per row, "holds under every reading", the readings under which
-  the verdict changes with the deciding numbers, or "not run in the multiverse" (the claims tables'
-  column "under other readings": page, markdown).
+- :func:`outcomes` / :func:`outcome_for`: per row, its :class:`RowOutcome`: "holds under every reading", the
+  readings under which the verdict changes with the deciding numbers, or "not run in the multiverse" (the claims
+  tables' column "under other readings": page, markdown).
 """
 
 from __future__ import annotations
@@ -29,9 +29,7 @@ from lengthgen.registry import Registry
 from lengthgen.analysis.data import claim_number
 from lengthgen.analysis.formats import num, threshold_text
 from lengthgen.analysis.outcome import (
-    OTHER_WAY,
-    RULED_OUT,
-    WITHIN_NOISE,
+    Outcome,
     Spread,
     column_of,
     reference,
@@ -46,7 +44,7 @@ from lengthgen.analysis.run_view import RunView, record_of
 PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
 PAPER_WHAT = "the suite's reading of every open choice: the claims table's verdict"
 NUMBERS_SHOWN = 1  # failed checks spelled out per changed reading in the claims tables (the rest are counted)
-HOLDS, NOISE, CHANGES, NOT_RUN = "holds", "noise", "changes", "not-run"  # an outcome's states
+NOT_RUN = None  # the state of a row no universe ran (``RowOutcome.state``)
 NOT_RUN_TEXT = "not run in the multiverse"
 
 
@@ -67,7 +65,7 @@ class UniverseGrid:
     catalogue: Catalogue = field(default_factory=Catalogue)  # the run's catalogue: each row's claim and columns
     extended: frozenset[tuple[str, str]] = frozenset()  # the (universe, row) cells the extended run holds
 
-    def relation(self, reading: str, row: str) -> str | None:
+    def relation(self, reading: str, row: str) -> Outcome | None:
         """How the cell stands against the row's verdict at the paper's point (``outcome.relation``: holds,
         decided the other way, within noise, ruled out); None without a recorded cell."""
         cell = self.cells.get((reading, row))
@@ -75,7 +73,7 @@ class UniverseGrid:
 
     def changed(self, reading: str, row: str) -> bool:
         """The cell lands on the other side of the paper's point's verdict (decided or within noise)."""
-        return self.relation(reading, row) in (OTHER_WAY, WITHIN_NOISE)
+        return self.relation(reading, row) in (Outcome.OTHER_WAY, Outcome.WITHIN_NOISE)
 
 
 def universe_grid(
@@ -140,7 +138,7 @@ class OtherSide:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class RowOutcome:
     """What the other readings do to a row's verdict, by the one rule of ``lengthgen.analysis.outcome``."""
 
     row: str  # the grid row (a claim, or "<id>-<variant>")
@@ -157,7 +155,7 @@ class Outcome:
 
     @property
     def ruled_out(self) -> tuple[str, ...]:
-        return self.spread.where(RULED_OUT)
+        return self.spread.where(Outcome.RULED_OUT)
 
     @property
     def admissible(self) -> tuple[str, ...]:
@@ -165,12 +163,13 @@ class Outcome:
         return tuple(r for r in self.readings if r not in self.ruled_out)
 
     @property
-    def state(self) -> str:
-        """``changes`` (decided the other way somewhere), ``noise`` (on the other side only within noise),
-        ``holds`` or ``not-run`` (no recorded cell)."""
+    def state(self) -> Outcome | None:
+        """The row's outcome over its universes: other way (decided the other way under some universe), within noise
+        (on the other side only within noise), holds (every admissible universe holds, or none is admissible);
+        None (:data:`NOT_RUN`) for a row without a recorded cell."""
         if not self.readings:
             return NOT_RUN
-        return CHANGES if self.changes else NOISE if self.noise else HOLDS
+        return Outcome.OTHER_WAY if self.changes else Outcome.WITHIN_NOISE if self.noise else Outcome.HOLDS
 
     @property
     def held(self) -> tuple[int, int]:
@@ -180,14 +179,14 @@ class Outcome:
     def short(self) -> str:
         """The README's column: ``Spread.text`` ("holds in 12 of 16 admissible universes; decided the other way
         under none; within noise under lengths=per-batch (3 more)"), or "not run in the multiverse"."""
-        if self.state == NOT_RUN:
+        if self.state is None:
             return NOT_RUN_TEXT
         missing = f"; {len(self.missing)} without a record" if self.missing else ""
         return self.spread.text() + shared_text(self.spread, most=0) + missing
 
     def text(self) -> str:
         """The short line, then each universe on the other side with the numbers that put it there."""
-        if self.state == NOT_RUN:
+        if self.state is None:
             return NOT_RUN_TEXT
         parts = [f"{c.universe}: {c.view.label}" + (f" ({c.numbers})" if c.numbers else "") for c in self.changes]
         parts += [
@@ -213,21 +212,23 @@ def numbers(cell: ClaimRecord) -> str:
     return (cell.verdict_reason or "").splitlines()[0] if cell.verdict_reason else ""
 
 
-def outcomes(grid: UniverseGrid) -> dict[str, Outcome]:
+def outcomes(grid: UniverseGrid) -> dict[str, RowOutcome]:
     """Per grid row, what the other readings do to its verdict."""
     out = {}
     for row in grid.rows:
         recorded = tuple((n, grid.cells[n, row]) for n, _ in grid.readings if (n, row) in grid.cells)
         spread = Spread(row, grid.paper.get(row), recorded)
 
-        def changes(state: str) -> tuple[OtherSide, ...]:
+        def changes(state: Outcome) -> tuple[OtherSide, ...]:
             return tuple(
                 OtherSide(n, grid.cells[n, row], cell_id(n, row), numbers(grid.cells[n, row]))
                 for n in spread.where(state)
             )
 
         missing = tuple(n for n, _ in grid.readings if (n, row) in grid.planned and (n, row) not in grid.cells)
-        out[row] = Outcome(row, grid.paper.get(row), spread, changes(OTHER_WAY), changes(WITHIN_NOISE), missing)
+        out[row] = RowOutcome(
+            row, grid.paper.get(row), spread, changes(Outcome.OTHER_WAY), changes(Outcome.WITHIN_NOISE), missing
+        )
     return out
 
 
@@ -239,16 +240,16 @@ def view_grid(view: RunView) -> UniverseGrid | None:
 def outcome_for(
     grid: UniverseGrid | None,
     claim: ClaimRecord,
-    cache: dict[str, Outcome] | None = None,
+    cache: dict[str, RowOutcome] | None = None,
     catalogue: Catalogue | None = None,
-) -> Outcome | None:
+) -> RowOutcome | None:
     """What the other readings do to ``claim`` (a claim test at the paper's point): None when the run has
-    no multiverse part (``grid`` None); an outcome in state ``not-run`` when no cell checks it."""
+    no multiverse part (``grid`` None); an outcome of state None (:data:`NOT_RUN`) when no cell checks it."""
     if grid is None:
         return None
     row = row_of(claim, catalogue if catalogue is not None else grid.catalogue)
     found = (cache if cache is not None else outcomes(grid)).get(row) if row is not None else None
-    return found or Outcome(row or claim.claim, claim, Spread(row or claim.claim, claim, ()), (), (), ())
+    return found or RowOutcome(row or claim.claim, claim, Spread(row or claim.claim, claim, ()), (), (), ())
 
 
 def claim_summary(
@@ -256,7 +257,7 @@ def claim_summary(
     cells: Sequence[ClaimRecord | Mapping[str, Any]],
     registry: Registry = NO_REGISTRY,
 ) -> dict[str, str]:
-    """Per grid row with a recorded cell: its outcome's text (``Outcome.text``)."""
+    """Per grid row with a recorded cell: its outcome's text (``RowOutcome.text``)."""
     paper = [r for r in (record_of(r) for r in records) if not r.universe and not r.setting]
     grid = universe_grid(cells, paper, registry)
     return {row: o.text() for row, o in outcomes(grid).items() if o.readings}

@@ -1,5 +1,6 @@
 """Decided or within noise, by one rule, wherever a claim is run away from the paper's point (a robustness
-setting, a multiverse universe): how a cell stands against the claim's verdict at the paper's point.
+setting, a multiverse universe): how a cell stands against the claim's verdict at the paper's point, one
+:class:`Outcome` (its value the text every rendering prints):
 
 - ``holds``: the cell reproduces where the paper's point reproduces, or does not where it does not;
 - ``other way``: it lands on the other side, its own call is decided (no deciding check's interval contains its
@@ -31,6 +32,7 @@ its own close call decides, as above.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Iterable, Mapping, Sequence
 
 from lengthgen.catalogue import Catalogue
@@ -41,8 +43,25 @@ from lengthgen.records.verdicts import Verdict, look
 from lengthgen.analysis.run_view import record_of
 from lengthgen.stats import fisher_exact, mcnemar_exact, paired_t_interval, welch_interval
 
-HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT = "holds", "other way", "within noise", "ruled out"
-STATES = (HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT)
+
+class Outcome(str, Enum):
+    """How a cell stands against the claim's verdict at the paper's point (the module docstring says when each
+    holds). Its value is the text every rendering prints: ``str``, ``format`` and f-strings give the value."""
+
+    HOLDS = "holds"  # on the paper's point's side
+    OTHER_WAY = "other way"  # on the other side, decided and beyond the seeds' noise
+    WITHIN_NOISE = "within noise"  # on the other side, but a close call or no difference beyond the seeds' noise
+    RULED_OUT = "ruled out"  # a precondition failed there: the claim's checks did not run
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+# The members by their names, for the modules that compare a cell's outcome with one of them.
+HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT = Outcome.HOLDS, Outcome.OTHER_WAY, Outcome.WITHIN_NOISE, Outcome.RULED_OUT
 RULED_OUT_VERDICT = Verdict.RULED_OUT  # the verdict of a cell whose precondition failed
 ALPHA = 0.05  # a difference from the paper's point is beyond noise at this two-sided level (the intervals' 95%)
 
@@ -74,17 +93,17 @@ def reference(records: Sequence[ClaimRecord], row: str, catalogue: Catalogue) ->
     return max(matched, key=lambda r: -1 if look(r.verdict).rank is None else look(r.verdict).rank)
 
 
-def relation(cell: ClaimRecord, reference: ClaimRecord | None) -> str:
+def relation(cell: ClaimRecord, reference: ClaimRecord | None) -> Outcome:
     """How ``cell`` stands against ``reference`` (the claim's test at the paper's point, of the same variant; None:
-    a claim the paper's point reproduces by default): one of :data:`STATES`."""
+    a claim the paper's point reproduces by default)."""
     if cell.verdict == RULED_OUT_VERDICT or cell.ruled_out is not None:
-        return RULED_OUT
+        return Outcome.RULED_OUT
     reproduces = reference.reproduces if reference is not None else True
     if cell.reproduces == reproduces:
-        return HOLDS
+        return Outcome.HOLDS
     if cell.close:
-        return WITHIN_NOISE
-    return OTHER_WAY if beyond_noise(cell, reference) else WITHIN_NOISE
+        return Outcome.WITHIN_NOISE
+    return Outcome.OTHER_WAY if beyond_noise(cell, reference) else Outcome.WITHIN_NOISE
 
 
 def _per_seed(record: ClaimRecord, check: Check) -> dict[int, float | None] | None:
@@ -188,20 +207,21 @@ class Spread:
     under: str = "under"  # how a column is named in words ("under init=gpt2", "at width-32")
     held: str = "in"  # how the count is said ("holds in 12 of 16 admissible universes", "holds at 3 of 8 settings")
 
-    def where(self, state: str) -> tuple[str, ...]:
-        return tuple(c for c, cell in self.cells if relation(cell, self.reference) == state)
+    def where(self, outcome: Outcome) -> tuple[str, ...]:
+        """The columns whose cell stands so against the paper's point."""
+        return tuple(c for c, cell in self.cells if relation(cell, self.reference) == outcome)
 
     @property
     def count(self) -> tuple[int, int]:
         """(N, M): the paper's point's verdict holds in N of the M admissible columns, the paper's point counted."""
-        admissible = [c for c, cell in self.cells if relation(cell, self.reference) != RULED_OUT]
-        return len(self.where(HOLDS)) + 1, len(admissible) + 1
+        admissible = [c for c, cell in self.cells if relation(cell, self.reference) != Outcome.RULED_OUT]
+        return len(self.where(Outcome.HOLDS)) + 1, len(admissible) + 1
 
     @property
     def defines_admissibility(self) -> bool:
         """Every check of every admissible cell is one of its preconditions: the claim cannot fail in an
         alternative universe that is admissible (there must be such cells)."""
-        admissible = [cell for _, cell in self.cells if relation(cell, self.reference) != RULED_OUT]
+        admissible = [cell for _, cell in self.cells if relation(cell, self.reference) != Outcome.RULED_OUT]
         return bool(admissible) and all(cell.checks and len(twins(cell)) == len(cell.checks) for cell in admissible)
 
     @property
@@ -209,7 +229,7 @@ class Spread:
         """The names of the checks an admissible cell shares with its preconditions (where some, not all, are)."""
         found: dict[str, None] = {}
         for _, cell in self.cells:
-            if relation(cell, self.reference) != RULED_OUT:
+            if relation(cell, self.reference) != Outcome.RULED_OUT:
                 found.update(dict.fromkeys(c.name for c in twins(cell)))
         return tuple(found)
 
@@ -217,13 +237,13 @@ class Spread:
         """One line: "holds in 12 of 16 admissible universes; decided the other way under none; within noise under
         lengths=per-batch (3 more)"; "defines admissibility: cannot fail in an alternative universe" for a claim
         made of preconditions; the ruled-out columns last."""
-        ruled = self.where(RULED_OUT)
+        ruled = self.where(Outcome.RULED_OUT)
         tail = f"; ruled out: {named(ruled)}" if ruled else ""
         if self.defines_admissibility:
             return "defines admissibility: cannot fail in an alternative universe" + tail
         n, m = self.count
         parts = [f"holds {self.held} {n} of {m} {self.noun}"]
-        other, noise = self.where(OTHER_WAY), self.where(WITHIN_NOISE)
+        other, noise = self.where(Outcome.OTHER_WAY), self.where(Outcome.WITHIN_NOISE)
         if other or noise:
             parts.append(f"decided the other way {self.under} {named(other)}")
         if noise:

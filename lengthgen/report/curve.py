@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from lengthgen.analysis.curve import GREY, RULED_OUT, SUITE_MARK, Curve, Effect, main_effects, matrix_rows
+from lengthgen.analysis.curve import GREY, SUITE_MARK, Curve, Effect, main_effects, matrix_rows
+from lengthgen.analysis.outcome import Outcome
 from lengthgen.analysis.multiverse import PAPER
 from lengthgen.readings import READINGS
 from lengthgen.records.verdicts import label
@@ -50,9 +51,10 @@ def curve_lines(curve: Curve) -> list[str]:
     for i, p in enumerate(points, 1):
         interval = f"[{text.num(p.ci95[0], 4)}, {text.num(p.ci95[1], 4)}]" if p.ci95 is not None else ""
         interval = p.count or interval
-        mark = RULED_OUT if p.ruled_out else "pass" if p.passed else "n/a" if p.value is None else "FAIL"
+        mark = Outcome.RULED_OUT if p.ruled_out else "pass" if p.passed else "n/a" if p.value is None else "FAIL"
         verdict = "excluded from the count" if p.ruled_out else label(p.verdict, p.close)
-        verdict += "; within the seeds' noise of the paper's point" if p.noise and not p.close else ""
+        noise = p.outcome is Outcome.WITHIN_NOISE and not p.close
+        verdict += "; within the seeds' noise of the paper's point" if noise else ""
         lines.append(
             f"  {i:>3}  {p.universe:<{wide}}  {text.num(p.value, 4):>10}  {interval:<22}  {mark:<9}  {verdict}"
         )
@@ -96,7 +98,7 @@ def curve_png(curve: Curve, path: Path | str) -> Path:
             top.axvspan(x - 0.5, x + 0.5, color=GREY, alpha=0.15, linewidth=0)
         if p.value is None:
             top.annotate(
-                RULED_OUT if p.ruled_out else "n/a",
+                Outcome.RULED_OUT if p.ruled_out else "n/a",
                 (x, 0.02),
                 xycoords=("data", "axes fraction"),
                 ha="center",

@@ -30,7 +30,7 @@ class VerdictRow(NamedTuple):
     id: str
     record: ClaimRecord
     basis: str | None  # "prediction", else ``answer.kind_of`` (one of FAILURE_KINDS); None: it holds
-    outcome: mv.Outcome | None  # None when the run has no multiverse
+    outcome: mv.RowOutcome | None  # None when the run has no multiverse
 
 
 def shown(views: Sequence[ClaimRecord]) -> list[Shown]:

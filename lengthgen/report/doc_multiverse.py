@@ -30,7 +30,7 @@ class OutcomeRow(NamedTuple):
     """A multiverse row that some reading ran: what the readings do to its verdict, and its curve."""
 
     row: str
-    outcome: mv.Outcome
+    outcome: mv.RowOutcome
     curve: Curve
     hinges: list[str]  # the readings of consequential main effects
 
@@ -39,7 +39,7 @@ def outcome_rows(run: RunView, grid: mv.UniverseGrid) -> list[OutcomeRow]:
     found = mv.outcomes(grid)
     rows = []
     for row in sorted(found, key=run.catalogue.column_order):
-        if found[row].state == mv.NOT_RUN:
+        if found[row].state is None:
             continue
         spec = curve(run, row)
         rows.append(OutcomeRow(row, found[row], spec, [e.reading for e in main_effects(spec) if e.consequential]))

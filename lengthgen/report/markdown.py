@@ -19,6 +19,7 @@ from lengthgen.analysis import multiverse as mv
 from lengthgen.report.multiverse import slot_at
 from lengthgen.report import text
 from lengthgen.analysis.data import claim_number
+from lengthgen.analysis.outcome import Outcome
 from lengthgen.records import ClaimRecord
 from lengthgen.records.verdicts import label_order
 from lengthgen.analysis.run_view import RunView
@@ -79,12 +80,12 @@ def verdict_cell(claim: ClaimRecord) -> str:
 
 
 def verdict_rows(
-    claims: Sequence[ClaimRecord], readings: Mapping[str, mv.Outcome | None] | None = None
+    claims: Sequence[ClaimRecord], readings: Mapping[str, mv.RowOutcome | None] | None = None
 ) -> list[list[str]]:
     """One row per claim test: id, variant (the test's parameters; its function too when several test
     functions record the claim), verdict (bold unless reproduced), paper value (a prediction's
     statement), measured headline, close; and, given ``readings`` (each test's multiverse outcome by test
-    id), what the other readings do to the verdict (``multiverse.Outcome.text``, bold when it changes)."""
+    id), what the other readings do to the verdict (``multiverse.RowOutcome.text``, bold when it changes)."""
     functions: dict[str, set[str]] = {}
     for c in claims:
         functions.setdefault(c.claim, set()).add(function(c))
@@ -101,7 +102,7 @@ def verdict_rows(
         if readings is not None:
             outcome = readings.get(c.test)
             said = cell(outcome.text(), READINGS_CHARS) if outcome is not None else ""
-            row.append(f"**{said}**" if outcome is not None and outcome.state == mv.CHANGES else said)
+            row.append(f"**{said}**" if outcome is not None and outcome.state is Outcome.OTHER_WAY else said)
         rows.append(row)
     return rows
 

@@ -22,6 +22,7 @@ from lengthgen.report import multiverse as mv_grid
 from lengthgen.report import text
 from lengthgen.analysis.data import claim_number
 from lengthgen.analysis.formats import plain_numbers
+from lengthgen.analysis.outcome import Outcome
 from lengthgen.report.figures import FigureError, Rendered, compact_png, forest
 from lengthgen.report.robustness import grid_view
 from lengthgen.analysis.answer import answer
@@ -63,24 +64,32 @@ class UniverseChange:
     numbers: str  # its deciding (failed) check with its numbers (``multiverse.numbers``)
 
 
+READINGS_CLASSES = {  # a row's outcome over the universes (``multiverse.RowOutcome.state``) -> its cell's class
+    Outcome.HOLDS: "holds",
+    Outcome.WITHIN_NOISE: "noise",
+    Outcome.OTHER_WAY: "changes",
+    None: "not-run",
+}
+
+
 @dataclass(frozen=True)
 class ReadingsCell:
-    state: str  # "holds", "noise", "changes" or "not-run" (``multiverse.Outcome.state``)
-    text: str  # the outcome in one line (``multiverse.Outcome.text``; the cell's tooltip)
+    state: str  # "holds", "noise", "changes" or "not-run": the row's outcome as a class (READINGS_CLASSES)
+    text: str  # the outcome in one line (``multiverse.RowOutcome.short``; the cell's tooltip)
     changes: tuple[UniverseChange, ...]  # the universes under which the verdict differs
     rest: str  # after the changes: "holds in 5 of 6 admissible universes", the ruled-out readings, readings without
     # a record
 
 
-def readings_cell(outcome: mv.Outcome | None) -> ReadingsCell | None:
+def readings_cell(outcome: mv.RowOutcome | None) -> ReadingsCell | None:
     """A claims-table row's "under other readings" cell; None when the run has no multiverse part."""
     if outcome is None:
         return None
     return ReadingsCell(
-        outcome.state,
+        READINGS_CLASSES[outcome.state],
         outcome.short(),
         tuple(UniverseChange(c.universe, badge(c.view), c.anchor, c.numbers) for c in outcome.changes + outcome.noise),
-        outcome.short() if outcome.state in (mv.CHANGES, mv.NOISE) else "",
+        outcome.short() if outcome.state in (Outcome.OTHER_WAY, Outcome.WITHIN_NOISE) else "",
     )
 
 
@@ -116,7 +125,7 @@ class ClaimRow:
 
 
 def claim_rows(
-    claims: Sequence[ClaimRecord], ids: Sequence[str], readings: Mapping[str, mv.Outcome | None] | None = None
+    claims: Sequence[ClaimRecord], ids: Sequence[str], readings: Mapping[str, mv.RowOutcome | None] | None = None
 ) -> tuple[ClaimRow, ...]:
     """The claims (or predictions) table's rows; ``readings``: each test's multiverse outcome, by test id
     (None or absent: the run has no multiverse part)."""
@@ -591,7 +600,7 @@ def page(
     universes = mv.view_grid(run)  # None without a multiverse part
     found = mv.outcomes(universes) if universes is not None else {}
     readings = {r.test: mv.outcome_for(universes, r, found) for r in records}
-    depends = frozenset(t for t, o in readings.items() if o is not None and o.state == mv.CHANGES)
+    depends = frozenset(t for t, o in readings.items() if o is not None and o.state is Outcome.OTHER_WAY)
     sections = [
         tuple(
             section(r, a, rendered.get(i, []), run.controls_of(r))

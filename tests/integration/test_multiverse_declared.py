@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from lengthgen.records import ClaimRecord, ClaimRecorder, NotReproduced
+from lengthgen.records import ClaimRecord, ClaimRecorder, Declared, NotReproduced
 from lengthgen.records.record import setting_of, universe_of
 from lengthgen.analysis import declared as D
 from tests.helpers import DATA, UNKNOWN_CLAIM, registry
@@ -66,7 +66,33 @@ def test_every_non_reproduction_has_a_reason_and_every_cell_an_expectation():
         elif cell.outcome == "ruled out":
             assert expected.declared is None and expected.ruled_out
         else:
-            assert expected == plan.Expected(None, ())
+            assert expected == D.DeclaredCell()
+
+
+def test_a_declared_cell_is_the_records_declaration_and_its_preconditions():
+    """The file's outcome made a declaration: the claim's own (its reason added to the why), another set of checks
+    (escaped to match exactly their names) with the reason, ruled out (the preconditions as patterns), reproduced."""
+    own = Declared(("K=2*",), "the fit is less straight", gist="less straight")
+    assert D.declared_cell(None, own, None) == D.DeclaredCell(own)  # never recorded: the claim's own declaration
+    assert D.declared_cell(D.RecordedCell("u", "C6", "reproduced"), own, "why") == D.DeclaredCell()
+    ruled = D.declared_cell(D.RecordedCell("u", "C6", "ruled out", preconditions=("one-layer fit",)), own, "why")
+    assert ruled == D.DeclaredCell(None, ("one-layer fit",)) and ruled.ruled_out == ("one-layer fit: *",)
+    mine = D.RecordedCell("u", "C6", "not reproduced", D.OWN)
+    assert D.declared_cell(mine, own, None).declared is own
+    assert D.declared_cell(mine, own, "init: flatter") == D.DeclaredCell(
+        Declared(("K=2*",), "the fit is less straight; init: flatter")
+    )
+    other = D.RecordedCell("u", "C6", "not reproduced", ("K=3 [x]",))
+    assert D.declared_cell(other, own, "init: flatter").declared == Declared(("K=3 [[]x]",), "init: flatter")
+    assert "another set of its checks" in D.declared_cell(other, own, None).declared.why
+    with pytest.raises(ValueError, match="'own' checks, but C6 declares none"):
+        D.declared_cell(mine, None, "why")
+    with pytest.raises(ValueError, match="no reason for its claim and choice"):
+        D.declared_cell(other, None, None)
+    with pytest.raises(ValueError, match="runs no checks to fail"):
+        D.DeclaredCell(own, ("one-layer fit",))
+    with pytest.raises(ValueError, match="tuple of names"):
+        D.DeclaredCell(None, "one-layer fit")
 
 
 def test_init_gpt2_is_ruled_out_for_every_one_layer_claim():
@@ -87,7 +113,7 @@ def test_a_malformed_file_is_one_line(bad, tmp_path):
 
 def test_unknown_outcome_and_missing_file_raise(tmp_path):
     with pytest.raises(ValueError, match="unknown outcome 'maybe'"):
-        D.DeclaredCell("init=gpt2", "C1", "maybe")
+        D.RecordedCell("init=gpt2", "C1", "maybe")
     with pytest.raises(ValueError, match="no declarations file"):
         D.load(tmp_path / "absent.json")
     (tmp_path / "t.json").write_text("{")
@@ -112,7 +138,7 @@ def test_record_reads_outcomes_and_keeps_reasons():
         ("c", "C12"): _recorded("reproduced"),
         ("d", "C12"): _recorded("ruled out", ruled_out="x", pre="two-layer fit: RoPE L=12"),
     }
-    previous = D.Declarations({("e", "C1"): D.DeclaredCell("e", "C1", "reproduced")}, {"C12": {"ape-rows": "why"}}, {})
+    previous = D.Declarations({("e", "C1"): D.RecordedCell("e", "C1", "reproduced")}, {"C12": {"ape-rows": "why"}}, {})
     out = D.record(cells, {"C12": paper}, {"cpu_model": "cpu"}, previous)
     assert out.cells["a", "C12"].checks == D.OWN and out.cells["b", "C12"].checks == ("APE L=48",)
     assert out.cells["c", "C12"].outcome == "reproduced" and out.cells["e", "C1"].outcome == "reproduced"
@@ -162,7 +188,7 @@ def _fake(monkeypatch, fit: float):
     return seen
 
 
-def _declare(monkeypatch, cell: D.DeclaredCell | None):
+def _declare(monkeypatch, cell: D.RecordedCell | None):
     cells = {} if cell is None else {(cell.universe, cell.column): cell}
     monkeypatch.setattr(plan, "DECLARATIONS", D.Declarations(cells, {}, {}))
 
@@ -175,23 +201,23 @@ def test_a_cell_measures_under_its_universe_and_follows_its_declaration(monkeypa
         cells_module.test_multiverse("lengths=per-batch", "C20", None, recorder)
     assert seen == ["lengths=per-batch"] and recorder.record.universe == "lengths=per-batch"
     assert [c.passed for c in recorder.record.preconditions] == [True]
-    _declare(monkeypatch, D.DeclaredCell("lengths=per-batch", "C20", "reproduced"))
+    _declare(monkeypatch, D.RecordedCell("lengths=per-batch", "C20", "reproduced"))
     with pytest.raises(AssertionError):  # declared reproduced: the failing checks are undeclared
         cells_module.test_multiverse("lengths=per-batch", "C20", None, ClaimRecorder("C20"))
-    _declare(monkeypatch, D.DeclaredCell("lengths=per-batch", "C20", "not reproduced", D.OWN))
+    _declare(monkeypatch, D.RecordedCell("lengths=per-batch", "C20", "not reproduced", D.OWN))
     with pytest.raises(NotReproduced):
         cells_module.test_multiverse("lengths=per-batch", "C20", None, ClaimRecorder("C20"))
 
 
 def test_a_failed_precondition_rules_the_cell_out_without_measuring(monkeypatch):
     seen = _fake(monkeypatch, fit=0.55)
-    _declare(monkeypatch, D.DeclaredCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
+    _declare(monkeypatch, D.RecordedCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
     recorder = ClaimRecorder("C20")
     cells_module.test_multiverse("init=gpt2", "C20", None, recorder)  # passes: ruled out, as declared
     record = recorder.record
     assert seen == [] and not record.checks and record.verdict == "ruled out"
     assert "one-layer fit" in record.ruled_out and "0.55" in record.ruled_out
-    _declare(monkeypatch, D.DeclaredCell("init=gpt2", "C20", "reproduced"))
+    _declare(monkeypatch, D.RecordedCell("init=gpt2", "C20", "reproduced"))
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError, match="which the declarations do not expect"):
         cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
@@ -200,7 +226,7 @@ def test_a_failed_precondition_rules_the_cell_out_without_measuring(monkeypatch)
 
 def test_a_cell_declared_ruled_out_whose_preconditions_hold_is_a_finding(monkeypatch):
     _fake(monkeypatch, fit=1.0)
-    _declare(monkeypatch, D.DeclaredCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
+    _declare(monkeypatch, D.RecordedCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError, match="every precondition held"):
         cells_module.test_multiverse("init=gpt2", "C20", None, recorder)

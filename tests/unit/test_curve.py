@@ -119,7 +119,7 @@ def test_the_deciding_check_is_the_common_one_closest_at_the_paper_point():
     failed = record("not reproduced", [check("z", 0.9, ">=", 1.0), check("a", 1.0, ">=", 1.0)])
     assert deciding_check_name([failed]) == "z"  # a failed check's margin is negative
     inside = record("reproduced", [check("in", 0.5, "in", [0.45, 10.0]), check("lo", 1.0, ">=", 0.5)])
-    assert deciding_check_name([inside]) == "in"  # margin to the nearest bound: 0.05 / 0.45 < 0.5 / 0.5
+    assert deciding_check_name([inside]) == "in"  # to the nearer bound, over the width: 0.05 / 9.55 < 0.5 / 0.5
     with pytest.raises(ValueError, match="no check is recorded in every cell"):
         deciding_check_name([paper, record("reproduced", [check("c", 1.0, ">=", 0.5)], "init=gpt2")])
 
@@ -218,14 +218,44 @@ def test_main_effects_compare_matched_universes(claims_json):
 
 def test_a_main_effect_by_hand():
     from lengthgen.analysis.curve import Curve, CurvePoint, main_effects
+    from lengthgen.analysis.outcome import Outcome
+
+    OTHER, HOLDS = Outcome.OTHER_WAY, Outcome.HOLDS
 
     points = (
-        CurvePoint("ape-rows=zero", ("ape-rows=zero",), 0.5, (0.45, 0.55), False, "not reproduced", False),
-        CurvePoint("paper", (), 1.0, (0.9, 1.1), True, "reproduced", False),
-        CurvePoint("init=gpt2", ("init=gpt2",), None, None, False, "ruled out", True),
-        CurvePoint("lengths=per-batch", ("lengths=per-batch",), 0.99, (0.89, 1.09), True, "reproduced", False),
+        CurvePoint("ape-rows=zero", ("ape-rows=zero",), 0.5, (0.45, 0.55), False, "not reproduced", False, OTHER),
+        CurvePoint("paper", (), 1.0, (0.9, 1.1), True, "reproduced", True),
+        CurvePoint("init=gpt2", ("init=gpt2",), None, None, False, "ruled out", False, Outcome.RULED_OUT),
+        CurvePoint("lengths=per-batch", ("lengths=per-batch",), 0.99, (0.89, 1.09), True, "reproduced", True, HOLDS),
     )
     (lengths, rows) = main_effects(Curve("C8", "C8", "x", ">=", 0.85, points))
     assert rows.reading == "ape-rows=zero" and rows.pairs == 1 and abs(rows.mean + 0.5) < 1e-12
     assert abs(rows.half - (0.1**2 + 0.05**2) ** 0.5) < 1e-12 and rows.consequential
     assert lengths.reading == "lengths=per-batch" and not lengths.consequential  # -0.01 within +-0.14
+
+
+def test_the_summary_counts_each_universe_by_its_outcome():
+    """Where the paper's point does not reproduce, the universes on the other side are the ones that do: each
+    counted by its outcome against the paper's point, decided or within noise; a ruled-out one not at all."""
+    from lengthgen.analysis.curve import Curve, CurvePoint
+    from lengthgen.analysis.outcome import Outcome
+
+    def point(universe: str, reproduces: bool, outcome: Outcome | None) -> CurvePoint:
+        verdict = "reproduced" if reproduces else "ruled out" if outcome is Outcome.RULED_OUT else "not reproduced"
+        return CurvePoint(universe, (universe,), 0.5, None, reproduces, verdict, reproduces, outcome)
+
+    points = (
+        point("paper", False, None),
+        point("init=flax", True, Outcome.OTHER_WAY),
+        point("init=torch", True, Outcome.WITHIN_NOISE),
+        point("lengths=per-batch", False, Outcome.HOLDS),
+        point("init=gpt2", False, Outcome.RULED_OUT),
+    )
+    c = Curve("C8", "C8", "x", ">=", 0.85, points)
+    assert not c.paper_reproduces and (c.admissible, c.reproduced) == (4, 2)
+    assert c.summary() == (
+        "reproduced in 2 of 4 admissible universes; reproduced in 2: 1 decided, 1 within the seeds' noise"
+    )
+    assert Curve("C8", "C8", "x", ">=", 0.85, points[:3:2]).summary() == (
+        "reproduced in 1 of 2 admissible universes; the 1 reproducing within the seeds' noise"
+    )

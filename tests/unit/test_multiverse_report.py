@@ -10,6 +10,7 @@ import pytest
 from lengthgen.report import render_page
 from lengthgen.report.markdown import summary_markdown
 from lengthgen.analysis.multiverse import cell_id, outcome_for, outcomes, view_grid
+from lengthgen.analysis.outcome import Outcome
 from lengthgen.report.page import overview_rows
 from lengthgen.analysis.run_view import RunView
 from lengthgen.report.summary import terminal_lines
@@ -124,7 +125,7 @@ def claims_row(html: str, claim: str) -> str:
 def test_outcomes_hold_change_or_not_run(view):
     found = outcomes(view_grid(view))
     by_claim = {c.claim: outcome_for(view_grid(view), c, found) for c in view.claims}
-    assert by_claim["C1"].state == "changes" and [c.universe for c in by_claim["C1"].changes] == ["init=gpt2"]
+    assert by_claim["C1"].state is Outcome.OTHER_WAY and [c.universe for c in by_claim["C1"].changes] == ["init=gpt2"]
     assert by_claim["C1"].text() == (
         "holds in 2 of 3 admissible universes; decided the other way under init=gpt2; init=gpt2: not reproduced "
         "(undeclared) (APE K=1 L=20: accuracy: 0.31, needs <= 0.15)"
@@ -133,9 +134,9 @@ def test_outcomes_hold_change_or_not_run(view):
         "holds in 2 of 3 admissible universes; decided the other way under none; within noise under init=gpt2; "
         "init=gpt2: reproduced, within noise (APE K=3 L=48: peak absolute position of every seed: 12 < 16)"
     )
-    assert by_claim["C10"].state == "holds"
+    assert by_claim["C10"].state is Outcome.HOLDS
     assert by_claim["C10"].text().startswith("holds in 2 of 2 admissible universes")
-    assert by_claim["C4"].state == "not-run" and by_claim["C4"].text() == "not run in the multiverse"
+    assert by_claim["C4"].state is None and by_claim["C4"].text() == "not run in the multiverse"
     assert outcome_for(view_grid(RunView.from_records(all_records(), ENVIRONMENT, registry())), view.claims[0]) is None
 
 

@@ -8,10 +8,7 @@ import pytest
 from lengthgen.records import ClaimRecorder
 from lengthgen.records.verdict import decide
 from lengthgen.analysis.outcome import (
-    HOLDS,
-    OTHER_WAY,
-    RULED_OUT,
-    WITHIN_NOISE,
+    Outcome,
     Spread,
     beyond_noise,
     flip_check,
@@ -56,14 +53,24 @@ def ruled() -> object:
 
 def test_the_one_rule():
     paper = cell(SHARP, reading=None)
-    assert relation(cell(SHARP), paper) == HOLDS
-    assert relation(cell(LOW), paper) == OTHER_WAY  # decided the other way
+    assert relation(cell(SHARP), paper) == Outcome.HOLDS
+    assert relation(cell(LOW), paper) == Outcome.OTHER_WAY  # decided the other way
     close = cell(BLUNT)
     assert close.verdict == "not reproduced (undeclared)" and close.close
-    assert relation(close, paper) == WITHIN_NOISE  # on the other side, inside the seeds' interval: no change
-    assert relation(ruled(), paper) == RULED_OUT
+    assert relation(close, paper) == Outcome.WITHIN_NOISE  # on the other side, inside the seeds' interval: no change
+    assert relation(ruled(), paper) == Outcome.RULED_OUT
     failing = cell(LOW, reading=None)
-    assert relation(cell(LOW), failing) == HOLDS and relation(cell(SHARP), failing) == OTHER_WAY
+    assert relation(cell(LOW), failing) == Outcome.HOLDS and relation(cell(SHARP), failing) == Outcome.OTHER_WAY
+
+
+def test_an_outcome_renders_as_its_text():
+    """The one vocabulary is text wherever it is printed: str, format, f-strings and joins give its value."""
+    assert [str(o) for o in Outcome] == ["holds", "other way", "within noise", "ruled out"]
+    assert f"{Outcome.OTHER_WAY}|{Outcome.WITHIN_NOISE:>14}" == "other way|  within noise"
+    assert "; ".join([Outcome.HOLDS, Outcome.RULED_OUT]) == "holds; ruled out" and Outcome.HOLDS == "holds"
+    assert Outcome("within noise") is Outcome.WITHIN_NOISE
+    with pytest.raises(ValueError, match="'maybe'"):
+        Outcome("maybe")
 
 
 def test_a_spread_counts_the_paper_point_and_says_within_noise_apart():
@@ -186,7 +193,7 @@ def test_a_flip_resting_on_one_seed_of_five_is_within_noise():
     paper = seeded([150, 100, 150, 200, 150], "<=", 500, FIVE, reading=None)
     flax = seeded([150, 550, 150, 200, 150], "<=", 500, FIVE)  # one seed of five past 500
     assert flax.verdict == "not reproduced (undeclared)" and not flax.close  # an every-seed check is never close
-    assert relation(flax, paper) == WITHIN_NOISE
+    assert relation(flax, paper) == Outcome.WITHIN_NOISE
     assert not beyond_noise(flax, paper)
     mine, theirs = flip_check(flax, paper)
     assert (mine.failing, theirs.failing) == (1, 0)
@@ -195,31 +202,33 @@ def test_a_flip_resting_on_one_seed_of_five_is_within_noise():
 def test_a_flip_on_every_seed_of_eight_is_a_change_and_five_of_five_is_not_yet():
     eight = range(8)
     paper = seeded([-1] * 8, "==", -1, eight, reading=None)
-    assert relation(seeded([-101] * 8, "==", -1, eight), paper) == OTHER_WAY  # exact McNemar: 2/256
+    assert relation(seeded([-101] * 8, "==", -1, eight), paper) == Outcome.OTHER_WAY  # exact McNemar: 2/256
     paper5 = seeded([-1] * 5, "==", -1, FIVE, reading=None)
-    assert relation(seeded([-40] * 5, "==", -1, FIVE), paper5) == WITHIN_NOISE  # 2/32: five seeds cannot decide it
+    assert (
+        relation(seeded([-40] * 5, "==", -1, FIVE), paper5) == Outcome.WITHIN_NOISE
+    )  # 2/32: five seeds cannot decide it
     # the other direction: the paper's point fails, the cell reproduces; the paper's deciding check is read
     failing = seeded([-1, -76, -1, -76, -1, -1, -1, -1], "==", -1, eight, reading=None)
-    assert relation(seeded([-1] * 8, "==", -1, eight), failing) == WITHIN_NOISE
+    assert relation(seeded([-1] * 8, "==", -1, eight), failing) == Outcome.WITHIN_NOISE
 
 
 def test_a_mean_flip_is_a_change_only_where_the_paired_difference_excludes_zero():
     paper = seeded(SHARP, ">=", 0.95, range(8), reading=None, reduce="mean", name="acc")
     low = seeded([v - 0.05 for v in SHARP], ">=", 0.95, range(8), reduce="mean", name="acc")
     assert low.verdict == "not reproduced (undeclared)" and not low.close
-    assert relation(low, paper) == OTHER_WAY
+    assert relation(low, paper) == Outcome.OTHER_WAY
     # the cell fails 0.96 decidedly on its own, the paper's point passes it, every seed lower than its pair
     paper_seeds = [0.99, 0.97, 0.955, 0.99, 0.97, 0.955, 0.99, 0.97]
     cell_seeds = [0.93, 0.95, 0.955, 0.93, 0.95, 0.955, 0.94, 0.95]
     paper_mixed = seeded(paper_seeds, ">=", 0.96, range(8), reading=None, reduce="mean", name="acc")
     cell_mixed = seeded(cell_seeds, ">=", 0.96, range(8), reduce="mean", name="acc")
     assert paper_mixed.reproduces and not cell_mixed.reproduces and not cell_mixed.close
-    assert relation(cell_mixed, paper_mixed) == OTHER_WAY  # the paired interval excludes 0
+    assert relation(cell_mixed, paper_mixed) == Outcome.OTHER_WAY  # the paired interval excludes 0
     # one seed of eight differs (its pair 0.40 lower), the rest equal: the paired interval holds 0
     paper_one = seeded([0.99] * 8, ">=", 0.95, range(8), reading=None, reduce="mean", name="acc")
     cell_one = seeded([0.99] * 7 + [0.59], ">=", 0.95, range(8), reduce="mean", name="acc")
     assert not cell_one.reproduces and not beyond_noise(cell_one, paper_one)
-    assert relation(cell_one, paper_one) == WITHIN_NOISE
+    assert relation(cell_one, paper_one) == Outcome.WITHIN_NOISE
 
 
 def test_runs_that_share_no_seeds_are_compared_unpaired():
@@ -232,4 +241,4 @@ def test_runs_that_share_no_seeds_are_compared_unpaired():
 
 def test_a_flip_without_per_seed_values_is_decided_by_its_close_call():
     paper = cell(SHARP, reading=None)  # no seed list: nothing to pair
-    assert beyond_noise(cell(LOW), paper) and relation(cell(LOW), paper) == OTHER_WAY
+    assert beyond_noise(cell(LOW), paper) and relation(cell(LOW), paper) == Outcome.OTHER_WAY

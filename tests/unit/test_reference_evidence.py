@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lengthgen.analysis.curve import curve
 from lengthgen.report.curve import curve_lines
-from lengthgen.analysis.outcome import HOLDS, WITHIN_NOISE, relation
+from lengthgen.analysis.outcome import Outcome, relation
 from lengthgen.analysis.robustness import spreads
 from lengthgen.report.robustness import map_lines
 from lengthgen.analysis.run_view import RunView
@@ -35,7 +35,7 @@ def test_the_deciding_check_is_the_one_most_seeds_fail_and_shows_its_worst_seed(
 def test_c16_under_flax_rests_on_one_seed_of_five_and_is_within_noise():
     c = curve(view(), "C16")
     flax = next(p for p in c.points if p.universe == "init=flax")
-    assert not flax.reproduces and flax.noise and flax.count == "1 of 5 seeds at 550", flax
+    assert not flax.reproduces and flax.outcome is Outcome.WITHIN_NOISE and flax.count == "1 of 5 seeds at 550", flax
     assert c.summary().endswith("the 1 other within the seeds' noise"), c.summary()
     shown = "\n".join(curve_lines(c))
     assert "1 of 5 seeds at 550" in shown and "[-71.19, 451.2]" not in shown, shown
@@ -47,7 +47,7 @@ def test_the_robustness_map_compares_each_width_with_itself():
     for claim in ("C12", "C13"):
         spread = found[claim]
         assert spread.reference.variant == "d96", (claim, spread.reference.variant)
-        assert [relation(cell, spread.reference) for _, cell in spread.cells] == [HOLDS], spread.text()
+        assert [relation(cell, spread.reference) for _, cell in spread.cells] == [Outcome.HOLDS], spread.text()
     lines = map_lines(list(run.robustness), details=False, catalogue=run.catalogue, records=list(run.records))
     assert "C12: holds at 2 of 2 settings" in lines, lines
 
@@ -56,4 +56,4 @@ def test_a_fresh_seeds_failure_on_one_seed_is_within_noise():
     run = view()
     c3 = spreads(list(run.robustness), list(run.records), run.catalogue)["C3"]
     fresh = dict(c3.cells)["fresh-seeds"]
-    assert not fresh.reproduces and relation(fresh, c3.reference) == WITHIN_NOISE
+    assert not fresh.reproduces and relation(fresh, c3.reference) == Outcome.WITHIN_NOISE

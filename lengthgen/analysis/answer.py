@@ -27,7 +27,7 @@ from typing import Sequence
 from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.records.record import FAILURE_KINDS
 from lengthgen.analysis import multiverse as mv
-from lengthgen.analysis.outcome import OTHER_WAY, RULED_OUT, WITHIN_NOISE
+from lengthgen.analysis.outcome import Outcome
 from lengthgen.analysis.robustness import spreads
 from lengthgen.analysis.run_view import RunView
 
@@ -152,7 +152,7 @@ def seed_notes(run: RunView, more_seeds: RunView | None = None) -> list[SeedNote
     out = []
     for claim, tests in by.items():
         holds = all(r.verdict in HOLDS for r in tests)
-        beyond_noise = claim in moved and FRESH_SEEDS in moved[claim].where(OTHER_WAY)
+        beyond_noise = claim in moved and FRESH_SEEDS in moved[claim].where(Outcome.OTHER_WAY)
         at_fresh = holds and (beyond_noise or (claim in fresh and _paper_statement_fails(fresh[claim], tests)))
         for r in tests:
             said = []
@@ -196,12 +196,12 @@ def _choices(run: RunView, terse: bool = False) -> str:
     grid = mv.view_grid(run)
     if grid is None:
         return ""
-    found = [o for o in mv.outcomes(grid).values() if o.state != mv.NOT_RUN]
-    other = [o for o in found if o.spread.where(OTHER_WAY)]
-    noise = [o for o in found if o.spread.where(WITHIN_NOISE) and not o.spread.where(OTHER_WAY)]
-    ruled = list(dict.fromkeys(u for o in found for u in o.spread.where(RULED_OUT) if "+" not in u))
+    found = [o for o in mv.outcomes(grid).values() if o.state is not None]
+    other = [o for o in found if o.spread.where(Outcome.OTHER_WAY)]
+    noise = [o for o in found if o.spread.where(Outcome.WITHIN_NOISE) and not o.spread.where(Outcome.OTHER_WAY)]
+    ruled = list(dict.fromkeys(u for o in found for u in o.spread.where(Outcome.RULED_OUT) if "+" not in u))
     if other:
-        alone = Counter(u for o in other for u in dict.fromkeys(o.spread.where(OTHER_WAY)) if "+" not in u)
+        alone = Counter(u for o in other for u in dict.fromkeys(o.spread.where(Outcome.OTHER_WAY)) if "+" not in u)
         top = f" ({alone.most_common(1)[0][1]} under {alone.most_common(1)[0][0]})" if alone and not terse else ""
         said = f"Open choices decide {len(other)} verdicts otherwise{top}"
     else:

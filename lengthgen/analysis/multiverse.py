@@ -44,7 +44,6 @@ from lengthgen.analysis.run_view import RunView, record_of
 PAPER = "paper"  # the reference column: the suite's own reading of every open choice (the claims table's verdict)
 PAPER_WHAT = "the suite's reading of every open choice: the claims table's verdict"
 NUMBERS_SHOWN = 1  # failed checks spelled out per changed reading in the claims tables (the rest are counted)
-NOT_RUN = None  # the state of a row no universe ran (``RowOutcome.state``)
 NOT_RUN_TEXT = "not run in the multiverse"
 
 
@@ -166,9 +165,9 @@ class RowOutcome:
     def state(self) -> Outcome | None:
         """The row's outcome over its universes: other way (decided the other way under some universe), within noise
         (on the other side only within noise), holds (every admissible universe holds, or none is admissible);
-        None (:data:`NOT_RUN`) for a row without a recorded cell."""
+        None for a row without a recorded cell."""
         if not self.readings:
-            return NOT_RUN
+            return None
         return Outcome.OTHER_WAY if self.changes else Outcome.WITHIN_NOISE if self.noise else Outcome.HOLDS
 
     @property
@@ -244,7 +243,7 @@ def outcome_for(
     catalogue: Catalogue | None = None,
 ) -> RowOutcome | None:
     """What the other readings do to ``claim`` (a claim test at the paper's point): None when the run has
-    no multiverse part (``grid`` None); an outcome of state None (:data:`NOT_RUN`) when no cell checks it."""
+    no multiverse part (``grid`` None); an outcome of state None when no cell checks it."""
     if grid is None:
         return None
     row = row_of(claim, catalogue if catalogue is not None else grid.catalogue)

@@ -60,8 +60,6 @@ class Outcome(str, Enum):
         return format(self.value, spec)
 
 
-# The members by their names, for the modules that compare a cell's outcome with one of them.
-HOLDS, OTHER_WAY, WITHIN_NOISE, RULED_OUT = Outcome.HOLDS, Outcome.OTHER_WAY, Outcome.WITHIN_NOISE, Outcome.RULED_OUT
 RULED_OUT_VERDICT = Verdict.RULED_OUT  # the verdict of a cell whose precondition failed
 ALPHA = 0.05  # a difference from the paper's point is beyond noise at this two-sided level (the intervals' 95%)
 

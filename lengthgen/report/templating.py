@@ -21,6 +21,7 @@ markdown cell escapes its own characters: the ``cell`` filter), a line holding o
 from __future__ import annotations
 
 import re
+import textwrap
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -64,7 +65,20 @@ def cell(value: object, limit: int = CELL_CHARS) -> str:
     return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
-FILTERS = {"cell": cell}  # what the texts' templates filter values through
+def wrap_lines(value: str, width: int, lines: int = 0, indent: str = "") -> list[str]:
+    """``value`` wrapped to ``width`` (lines after the first start with ``indent``): at least one line ("" for
+    an empty value); given ``lines`` > 0, at most that many, the last cut to end in "..."."""
+    wrapped = textwrap.wrap(value, width, subsequent_indent=indent) or [""]
+    if 0 < lines < len(wrapped):
+        wrapped = wrapped[:lines]
+        wrapped[-1] = wrapped[-1][: max(width - 3, 0)].rstrip() + "..."
+    return wrapped
+
+
+FILTERS = {  # what the texts' templates filter values through
+    "cell": cell,  # a value as one markdown table cell
+    "wrap_lines": wrap_lines,  # a value wrapped to a width, as lines
+}
 
 
 @lru_cache(maxsize=None)

@@ -65,6 +65,11 @@ def cell(value: object, limit: int = CELL_CHARS) -> str:
     return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
+def pipes(value: object) -> str:
+    """``value`` in a markdown table cell as it is (no cut, no entities): pipes escaped, newlines as spaces."""
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
 def wrap_lines(value: str, width: int, lines: int = 0, indent: str = "") -> list[str]:
     """``value`` wrapped to ``width`` (lines after the first start with ``indent``): at least one line ("" for
     an empty value); given ``lines`` > 0, at most that many, the last cut to end in "..."."""
@@ -78,6 +83,8 @@ def wrap_lines(value: str, width: int, lines: int = 0, indent: str = "") -> list
 FILTERS = {  # what the texts' templates filter values through
     "cell": cell,  # a value as one markdown table cell
     "wrap_lines": wrap_lines,  # a value wrapped to a width, as lines
+    "pipes": pipes,  # a value in a markdown table cell as it is: pipes escaped, one line
+    "repr": repr,  # a value as Python writes it (a check's name quoted)
 }
 
 

@@ -127,3 +127,9 @@ def render(template: str, **context: Any) -> str:
 def render_text(template: str, **context: Any) -> str:
     """``template`` (a name under ``report/templates``, ``text/...``) rendered as text with ``context``."""
     return text_environment().get_template(template).render(**context)
+
+
+def render_macro(template: str, name: str, *args: Any) -> str:
+    """The macro ``name`` of ``template`` (a name under ``report/templates``, ``text/...``) called with ``args``:
+    a piece of text that the templates and the Python side share."""
+    return str(getattr(text_environment().get_template(template).module, name)(*args))

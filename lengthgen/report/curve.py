@@ -5,72 +5,123 @@ over a recorded run; matplotlib only inside :func:`curve_png`.
 - :func:`effect_line`: one main effect in a line;
 - :func:`curve_lines`: the curve as text;
 - :func:`curve_png`: the curve as a figure.
+
+The text's words and layout are templates (``templates/text/curve.txt.j2``, the main effect's line a macro of
+``_curve.j2``); this module computes what they show (:class:`CurveText`), the numbers formatted.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
-from lengthgen.analysis.curve import GREY, SUITE_MARK, Curve, Effect, main_effects, matrix_rows
+from lengthgen.analysis.curve import GREY, SUITE_MARK, Curve, CurvePoint, Effect, main_effects, matrix_rows
 from lengthgen.analysis.outcome import Outcome
 from lengthgen.analysis.multiverse import PAPER
 from lengthgen.readings import READINGS
 from lengthgen.records.verdicts import label
 from lengthgen.report import text
 from lengthgen.report.figures import lay_out
+from lengthgen.report.templating import render_macro, render_text
+
+TEMPLATE = "text/curve.txt.j2"  # the curve's text (under report/templates)
+PIECES = "text/_curve.j2"  # its pieces: a main effect's line
+
+
+@dataclass(frozen=True)
+class EffectText:
+    """One main effect, its numbers formatted."""
+
+    reading: str  # the reading's name
+    mean: str  # the mean difference, signed ("+.4g")
+    pairs: int  # matched pairs of universes
+    spread: tuple[str, str] | None  # the smallest and largest pair difference, where there are several pairs
+    interval: tuple[str, str] | None  # the 95% interval, signed; None without one (worst seed against worst seed)
+    consequential: bool  # the interval excludes 0
+
+
+@dataclass(frozen=True)
+class PointText:
+    """One universe's line."""
+
+    universe: str  # the universe's name
+    value: str  # the check's value ("n/a" where it was not measured)
+    interval: str  # its failing seeds and worst value, else its 95% interval, else ""
+    ruled_out: bool  # a precondition ruled the cell out (excluded from the count)
+    measured: bool  # the check was measured there
+    passed: bool  # the check held there
+    verdict: str  # the cell's verdict as the report shows it ("reproduced (close)")
+    noise: bool  # on the other side of the paper's point only within the seeds' noise, and no close call
+
+
+@dataclass(frozen=True)
+class CurveText:
+    """What the curve's text shows."""
+
+    column: str  # the multiverse's row: the claim, or "<id>-<variant>"
+    check: str  # the deciding check's name
+    needs: str  # its comparison and threshold in words
+    points: tuple[PointText, ...]  # the universes by value
+    ruled_out: str  # the check column's mark of a ruled-out universe (``Outcome.RULED_OUT``)
+    suite_mark: str  # the matrix's mark of the suite's reading (``analysis.curve.SUITE_MARK``)
+    matrix: tuple[tuple[str, tuple[str, ...]], ...]  # a row per choice: its name, its mark per universe
+    widths: tuple[int, ...]  # the matrix's column widths, a column per universe
+    effects: tuple[EffectText, ...]  # the readings' main effects on the value
+    summary: str  # the curve in a sentence (``Curve.summary``)
+
+
+def effect_text(e: Effect) -> EffectText:
+    """``e`` with its numbers formatted."""
+    spread = (text.num(e.spread[0], 3), text.num(e.spread[1], 3)) if e.pairs > 1 else None
+    interval = (f"{e.mean - e.half:+.4g}", f"{e.mean + e.half:+.4g}") if math.isfinite(e.half) else None
+    return EffectText(e.reading, f"{e.mean:+.4g}", e.pairs, spread, interval, e.consequential)
 
 
 def effect_line(e: Effect) -> str:
     """One main effect in a line: "ape-rows=zero: -32 [-41.6, -22.4] over 1 pair: consequential" (with the pairs'
     spread when there are several)."""
-    spread = f"; pairs {text.num(e.spread[0], 3)} to {text.num(e.spread[1], 3)}" if e.pairs > 1 else ""
-    plural = "s" if e.pairs != 1 else ""
-    if not math.isfinite(e.half):
-        return (
-            f"{e.reading}: {e.mean:+.4g} over {e.pairs} pair{plural}{spread}: worst seed against worst seed, no "
-            "interval (the cells' failing seeds are compared with the paper's point)"
-        )
-    low, high = e.mean - e.half, e.mean + e.half
-    mark = "consequential" if e.consequential else "within the seeds' noise"
-    return f"{e.reading}: {e.mean:+.4g} [{low:+.4g}, {high:+.4g}] over {e.pairs} pair{plural}{spread}: {mark}"
+    return render_macro(PIECES, "effect_line", effect_text(e))
+
+
+def point_text(p: CurvePoint) -> PointText:
+    """``p``'s line, its numbers formatted."""
+    interval = f"[{text.num(p.ci95[0], 4)}, {text.num(p.ci95[1], 4)}]" if p.ci95 is not None else ""
+    return PointText(
+        universe=p.universe,
+        value=text.num(p.value, 4),
+        interval=p.count or interval,
+        ruled_out=p.ruled_out,
+        measured=p.value is not None,
+        passed=p.passed,
+        verdict=label(p.verdict, p.close),
+        noise=p.outcome is Outcome.WITHIN_NOISE and not p.close,
+    )
+
+
+def curve_text(curve: Curve) -> CurveText:
+    """What the text of ``curve`` shows."""
+    points = curve.points
+    rows = matrix_rows(points)
+    return CurveText(
+        column=curve.column,
+        check=curve.check,
+        needs=text.threshold_text(curve.op, curve.threshold),
+        points=tuple(point_text(p) for p in points),
+        ruled_out=Outcome.RULED_OUT.value,
+        suite_mark=SUITE_MARK,
+        matrix=tuple((name, tuple(marks)) for name, marks in rows),
+        widths=tuple(max(len(str(i + 1)), *(len(marks[i]) for _, marks in rows)) for i in range(len(points))),
+        effects=tuple(effect_text(e) for e in main_effects(curve)),
+        summary=curve.summary(),
+    )
 
 
 def curve_lines(curve: Curve) -> list[str]:
     """The curve as text: a header with the check and its threshold, one line per universe by value (its
     number, value, 95% interval, pass / FAIL or "ruled out", verdict), the matrix of readings (a column per
-    universe, by number), and :meth:`Curve.summary`."""
-    points = curve.points
-    needs = text.threshold_text(curve.op, curve.threshold)
-    lines = [
-        f"{curve.column}: specification curve of {curve.check!r} (needs {needs}); {len(points)} universes by value"
-    ]
-    wide = max(len("universe"), *(len(p.universe) for p in points))
-    head = f"  {'#':>3}  {'universe':<{wide}}  {'value':>10}  {'95% interval / seeds':<22}  {'check':<9}  verdict"
-    lines.append(head)
-    for i, p in enumerate(points, 1):
-        interval = f"[{text.num(p.ci95[0], 4)}, {text.num(p.ci95[1], 4)}]" if p.ci95 is not None else ""
-        interval = p.count or interval
-        mark = Outcome.RULED_OUT if p.ruled_out else "pass" if p.passed else "n/a" if p.value is None else "FAIL"
-        verdict = "excluded from the count" if p.ruled_out else label(p.verdict, p.close)
-        noise = p.outcome is Outcome.WITHIN_NOISE and not p.close
-        verdict += "; within the seeds' noise of the paper's point" if noise else ""
-        lines.append(
-            f"  {i:>3}  {p.universe:<{wide}}  {text.num(p.value, 4):>10}  {interval:<22}  {mark:<9}  {verdict}"
-        )
-    rows = matrix_rows(points)
-    widths = [max(len(str(i + 1)), *(len(marks[i]) for _, marks in rows)) for i in range(len(points))]
-    first = max(len("choice"), *(len(name) for name, _ in rows))
-    lines.append(f"readings by universe (columns numbered as above; {SUITE_MARK} the suite's reading)")
-    lines.append(f"  {'choice':<{first}}  " + "  ".join(f"{i + 1:>{w}}" for i, w in enumerate(widths)))
-    for name, marks in rows:
-        lines.append(f"  {name:<{first}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(marks, widths)))
-    effects = main_effects(curve)
-    if effects:
-        lines.append("main effects on the value (each reading against the suite's reading, matched universes):")
-        lines += [f"  {effect_line(e)}" for e in effects]
-    lines.append(curve.summary())
-    return lines
+    universe, by number), the readings' main effects and :meth:`Curve.summary`."""
+    return render_text(TEMPLATE, curve=curve_text(curve)).removesuffix("\n").split("\n")
 
 
 # ----------------------------------------------------------------------------------------------- the figure

@@ -1,10 +1,15 @@
 """A :class:`lengthgen.analysis.diff.RunDiff` rendered three ways: plain text (the terminal), GitHub-flavoured
 markdown (a pull-request comment, a job summary) and JSON (machine-readable). Each starts with the two runs
-and the drift rule, says "no differences" for an empty diff, and ends with what ``--fail-on`` makes of it."""
+and the drift rule, says "no differences" for an empty diff, and ends with what ``--fail-on`` makes of it.
+
+The text's and the markdown's words and layout are templates (``templates/text/diff.txt.j2``, ``diff.md.j2``,
+their shared pieces in ``_diff.j2``); this module computes what they show (:class:`DiffView`): the numbers
+formatted, the changes counted, each check's change and the relabelled checks grouped by their change of label.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from lengthgen.analysis.data import finite
@@ -13,13 +18,15 @@ from lengthgen.analysis.diff import (
     CheckChange,
     ClaimDiff,
     DeclaredChange,
-    RecordKey,
     RecordRef,
     RunDiff,
 )
-from lengthgen.records.verdicts import Verdict, label, label_verdict
+from lengthgen.records.verdicts import label, label_verdict
+from lengthgen.report.templating import render_text
 
-NO_DIFFERENCES = "no differences"  # the line of an empty diff
+TEXT = "text/diff.txt.j2"  # the plain-text diff's template (under report/templates)
+MARKDOWN = "text/diff.md.j2"  # the markdown diff's template
+NO_DIFFERENCES = "no differences"  # the line of an empty diff (the templates say it too)
 DIGITS = 6  # significant digits of the numbers shown (the JSON keeps them all)
 
 
@@ -33,221 +40,210 @@ def threshold(op: str, value: Any) -> str:
     return f"{op} {value if isinstance(value, str) else num(value)}"
 
 
-def verdict(value: Verdict | None, close: bool) -> str:
-    """The verdict as the report shows it ("reproduced (close)"; ``verdicts.label``)."""
-    return label(value, close)
+@dataclass(frozen=True)
+class Where:
+    """Which record: its claim, whether it is a control, its cell."""
+
+    claim: str  # the catalogue id ("C4")
+    control: bool  # a negative control
+    cell: str | None  # a cell's setting (robustness) or reading (multiverse); None otherwise
+    label: str  # the record as one label (``RecordKey.label``)
+    test: str  # the pytest node id
 
 
-def verdicts(r: ClaimDiff) -> str:
-    """ "old -> new", and the close call's change where the labels do not show it (a close "failed")."""
-    old, new = verdict(r.old_verdict, r.old_close), verdict(r.new_verdict, r.new_close)
-    text = f"{old} -> {new}"
-    shown = (label_verdict(old)[1], label_verdict(new)[1])
-    if r.old_close != r.new_close and shown != (r.old_close, r.new_close):
-        text += "; close call " + ("appeared" if r.new_close else "gone")
-    return text
+@dataclass(frozen=True)
+class CheckView:
+    """One check's change, its numbers formatted (``DIGITS`` significant digits)."""
+
+    name: str  # the check's name
+    old: str  # the old statistic ("n/a": not finite)
+    new: str  # the new statistic
+    moved: str  # |new - old| ("n/a" when either is not finite)
+    drifted: bool  # |new - old| beyond the noise
+    pass_changed: bool  # the check passed in one run and failed in the other
+    noise: str  # the noise bound |new - old| is compared with
+    noise_from: str  # where the bound comes from ("interval", "relative", ...)
+    threshold: str  # the new run's comparison and threshold ("in [a, b]", ">= x")
+    old_threshold: str | None  # the old run's, where the comparison changed; else None
+    old_passed: bool  # the check passed in the old run
+    new_passed: bool  # the check passed in the new run
+    relabelled: bool  # its threshold's source changed
+    old_source: str | None  # where the old run's threshold comes from
+    new_source: str | None  # where the new run's comes from
 
 
-def counts(diff: RunDiff) -> str:
-    """One line: how many verdicts moved, checks drifted, records came and went."""
-    drifted = sum(len(r.drifted) for r in diff.records)
-    flipped = sum(len(r.pass_changed) for r in diff.records)
-    added = sum(len(r.checks_added) for r in diff.records)
-    removed = sum(len(r.checks_removed) for r in diff.records)
-    relabelled = sum(len(r.relabelled) for r in diff.records)
-    return (
-        f"verdicts: {diff.count('worse')} worse, {diff.count('better')} better, {diff.count('changed')} changed, "
-        f"{diff.count('same')} same; records: {len(diff.added)} added, {len(diff.removed)} removed; "
-        f"checks: {drifted} drifted, {flipped} changed pass/fail, {relabelled} relabelled, {added} added, "
-        f"{removed} removed, {diff.within_noise} moved within their noise"
-    )
+@dataclass(frozen=True)
+class Relabel:
+    """The checks whose label alone changed the same way."""
+
+    old: str | None  # the threshold's source in the old run
+    new: str | None  # in the new run
+    names: tuple[str, ...]  # the checks it moved
 
 
-def scales(diff: RunDiff) -> list[str]:
-    """A warning line when the runs are at different scales (nothing then matches: test ids name the scale)."""
-    if diff.old_scale == diff.new_scale:
-        return []
-    return [
-        f"note: the runs are at different scales ({diff.old_scale} -> {diff.new_scale}); claim tests are matched "
-        f"by test id, which names the scale"
-    ]
+@dataclass(frozen=True)
+class DeclaredView:
+    """A declared non-reproduction whose patterns or failing checks changed."""
+
+    patterns_changed: bool  # its expected-failure patterns changed
+    old_patterns: list[str]  # the old run's patterns (shown as a list)
+    new_patterns: list[str]  # the new run's
+    failing_added: tuple[str, ...]  # checks that fail now and did not
+    failing_removed: tuple[str, ...]  # checks that no longer fail
 
 
-def cpus(diff: RunDiff) -> list[str]:
-    """The CPU of each run; a note when they differ (floats then differ in the last bits) or one is unknown."""
-    if diff.cross_cpu:
-        return [
-            f"note: the runs ran on different CPUs (old: {diff.old_cpu}; new: {diff.new_cpu}); their floats "
-            f"differ in the last bits, and moves within rounding are counted as within noise"
-        ]
-    return [f"CPU: {diff.new_cpu}" if diff.old_cpu == diff.new_cpu else f"CPU: old {diff.old_cpu}; new {diff.new_cpu}"]
+@dataclass(frozen=True)
+class RecordView:
+    """A record in both runs that changed."""
+
+    where: Where  # which record
+    change: str  # better, worse, same or changed
+    old_verdict: str  # the old verdict as the report shows it ("reproduced (close)")
+    new_verdict: str  # the new one
+    close_note: bool  # the close call changed where the labels do not show it (a close "failed")
+    new_close: bool  # the new verdict is a close call (the close call appeared, else it is gone)
+    moved: bool  # in the markdown's verdicts table: its verdict or its close call changed
+    checks: tuple[CheckView, ...]  # the checks that changed beyond their label
+    relabels: tuple[Relabel, ...]  # the checks whose label alone changed, grouped
+    checks_added: tuple[str, ...]  # checks only the new run has
+    checks_removed: tuple[str, ...]  # checks only the old run has
+    declared: DeclaredView | None  # its declared non-reproduction's change; None without one
 
 
-def status(diff: RunDiff, fail_on: str) -> str:
-    why = diff.failures(fail_on)
-    return f"exit 1 (--fail-on {fail_on}): {'; '.join(why)}" if why else f"exit 0 (--fail-on {fail_on})"
+@dataclass(frozen=True)
+class RefView:
+    """A record only one run has."""
+
+    where: Where  # which record
+    verdict: str  # its verdict, "unknown" without one
 
 
-def _passed(flag: bool) -> str:
-    return "passed" if flag else "FAILED"
+@dataclass(frozen=True)
+class DiffView:
+    """What the text and the markdown diff show."""
+
+    old: str  # the old run (its path, as given)
+    new: str  # the new run
+    old_cpu: str  # the old run's CPU model and torch kernels
+    new_cpu: str  # the new run's
+    cross_cpu: bool  # the runs ran on different CPUs
+    rule: str  # the drift rule applied
+    old_scale: str  # the old run's scale
+    new_scale: str  # the new run's
+    counts: dict[str, int]  # verdicts worse/better/changed/same; records added/removed; checks drifted,
+    # pass_changed, relabelled, added, removed, within_noise
+    empty: bool  # no differences
+    records: tuple[RecordView, ...]  # the records that changed, in the new run's order
+    added: tuple[RefView, ...]  # records only the new run has
+    removed: tuple[RefView, ...]  # records only the old run has
+    fail_on: str  # the --fail-on rule
+    failures: tuple[str, ...]  # why it exits 1 under that rule (none: exit 0)
 
 
-def check_line(c: CheckChange) -> str:
-    """One check's change: its values, the noise they were compared with, its threshold and pass/fail."""
-    what = "drifted" if c.drifted else "pass/fail" if c.pass_changed else "comparison"
+def where(ref: ClaimDiff | RecordRef) -> Where:
+    key = ref.key
+    return Where(key.claim, key.section == "control", key.cell, key.label(), key.test)
+
+
+def check_view(c: CheckChange) -> CheckView:
     moved = "n/a" if c.old_value is None or c.new_value is None else num(abs(c.new_value - c.old_value))
-    cmp = ">" if c.drifted else "<="
-    text = (
-        f"{what} {c.name!r}: {num(c.old_value)} -> {num(c.new_value)} (moved {moved} {cmp} noise "
-        f"{num(c.tolerance)}, {c.tolerance_from}); threshold {threshold(c.op, c.new_threshold)}"
+    return CheckView(
+        name=c.name,
+        old=num(c.old_value),
+        new=num(c.new_value),
+        moved=moved,
+        drifted=c.drifted,
+        pass_changed=c.pass_changed,
+        noise=num(c.tolerance),
+        noise_from=c.tolerance_from,
+        threshold=threshold(c.op, c.new_threshold),
+        old_threshold=threshold(c.old_op, c.old_threshold) if c.comparison_changed else None,
+        old_passed=c.old_passed,
+        new_passed=c.new_passed,
+        relabelled=c.relabelled,
+        old_source=c.old_source,
+        new_source=c.new_source,
     )
-    if c.comparison_changed:
-        text += f" (was {threshold(c.old_op, c.old_threshold)})"
-    if c.pass_changed:
-        text += f"; {_passed(c.old_passed)} -> {_passed(c.new_passed)}"
-    if c.relabelled:
-        text += f"; threshold from {c.old_source} -> {c.new_source}"
-    return text
 
 
-def relabel_lines(r: ClaimDiff) -> list[str]:
-    """The checks whose label alone changed, one line per change of label naming every check it moved."""
+def relabels(r: ClaimDiff) -> tuple[Relabel, ...]:
+    """The checks whose label alone changed, one group per change of label naming every check it moved."""
     groups: dict[tuple[str | None, str | None], list[str]] = {}
     for c in r.checks:
         if c.relabelled_only:
             groups.setdefault((c.old_source, c.new_source), []).append(c.name)
-    return [
-        f"relabelled {len(names)} check{'s' * (len(names) != 1)}: threshold from {old} -> {new} ({'; '.join(names)})"
-        for (old, new), names in groups.items()
-    ]
+    return tuple(Relabel(old, new, tuple(names)) for (old, new), names in groups.items())
 
 
-def declared_line(d: DeclaredChange) -> str:
-    parts = []
-    if d.patterns_changed:
-        parts.append(f"patterns {list(d.old_patterns or [])} -> {list(d.new_patterns or [])}")
-    if d.failing_added:
-        parts.append(f"now failing: {', '.join(d.failing_added)}")
-    if d.failing_removed:
-        parts.append(f"no longer failing: {', '.join(d.failing_removed)}")
-    return "declared non-reproduction: " + ("; ".join(parts) or "failing checks reordered")
+def declared_view(d: DeclaredChange) -> DeclaredView:
+    return DeclaredView(
+        d.patterns_changed,
+        list(d.old_patterns or []),
+        list(d.new_patterns or []),
+        tuple(d.failing_added),
+        tuple(d.failing_removed),
+    )
 
 
-def record_lines(r: ClaimDiff) -> list[str]:
-    lines = [f"{r.change:<8}{r.key.label()}: {verdicts(r)}"]
-    lines += [f"          {check_line(c)}" for c in r.checks if not c.relabelled_only]
-    lines += [f"          {line}" for line in relabel_lines(r)]
-    lines += [f"          check added {name!r}" for name in r.checks_added]
-    lines += [f"          check removed {name!r}" for name in r.checks_removed]
-    if r.declared is not None:
-        lines.append(f"          {declared_line(r.declared)}")
-    return lines
+def record_view(r: ClaimDiff) -> RecordView:
+    old, new = label(r.old_verdict, r.old_close), label(r.new_verdict, r.new_close)
+    shown = (label_verdict(old)[1], label_verdict(new)[1])
+    return RecordView(
+        where=where(r),
+        change=r.change,
+        old_verdict=old,
+        new_verdict=new,
+        close_note=r.old_close != r.new_close and shown != (r.old_close, r.new_close),
+        new_close=r.new_close,
+        moved=r.change != "same" or r.old_close != r.new_close,
+        checks=tuple(check_view(c) for c in r.checks if not c.relabelled_only),
+        relabels=relabels(r),
+        checks_added=tuple(r.checks_added),
+        checks_removed=tuple(r.checks_removed),
+        declared=declared_view(r.declared) if r.declared is not None else None,
+    )
 
 
-def ref_line(word: str, ref: RecordRef) -> str:
-    return f"{word:<8}{ref.key.label()}: {ref.verdict or 'unknown'}"
+def diff_view(diff: RunDiff, fail_on: str) -> DiffView:
+    """What the text and the markdown of ``diff`` show under ``--fail-on fail_on``."""
+    counts = {
+        **{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
+        "added": len(diff.added),
+        "removed": len(diff.removed),
+        "drifted": sum(len(r.drifted) for r in diff.records),
+        "pass_changed": sum(len(r.pass_changed) for r in diff.records),
+        "relabelled": sum(len(r.relabelled) for r in diff.records),
+        "checks_added": sum(len(r.checks_added) for r in diff.records),
+        "checks_removed": sum(len(r.checks_removed) for r in diff.records),
+        "within_noise": diff.within_noise,
+    }
+    return DiffView(
+        old=diff.old,
+        new=diff.new,
+        old_cpu=diff.old_cpu,
+        new_cpu=diff.new_cpu,
+        cross_cpu=diff.cross_cpu,
+        rule=diff.rule,
+        old_scale=diff.old_scale,
+        new_scale=diff.new_scale,
+        counts=counts,
+        empty=diff.empty,
+        records=tuple(record_view(r) for r in diff.changed),
+        added=tuple(RefView(where(ref), ref.verdict or "unknown") for ref in diff.added),
+        removed=tuple(RefView(where(ref), ref.verdict or "unknown") for ref in diff.removed),
+        fail_on=fail_on,
+        failures=tuple(diff.failures(fail_on)),
+    )
 
 
 def text(diff: RunDiff, fail_on: str) -> str:
-    """The plain-text diff."""
-    lines = [
-        f"lengthgen diff {diff.old} -> {diff.new}",
-        *cpus(diff),
-        f"drift rule: {diff.rule}",
-        *scales(diff),
-        counts(diff),
-    ]
-    if diff.empty:
-        lines.append(NO_DIFFERENCES)
-    for r in diff.changed:
-        lines += record_lines(r)
-    lines += [ref_line("added", ref) for ref in diff.added]
-    lines += [ref_line("removed", ref) for ref in diff.removed]
-    lines.append(status(diff, fail_on))
-    return "\n".join(lines)
-
-
-def _cell(value: Any) -> str:
-    """A markdown table cell: pipes escaped, no line breaks."""
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def _code(value: str) -> str:
-    return f"`{value}`".replace("|", "\\|")
+    """The plain-text diff (no newline at its end)."""
+    return render_text(TEXT, diff=diff_view(diff, fail_on))
 
 
 def markdown(diff: RunDiff, fail_on: str) -> str:
-    """The diff as GitHub-flavoured markdown: a pull-request comment or a job summary."""
-    lines = [
-        f"### lengthgen diff: {_code(diff.old)} → {_code(diff.new)}",
-        "",
-        *[(f"**{line}**" if diff.cross_cpu else line) for line in cpus(diff)],
-        "",
-        f"_Drift rule: {diff.rule}._",
-        "",
-        *[f"**{line}**" for line in scales(diff)],
-        counts(diff),
-        "",
-    ]
-    if diff.empty:
-        lines += [f"**{NO_DIFFERENCES}**", ""]
-    moved = [r for r in diff.changed if r.change != "same" or r.old_close != r.new_close]
-    if moved:
-        lines += ["#### Verdicts", "", "| change | claim | test | verdict |", "|---|---|---|---|"]
-        lines += [
-            f"| {'**worse**' if r.change == 'worse' else r.change} | {_cell(_where(r.key))} | "
-            f"{_code(r.key.test)} | {_cell(verdicts(r).replace(' -> ', ' → '))} |"
-            for r in moved
-        ]
-        lines.append("")
-    checks = [(r, c) for r in diff.changed for c in r.checks if not c.relabelled_only]
-    if checks:
-        lines += [
-            "#### Checks",
-            "",
-            "| claim | check | old | new | moved | noise | threshold | pass/fail |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for r, c in checks:
-            moved_by = "n/a" if c.old_value is None or c.new_value is None else num(abs(c.new_value - c.old_value))
-            flag = f"{'**drifted** ' if c.drifted else ''}{moved_by}"
-            cmp = threshold(c.op, c.new_threshold)
-            if c.comparison_changed:
-                cmp += f" (was {threshold(c.old_op, c.old_threshold)})"
-            passed = f"{_passed(c.old_passed)} → {_passed(c.new_passed)}" if c.pass_changed else _passed(c.new_passed)
-            if c.relabelled:
-                cmp += f"; from {c.old_source} → {c.new_source}"
-            lines.append(
-                f"| {_cell(_where(r.key))} | {_cell(c.name)} | {num(c.old_value)} | {num(c.new_value)} | "
-                f"{flag} | {num(c.tolerance)} ({c.tolerance_from}) | {_cell(cmp)} | {passed} |"
-            )
-        lines.append("")
-    other = [
-        f"- {_cell(_where(r.key))} {_code(r.key.test)}: {line}"
-        for r in diff.changed
-        for line in (
-            [f"check added {_code(n)}" for n in r.checks_added]
-            + [f"check removed {_code(n)}" for n in r.checks_removed]
-            + [_cell(line) for line in relabel_lines(r)]
-            + ([_cell(declared_line(r.declared))] if r.declared else [])
-        )
-    ]
-    other += [
-        f"- added {_cell(_where(ref.key))} {_code(ref.key.test)}: {ref.verdict or 'unknown'}" for ref in diff.added
-    ]
-    other += [
-        f"- **removed** {_cell(_where(ref.key))} {_code(ref.key.test)}: {ref.verdict or 'unknown'}"
-        for ref in diff.removed
-    ]
-    if other:
-        lines += ["#### Added, removed, relabelled, declared non-reproductions", "", *other, ""]
-    lines.append(status(diff, fail_on))
-    return "\n".join(lines)
-
-
-def _where(key: RecordKey) -> str:
-    kind = " (control)" if key.section == "control" else ""
-    return f"{key.claim}{kind}" + (f" @ {key.cell}" if key.cell else "")
+    """The diff as GitHub-flavoured markdown: a pull-request comment or a job summary (no newline at its end)."""
+    return render_text(MARKDOWN, diff=diff_view(diff, fail_on))
 
 
 def _record(r: ClaimDiff) -> dict[str, Any]:

@@ -7,42 +7,106 @@ paper's claims, then the predictions'; a line of verdict counts; the negative co
 robustness map's and the multiverse's cells as compact tables (claims as rows, settings or readings as
 columns; the multiverse's from the page's data, ``report.multiverse``, the suite's reading first) when the
 run has them; the wall time and cache counters.
+
+The words and the layout are the template's (``templates/text/markdown.md.j2``); this module computes what it
+shows (:class:`MarkdownSummary`), every cell escaped by the template's ``cell`` filter
+(``report.templating.cell``).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import ROBUSTNESS
 from lengthgen.analysis import multiverse as mv
 from lengthgen.report.multiverse import slot_at
 from lengthgen.report import text
+from lengthgen.report.templating import cell, render_text
 from lengthgen.analysis.data import claim_number
 from lengthgen.analysis.outcome import Outcome
 from lengthgen.records import ClaimRecord
 from lengthgen.records.verdicts import label_order
 from lengthgen.analysis.run_view import RunView
 
-CELL_CHARS = 160  # characters of a paper value or a measured headline in a table cell ("..." beyond)
-READINGS_CHARS = 400  # characters of the "under other readings" cell (several readings with their numbers)
+__all__ = ["cell", "close_cell", "summary_markdown", "test_ids"]
+
+TEMPLATE = "text/markdown.md.j2"  # the markdown summary's template (under report/templates)
 CONTROLS_LISTED = 10  # controls that did not discriminate, listed by name (the rest are counted)
-TITLE = "lengthgen claims"
+
+Counts = tuple[tuple[str, int], ...]  # (verdict label, how many) in the order shown
 
 
-def cell(value: object, limit: int = CELL_CHARS) -> str:
-    """``value`` as one table cell: one line, pipes escaped, ``<`` and ``>`` as entities (no HTML gets in),
-    at most ``limit`` characters."""
-    shown = re.sub(r"\s+", " ", str(value)).strip()
-    if len(shown) > limit:
-        shown = shown[: limit - 3].rstrip() + "..."
-    return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+@dataclass(frozen=True)
+class VerdictRow:
+    """One claim test's row of the verdict table."""
+
+    claim: str  # the claim's id
+    variant: str  # the test's parameters; its function too when several test functions record the claim
+    verdict: str  # the verdict as a table cell, bold unless reproduced (``verdict_cell``)
+    paper: str  # the paper's value (a prediction's statement)
+    measured: str  # the measured headline, parenthesised parts of names dropped
+    close: str  # "close (n checks)" for a close call, else ""
+    readings: str  # what the other readings do to the verdict ("" without a multiverse outcome)
+    changes: bool  # the other readings change the verdict: ``readings`` shown in bold
 
 
-def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    """A GitHub-flavoured markdown table (cells already escaped with :func:`cell`)."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+@dataclass(frozen=True)
+class Control:
+    """A negative control that did not discriminate, as listed."""
+
+    claim: str  # the claim's id
+    test: str  # the control's test function with its parameters
+    verdict: str  # its verdict, "unknown" without one
+    reason: str  # the first line of the verdict's reason ("" without one)
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The negative controls' tally."""
+
+    good: int  # controls that discriminate (the claim's checks fail on the counterfactual)
+    total: int  # controls in the run
+    listed: tuple[Control, ...]  # the first ones that do not discriminate (``CONTROLS_LISTED``)
+    more: int  # those that do not discriminate beyond the listed ones
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The robustness map's or the multiverse's cells as a compact table."""
+
+    cells: int  # the cells of the run's part
+    counts: Counts  # the cells' verdict labels counted
+    header: tuple[str, ...]  # the table's header: "claim", then a column per setting or reading
+    rows: tuple[tuple[str, ...], ...]  # a row per claim: its name, then the verdict label per column
+
+
+@dataclass(frozen=True)
+class Footer:
+    """The run's wall time and cache counters."""
+
+    wall_time: str  # the wall time in words (``text.duration``)
+    trained: object  # models trained (as recorded)
+    cached: object  # models from the cache (as recorded)
+    fingerprint: str  # the code fingerprint, "" where none is recorded
+
+
+@dataclass(frozen=True)
+class MarkdownSummary:
+    """What the markdown summary shows."""
+
+    run: str  # the run's scale and coverage (``Completeness.label``)
+    readings: bool  # the tables have the "under other readings" column (the run has a multiverse part)
+    claims: tuple[VerdictRow, ...]  # the paper's claim tests
+    claim_counts: Counts  # their verdicts counted
+    predictions: tuple[VerdictRow, ...]  # the predictions beyond the paper
+    prediction_counts: Counts  # their verdicts counted
+    any_records: bool  # the run holds claim tests at the paper's point
+    controls: Controls | None  # the negative controls' tally; None without controls
+    robustness: Grid | None  # the robustness map; None without its cells
+    multiverse: Grid | None  # the multiverse; None without its cells
+    close_note: bool  # a label says "(close)": the note saying what it means is shown
+    footer: Footer | None  # None without a recorded environment
 
 
 def close_cell(claim: ClaimRecord) -> str:
@@ -81,37 +145,36 @@ def verdict_cell(claim: ClaimRecord) -> str:
 
 def verdict_rows(
     claims: Sequence[ClaimRecord], readings: Mapping[str, mv.RowOutcome | None] | None = None
-) -> list[list[str]]:
-    """One row per claim test: id, variant (the test's parameters; its function too when several test
-    functions record the claim), verdict (bold unless reproduced), paper value (a prediction's
-    statement), measured headline, close; and, given ``readings`` (each test's multiverse outcome by test
-    id), what the other readings do to the verdict (``multiverse.RowOutcome.text``, bold when it changes)."""
+) -> tuple[VerdictRow, ...]:
+    """One row per claim test; given ``readings`` (each test's multiverse outcome by test id), what the other
+    readings do to the verdict (``multiverse.RowOutcome.text``)."""
     functions: dict[str, set[str]] = {}
     for c in claims:
         functions.setdefault(c.claim, set()).add(function(c))
     rows = []
     for c in claims:
-        row = [
-            cell(c.claim),
-            cell(variant(c, len(functions[c.claim]) > 1)),
-            verdict_cell(c),
-            cell(c.statement if c.is_prediction else c.paper_value),
-            cell(text.headline(c, compact=True)),
-            close_cell(c),
-        ]
-        if readings is not None:
-            outcome = readings.get(c.test)
-            said = cell(outcome.text(), READINGS_CHARS) if outcome is not None else ""
-            row.append(f"**{said}**" if outcome is not None and outcome.state is Outcome.OTHER_WAY else said)
-        rows.append(row)
-    return rows
+        outcome = readings.get(c.test) if readings is not None else None
+        rows.append(
+            VerdictRow(
+                claim=c.claim,
+                variant=variant(c, len(functions[c.claim]) > 1),
+                verdict=verdict_cell(c),
+                paper=c.statement if c.is_prediction else c.paper_value,
+                measured=text.headline(c, compact=True),
+                close=close_cell(c),
+                readings=outcome.text() if outcome is not None else "",
+                changes=outcome is not None and outcome.state is Outcome.OTHER_WAY,
+            )
+        )
+    return tuple(rows)
 
 
-def counts_text(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {v}" for v, n in counts.items()) or "none"
+def counted(labels: Sequence[str]) -> Counts:
+    """The verdict labels counted, in the report's order of labels."""
+    return tuple((v, labels.count(v)) for v in label_order(labels))
 
 
-def grid(cells: Sequence[ClaimRecord], column: str, order: Sequence[str] = ()) -> list[str]:
+def grid(cells: Sequence[ClaimRecord], column: str, order: Sequence[str] = ()) -> Grid:
     """Cells as a compact table: a row per claim (and variant), a column per ``column`` ("setting" or
     "reading": the names in ``order`` first, then the rest in order of appearance), the verdict label in
     each cell ("" where that claim has none)."""
@@ -121,29 +184,31 @@ def grid(cells: Sequence[ClaimRecord], column: str, order: Sequence[str] = ()) -
     for c in sorted(cells, key=lambda c: (claim_number(c.claim), c.claim)):
         row = f"{c.claim} {c.variant}".strip() if column == "reading" else c.claim
         rows.setdefault(row, {})[getattr(c, column) or "?"] = c.label
-    return table(
-        ["claim"] + [cell(n) for n in columns],
-        ([cell(row)] + [cell(shown.get(n, "")) for n in columns] for row, shown in rows.items()),
+    return Grid(
+        len(cells),
+        counted([c.label for c in cells]),
+        ("claim", *columns),
+        tuple((row, *(shown.get(n, "") for n in columns)) for row, shown in rows.items()),
     )
 
 
-def multiverse_grid(view: RunView) -> list[str]:
+def multiverse_grid(view: RunView) -> Grid:
     """The multiverse as a compact table, from the page's data (``multiverse.universe_grid``): a row per
     claim with a recorded cell, the suite's reading first, then each reading with a recorded cell, the
     verdict label in each cell ("" where the reading does not run the claim, "?" without a record)."""
     g = mv.view_grid(view)
-    if g is None:
-        return []
-    readings = [n for n, _ in g.readings if any((n, row) in g.cells for row in g.rows)]
+    readings = [n for n, _ in g.readings if any((n, row) in g.cells for row in g.rows)] if g is not None else []
     rows = []
-    for row in (r for r in g.rows if any((n, r) in g.cells for n in readings)):
+    for row in (r for r in g.rows if any((n, r) in g.cells for n in readings)) if g is not None else ():
         base = g.paper.get(row)
         shown = [base.label if base is not None else "?"]
         for n in readings:
             slot = slot_at(g, n, row)
             shown.append(slot.view.label if slot.view is not None else "?" if slot.planned else "")
-        rows.append([cell(row)] + [cell(v) for v in shown])
-    return table(["claim", mv.PAPER] + [cell(n) for n in readings], rows)
+        rows.append((row, *shown))
+    cells = view.multiverse
+    header = ("claim", mv.PAPER, *readings) if g is not None else ()
+    return Grid(len(cells), counted([c.label for c in cells]), header, tuple(rows))
 
 
 def setting_order() -> list[str]:
@@ -151,63 +216,58 @@ def setting_order() -> list[str]:
     return [s.name for s in ROBUSTNESS]
 
 
-def cell_counts(cells: Sequence[ClaimRecord]) -> str:
-    labels = [c.label for c in cells]
-    return counts_text({v: labels.count(v) for v in label_order(labels)})
+def controls(view: RunView) -> Controls | None:
+    """The negative controls' tally, and the first of those that do not discriminate."""
+    if not view.controls:
+        return None
+    bad = [c for c in view.controls if not c.discriminates]
+    listed = tuple(
+        Control(
+            c.claim,
+            c.test_name,
+            c.verdict or "unknown",
+            (c.verdict_reason or "").splitlines()[0] if c.verdict_reason else "",
+        )
+        for c in bad[:CONTROLS_LISTED]
+    )
+    return Controls(len(view.controls) - len(bad), len(view.controls), listed, max(len(bad) - CONTROLS_LISTED, 0))
+
+
+def footer(environment: Mapping[str, Any]) -> Footer | None:
+    """The wall time and cache counters of a recorded environment."""
+    if not environment:
+        return None
+    return Footer(
+        text.duration(environment.get("wall_time_s")),
+        environment.get("models_trained", 0),
+        environment.get("models_from_cache", 0),
+        str(environment.get("code_fingerprint") or ""),
+    )
+
+
+def summary_view(view: RunView) -> MarkdownSummary:
+    """What the markdown summary of ``view`` shows."""
+    universes = mv.view_grid(view)  # None without a multiverse part: no column
+    readings = None
+    if universes is not None:
+        found = mv.outcomes(universes)
+        readings = {c.test: mv.outcome_for(universes, c, found) for c in view.records}
+    return MarkdownSummary(
+        run=view.completeness.label,
+        readings=universes is not None,
+        claims=verdict_rows(view.claims, readings),
+        claim_counts=tuple(view.verdict_counts("claims").items()),
+        predictions=verdict_rows(view.predictions, readings),
+        prediction_counts=tuple(view.verdict_counts("predictions").items()),
+        any_records=bool(view.records),
+        controls=controls(view),
+        robustness=grid(view.robustness, "setting", setting_order()) if view.robustness else None,
+        multiverse=multiverse_grid(view) if view.multiverse else None,
+        close_note=any(c.labelled_close for c in view.records + view.cells),
+        footer=footer(view.environment),
+    )
 
 
 def summary_markdown(view: RunView) -> str:
     """The run's summary as GitHub-flavoured markdown (ends with a newline)."""
-    lines = [f"## {TITLE}: {view.completeness.label}", ""]
-    header = ["id", "variant", "verdict", "paper", "measured", "close"]
-    universes = mv.view_grid(view)  # None without a multiverse part: no column
-    readings = None
-    if universes is not None:
-        header.append("under other readings")
-        found = mv.outcomes(universes)
-        readings = {c.test: mv.outcome_for(universes, c, found) for c in view.records}
-    if view.claims:
-        lines += table(header, verdict_rows(view.claims, readings)) + [""]
-        lines.append(f"**Claims:** {counts_text(view.verdict_counts('claims'))}")
-    if view.predictions:
-        lines += ["", "### Predictions beyond the paper (the paper column gives the prediction)", ""]
-        lines += table(header, verdict_rows(view.predictions, readings)) + [""]
-        lines.append(f"**Predictions:** {counts_text(view.verdict_counts('predictions'))}")
-    if not view.records:
-        lines.append("No claim tests at the paper's point in this run.")
-    if view.controls:
-        good = sum(1 for c in view.controls if c.discriminates)
-        lines += [
-            "",
-            f"**Negative controls:** {good} of {len(view.controls)} discriminate (the claim's checks fail "
-            f"on the counterfactual)",
-        ]
-        bad = [c for c in view.controls if not c.discriminates]
-        lines += [
-            f"- control {cell(c.claim)} `{cell(c.test_name)}`: **{cell(c.verdict or 'unknown')}**: "
-            f"{cell((c.verdict_reason or '').splitlines()[0] if c.verdict_reason else '')}"
-            for c in bad[:CONTROLS_LISTED]
-        ]
-        if len(bad) > CONTROLS_LISTED:
-            lines.append(f"- and {len(bad) - CONTROLS_LISTED} more")
-    for cells, column, heading in (
-        (view.robustness, "setting", "Robustness map"),
-        (view.multiverse, "reading", "Multiverse"),
-    ):
-        if cells:
-            lines += ["", f"### {heading} ({len(cells)} cells: {cell_counts(cells)})", ""]
-            lines += grid(cells, column, setting_order()) if column == "setting" else multiverse_grid(view)
-    if any(c.labelled_close for c in view.records + view.cells):
-        lines += [
-            "",
-            "_(close): a deciding check's interval contains its threshold; more seeds could turn the verdict._",
-        ]
-    env = view.environment
-    if env:
-        fingerprint = f"; code fingerprint `{cell(env['code_fingerprint'])}`" if env.get("code_fingerprint") else ""
-        lines += [
-            "",
-            f"wall time {text.duration(env.get('wall_time_s'))}; models trained "
-            f"{env.get('models_trained', 0)}, from the cache {env.get('models_from_cache', 0)}{fingerprint}",
-        ]
-    return "\n".join(lines) + "\n"
+    return render_text(TEMPLATE, summary=summary_view(view))

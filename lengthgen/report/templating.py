@@ -1,5 +1,6 @@
-"""The page's Jinja2 environment and its package data: the templates (``report/templates/*.html.j2``) and
-the stylesheet and script (``report/static/``) that the page inlines, so it stays one self-contained file.
+"""The report's Jinja2 environment and its package data: the templates (``report/templates/*.html.j2`` for the
+page, ``report/templates/text/*.j2`` for the texts) and the stylesheet and script (``report/static/``) that the
+page inlines, so it stays one self-contained file.
 
 Autoescaping is on for every ``.html.j2`` template: every value a template prints is escaped, so the
 Python side hands over plain text (claim names, reasons, check names) and never escapes anything itself.
@@ -10,10 +11,17 @@ Whitespace: the page holds each fragment (a table, a claim's section) as one lin
 templates spread it over lines. A ``-`` inside a tag (``{%- ... -%}``, ``{{- ... }}``) strips the newline
 and indentation on that side, and a template line that starts with the empty comment ``{#- #}`` is
 joined to the line before it; newlines without such a mark are the page's own.
+
+The texts (the terminal summary, the markdown summary, ``lengthgen diff``, a specification curve) render through
+the same environment's overlay for text (:func:`text_environment`, :func:`render_text`): nothing escaped (a
+markdown cell escapes its own characters: the ``cell`` filter), a line holding only a block tag (``{% for %}``,
+``{% if %}``, ...) leaves nothing in the output, and the text ends as its template ends.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -32,6 +40,7 @@ from lengthgen.analysis.formats import (
     values_note,
 )
 
+CELL_CHARS = 160  # characters of a markdown table cell by default ("..." beyond)
 TEMPLATES = "templates"  # folder of lengthgen/report holding the templates (package data)
 STATIC = "static"  # folder of lengthgen/report holding the inlined CSS and JS (package data)
 GLOBALS = {  # what the page's templates call (``environment``)
@@ -47,6 +56,38 @@ GLOBALS = {  # what the page's templates call (``environment``)
 }
 
 
+def cell(value: object, limit: int = CELL_CHARS) -> str:
+    """``value`` as one markdown table cell: one line, pipes escaped, ``<`` and ``>`` as entities (no HTML gets
+    in), at most ``limit`` characters."""
+    shown = re.sub(r"\s+", " ", str(value)).strip()
+    if len(shown) > limit:
+        shown = shown[: limit - 3].rstrip() + "..."
+    return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
+def pipes(value: object) -> str:
+    """``value`` in a markdown table cell as it is (no cut, no entities): pipes escaped, newlines as spaces."""
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def wrap_lines(value: str, width: int, lines: int = 0, indent: str = "") -> list[str]:
+    """``value`` wrapped to ``width`` (lines after the first start with ``indent``): at least one line ("" for
+    an empty value); given ``lines`` > 0, at most that many, the last cut to end in "..."."""
+    wrapped = textwrap.wrap(value, width, subsequent_indent=indent) or [""]
+    if 0 < lines < len(wrapped):
+        wrapped = wrapped[:lines]
+        wrapped[-1] = wrapped[-1][: max(width - 3, 0)].rstrip() + "..."
+    return wrapped
+
+
+FILTERS = {  # what the texts' templates filter values through
+    "cell": cell,  # a value as one markdown table cell
+    "wrap_lines": wrap_lines,  # a value wrapped to a width, as lines
+    "pipes": pipes,  # a value in a markdown table cell as it is: pipes escaped, one line
+    "repr": repr,  # a value as Python writes it (a check's name quoted)
+}
+
+
 @lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
     """The one environment of the page's templates (built once: it caches the compiled templates); its globals
@@ -58,7 +99,15 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,  # the page ends with a newline, as a text file should
     )
     env.globals.update(GLOBALS)
+    env.filters.update(FILTERS)
     return env
+
+
+@lru_cache(maxsize=None)
+def text_environment() -> jinja2.Environment:
+    """The environment's overlay for the texts (``templates/text/``): the same loader, globals and filters; no
+    escaping; block tags alone on a line leave nothing (module docstring)."""
+    return environment().overlay(autoescape=False, trim_blocks=True, lstrip_blocks=True)
 
 
 @lru_cache(maxsize=None)
@@ -73,3 +122,14 @@ def static_text(name: str) -> str:
 def render(template: str, **context: Any) -> str:
     """``template`` (a name under ``report/templates``) rendered with ``context``."""
     return environment().get_template(template).render(**context)
+
+
+def render_text(template: str, **context: Any) -> str:
+    """``template`` (a name under ``report/templates``, ``text/...``) rendered as text with ``context``."""
+    return text_environment().get_template(template).render(**context)
+
+
+def render_macro(template: str, name: str, *args: Any) -> str:
+    """The macro ``name`` of ``template`` (a name under ``report/templates``, ``text/...``) called with ``args``:
+    a piece of text that the templates and the Python side share."""
+    return str(getattr(text_environment().get_template(template).module, name)(*args))

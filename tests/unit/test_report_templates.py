@@ -10,6 +10,7 @@ import jinja2
 import pytest
 
 from lengthgen.records.verdict import REASON_CHECKS
+from lengthgen.records.verdicts import Verdict
 from lengthgen.report import render_page, templating
 from lengthgen.report.doc_render import environment
 from lengthgen.report.markdown import verdict_cell
@@ -76,8 +77,8 @@ def test_the_documents_spell_out_as_many_failing_checks_as_a_verdicts_reason_and
     assert f"check {REASON_CHECKS - 1}: measured" in many and f"check {REASON_CHECKS}:" not in many
     assert "; and 2 more." in many
     assert "more" not in shared.render(t=[_failing(REASON_CHECKS)])
-    for verdict in ("reproduced", "failed", None):
-        record = SimpleNamespace(label=verdict and verdict.upper(), verdict=verdict)
+    for verdict in (Verdict.REPRODUCED, Verdict.FAILED, None):
+        record = SimpleNamespace(label=verdict and verdict.value.upper(), verdict=verdict)
         assert environment().from_string("{{ c|verdict_cell }}").render(c=record) == verdict_cell(record)
-    assert verdict_cell(SimpleNamespace(label="REPRODUCED", verdict="reproduced")) == "REPRODUCED"
+    assert verdict_cell(SimpleNamespace(label="REPRODUCED", verdict=Verdict.REPRODUCED)) == "REPRODUCED"
     assert verdict_cell(SimpleNamespace(label="", verdict=None)) == "**unknown**"

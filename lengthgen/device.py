@@ -1,22 +1,21 @@
-"""The device models train and evaluate on: the CPU by default, a CUDA GPU on request (a subcommand's
-``--device``, pytest's ``--lengthgen-device``).
+"""The devices models train and evaluate on: the CPU by default, a CUDA GPU on request (a subcommand's
+``--device``, pytest's ``--lengthgen-device``), held by the run's :class:`~lengthgen.runtime.Runtime` and passed to
+the engine's functions (their ``device=``), never kept here.
 
-Process-wide, like ``torch.set_num_threads``. Random draws (initialisation, data) always come from CPU
-generators, so a seed sees the same data and the same initial weights on every device; only the
-arithmetic differs, within float32 rounding (``tests/unit/test_device.py``). The device is part of every
-cache key, so CPU and GPU results never mix.
+Random draws (initialisation, data) always come from CPU generators, so a seed sees the same data and the same
+initial weights on every device; only the arithmetic differs, within float32 rounding
+(``tests/unit/test_device.py``). The device is part of every cache key, so CPU and GPU results never mix.
 """
 
 from __future__ import annotations
 
 import torch
 
-_DEVICE = torch.device("cpu")
+CPU = torch.device("cpu")  # the default device of every engine function and of a Runtime
 
 
-def set_device(name: str) -> torch.device:
-    """Use ``name`` ("cpu", "cuda" or "cuda:N"); ``ValueError`` if it is unknown or absent."""
-    global _DEVICE
+def device_named(name: str) -> torch.device:
+    """The device ``name`` ("cpu", "cuda" or "cuda:N"); ``ValueError`` if it is unknown or absent."""
     try:
         device = torch.device(name)
     except RuntimeError:
@@ -25,12 +24,7 @@ def set_device(name: str) -> torch.device:
         raise ValueError(f"unsupported device {name!r} (use cpu or cuda)")
     if device.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"device {name!r} requested but no CUDA device is available")
-    _DEVICE = device
     return device
-
-
-def get_device() -> torch.device:
-    return _DEVICE
 
 
 def cpu_capability() -> str:

@@ -16,6 +16,7 @@ from lengthgen.experiments.two_layer import FIRST_WIDTH, STEPS, WIDTH, two_layer
 from lengthgen import readings as rg
 from lengthgen.context import Context
 from lengthgen.scale import PAPER as PAPER_SCALE, QUICK
+from lengthgen.runtime import Runtime
 from claims import multiverse as cells
 from claims.memo import MemoKey, memo
 
@@ -130,7 +131,9 @@ def test_memo_keys_differ_per_universe():
         return len(calls)
 
     other = dataclasses.replace(PAPER_SCALE, universe=rg.universe("lengths=per-batch+ape-rows=zero"))
-    served = [memo(("test-multiverse-memo",), scale, compute) for scale in (PAPER_SCALE, other, PAPER_SCALE, other)]
+    with Runtime() as runtime:
+        scales = (PAPER_SCALE, other, PAPER_SCALE, other)
+        served = [memo(runtime, ("test-multiverse-memo",), scale, compute) for scale in scales]
     assert served == [1, 2, 1, 2] and len(calls) == 2  # computed once per universe, then served
     with pytest.raises(ValueError, match="'paper'"):
         MemoKey("paper", ("phenomenon", 1))

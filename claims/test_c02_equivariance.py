@@ -120,8 +120,9 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C2")
-def test_rope_logits_depend_only_on_offsets(scale, until_decided, claim):
-    run_claim(CLAIM, claim, scale, None, plan=until_decided)  # nothing is trained: no model cache
+def test_rope_logits_depend_only_on_offsets(scale, model_cache, until_decided, claim):
+    run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)  # nothing is trained: the cache's
+    # runtime holds the memo
     claim.verify()
 
 

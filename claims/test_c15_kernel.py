@@ -123,8 +123,9 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C15")
-def test_rotary_kernel_peaks_uniquely_at_zero(scale, until_decided, claim):
-    result = run_claim(CLAIM, claim, scale, None, plan=until_decided)  # nothing is trained: no model cache
+def test_rotary_kernel_peaks_uniquely_at_zero(scale, model_cache, until_decided, claim):
+    result = run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)  # nothing is trained: the cache's
+    # runtime holds the memo
     claim.figure(
         "rotary_kernel",
         figures.lines(

@@ -29,7 +29,6 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, ModelConfig
-from lengthgen.device import CPU
 from lengthgen.encodings.rope import rotation_tables
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.models.one_layer.fast import TableOutput, fast_path, project, readout_by_head
@@ -159,9 +158,9 @@ def reference_forward(
 
 
 def evaluate_variant(
-    models: Sequence[TrainedModel], evaluation: EvalConfig, variant: InferenceVariant, device: torch.device = CPU
+    models: Sequence[TrainedModel], evaluation: EvalConfig, variant: InferenceVariant
 ) -> list[list[LengthEval]]:
-    """``evaluate_models`` (the same sequences, chunks and sums) through ``variant_forward``, on ``device``."""
+    """``evaluate_models`` (the same sequences, chunks and sums) through ``variant_forward``."""
 
     def forward(params, cfg, tokens, lengths, length):
         return variant_forward(
@@ -173,7 +172,7 @@ def evaluate_variant(
             logit_scale=variant.logit_scale(length),
         )
 
-    return evaluate_models(models, evaluation, forward, device)
+    return evaluate_models(models, evaluation, forward)
 
 
 def evaluated_variant(
@@ -189,5 +188,5 @@ def evaluated_variant(
         cache,
         variant={"inference": variant.to_dict()},
         variant_files=VARIANT_FILES,
-        evaluate=lambda chosen, ev, device: evaluate_variant(chosen, ev, variant, device),
+        evaluate=lambda chosen, ev: evaluate_variant(chosen, ev, variant),
     )

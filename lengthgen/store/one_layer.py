@@ -16,7 +16,7 @@ import torch
 
 from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
-from lengthgen.device import CPU
+from lengthgen.device import CPU, computing_on
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.store.fingerprint import code_fingerprint, environment, spec_files
 from lengthgen.engine.grouping import fill_workers, group_members
@@ -76,14 +76,14 @@ def evaluated(
     variant: dict[str, Any] | None = None,
     transform: Callable[[TrainedModel], TrainedModel] | None = None,
     variant_files: tuple[str, ...] = (),
-    evaluate: Callable[..., list[list[LengthEval]]] | None = None,
+    evaluate: Callable[[Sequence[TrainedModel], EvalConfig], list[list[LengthEval]]] | None = None,
 ) -> list[list[LengthEval]]:
     """Per model, its :class:`LengthEval` per evaluation length (cached, or computed now and cached).
 
     With ``transform``, the weights evaluated are ``transform(model)`` (e.g. an inference-time fix of
-    the APE table); with ``evaluate(models, evaluation, device=)``, the evaluation itself is another function of
-    the models (e.g. an inference-time change of the forward, ``engine/evaluate_variants.py``). Models run on the
-    cache's runtime's device. Either way ``variant`` (plain data
+    the APE table); with ``evaluate(models, evaluation)``, the evaluation itself is another function of the models
+    (e.g. an inference-time change of the forward, ``engine/evaluate_variants.py``). Models run on the cache's
+    runtime's device. Either way ``variant`` (plain data
     naming the change) and the code fingerprint of ``variant_files`` (the files that implement it) join
     the cache key.
     """
@@ -109,7 +109,9 @@ def evaluated(
             groups.setdefault(ensemble_signature(models[i].spec), []).append(i)
         for indices in groups.values():
             chosen = [models[i] if transform is None else transform(models[i]) for i in indices]
-            for i, rows in zip(indices, evaluate(chosen, evaluation, device=device)):
+            with computing_on(device):  # left before the yields: the caller's code runs outside it
+                evaluations = evaluate(chosen, evaluation)
+            for i, rows in zip(indices, evaluations):
                 yield i, rows, (payloads[i], {"lengths": [r.to_dict() for r in rows]}, None)
 
     return fetch_or_compute(cache, "eval", [payload_key(p) for p in payloads], decode, compute)

@@ -1,12 +1,13 @@
-"""train_passes: passes in parallel processes give the numbers of one process bit for bit, and the
-processes train on the runtime's device (handed to every pass) and thread count. The pool is the runtime's:
-two runtimes keep their own."""
+"""train_passes: passes in parallel processes give the numbers of one process bit for bit, and every pass
+trains on the runtime's device (here or in the process that runs it) with the driver's thread count. The pool is
+the runtime's: two runtimes keep their own."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
+from lengthgen.device import CPU, get_device
 from lengthgen.engine import parallel
 from lengthgen.engine.parallel import train_passes
 from lengthgen.engine.train import Member
@@ -38,15 +39,19 @@ def test_worker_processes_take_the_drivers_threads(monkeypatch):
     assert seen == {"threads": 3}
 
 
-def test_every_pass_is_handed_the_runtimes_device():
+def test_every_pass_trains_on_the_runtimes_device_and_leaves_it():
     seen = []
+    meta = torch.device("meta")  # any device other than the CPU: this stand-in computes nothing
 
-    def train(members, progress=None, device=None):
-        seen.append(device)
+    def train(members, progress=None):
+        seen.append(get_device())
         return []
 
-    list(train_passes(passes(), Runtime("cpu"), train=train))
-    assert seen == [torch.device("cpu")] * 2
+    runtime = Runtime(meta)
+    for _ in train_passes(passes(), runtime, train=train):
+        assert get_device() == CPU  # the caller's code between passes runs outside the pass's device
+    assert seen == [meta, meta] and get_device() == CPU
+    assert parallel.on_device(meta, get_device) == meta and get_device() == CPU
 
 
 def test_a_cluster_needs_the_payload():
@@ -65,20 +70,6 @@ def test_the_pool_is_kept_for_its_key_and_replaced_for_another():
         parallel.shutdown(runtime)
     assert not parallel.has_pool(runtime)
     parallel.shutdown(runtime)  # a no-op without a pool
-
-
-def test_two_runtimes_with_different_worker_counts_coexist():
-    """Nothing is process-wide: each runtime keeps its own worker count and pool, and closing one leaves the
-    other's."""
-    with Runtime(workers=2) as two, Runtime(workers=3) as three, Runtime() as one:
-        assert (one.workers, two.workers, three.workers) == (1, 2, 3)
-        pool_two, pool_three = parallel.pool(two, 1), parallel.pool(three, 1)
-        assert pool_two is not pool_three
-        assert (pool_two._max_workers, pool_three._max_workers) == (2, 3)
-        two.close()
-        assert not parallel.has_pool(two) and parallel.pool(three, 1) is pool_three
-        assert list(parallel.map_unordered(abs, [-3, 2], one, threads=1)) == [(0, 3), (1, 2)]  # in this process
-        assert not parallel.has_pool(one)
 
 
 def test_map_unordered_in_process_keeps_the_order_and_needs_no_pool(monkeypatch):

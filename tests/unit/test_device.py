@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from lengthgen.config import EvalConfig
-from lengthgen.device import CPU, device_named
+from lengthgen.device import CPU, computing_on, device_named, get_device
 from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.engine.train import Member, train_members
 from lengthgen.runtime import Runtime
@@ -26,7 +26,20 @@ NO_CUDA = "no CUDA device on this machine: the GPU comparison needs one (torch.c
 
 
 def test_default_is_cpu():
-    assert Runtime().device == CPU == torch.device("cpu")
+    assert Runtime().device == CPU == get_device() == torch.device("cpu")
+
+
+def test_a_computation_runs_on_its_device_and_leaves_the_one_before():
+    meta = torch.device("meta")  # any torch.device: nothing computes here
+    with computing_on(meta):
+        assert get_device() == meta
+        with computing_on(CPU):
+            assert get_device() == CPU
+        assert get_device() == meta
+    assert get_device() == CPU
+    with pytest.raises(ValueError, match="'cuda'"):
+        with computing_on("cuda"):
+            pass
 
 
 def test_a_runtime_takes_a_device_by_name():
@@ -61,8 +74,9 @@ def test_cuda_matches_cpu_within_tolerance(encoding):
     cpu = train_members(members)
     cpu_eval = evaluate_models(cpu, evaluation)
     cuda = torch.device("cuda")
-    gpu = train_members(members, device=cuda)
-    gpu_eval = evaluate_models(gpu, evaluation, device=cuda)
+    with computing_on(cuda):
+        gpu = train_members(members)
+        gpu_eval = evaluate_models(gpu, evaluation)
     for a, b in zip(cpu, gpu):
         for name in a.state:
             assert b.state[name].device.type == "cpu"

@@ -3,9 +3,9 @@ fixtures.
 
 ``scale`` (every claim test over the quick and paper scales; the quick variant is marked ``quick`` and
 runs only under ``-m quick``) and ``model_cache`` (the run's model cache; pytest's own ``cache`` keeps its name)
-come from the plugin (``lengthgen.testing.fixtures``). Experiment results are memoised per process
-(``claims.memo``), and their models come from the shared cache (one lock per model), so a model is trained once
-per run whether or not xdist is used, and not again while the cache holds it.
+come from the plugin (``lengthgen.testing.fixtures``). Experiment results are memoised in each process's session
+runtime (``claims.memo``, ``model_cache.runtime``), and their models come from the shared cache (one lock per
+model), so a model is trained once per run whether or not xdist is used, and not again while the cache holds it.
 
 The claims' registry (every claim's catalogue entry and the multiverse's plan of cells) reaches the plugin through
 its hook, ``pytest_lengthgen_registry``: asked in a process that runs claim tests, never at import. The xdist

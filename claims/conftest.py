@@ -1,10 +1,11 @@
-"""What the claims hand the plugin, their collection order for xdist, and the ``phenomenon`` fixture.
+"""What the claims hand the plugin, their collection order for xdist, and the ``phenomenon`` and ``declarations``
+fixtures.
 
 ``scale`` (every claim test over the quick and paper scales; the quick variant is marked ``quick`` and
 runs only under ``-m quick``) and ``model_cache`` (the run's model cache; pytest's own ``cache`` keeps its name)
-come from the plugin (``lengthgen.testing.fixtures``). Experiment results are memoised per process
-(``claims.memo``), and their models come from the shared cache (one lock per model), so a model is trained once
-per run whether or not xdist is used, and not again while the cache holds it.
+come from the plugin (``lengthgen.testing.fixtures``). Experiment results are memoised in each process's session
+runtime (``claims.memo``, ``model_cache.runtime``), and their models come from the shared cache (one lock per
+model), so a model is trained once per run whether or not xdist is used, and not again while the cache holds it.
 
 The claims' registry (every claim's catalogue entry and the multiverse's plan of cells) reaches the plugin through
 its hook, ``pytest_lengthgen_registry``: asked in a process that runs claim tests, never at import. The xdist
@@ -25,10 +26,10 @@ def pytest_lengthgen_registry(config: pytest.Config):
     """The claims' registry: their catalogue and the multiverse's plan (imports every claim module, and torch)."""
     from lengthgen.registry import Registry
 
-    from claims.multiverse import plan
+    from claims.multiverse import plan, session_declarations
     from claims.registry import catalogue
 
-    return Registry(catalogue(), plan())
+    return Registry(catalogue(), plan(session_declarations(config)))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -76,9 +77,9 @@ def pytest_runtest_call(item: pytest.Item):
         params = getattr(getattr(item, "callspec", None), "params", {})
         if getattr(item, "originalname", None) != "test_multiverse" or "column" not in params:
             raise
-        from claims.multiverse import RECORD_STEP, recorded
+        from claims.multiverse import RECORD_STEP, recorded, session_declarations
 
-        if recorded(params["universe_name"], params["column"]):
+        if recorded(session_declarations(item.config), params["universe_name"], params["column"]):
             raise
         recorder = item.funcargs.get("claim")
         if recorder is not None and recorder.record.verdict_reason:
@@ -99,3 +100,11 @@ def phenomenon(scale: Scale, model_cache):
     from claims.grid import phenomenon_result
 
     return phenomenon_result(scale, model_cache)
+
+
+@pytest.fixture(scope="session")
+def declarations(pytestconfig: pytest.Config):
+    """The multiverse cells' expected outcomes (``claims/multiverse_declared.json``), read once per session."""
+    from claims.multiverse import session_declarations
+
+    return session_declarations(pytestconfig)

@@ -17,4 +17,4 @@ def phenomenon_result(scale: Scale, cache):
     """The grid at ``scale`` (its seeds: ``scale.seed_list(GRID_SEEDS)``, so explicit seeds are honoured)."""
     from lengthgen.experiments.phenomenon import run_phenomenon
 
-    return memo(("phenomenon",), scale, lambda: run_phenomenon(scale.context(GRID_SEEDS), cache))
+    return memo(cache.runtime, ("phenomenon",), scale, lambda: run_phenomenon(scale.context(GRID_SEEDS), cache))

@@ -23,7 +23,9 @@ def carrier_result(scale: Scale, cache):
     """Carrier geometry (and accuracy) of the grid's RoPE heads, K in {1, 2, 3} (C4, C5, C20)."""
     from lengthgen.experiments.carrier import run_carrier
 
-    return memo(("carrier",), scale, lambda: run_carrier(scale.context(VALIDATION_SEEDS), cache, (1, 2, 3)))
+    return memo(
+        cache.runtime, ("carrier",), scale, lambda: run_carrier(scale.context(VALIDATION_SEEDS), cache, (1, 2, 3))
+    )
 
 
 def dilution_result(scale: Scale, cache, encoding: str = "rope"):
@@ -32,6 +34,7 @@ def dilution_result(scale: Scale, cache, encoding: str = "rope"):
     from lengthgen.experiments.dilution import run_dilution
 
     return memo(
+        cache.runtime,
         ("dilution", encoding),
         scale,
         lambda: run_dilution(scale.context(VALIDATION_SEEDS), cache, MECHANISM_OFFSETS, encoding=encoding),

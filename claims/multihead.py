@@ -46,6 +46,7 @@ def measure(scale: Scale, cache) -> ContentResult:
     scale = run_scale(scale)
     lengths = tuple(sorted(set(scale.lengths) | {PEAK_LENGTH}))
     return memo(
+        cache.runtime,
         ("content",),
         scale,
         lambda: run_content(scale.context(PAPER_SEEDS, lengths), cache, HEADS, OFFSETS),

@@ -22,6 +22,7 @@ OFFSETS = (1, 2, 3)
 def far(scale: Scale, cache, encoding: str, seeds: int = GRID_SEEDS) -> P.FarResult:
     """The grid's heads of ``encoding`` at L in {64, 96, 128} (APE: the longer table)."""
     return memo(
+        cache.runtime,
         ("predictions-far", encoding, seeds),
         scale,
         lambda: P.run_far(scale.context(seeds), cache, encoding, OFFSETS, P.FAR_LENGTHS),
@@ -31,6 +32,7 @@ def far(scale: Scale, cache, encoding: str, seeds: int = GRID_SEEDS) -> P.FarRes
 def variant(scale: Scale, cache, kind: str, offsets=OFFSETS, seeds: int = GRID_SEEDS) -> P.VariantResult:
     """The grid's RoPE heads, plain and under the inference variant ``kind``, at P6's lengths."""
     return memo(
+        cache.runtime,
         ("predictions-variant", kind, tuple(offsets), seeds),
         scale,
         lambda: P.run_variant(scale.context(seeds), cache, kind, offsets, P.SCALING_LENGTHS),

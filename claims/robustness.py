@@ -45,6 +45,7 @@ def grid_at(setting: Setting, scale: Scale, cache, encodings=("rope", "ape")):
     offsets = setting.offsets or GRID_OFFSETS
     ctx = cell_context(scale)
     return memo(
+        cache.runtime,
         ("robustness", setting.name, "phenomenon", offsets, encodings),
         scale,
         lambda: run_phenomenon(ctx, cache, offsets, encodings, base=setting.spec(ctx)),
@@ -58,6 +59,7 @@ def pinning_at(setting: Setting, scale: Scale, cache):
     offsets = setting.offsets or GRID_OFFSETS
     ctx = cell_context(scale)
     return memo(
+        cache.runtime,
         ("robustness", setting.name, "pinning", offsets),
         scale,
         lambda: run_pinning(ctx, cache, offsets, base=setting.spec(ctx)),
@@ -71,6 +73,7 @@ def carrier_at(setting: Setting, scale: Scale, cache):
     offsets = setting.offsets or MECHANISM_OFFSETS
     ctx = cell_context(scale)
     return memo(
+        cache.runtime,
         ("robustness", setting.name, "carrier", offsets),
         scale,
         lambda: run_carrier(ctx, cache, offsets, base=setting.spec(ctx)),
@@ -86,6 +89,7 @@ def dilution_at(setting: Setting, scale: Scale, cache):
     offsets = setting.offsets or MECHANISM_OFFSETS
     ctx = cell_context(scale)
     return memo(
+        cache.runtime,
         ("robustness", setting.name, "dilution", offsets),
         scale,
         lambda: run_dilution(ctx, cache, offsets),

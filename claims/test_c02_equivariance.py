@@ -71,10 +71,10 @@ def draw_cases(count: int) -> list[Case]:
     return cases
 
 
-def measure(scale, cache=None) -> EquivarianceResult:
-    """The relative logit change of every drawn case for random RoPE heads (memoised; nothing is trained,
-    so ``cache`` is unused)."""
-    return memo(("equivariance",), scale, lambda: run_equivariance(draw_cases(EXAMPLES[scale.name])))
+def measure(scale, cache) -> EquivarianceResult:
+    """The relative logit change of every drawn case for random RoPE heads (memoised in the cache's runtime;
+    nothing is trained)."""
+    return memo(cache.runtime, ("equivariance",), scale, lambda: run_equivariance(draw_cases(EXAMPLES[scale.name])))
 
 
 def check(claim, result: EquivarianceResult) -> None:
@@ -120,8 +120,9 @@ CLAIM = ClaimSpec(
 
 
 @pytest.mark.claim("C2")
-def test_rope_logits_depend_only_on_offsets(scale, until_decided, claim):
-    run_claim(CLAIM, claim, scale, None, plan=until_decided)  # nothing is trained: no model cache
+def test_rope_logits_depend_only_on_offsets(scale, model_cache, until_decided, claim):
+    run_claim(CLAIM, claim, scale, model_cache, plan=until_decided)  # nothing is trained: the cache's
+    # runtime holds the memo
     claim.verify()
 
 

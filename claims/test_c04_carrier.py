@@ -61,7 +61,7 @@ CHOICES = [
 
 def measure(scale: Scale, cache) -> CarrierResult:
     """Carrier geometry of the grid's RoPE heads, K in {2, 3}, and of their initialisations."""
-    return memo(("C4",), scale, lambda: carrier_result(scale, cache).select(MECHANISM_OFFSETS))
+    return memo(cache.runtime, ("C4",), scale, lambda: carrier_result(scale, cache).select(MECHANISM_OFFSETS))
 
 
 def _ratio(pairs) -> float:

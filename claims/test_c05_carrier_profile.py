@@ -35,7 +35,7 @@ PAPER_SEEDS = VALIDATION_SEEDS  # the paper's validation study: 5 seeds
 
 def measure(scale: Scale, cache) -> CarrierResult:
     """phi_c of the grid's RoPE heads, K in {2, 3}, and of their initialisations."""
-    return memo(("C5",), scale, lambda: carrier_result(scale, cache).select(MECHANISM_OFFSETS))
+    return memo(cache.runtime, ("C5",), scale, lambda: carrier_result(scale, cache).select(MECHANISM_OFFSETS))
 
 
 def check(claim, result: CarrierResult) -> None:

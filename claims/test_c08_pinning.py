@@ -51,6 +51,7 @@ FLAT_CELL = Declared(
 def measure(scale, cache, encoding: str = "ape") -> PinningResult:
     """Peak positions beyond Lmax of the grid's ``encoding`` heads at ``scale``'s seeds (memoised)."""
     return memo(
+        cache.runtime,
         ("pinning", encoding),
         scale,
         lambda: run_pinning(scale.context(PAPER_SEEDS), cache, encoding=encoding),

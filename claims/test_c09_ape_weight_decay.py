@@ -55,6 +55,7 @@ def measure(scale, cache, encoding: str = "ape") -> WeightDecayResult:
     negative control's counterfactual)."""
     decays = WEIGHT_DECAYS if encoding == "ape" else (0.0,)
     return memo(
+        cache.runtime,
         ("ape-weight-decay", encoding),
         scale,
         lambda: run_weight_decay(

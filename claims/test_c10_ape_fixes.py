@@ -81,6 +81,7 @@ def measure(scale, cache, encoding: str = "ape") -> FixesResult:
     every fix's place, the negative control's counterfactual)."""
     run = run_ape_fixes if encoding == "ape" else rope_in_place_of_fixes
     return memo(
+        cache.runtime,
         ("ape-fixes", encoding),
         scale,
         lambda: run(scale.context(PAPER_SEEDS), cache, OFFSETS, FIXES),

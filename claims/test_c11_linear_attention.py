@@ -68,6 +68,7 @@ MAX_KEY_FRACTION = 0.2  # catalogue (the paper: 0.07, against 0.80 under softmax
 def measure(scale: Scale, cache) -> LinearResult:
     """The linear heads and their softmax comparators (the grid's RoPE heads), K as in ``OFFSETS``."""
     return memo(
+        cache.runtime,
         ("linear",),
         scale,
         lambda: run_linear(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name]),

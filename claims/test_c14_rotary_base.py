@@ -43,6 +43,7 @@ PAPER_OOD = {1e3: "1.00", 1e4: "1.00", 1e5: "0.97"}
 def measure(scale, cache) -> BasesResult:
     """The base sweep at ``scale``'s seeds (memoised)."""
     return memo(
+        cache.runtime,
         ("bases",),
         scale,
         lambda: run_bases(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name], PAPER_BASES),

@@ -72,7 +72,7 @@ def co_emergence_window(result: DynamicsResult) -> float:
 
 
 def measure(scale, cache) -> DynamicsResult:
-    return memo(("dynamics",), scale, lambda: run_dynamics(scale.context(PAPER_SEEDS), cache, OFFSETS))
+    return memo(cache.runtime, ("dynamics",), scale, lambda: run_dynamics(scale.context(PAPER_SEEDS), cache, OFFSETS))
 
 
 def check(claim, result: DynamicsResult) -> None:

@@ -55,6 +55,7 @@ CARRIER_RANGE = (0.6, 0.95)  # catalogue
 def measure(scale, cache) -> CarrierSweepResult:
     sweep = SWEEP if scale.name == "paper" else QUICK_SWEEP
     return memo(
+        cache.runtime,
         ("carrier-sweep",),
         scale,
         lambda: run_carrier_sweep(scale.context(PAPER_SEEDS), cache, OFFSETS[scale.name], sweep),

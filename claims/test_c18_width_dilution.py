@@ -40,7 +40,9 @@ from lengthgen.experiments.sweeps import WIDTHS, WidthDilutionResult, reversed_w
 
 def measure(scale, cache) -> WidthDilutionResult:
     ctx = scale.context(PAPER_SEEDS, PAPER_EVAL_LENGTHS)
-    return memo(("width-dilution",), scale, lambda: run_width_dilution(ctx, cache, OFFSETS[scale.name], WIDTHS))
+    return memo(
+        cache.runtime, ("width-dilution",), scale, lambda: run_width_dilution(ctx, cache, OFFSETS[scale.name], WIDTHS)
+    )
 
 
 def difference_of_means(pairs) -> float:

@@ -129,6 +129,7 @@ def measure(scale, cache, encodings=ENCODINGS) -> BiasesResult:
     """The (encoding, K) x seeds grid at the scale's seeds (``scale.seed_list``), steps and evaluation."""
     scale = run_scale(scale)
     return memo(
+        cache.runtime,
         ("biases", tuple(encodings)),
         scale,
         lambda: run_biases(scale.context(PAPER_SEEDS), cache, OFFSETS, encodings),

@@ -104,7 +104,7 @@ def min_accuracy(length: int, reading: str = CATALOGUE_READING) -> float:
 
 def measure(scale: Scale, cache) -> CarrierResult:
     """Carrier geometry and accuracy of the grid's RoPE heads with K = 1."""
-    return memo(("C20",), scale, lambda: carrier_result(scale, cache).select((OFFSET,)))
+    return memo(cache.runtime, ("C20",), scale, lambda: carrier_result(scale, cache).select((OFFSET,)))
 
 
 def check(claim, result: CarrierResult, reading: str = CATALOGUE_READING) -> None:

@@ -206,5 +206,5 @@ def test_content_control(scale, model_cache, control):
         "untrained initialisation: an untrained head predicts near chance (0.05), so the in-distribution "
         "accuracy checks must fail",
         check,
-        untrained_content(measure(scale, model_cache)),
+        untrained_content(measure(scale, model_cache), model_cache.runtime.device),
     )

@@ -28,20 +28,28 @@ import pytest
 from lengthgen.readings import universe as lookup
 from lengthgen.scale import PAPER
 
-from claims.multiverse import COLUMNS, cells, declaration, extended_cells, spec
+from claims.multiverse import COLUMNS, cells, declaration, extended_cells, session_declarations, spec
 from claims.run import run_claim
 
-CELLS = [
-    pytest.param(u.name, column, id=f"{u.name}-{column}", marks=[pytest.mark.claim(COLUMNS[column].id), mark])
-    for group, mark in ((cells(), pytest.mark.multiverse), (extended_cells(), pytest.mark.multiverse_extended))
-    for u, column in group
-]
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """One test per cell, planned under the session's declarations (a reading ruled out alone has no
+    combinations): the default cells, then the extended ones."""
+    declared = session_declarations(metafunc.config)
+    groups = ((cells(declared), pytest.mark.multiverse), (extended_cells(declared), pytest.mark.multiverse_extended))
+    metafunc.parametrize(
+        "universe_name, column",
+        [
+            pytest.param(u.name, column, id=f"{u.name}-{column}", marks=[pytest.mark.claim(COLUMNS[column].id), mark])
+            for group, mark in groups
+            for u, column in group
+        ],
+    )
 
 
-@pytest.mark.parametrize("universe_name, column", CELLS)
-def test_multiverse(universe_name, column, model_cache, claim):
+def test_multiverse(universe_name, column, declarations, model_cache, claim):
     universe = lookup(universe_name)
-    expected = declaration(universe_name, column)
+    expected = declaration(declarations, universe_name, column)
     if expected.ruled_out:
         claim.expect_ruled_out(expected.ruled_out)
     run_claim(

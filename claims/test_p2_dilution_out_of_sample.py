@@ -56,6 +56,7 @@ FAR_DECLINE = Declared(
 
 def measure(scale, cache) -> P.OutOfSampleResult:
     return memo(
+        cache.runtime,
         ("predictions-out-of-sample",),
         scale,
         lambda: P.run_out_of_sample(scale.context(PAPER_SEEDS), cache, OFFSETS, P.FAR_LENGTHS),

@@ -37,6 +37,7 @@ CANNOT_SELECT = 0.35  # catalogue: seed-mean accuracy at every L (chance 0.05)
 
 def measure(scale, cache, encoding: str = "nope") -> PhenomenonResult:
     return memo(
+        cache.runtime,
         ("predictions-nope", encoding),
         scale,
         lambda: run_nope(scale.context(PAPER_SEEDS), cache, OFFSETS, encoding),

@@ -47,6 +47,7 @@ def measure(scale: Scale, cache, width: int = WIDTH) -> TwoLayerResult:
     evaluation."""
     scale = run_scale(scale)
     return memo(
+        cache.runtime,
         ("two-layer", width),
         scale,
         lambda: run_two_layer(scale.context(PAPER_SEEDS), cache, d=width),

@@ -33,7 +33,7 @@ import torch  # noqa: E402
 
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig  # noqa: E402
 from lengthgen.context import Context  # noqa: E402
-from lengthgen.device import get_device, set_device  # noqa: E402
+from lengthgen.device import CPU, computing_on, device_named  # noqa: E402
 from lengthgen.engine.evaluate import evaluate_models  # noqa: E402
 from lengthgen.experiments.common import paper_spec  # noqa: E402
 from lengthgen.experiments.sweeps import SWEEP, sweep_spec  # noqa: E402
@@ -41,31 +41,37 @@ from lengthgen.engine.grouping import group_members  # noqa: E402
 from lengthgen.models import table_forward  # noqa: E402
 from lengthgen.engine.parallel import train_passes  # noqa: E402
 from lengthgen.engine.train import Member, _Streams, build_model, train_members  # noqa: E402
+from lengthgen.runtime import Runtime  # noqa: E402
 
 UNLIMITED = 10**6  # members per pass: "as large as the signature allows"
 WARMUP_STEPS = 20  # ensemble_step: steps run before timing (CUDA context, kernel selection, allocator)
 
 
-def sync() -> None:
-    if get_device().type == "cuda":
+def on(device: torch.device, function, *args):
+    """``function(*args)`` computed on ``device``."""
+    with computing_on(device):
+        return function(*args)
+
+
+def sync(device: torch.device) -> None:
+    if device.type == "cuda":
         torch.cuda.synchronize()
 
 
-def timed(function):
-    sync()
+def timed(function, device: torch.device):
+    sync(device)
     start = time.perf_counter()
     value = function()
-    sync()
+    sync(device)
     return value, time.perf_counter() - start
 
 
-def ensemble_step(sizes: list[int], steps: int) -> list[dict]:
+def ensemble_step(sizes: list[int], steps: int, device: torch.device) -> list[dict]:
     """Milliseconds per training step of one RoPE ensemble pass of each size (the engine's own step)."""
     from torch.func import stack_module_state
     import torch.nn.functional as F
 
     rows = []
-    device = get_device()
     for size in sizes:
         spec = paper_spec(Context((), steps))
         members = [Member(spec, seed) for seed in range(size)]
@@ -85,7 +91,7 @@ def ensemble_step(sizes: list[int], steps: int) -> list[dict]:
                 optimizer.step()
 
         run(WARMUP_STEPS, 0)
-        _, seconds = timed(lambda: run(steps, WARMUP_STEPS))
+        _, seconds = timed(lambda: run(steps, WARMUP_STEPS), device)
         rows.append(
             {
                 "members": size,
@@ -107,12 +113,12 @@ def c1_members(steps: int) -> list[Member]:
     ]
 
 
-def evaluate_grouped(passes: list[list[Member]], models: dict, evaluation: EvalConfig) -> dict:
+def evaluate_grouped(passes: list[list[Member]], models: dict, evaluation: EvalConfig, device: torch.device) -> dict:
     """Per member, its evaluation rows (models of one signature are evaluated together)."""
     rows = {}
     for group in passes:
         chosen = [models[(m.spec, m.seed)] for m in group]
-        for member, per_length in zip(group, evaluate_models(chosen, evaluation)):
+        for member, per_length in zip(group, on(device, evaluate_models, chosen, evaluation)):
             rows[(member.spec, member.seed)] = per_length
     return rows
 
@@ -127,14 +133,14 @@ def cell_accuracy(members: list[Member], rows) -> dict[str, float]:
     return {key: round(sum(v) / len(v), 4) for key, v in cells.items()}
 
 
-def c1_grid(steps: int, sequences: int, cpu_reference: bool, cpu_workers: int) -> dict:
+def c1_grid(steps: int, sequences: int, cpu_reference: bool, cpu_workers: int, device: torch.device) -> dict:
     members = c1_members(steps)
     passes = group_members(members, max_members=UNLIMITED)
     evaluation = EvalConfig(lengths=PAPER_EVAL_LENGTHS, sequences=sequences)
-    trained, train_s = timed(lambda: [m for p in passes for m in train_members(p)])
+    trained, train_s = timed(lambda: [m for p in passes for m in on(device, train_members, p)], device)
     by_member = {(m.spec, m.seed): m for m in trained}
     models = [by_member[(m.spec, m.seed)] for m in members]
-    evals, eval_s = timed(lambda: evaluate_grouped(passes, by_member, evaluation))
+    evals, eval_s = timed(lambda: evaluate_grouped(passes, by_member, evaluation, device), device)
     rows = [evals[(m.spec, m.seed)] for m in members]
     result = {
         "models": len(members),
@@ -147,20 +153,18 @@ def c1_grid(steps: int, sequences: int, cpu_reference: bool, cpu_workers: int) -
     }
     print(f"c1_grid: trained {len(members)} models in {train_s:.1f} s, evaluated in {eval_s:.1f} s", flush=True)
     if cpu_reference:
-        device = str(get_device())
-        set_device("cpu")
         try:
             small = group_members(members, max_members=4)  # passes never change a number: spread them out
             start = time.perf_counter()
-            cpu_models = {(m.spec, m.seed): m for _, ms in train_passes(small, cpu_workers, 1) for m in ms}
+            with Runtime(CPU, cpu_workers) as on_cpu:
+                cpu_models = {(m.spec, m.seed): m for _, ms in train_passes(small, on_cpu, 1) for m in ms}
             cpu_train_s = time.perf_counter() - start
             cpu_list = [cpu_models[(m.spec, m.seed)] for m in members]
             torch.set_num_threads(max(1, cpu_workers))
-            cpu_evals = evaluate_grouped(passes, cpu_models, evaluation)
+            cpu_evals = evaluate_grouped(passes, cpu_models, evaluation, CPU)
             cpu_rows = [cpu_evals[(m.spec, m.seed)] for m in members]
         finally:
             torch.set_num_threads(1)
-            set_device(device)
         weight_diff = max(
             (a.state[n] - b.state[n]).abs().max().item() for a, b in zip(cpu_list, models) for n in a.state
         )
@@ -183,7 +187,7 @@ def c1_grid(steps: int, sequences: int, cpu_reference: bool, cpu_workers: int) -
     return result
 
 
-def sweep(steps: int) -> dict:
+def sweep(steps: int, device: torch.device) -> dict:
     specs = {
         sweep_spec(Context((), steps), k, factor, value)
         for factor, values in SWEEP.items()
@@ -192,7 +196,7 @@ def sweep(steps: int) -> dict:
     }
     members = [Member(spec, seed) for spec in sorted(specs, key=repr) for seed in range(3)]
     passes = group_members(members, max_members=UNLIMITED)
-    _, seconds = timed(lambda: [train_members(p) for p in passes])
+    _, seconds = timed(lambda: [on(device, train_members, p) for p in passes], device)
     print(f"sweep: {len(members)} models in {len(passes)} passes, {seconds:.1f} s", flush=True)
     return {"models": len(members), "steps": steps, "passes": [len(p) for p in passes], "train_s": round(seconds, 2)}
 
@@ -218,10 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     torch.set_num_threads(1)  # as the suite: one thread per process (the GPU does the arithmetic)
-    set_device(args.device)
+    device = device_named(args.device)
     figures: dict = {
-        "device": str(get_device()),
-        "gpu": torch.cuda.get_device_name() if get_device().type == "cuda" else None,
+        "device": str(device),
+        "gpu": torch.cuda.get_device_name() if device.type == "cuda" else None,
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "python": platform.python_version(),
@@ -235,9 +239,9 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_text(json.dumps(figures, indent=1))
 
     phases = {
-        "ensemble_step": lambda: ensemble_step([int(s) for s in args.sizes.split(",")], args.step_steps),
-        "c1_grid": lambda: c1_grid(args.steps, args.sequences, args.cpu_reference, args.cpu_workers),
-        "sweep": lambda: sweep(args.steps),
+        "ensemble_step": lambda: ensemble_step([int(s) for s in args.sizes.split(",")], args.step_steps, device),
+        "c1_grid": lambda: c1_grid(args.steps, args.sequences, args.cpu_reference, args.cpu_workers, device),
+        "sweep": lambda: sweep(args.steps, device),
     }
     status = 0
     for name, phase in phases.items():
@@ -252,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name} failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
                 status = 1
         write()
-    if get_device().type == "cuda":
+    if device.type == "cuda":
         figures["max_memory_allocated_mib"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
     write()
     print(f"wrote {args.out}")

@@ -1,18 +1,10 @@
-"""The unit tests run the library with one training process (``lengthgen.engine.parallel``), whatever the
-session's ``--lengthgen-workers``: a test that replaces a training function sees it called in this process.
-A test of the process pool asks for its workers itself."""
+"""The unit tests run the library on their own runtimes: a ``Cache`` made without one computes on a CPU
+``Runtime`` with one training process, whatever the session's ``--lengthgen-workers``, so a test that replaces a
+training function sees it called in this process. A test of the process pool makes a ``Runtime(workers=N)``."""
 
 from __future__ import annotations
 
 import pytest
-
-
-@pytest.fixture(autouse=True)
-def _one_training_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lengthgen.engine import parallel  # imports torch: here, not at import, so that the xdist controller,
-    # which loads this conftest too but runs no test, starts its workers without it
-
-    monkeypatch.setattr(parallel, "_WORKERS", 1)
 
 
 def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:

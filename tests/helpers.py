@@ -27,10 +27,10 @@ def tiny_spec(encoding: str = "rope", steps: int = 20, offset: int = 2, **model)
 def registry() -> Registry:
     """The claims' registry, as a claims run records it: their catalogue and the multiverse's plan of cells (built
     once per process, on first use: it imports every claim module, and torch)."""
-    from claims.multiverse import plan
+    from claims.multiverse import load_declarations, plan
     from claims.registry import catalogue
 
-    return Registry(catalogue(), plan())
+    return Registry(catalogue(), plan(load_declarations()))
 
 
 def costs_section(costs: dict, environment: dict, other: dict | None = None) -> str:

@@ -32,7 +32,6 @@ from typing import Sequence
 
 import lengthgen
 from lengthgen.cli.common import EXIT_USAGE, Parser, UsageError
-from lengthgen.engine import cluster  # imports nothing of distributed (nor torch) until asked to connect
 
 DESCRIPTION = "The lengthgen command: run the paper's experiments and claims, inspect and compare recorded runs."
 HELPERS = ("common", "table", "multiverse_record")  # modules of this package that define no subcommand
@@ -146,22 +145,26 @@ def build_parser(names: Sequence[str] | None = None) -> Parser:
     return parser
 
 
-def set_up_compute(args) -> None:
-    """torch's threads, the device and the worker processes of a subcommand that computes (its ``--threads``,
-    ``--device``, ``--workers``; 1, cpu and 1 for one without them), and its Dask cluster (``--scheduler``)."""
+def set_up_compute(args):
+    """torch's threads of a subcommand that computes (its ``--threads``; 1 without it), and its
+    :class:`~lengthgen.runtime.Runtime`: the device, the worker processes and the Dask cluster (``--device``,
+    ``--workers``, ``--scheduler``; cpu, 1 and none for one without them), the cluster connected now."""
     import torch  # heavy, and only for a subcommand that computes: one that renders (RENDERS) imports no torch
 
-    from lengthgen.device import set_device  # imports torch
-    from lengthgen.engine.parallel import set_workers  # imports torch
+    from lengthgen.engine import cluster
+    from lengthgen.runtime import Runtime  # imports torch
 
     threads = getattr(args, "threads", 1)
     if threads < 1:
         raise ValueError(f"--threads {threads} must be at least 1")
     torch.set_num_threads(threads)
-    set_device(getattr(args, "device", "cpu"))
-    set_workers(getattr(args, "workers", 1))
-    if getattr(args, "scheduler", None):  # unreachable, or no distributed installed: a usage error
-        cluster.connect(args.scheduler)
+    runtime = Runtime(getattr(args, "device", "cpu"), getattr(args, "workers", 1), getattr(args, "scheduler", None))
+    try:
+        cluster.client(runtime)  # unreachable, or no distributed installed: a usage error
+    except ValueError:
+        runtime.close()
+        raise
+    return runtime
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -175,12 +178,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     prog = f"lengthgen {args.command}"
     try:
-        if args.command not in RENDERS:
-            set_up_compute(args)
-        try:
+        if args.command in RENDERS:
             return args.handler(args)
-        finally:
-            cluster.close()
+        args.runtime = set_up_compute(args)  # the handler's device, training processes and cluster
+        with args.runtime:
+            return args.handler(args)
     except (ValueError, UsageError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         sys.stderr.write(f"{prog}: error: {message}\n")

@@ -126,7 +126,8 @@ def make_cache(args: argparse.Namespace):
 
     if not args.no_cache:  # an unusable cache directory is a usage error before any training
         writable_dir(args.cache_dir if args.cache_dir is not None else default_cache_dir(), "--cache-dir")
-    return Cache(args.cache_dir, enabled=not args.no_cache, fresh_after=time.time() if args.retrain else None)
+    fresh_after = time.time() if args.retrain else None
+    return Cache(args.cache_dir, enabled=not args.no_cache, fresh_after=fresh_after, runtime=args.runtime)
 
 
 def emit(args: argparse.Namespace, table: str, data: Any, note: Any = None) -> None:

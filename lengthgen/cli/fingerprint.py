@@ -45,9 +45,9 @@ def numeric_files() -> tuple[str, ...]:
     return tuple(sorted(files))
 
 
-def parts() -> dict[str, Any]:
+def parts(device: Any) -> dict[str, Any]:
     """What the hash covers: each numeric file's sha256 (its first ``SHOWN_HEX`` digits; ``missing`` for
-    a file that is not there) and the environment of the cache keys (``store.fingerprint.environment``,
+    a file that is not there) and the environment of the cache keys on ``device`` (``store.fingerprint.environment``,
     less its core code hash, which the files cover)."""
     from lengthgen.store.fingerprint import PACKAGE, environment
 
@@ -55,7 +55,7 @@ def parts() -> dict[str, Any]:
     for name in numeric_files():
         path = PACKAGE / name
         files[name] = hashlib.sha256(path.read_bytes()).hexdigest()[:SHOWN_HEX] if path.exists() else "missing"
-    env = {key: value for key, value in environment().items() if key != "code"}
+    env = {key: value for key, value in environment(device=device).items() if key != "code"}
     return {"files": files, **env}
 
 
@@ -65,8 +65,8 @@ def fingerprint(described: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:SHOWN_HEX]
 
 
-def run(args: argparse.Namespace) -> int:  # lengthgen.cli.main has set --threads and --device already
-    described = parts()
+def run(args: argparse.Namespace) -> int:  # lengthgen.cli.main has set --threads and made the runtime (--device)
+    described = parts(args.runtime.device)
     if args.json:
         print(json.dumps({"fingerprint": fingerprint(described), **described}, indent=1))
     else:

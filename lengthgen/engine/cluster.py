@@ -18,8 +18,8 @@ scheduler is given; without a scheduler nothing changes.
   generators for every draw), so the cluster's numbers equal a local run's bit for bit
   (``tests/integration/test_dask_cluster.py``).
 
-Process-wide, like ``lengthgen.engine.parallel.set_workers``: ``connect(address)`` makes every later training
-call of this process use the cluster; ``close()`` stops.
+The cluster is the run's: a :class:`~lengthgen.runtime.Runtime` with a ``scheduler`` trains every missing pass
+there; its client connects on first use (:func:`client`) and disconnects when the runtime closes.
 """
 
 from __future__ import annotations
@@ -28,15 +28,17 @@ import argparse
 import hashlib
 import ipaddress
 import socket
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:  # the runtime imports torch; this module stays light for the CLI's option parsing
+    from lengthgen.runtime import Runtime
 
 SCHEMES = ("tcp", "tls")  # the Dask transports with a HOST:PORT address (inproc/ucx are not for this)
 CONNECT_TIMEOUT_S = 10  # an unreachable scheduler is a usage error after this long (Dask retries meanwhile)
 TASK_PREFIX = "lengthgen-train-"  # Dask task keys: the prefix, then the pass's cache key (or a hash of them)
 
-_CLIENT: Any = None  # the distributed.Client of this process, or None (train locally)
-_ADDRESS: str | None = None
+CLIENT = "dask client"  # the name a runtime holds its distributed.Client under
 
 
 def parse_address(text: str) -> str:
@@ -68,17 +70,26 @@ def scheduler_arg(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def connect(address: str, timeout: float | None = None, option: str = "--scheduler") -> None:
-    """Train every later ensemble pass of this process on the cluster at ``address``.
+def client(runtime: Runtime, timeout: float | None = None, option: str = "--scheduler") -> Any:
+    """The runtime's ``distributed.Client`` for its scheduler, connected on first use and kept until the runtime
+    closes (``None`` where the runtime names no scheduler: training stays local).
 
     ``ValueError`` (one line, naming ``option``: the CLI's, or pytest's ``--lengthgen-scheduler``) if
     ``distributed`` is not installed or no scheduler answers in time.
     """
-    global _CLIENT, _ADDRESS
-    address = parse_address(address)
-    if _CLIENT is not None and _ADDRESS == address:
-        return
-    close()
+    if runtime.scheduler is None:
+        return None
+    address = parse_address(runtime.scheduler)
+    return runtime.resource(CLIENT, address, lambda: _connect(address, timeout, option), _disconnect)
+
+
+def check(address: str, option: str = "--scheduler") -> None:
+    """Connect to the scheduler at ``address`` and disconnect: ``ValueError`` as :func:`client`'s where none
+    answers (for a process that trains nothing, e.g. the xdist controller)."""
+    _disconnect(_connect(parse_address(address), None, option))
+
+
+def _connect(address: str, timeout: float | None, option: str) -> Any:
     try:
         import distributed
     except ImportError:
@@ -93,35 +104,21 @@ def connect(address: str, timeout: float | None = None, option: str = "--schedul
     except OSError as error:
         raise ValueError(f"{option} {address}: cannot connect ({error.strerror or error})") from None
     try:
-        _CLIENT = distributed.Client(address, timeout=timeout, set_as_default=False)
+        return distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as error:
         reason = " ".join(str(error).split()) or type(error).__name__
         raise ValueError(
             f"{option} {address}: no Dask scheduler answers there within {timeout:g} s ({reason[:200]})"
         ) from None
-    _ADDRESS = address
 
 
-def close() -> None:
-    """Back to local training (closes this process's client, if any)."""
-    global _CLIENT, _ADDRESS
-    client, _CLIENT, _ADDRESS = _CLIENT, None, None
-    if client is not None:
-        client.close()
+def _disconnect(connected: Any) -> None:
+    connected.close()
 
 
-def active() -> bool:
-    """Whether ensemble passes of this process go to a cluster."""
-    return _CLIENT is not None
-
-
-def address() -> str | None:
-    return _ADDRESS
-
-
-def client():
-    """This process's ``distributed.Client`` (``None`` when training locally)."""
-    return _CLIENT
+def active(runtime: Runtime) -> bool:
+    """Whether the runtime's ensemble passes go to a cluster."""
+    return runtime.scheduler is not None
 
 
 def task_key(keys: Sequence[str]) -> str:
@@ -138,14 +135,15 @@ def run_pass(train: Callable, payload: Callable, members: list, threads: int, de
     import torch
     from safetensors.torch import save
 
-    from lengthgen.device import set_device
+    from lengthgen.device import computing_on, device_named
 
     torch.set_num_threads(threads)
-    set_device(device)
-    models = train(members)
+    here = device_named(device)  # "cuda" is this worker's own default GPU; ValueError where it has none
+    with computing_on(here):
+        models = train(members)
     return [
         {
-            "payload": payload(member),
+            "payload": payload(member, here),
             "trajectory": model.trajectory,
             "seconds": model.seconds,
             "state": save({name: t.detach().contiguous() for name, t in model.state.items()}),
@@ -160,6 +158,7 @@ def _differences(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
 
 
 def remote_passes(
+    runtime: Runtime,
     passes: Sequence[Sequence[Any]],
     train: Callable,
     payload: Callable,
@@ -168,27 +167,27 @@ def remote_passes(
     progress: Callable[[int], None] | None = None,
     order: Sequence[int] | None = None,
 ) -> Iterator[tuple[int, list]]:
-    """Yield ``(index, models)`` for every pass as the cluster finishes it (``make(spec, seed, state,
+    """Yield ``(index, models)`` for every pass as the runtime's cluster finishes it (``make(spec, seed, state,
     trajectory, seconds)`` rebuilds a model from a worker's plain data). Passes are submitted in
     ``order`` (default: as given); on an error or an abandoned iteration the rest are cancelled."""
     import distributed
     from safetensors.torch import load
 
     from lengthgen.store.cache import payload_key
-    from lengthgen.device import get_device
 
-    if _CLIENT is None:
-        raise RuntimeError("no Dask scheduler connected (lengthgen.engine.cluster.connect)")
-    device = get_device().type  # each worker uses its own default GPU for "cuda"
-    expected = [[payload(m) for m in group] for group in passes]
+    connected = client(runtime)
+    if connected is None:
+        raise RuntimeError("no Dask scheduler in the runtime (Runtime(scheduler=...))")
+    device = runtime.device.type  # each worker uses its own default GPU for "cuda"
+    expected = [[payload(m, runtime.device) for m in group] for group in passes]
     futures = {}
     for i in order if order is not None else range(len(passes)):
         key = task_key([payload_key(p) for p in expected[i]])
-        future = _CLIENT.submit(run_pass, train, payload, list(passes[i]), threads, device, key=key)
+        future = connected.submit(run_pass, train, payload, list(passes[i]), threads, device, key=key)
         futures[future] = i
     done = 0
     try:
-        for future in distributed.as_completed(list(futures), loop=_CLIENT.loop):
+        for future in distributed.as_completed(list(futures), loop=connected.loop):
             index = futures[future]
             records = future.result()
             models = []
@@ -210,4 +209,4 @@ def remote_passes(
     finally:
         pending = [f for f in futures if not f.done()]
         if pending:
-            _CLIENT.cancel(pending)
+            connected.cancel(pending)

@@ -33,6 +33,7 @@ import torch
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.context import Context
+from lengthgen.device import CPU, computing_on
 from lengthgen.engine.evaluate import EVAL_CHUNK, eval_draw, evaluate_models
 from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
 from lengthgen.experiments.results import Column, config, length_columns, table_lines, to_json
@@ -280,11 +281,13 @@ def initial_model(model: TrainedModel) -> TrainedModel:
     return TrainedModel(model.spec, model.seed, state)
 
 
-def untrained_content(result: ContentResult) -> ContentResult:
+def untrained_content(result: ContentResult, device: torch.device = CPU) -> ContentResult:
     """``result``'s heads, seeds and evaluation with every model replaced by its untrained initialisation,
-    evaluated now (uncached: one evaluation pass per H)."""
+    evaluated now on ``device`` (uncached: one evaluation pass per H)."""
     by_heads = {}
     for heads, runs in result.runs.items():
         models = [initial_model(run.model) for run in runs]
-        by_heads[heads] = [Run(m, rows) for m, rows in zip(models, evaluate_models(models, result.evaluation))]
+        with computing_on(device):
+            rows = evaluate_models(models, result.evaluation)
+        by_heads[heads] = [Run(m, per_length) for m, per_length in zip(models, rows)]
     return content_result(result.specs, result.offsets, result.seeds, result.evaluation, by_heads)

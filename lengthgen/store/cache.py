@@ -31,6 +31,7 @@ from filelock import FileLock, Timeout
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
+from lengthgen.runtime import Runtime
 from lengthgen.store.files import ENV_VAR, CacheWarning, atomic_write, default_cache_dir  # noqa: F401 (ENV_VAR re-exported)
 
 FORMAT = 1  # manifest format version
@@ -47,12 +48,22 @@ def payload_key(payload: dict[str, Any]) -> str:
 class Cache:
     """See the module docstring. ``enabled=False`` stores nothing; ``fresh_after`` (a UNIX time) treats
     entries created before it as absent (the CLI's ``--retrain``, pytest's ``--lengthgen-retrain``: recompute
-    what earlier runs stored, but share what this run computes)."""
+    what earlier runs stored, but share what this run computes). ``runtime`` is where what is missing is computed
+    (its device, training processes or cluster; a CPU runtime with one worker by default): the cache travels
+    beside every experiment's context, and the run's runtime with it."""
 
-    def __init__(self, root: str | Path | None = None, *, enabled: bool = True, fresh_after: float | None = None):
+    def __init__(
+        self,
+        root: str | Path | None = None,
+        *,
+        enabled: bool = True,
+        fresh_after: float | None = None,
+        runtime: Runtime | None = None,
+    ):
         self.root = Path(root).expanduser() if root is not None else default_cache_dir()
         self.enabled = enabled
         self.fresh_after = fresh_after
+        self.runtime = runtime if runtime is not None else Runtime()  # where missing entries are computed
         self.stats: Counter[str] = Counter()  # "<kind>:hit" / "<kind>:computed" / "<kind>:damaged"
 
     def _paths(self, kind: str, key: str) -> tuple[Path, Path]:

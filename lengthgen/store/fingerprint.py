@@ -14,7 +14,7 @@ from typing import Any, Iterable
 import torch
 
 import lengthgen
-from lengthgen.device import get_device
+from lengthgen.device import CPU
 from lengthgen.store.files import PACKAGE, files_fingerprint
 
 __all__ = ["CORE", "PACKAGE", "code_fingerprint", "environment", "files_fingerprint", "spec_files"]
@@ -51,12 +51,12 @@ def spec_files(encoding: str, task_kind: str) -> tuple[str, ...]:
     return tuple(files)
 
 
-def environment(extra_files: tuple[str, ...] = ()) -> dict[str, Any]:
-    """What besides the config decides the numbers."""
+def environment(extra_files: tuple[str, ...] = (), device: torch.device = CPU) -> dict[str, Any]:
+    """What besides the config decides the numbers, for models computed on ``device``."""
     return {
         "code": code_fingerprint(extra_files),
         "version": lengthgen.__version__,
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
-        "device": get_device().type,
+        "device": device.type,
     }

@@ -17,56 +17,58 @@ import torch
 
 from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
+from lengthgen.device import CPU, computing_on
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.engine.evaluate_variants import VARIANT_FILES, InferenceVariant, evaluate_variant
 from lengthgen.store.fingerprint import code_fingerprint, environment, spec_files
 from lengthgen.engine.grouping import fill_workers, group_members
-from lengthgen.engine.parallel import get_workers, train_passes
+from lengthgen.engine.parallel import train_passes
 from lengthgen.progress import progress_bar
 from lengthgen.engine.train import Member, TrainedModel, ensemble_signature
 
 
-def train_payload(member: Member) -> dict[str, Any]:
+def train_payload(member: Member, device: torch.device = CPU) -> dict[str, Any]:
+    """Everything that decides the numbers of ``member`` trained on ``device``."""
     files = spec_files(member.spec.model.encoding, member.spec.task.kind)
-    return {"what": "one-layer", "spec": member.spec.to_dict(), "seed": member.seed, **environment(files)}
+    return {"what": "one-layer", "spec": member.spec.to_dict(), "seed": member.seed, **environment(files, device)}
 
 
-def train_key(member: Member) -> str:
-    return payload_key(train_payload(member))
+def train_key(member: Member, device: torch.device = CPU) -> str:
+    return payload_key(train_payload(member, device))
 
 
-def trained(
-    members: Sequence[Member], cache: Cache, progress: bool | None = None, workers: int | None = None
-) -> list[TrainedModel]:
+def trained(members: Sequence[Member], cache: Cache, progress: bool | None = None) -> list[TrainedModel]:
     """One trained model per member (cached, or trained now and cached).
 
-    Missing members are trained in as few ensemble passes as their signatures allow (split further while there are
-    fewer passes than processes); ``workers`` > 1 trains the passes in that many processes (default: the
-    process-wide setting of ``lengthgen.engine.parallel.set_workers``, which the CLI's ``--workers`` sets). With a
-    Dask scheduler connected (``--scheduler``, pytest's ``--lengthgen-scheduler``; :mod:`lengthgen.engine.cluster`)
+    Missing members are trained on the cache's runtime (``cache.runtime``: its device, and its ``workers``) in as
+    few ensemble passes as their signatures allow (split further while there are fewer passes than processes);
+    more than one worker trains the passes in that many processes (the CLI's ``--workers``). With a Dask
+    scheduler in the runtime (``--scheduler``, pytest's ``--lengthgen-scheduler``; :mod:`lengthgen.engine.cluster`)
     the passes train on its workers and are saved here, under the same locks.
     """
-    workers = get_workers() if workers is None else workers
+    runtime = cache.runtime
+    device = runtime.device
 
     def decode(i: int, entry: tuple[dict, dict]) -> TrainedModel:
         meta, tensors = entry
         return TrainedModel(members[i].spec, members[i].seed, tensors, meta["trajectory"], meta["seconds"])
 
     def compute(todo: list[int]):
-        passes = fill_workers(group_members([members[i] for i in todo]), workers)  # (no process left idle)
+        passes = fill_workers(group_members([members[i] for i in todo]), runtime.workers)  # (no process left idle)
         index = {id(members[i]): i for i in todo}
         steps = sum(len(p) * p[0].spec.train.steps for p in passes)
         with progress_bar(steps, f"train {len(todo)} models", progress, unit="model-step") as update:
-            for number, models in train_passes(passes, workers, torch.get_num_threads(), update, payload=train_payload):
+            for number, models in train_passes(passes, runtime, torch.get_num_threads(), update, payload=train_payload):
                 for member, model in zip(passes[number], models):
                     meta = {"trajectory": model.trajectory, "seconds": model.seconds}
-                    yield index[id(member)], model, (train_payload(member), meta, model.state)
+                    yield index[id(member)], model, (train_payload(member, device), meta, model.state)
 
-    return fetch_or_compute(cache, "train", [train_key(m) for m in members], decode, compute)
+    return fetch_or_compute(cache, "train", [train_key(m, device) for m in members], decode, compute)
 
 
-def eval_payload(model: TrainedModel, evaluation: EvalConfig) -> dict[str, Any]:
-    return {"what": "eval", "train": train_key(Member(model.spec, model.seed)), "eval": dataclasses.asdict(evaluation)}
+def eval_payload(model: TrainedModel, evaluation: EvalConfig, device: torch.device = CPU) -> dict[str, Any]:
+    train = train_key(Member(model.spec, model.seed), device)
+    return {"what": "eval", "train": train, "eval": dataclasses.asdict(evaluation)}
 
 
 def evaluated(
@@ -81,8 +83,9 @@ def evaluated(
     """Per model, its :class:`LengthEval` per evaluation length (cached, or computed now and cached).
 
     With ``transform``, the weights evaluated are ``transform(model)`` (e.g. an inference-time fix of
-    the APE table); with ``evaluate``, the evaluation itself is another function of the models (e.g. an
-    inference-time change of the forward, ``engine/evaluate_variants.py``). Either way ``variant`` (plain data
+    the APE table); with ``evaluate(models, evaluation)``, the evaluation itself is another function of the models
+    (e.g. an inference-time change of the forward, ``engine/evaluate_variants.py``). Models run on the cache's
+    runtime's device. Either way ``variant`` (plain data
     naming the change) and the code fingerprint of ``variant_files`` (the files that implement it) join
     the cache key.
     """
@@ -93,7 +96,8 @@ def evaluated(
             f"(transform {transform!r}, evaluate {evaluate!r})"
         )
     evaluate = evaluate or evaluate_models
-    payloads = [eval_payload(m, evaluation) for m in models]
+    device = cache.runtime.device
+    payloads = [eval_payload(m, evaluation, device) for m in models]
     if variant is not None:
         named = {"variant": variant, "variant_code": code_fingerprint(variant_files)}
         payloads = [{**p, **named} for p in payloads]
@@ -107,7 +111,9 @@ def evaluated(
             groups.setdefault(ensemble_signature(models[i].spec), []).append(i)
         for indices in groups.values():
             chosen = [models[i] if transform is None else transform(models[i]) for i in indices]
-            for i, rows in zip(indices, evaluate(chosen, evaluation)):
+            with computing_on(device):  # left before the yields: the caller's code runs outside it
+                evaluations = evaluate(chosen, evaluation)
+            for i, rows in zip(indices, evaluations):
                 yield i, rows, (payloads[i], {"lengths": [r.to_dict() for r in rows]}, None)
 
     return fetch_or_compute(cache, "eval", [payload_key(p) for p in payloads], decode, compute)

@@ -20,14 +20,15 @@ from typing import Any, Mapping
 
 import pytest
 
+from lengthgen.testing import state
 from lengthgen.testing.directories import report_dir
 
 PENDING = pytest.StashKey[list[Future]]()  # drawings handed to the training processes, not yet awaited
 
 
 def draw_soon(config: pytest.Config, figures: Mapping[str, Any] | None) -> None:
-    """Draw a record's ``figures`` (name -> spec) into the report's kept drawings: in this process's training
-    processes when it has them, else here, now."""
+    """Draw a record's ``figures`` (name -> spec) into the report's kept drawings: in the training processes of
+    this process's runtime when it has them, else here, now."""
     if not figures:
         return
     from lengthgen.engine import cluster, parallel
@@ -35,13 +36,13 @@ def draw_soon(config: pytest.Config, figures: Mapping[str, Any] | None) -> None:
 
     folder = report_dir(config) / DRAWINGS
     specs = [dict(spec) for spec in figures.values() if isinstance(spec, Mapping)]
-    workers = parallel.get_workers()
-    if workers > 1 and not cluster.active():
+    runtime = config.stash.get(state.RUNTIME, None)
+    if runtime is not None and runtime.workers > 1 and not cluster.active(runtime):
         import torch
 
         threads = torch.get_num_threads()
         pending = config.stash.setdefault(PENDING, [])
-        pending += [parallel.submit(draw, spec, folder, workers=workers, threads=threads) for spec in specs]
+        pending += [parallel.submit(runtime, draw, spec, folder, threads=threads) for spec in specs]
         return
     for spec in specs:
         draw(spec, folder)

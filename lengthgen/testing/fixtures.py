@@ -1,5 +1,6 @@
 """The fixtures the plugin gives every test: ``scale`` (the quick and paper scales of a claim test),
-``model_cache`` (the run's model cache; not ``cache``, which is pytest's own cache-provider fixture),
+``model_cache`` (the run's model cache; not ``cache``, which is pytest's own cache-provider fixture), ``runtime``
+(the session's device, training processes, Dask client and memo, which the model cache carries too),
 ``until_decided`` (the ``--lengthgen-until-decided`` stopping rule, which a claim test hands to ``run_claim``),
 ``claim`` and ``control`` (the recorders of a claim test and of a negative control, kept on the test's item
 for its report)."""
@@ -37,6 +38,13 @@ def scale(request: pytest.FixtureRequest):
 def model_cache(pytestconfig: pytest.Config):
     """The run's :class:`~lengthgen.store.cache.Cache` (``--lengthgen-cache-dir``, ``--lengthgen-retrain``)."""
     return session_cache(pytestconfig)
+
+
+@pytest.fixture(scope="session")
+def runtime(pytestconfig: pytest.Config):
+    """This process's :class:`~lengthgen.runtime.Runtime` (``--lengthgen-device``, ``--lengthgen-workers``,
+    ``--lengthgen-scheduler``): made at configure, closed at unconfigure; ``model_cache.runtime`` is the same."""
+    return pytestconfig.stash[state.RUNTIME]
 
 
 @pytest.fixture(scope="session")

@@ -156,7 +156,7 @@ def seeds_arg(text: str) -> tuple[int, ...] | None:
 
 def device_arg(text: str) -> str:
     """``--lengthgen-device``: a torch device name of type cpu or cuda (``cuda:1`` too), checked without
-    importing torch. Whether a CUDA device is present is decided at start (``lengthgen.device.set_device``)."""
+    importing torch. Whether a CUDA device is present is decided at start (``lengthgen.device.device_named``)."""
     if DEVICE_NAME.fullmatch(text) is None:
         raise argparse.ArgumentTypeError(f"unknown device {text!r} (use cpu or cuda, or cuda:N for one GPU)")
     return text

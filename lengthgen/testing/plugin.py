@@ -23,15 +23,17 @@ hook: each module's own ``pytest_configure`` runs as it is registered).
   MAX), ``--lengthgen-summary-md=FILE``. Every value is checked as it is parsed.
 - :mod:`~lengthgen.testing.session`: one torch thread per process by default (xdist workers share 2 cores;
   the ops are small), matplotlib's Agg backend, the directories checked at start (exit 4, one line), the
-  run's model cache, and the xdist ``workerinput``/``workeroutput`` (the ``--lengthgen-retrain`` time; each
-  worker's cache counters and peak resident memory, ``ru_maxrss``).
+  process's :class:`~lengthgen.runtime.Runtime` (device, training processes, Dask client, memo; made at
+  configure, closed at unconfigure), the run's model cache (which carries it), and the xdist
+  ``workerinput``/``workeroutput`` (the ``--lengthgen-retrain`` time; each worker's cache counters and peak
+  resident memory, ``ru_maxrss``).
 - :mod:`~lengthgen.testing.selection`: claim tests run at the paper's scale by default; their ``quick``
   variants run only when the ``-m`` expression names ``quick`` (``pytest -m quick``); a claim test also
   answers ``-k`` by its claim id (``-k C15``; pytest matches substrings, so ``-k C2`` also selects
   C20..C22: name the file for C2 alone).
-- :mod:`~lengthgen.testing.fixtures`: ``scale``, ``model_cache`` (not ``cache``: that is pytest's own), and
-  ``claim``/``control``, a :class:`~lengthgen.records.ClaimRecorder` (``ControlRecorder``) for the id of the
-  test's ``@pytest.mark.claim("Cn")`` (``control``).
+- :mod:`~lengthgen.testing.fixtures`: ``scale``, ``model_cache`` (not ``cache``: that is pytest's own),
+  ``runtime``, and ``claim``/``control``, a :class:`~lengthgen.records.ClaimRecorder` (``ControlRecorder``) for
+  the id of the test's ``@pytest.mark.claim("Cn")`` (``control``).
 - :mod:`~lengthgen.testing.verdicts`: after the test, its record (with runtime, pytest's outcome and the
   verdict of ``lengthgen.records.verdict.decide``) rides on the test report's ``user_properties``, so the
   xdist controller receives every worker's records (:mod:`~lengthgen.testing.run` gathers them).

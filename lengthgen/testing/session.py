@@ -1,7 +1,8 @@
-"""The run's set-up and tear-down in each process: torch threads, device, matplotlib backend, the
-``--lengthgen-until-decided`` plan, the Dask client, the training processes of a serial run, the directories, the
-model cache, and what passes between the xdist controller and its workers (``workerinput``: the
-``--lengthgen-retrain`` time; ``workeroutput``: cache counters and peak memory).
+"""The run's set-up and tear-down in each process: torch threads, matplotlib backend, the
+``--lengthgen-until-decided`` plan, the session's :class:`~lengthgen.runtime.Runtime` (the device, the training
+processes of a serial run, the Dask client: made at configure in every process that runs tests, closed at
+unconfigure), the directories, the model cache, and what passes between the xdist controller and its workers
+(``workerinput``: the ``--lengthgen-retrain`` time; ``workeroutput``: cache counters and peak memory).
 
 Directory writability is checked here rather than by a ``type=`` validator: the ``--lengthgen-report-dir``
 default is ``<rootdir>/reports`` and the ``--lengthgen-cache-dir`` default comes from the environment,
@@ -28,24 +29,26 @@ HYPOTHESIS_PLUGIN = "hypothesispytest"  # the name of hypothesis's pytest plugin
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("MPLBACKEND", "Agg")
     controller = state.is_controller(config)
+    device = None
     if not controller or config.getoption("lengthgen_device") != "cpu":  # the controller runs no test: its
         # start, before any worker starts, stays free of torch (whether CUDA is here is still checked)
         import torch
 
-        from lengthgen.device import set_device
+        from lengthgen.device import device_named
 
         torch.set_num_threads(config.getoption("lengthgen_threads"))  # positive: options.threads_arg
         try:
-            set_device(config.getoption("lengthgen_device"))  # a cpu or cuda name (options.device_arg); CUDA here?
-        except ValueError as error:
+            device = device_named(config.getoption("lengthgen_device"))  # a cpu or cuda name (options.device_arg)
+        except ValueError as error:  # CUDA asked for where there is none
             raise pytest.UsageError(str(error)) from None
     _check_directories(config)
-    if config.getoption("lengthgen_scheduler"):  # every xdist worker connects its own client
+    scheduler = config.getoption("lengthgen_scheduler")
+    if controller and scheduler:  # it trains nothing, but an unreachable scheduler is a usage error here too
         from lengthgen.engine import cluster
 
         try:
-            cluster.connect(config.getoption("lengthgen_scheduler"), option="--lengthgen-scheduler")
-        except ValueError as error:  # unreachable, or distributed not installed: exit 4, one line
+            cluster.check(scheduler, option="--lengthgen-scheduler")
+        except ValueError as error:
             raise pytest.UsageError(str(error)) from None
     from lengthgen.sequential import Plan
 
@@ -60,11 +63,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(run, PLUGIN_NAME)
     config.stash[state.STARTED] = time.time()
     config.stash[state.FRESH_AFTER_TIME] = fresh_after
-    if not controller:  # the processes that train
-        from lengthgen.engine.parallel import get_workers, set_workers
+    if not controller:  # the processes that train: each its own runtime (every xdist worker its own client)
+        from lengthgen.engine import cluster
+        from lengthgen.runtime import Runtime
 
-        config.stash[state.WORKERS_BEFORE] = get_workers()  # restored at unconfigure (an in-process pytester run)
-        set_workers(training_workers(config))
+        config.stash[state.RUNTIME] = runtime = Runtime(device, training_workers(config), scheduler)
+        try:
+            cluster.client(runtime, option="--lengthgen-scheduler")
+        except ValueError as error:  # unreachable, or distributed not installed: exit 4, one line
+            raise pytest.UsageError(str(error)) from None
 
 
 def training_workers(config: pytest.Config) -> int:
@@ -112,7 +119,9 @@ def session_cache(config: pytest.Config):
         from lengthgen.store.cache import Cache
 
         config.stash[state.CACHE] = Cache(
-            config.getoption("lengthgen_cache_dir"), fresh_after=config.stash[state.FRESH_AFTER_TIME]
+            config.getoption("lengthgen_cache_dir"),
+            fresh_after=config.stash[state.FRESH_AFTER_TIME],
+            runtime=config.stash.get(state.RUNTIME, None),
         )
     return config.stash[state.CACHE]
 
@@ -144,13 +153,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from lengthgen.testing.reporting import write_run_report
 
     finish_drawing(config)
-    if not state.is_controller(config):  # a serial run's process (the xdist controller trains and imports no torch)
+    runtime = config.stash.get(state.RUNTIME, None)  # a serial run's (the xdist controller has none)
+    if runtime is not None:
         from lengthgen.engine import parallel
 
-        if parallel.has_pool():  # a serial run's training processes: ended, so that their peak memory is known
+        if parallel.has_pool(runtime):  # a serial run's training processes: ended, so that their peak memory is known
             from lengthgen.testing.environment import peak_child_rss_mib
 
-            parallel.shutdown()
+            parallel.shutdown(runtime)
             run.peak_rss["training processes"] = peak_child_rss_mib()
 
     write_run_report(session, session.exitstatus, report_dir(config))
@@ -170,11 +180,6 @@ def drop_idle_hypothesis_summary(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    from lengthgen.engine import cluster
-
-    cluster.close()  # a no-op without --lengthgen-scheduler
-    if state.WORKERS_BEFORE in config.stash:  # a process that trains (not the xdist controller)
-        from lengthgen.engine import parallel
-
-        parallel.shutdown()  # a no-op without training processes
-        parallel.set_workers(config.stash[state.WORKERS_BEFORE])
+    runtime = config.stash.get(state.RUNTIME, None)  # a process that trains (not the xdist controller)
+    if runtime is not None:
+        runtime.close()  # its training processes end, its Dask client disconnects, its memo is dropped

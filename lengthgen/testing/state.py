@@ -23,7 +23,8 @@ RUN = pytest.StashKey[Any]()  # this process's lengthgen.testing.run.RunRecords
 REGISTRY = pytest.StashKey[Any]()  # the claims' lengthgen.registry.Registry, once asked for (registry_of)
 PLAN = pytest.StashKey[Any]()  # --lengthgen-until-decided: its lengthgen.sequential.Plan, or None (one look); every
 # xdist worker keeps its own, and the until_decided fixture hands it to the claim tests
-WORKERS_BEFORE = pytest.StashKey[int]()  # lengthgen.engine.parallel's worker count before configure (restored after)
+RUNTIME = pytest.StashKey[Any]()  # this process's lengthgen.runtime.Runtime, made at configure and closed at
+# unconfigure (absent in the xdist controller, which trains nothing)
 
 # item.stash
 RECORDER = pytest.StashKey[Any]()  # the test's ClaimRecorder or ControlRecorder, once its fixture ran

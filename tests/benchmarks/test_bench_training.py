@@ -19,6 +19,7 @@ from lengthgen.experiments.common import paper_spec
 from lengthgen.engine.grouping import MAX_MEMBERS, group_members
 from lengthgen.models import table_forward
 from lengthgen.engine.parallel import train_passes
+from lengthgen.runtime import Runtime
 from lengthgen.engine.train import Member, _Streams, build_model
 
 FAMILIES = {
@@ -116,7 +117,8 @@ def test_c1_grid_cold(benchmark):
     passes = group_members(members)
 
     def grid():
-        return sum(len(models) for _, models in train_passes(passes, workers=2, threads=1))
+        with Runtime(workers=2) as runtime:
+            return sum(len(models) for _, models in train_passes(passes, runtime, threads=1))
 
     assert benchmark.pedantic(grid, rounds=1, iterations=1) == 48
 
@@ -160,6 +162,7 @@ def test_one_layer_sweep_cold(benchmark):
     passes = group_members(members)
 
     def sweep():
-        return sum(len(models) for _, models in train_passes(passes, workers=2, threads=1))
+        with Runtime(workers=2) as runtime:
+            return sum(len(models) for _, models in train_passes(passes, runtime, threads=1))
 
     assert benchmark.pedantic(sweep, rounds=1, iterations=1) == len(members)

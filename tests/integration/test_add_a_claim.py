@@ -53,6 +53,7 @@ def run_scale(scale):
 def measure(scale, cache, encoding: str = "t5"):
     scale = run_scale(scale)
     return memo(
+        cache.runtime,
         ("one-file", encoding),
         scale,
         lambda: run_biases(scale.context(PAPER_SEEDS), cache, (OFFSET,), (encoding,)),
@@ -141,6 +142,7 @@ def run_scale(scale):
 def measure(scale, cache, encoding: str = "rope"):
     scale = run_scale(scale)
     return memo(
+        cache.runtime,
         ("new-k", encoding),
         scale,
         lambda: run_far(scale.context(PAPER_SEEDS), cache, encoding, (OFFSET,), (LENGTH,)),

@@ -30,6 +30,7 @@ from lengthgen.store.cache import Cache
 from lengthgen.cli import main
 from lengthgen.store.one_layer import train_key, trained
 from lengthgen.engine.train import Member
+from lengthgen.runtime import Runtime
 
 from tests.helpers import ROOT, tiny_spec
 
@@ -92,14 +93,14 @@ def test_cli_bad_and_unreachable_scheduler_are_one_line_usage_errors(capsys):
     status = main([*base, "--scheduler", f"tcp://{HOST}:{closed_port()}"])
     err = capsys.readouterr().err
     assert status == 2 and "cannot connect" in err and err.count("\n") == 1, err
-    assert not cluster.active()
 
 
 def test_without_distributed_the_scheduler_is_a_usage_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
+    runtime = Runtime(scheduler=f"tcp://{HOST}:8786")
     with pytest.raises(ValueError, match=r"needs the dask extra: pip install -e \"\.\[dask\]\""):
-        cluster.connect(f"tcp://{HOST}:8786")
-    assert not cluster.active()
+        cluster.client(runtime)
+    assert runtime.held(cluster.CLIENT) is None
 
 
 def test_the_default_path_imports_nothing_of_dask():
@@ -236,16 +237,16 @@ def dask_cluster(tmp_path_factory):
         local.wait_for_workers(2)
         yield local
     finally:
-        cluster.close()
         if local is not None:
             local.stop()
 
 
 @pytest.fixture
 def on_cluster(dask_cluster):
-    cluster.connect(dask_cluster.address)
-    yield dask_cluster
-    cluster.close()
+    """A runtime whose passes train on the test's cluster (its client connected now, closed after the test)."""
+    with Runtime(scheduler=dask_cluster.address) as runtime:
+        cluster.client(runtime)
+        yield runtime
 
 
 def passes_of(steps: int) -> list[Member]:
@@ -287,11 +288,9 @@ def assert_cache_holds_exactly(cache: Cache, members, reference: Cache) -> None:
 @pytest.mark.slow
 def test_cluster_trains_the_same_numbers_as_a_local_run(on_cluster, tmp_path):
     members = passes_of(steps=60)
-    cluster.close()
-    reference = Cache(tmp_path / "local")
+    reference = Cache(tmp_path / "local")  # a local runtime
     local = trained(members, reference)
-    cluster.connect(on_cluster.address)
-    remote_cache = Cache(tmp_path / "remote")
+    remote_cache = Cache(tmp_path / "remote", runtime=on_cluster)
     remote = trained(members, remote_cache)
     assert_same_models(local, remote)
     assert remote_cache.stats["train:computed"] == len(members)
@@ -330,7 +329,7 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
                 "--out",
                 str(tmp_path / "remote.json"),
                 "--scheduler",
-                on_cluster.address,
+                on_cluster.scheduler,
             ]
         )
         == 0
@@ -339,13 +338,12 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
     test_file = tmp_path / "test_through_cluster.py"
     test_file.write_text(
         textwrap.dedent(f"""
-        from lengthgen.engine import cluster
         from lengthgen.store.one_layer import trained
         from lengthgen.engine.train import Member
         from tests.helpers import ROOT, tiny_spec
 
-        def test_trains_there(model_cache):
-            assert cluster.address() == {on_cluster.address!r}
+        def test_trains_there(model_cache, runtime):
+            assert runtime.scheduler == {on_cluster.scheduler!r} and model_cache.runtime is runtime
             trained([Member(tiny_spec(steps=20), 0)], model_cache)
             assert model_cache.stats["train:computed"] == 1
     """)
@@ -353,7 +351,7 @@ def test_cli_and_pytest_send_passes_to_the_cluster(on_cluster, tmp_path):
     result = run_pytest(
         [
             str(test_file),
-            f"--lengthgen-scheduler={on_cluster.address}",
+            f"--lengthgen-scheduler={on_cluster.scheduler}",
             f"--lengthgen-cache-dir={tmp_path / 'py'}",
             "-o",
             "lengthgen_suite=true",
@@ -375,27 +373,25 @@ def test_two_layer_models_train_through_the_cluster(on_cluster, tmp_path, monkey
     sent = []
     real = cluster.remote_passes
     monkeypatch.setattr(
-        cluster, "remote_passes", lambda passes, *a, **k: sent.append(len(passes)) or real(passes, *a, **k)
+        cluster,
+        "remote_passes",
+        lambda runtime, passes, *a, **k: sent.append(len(passes)) or real(runtime, passes, *a, **k),
     )
-    remote_cache = Cache(tmp_path / "remote")
+    remote_cache = Cache(tmp_path / "remote", runtime=on_cluster)
     remote = st.trained_transformers(members, remote_cache)
     assert sent == [2] and remote_cache.stats[f"{st.CACHE_KIND}:computed"] == len(members)  # two passes, remotely
-    cluster.close()
     local = st.trained_transformers(members, Cache(tmp_path / "local"))
-    cluster.connect(on_cluster.address)
     for a, b in zip(local, remote):
         assert isinstance(b, tt.TrainedTransformer) and (a.spec, a.seed) == (b.spec, b.seed)
         assert all(torch.equal(a.state[n], b.state[n]) for n in a.state) and a.trajectory == b.trajectory
 
 
 @pytest.mark.slow
-def test_a_worker_killed_mid_pass_loses_and_corrupts_nothing(on_cluster, tmp_path):
+def test_a_worker_killed_mid_pass_loses_and_corrupts_nothing(dask_cluster, on_cluster, tmp_path):
     members = passes_of(steps=KILLED_PASS_STEPS)
-    cluster.close()
     reference = Cache(tmp_path / "local")
     local = trained(members, reference)
-    cluster.connect(on_cluster.address)
-    client = cluster.client()
+    client = cluster.client(on_cluster)
     killed: dict[str, object] = {}
 
     def kill_a_busy_worker() -> None:
@@ -412,13 +408,13 @@ def test_a_worker_killed_mid_pass_loses_and_corrupts_nothing(on_cluster, tmp_pat
                 names = {a: info["name"] for a, info in client.scheduler_info()["workers"].items()}
                 still = client.processing().get(address, ())
                 killed.update(name=names[address], keys=list(keys), still_running=bool(set(keys) & set(still)))
-                on_cluster.kill(names[address])
+                dask_cluster.kill(names[address])
                 return
             time.sleep(0.05)
 
     watcher = threading.Thread(target=kill_a_busy_worker, daemon=True)
     watcher.start()
-    remote_cache = Cache(tmp_path / "remote")
+    remote_cache = Cache(tmp_path / "remote", runtime=on_cluster)
     remote = trained(members, remote_cache)
     watcher.join(STOP_TIMEOUT_S)
     assert killed.get("still_running"), f"no worker was killed while its pass ran: {killed}"

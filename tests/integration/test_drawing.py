@@ -11,15 +11,19 @@ from lengthgen.engine import parallel
 from lengthgen.report import figure_specs as specs
 from lengthgen.report import figures
 from lengthgen.report.writer import DRAWINGS
-from lengthgen.testing import drawing
+from lengthgen.runtime import Runtime
+from lengthgen.testing import drawing, state
 
 
 class _Config:
-    """What ``draw_soon`` reads of a pytest config: the report directory's option and root, and the stash."""
+    """What ``draw_soon`` reads of a pytest config: the report directory's option and root, and the stash (with
+    the session's runtime, where one is given)."""
 
-    def __init__(self, report_dir: Path):
+    def __init__(self, report_dir: Path, runtime: Runtime | None = None):
         self.rootpath = report_dir.parent
         self.stash = pytest.Stash()
+        if runtime is not None:
+            self.stash[state.RUNTIME] = runtime
         self._report_dir = str(report_dir)
 
     def getoption(self, name):
@@ -60,15 +64,12 @@ def test_a_spec_that_cannot_be_drawn_is_left_to_the_page(tmp_path):
 
 @pytest.mark.slow
 def test_a_serial_run_with_training_processes_draws_there(tmp_path, monkeypatch):
-    monkeypatch.setattr(parallel, "_WORKERS", 2)
-    monkeypatch.setattr(parallel, "_POOL", None)
-    config = _Config(tmp_path / "reports")
-    try:
+    with Runtime(workers=2) as runtime:
+        config = _Config(tmp_path / "reports", runtime)
         _reads_only(monkeypatch)  # in this process: the training processes import their own renderer
         drawing.draw_soon(config, FIGURES)
         assert len(config.stash[drawing.PENDING]) == 2
+        assert parallel.has_pool(runtime)
         drawing.finish_drawing(config)
         assert config.stash[drawing.PENDING] == []
-    finally:
-        parallel.shutdown()
     assert len(list((tmp_path / "reports" / DRAWINGS).glob("*.json"))) == 2

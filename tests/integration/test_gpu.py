@@ -16,12 +16,13 @@ import torch
 
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig
-from lengthgen.device import get_device, set_device
 from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.store.one_layer import evaluated, train_key, trained
 from lengthgen.engine.train import Member, train_members
 from lengthgen.engine.evaluate_two_layer import evaluate_transformer
 from lengthgen.engine.train_two_layer import TwoLayerSpec, train_transformers
+from lengthgen.device import computing_on
+from lengthgen.runtime import Runtime
 
 from tests.helpers import tiny_spec
 
@@ -29,6 +30,13 @@ NO_CUDA = (
     "no CUDA device on this machine: the CPU-against-CUDA comparison needs one (torch.cuda.is_available() is False)"
 )
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_CUDA)
+CUDA = torch.device("cuda")
+
+
+def on_cuda(function, *args):
+    with computing_on(CUDA):
+        return function(*args)
+
 
 STEPS = 60  # Adam steps of the one-layer comparisons (as tests/unit/test_device.py)
 TRANSFORMER_STEPS = 20  # the two-layer model: 20 steps of batch 8
@@ -43,18 +51,6 @@ ACCURACY_ATOL = 0.01
 TRANSFORMER_WEIGHT_ATOL = 2e-3
 # its per-position accuracies and attention over 256 sequences
 TRANSFORMER_EVAL_ATOL = 0.02
-
-
-@pytest.fixture
-def restore_device():
-    before = get_device()
-    yield
-    set_device(str(before))
-
-
-def on(device: str, function, *args):
-    set_device(device)
-    return function(*args)
 
 
 def assert_close_models(cpu, gpu, weight_atol: float) -> None:
@@ -79,13 +75,13 @@ VARIANTS = {  # one-layer configurations test_device.py does not cover
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_one_layer_variants_match_the_cpu(variant, restore_device):
+def test_one_layer_variants_match_the_cpu(variant):
     members = [Member(VARIANTS[variant], 0), Member(VARIANTS[variant], 1)]
     evaluation = EvalConfig(lengths=(12, 24), sequences=512)
-    cpu = on("cpu", train_members, members)
+    cpu = train_members(members)
     cpu_eval = evaluate_models(cpu, evaluation)
-    gpu = on("cuda", train_members, members)
-    gpu_eval = evaluate_models(gpu, evaluation)
+    gpu = on_cuda(train_members, members)
+    gpu_eval = on_cuda(evaluate_models, gpu, evaluation)
     assert_close_models(cpu, gpu, WEIGHT_ATOL)
     for rows_a, rows_b in zip(cpu_eval, gpu_eval):
         for ra, rb in zip(rows_a, rows_b):
@@ -93,16 +89,16 @@ def test_one_layer_variants_match_the_cpu(variant, restore_device):
 
 
 @pytest.mark.parametrize("encoding", ["rope", "ape"])
-def test_two_layer_transformer_trains_and_evaluates_like_the_cpu(encoding, restore_device):
+def test_two_layer_transformer_trains_and_evaluates_like_the_cpu(encoding):
     spec = TwoLayerSpec().replace(
         model={"encoding": encoding, "d": 32}, train={"steps": TRANSFORMER_STEPS, "batch": 8, "record_every": 5}
     )
     members = [Member(spec, 0), Member(spec, 1)]
     evaluation = EvalConfig(lengths=(16, 32), sequences=256)
-    cpu = on("cpu", train_transformers, members)
+    cpu = train_transformers(members)
     cpu_eval = [evaluate_transformer(m, evaluation) for m in cpu]
-    gpu = on("cuda", train_transformers, members)
-    gpu_eval = [evaluate_transformer(m, evaluation) for m in gpu]
+    gpu = on_cuda(train_transformers, members)
+    gpu_eval = [on_cuda(evaluate_transformer, m, evaluation) for m in gpu]
     assert_close_models(cpu, gpu, TRANSFORMER_WEIGHT_ATOL)
     for a, b in zip(cpu_eval, gpu_eval):
         for t, (x, y) in enumerate(zip(a.position_accuracy, b.position_accuracy)):
@@ -112,16 +108,15 @@ def test_two_layer_transformer_trains_and_evaluates_like_the_cpu(encoding, resto
         )
 
 
-def test_the_cache_on_the_gpu_keeps_cuda_models_apart_and_loads_them_back(tmp_path, restore_device):
+def test_the_cache_on_the_gpu_keeps_cuda_models_apart_and_loads_them_back(tmp_path):
     members = [Member(tiny_spec("rope", steps=STEPS), seed) for seed in (0, 1)]
     evaluation = EvalConfig(lengths=(12, 24), sequences=512)
-    cache = Cache(tmp_path)
-    cpu = on("cpu", trained, members, cache)
+    cpu_cache, cache = Cache(tmp_path), Cache(tmp_path, runtime=Runtime("cuda"))  # one folder, two devices
+    cpu = trained(members, cpu_cache)
     cpu_keys = {train_key(m) for m in members}
-    set_device("cuda")
-    assert {train_key(m) for m in members}.isdisjoint(cpu_keys)  # the device is part of the key
+    assert {train_key(m, CUDA) for m in members}.isdisjoint(cpu_keys)  # the device is part of the key
     gpu = trained(members, cache)
-    assert cache.stats["train:computed"] == 4  # two on the CPU, two on the GPU: nothing shared
+    assert cpu_cache.stats["train:computed"] == cache.stats["train:computed"] == 2  # nothing shared
     again = trained(members, cache)
     assert cache.stats["train:hit"] == 2
     for a, b in zip(gpu, again):
@@ -129,8 +124,7 @@ def test_the_cache_on_the_gpu_keeps_cuda_models_apart_and_loads_them_back(tmp_pa
             assert torch.equal(a.state[name], b.state[name])
     assert_close_models(cpu, gpu, WEIGHT_ATOL)
     gpu_rows = evaluated(gpu, evaluation, cache)
-    set_device("cpu")
-    cpu_rows = evaluated(cpu, evaluation, cache)
+    cpu_rows = evaluated(cpu, evaluation, cpu_cache)
     for rows_a, rows_b in zip(cpu_rows, gpu_rows):
         for ra, rb in zip(rows_a, rows_b):
             assert abs(ra.accuracy - rb.accuracy) <= ACCURACY_ATOL, (ra.length, ra.accuracy, rb.accuracy)

@@ -31,13 +31,27 @@ def _run() -> dict:
     return with_cells_of(reference, json.loads(gzip.decompress(EXTENDED.read_bytes())))
 
 
-def test_the_file_names_only_cells_of_the_plan_and_known_preconditions():
-    known = {(u.name, c) for u, c in plan.all_cells()}
-    assert set(plan.DECLARATIONS.cells) <= known
-    assert all(set(c.preconditions) <= set(preconditions.PRECONDITIONS) for c in plan.DECLARATIONS.cells.values())
+@pytest.fixture(scope="module")
+def declared() -> D.Declarations:
+    return plan.load_declarations()
 
 
-def test_every_declared_check_is_one_the_claim_emits():
+def test_the_file_names_only_cells_of_the_plan_and_known_preconditions(declared):
+    known = {(u.name, c) for u, c in plan.all_cells(plan.NONE_DECLARED)}
+    assert set(declared.cells) <= known
+    assert all(set(c.preconditions) <= set(preconditions.PRECONDITIONS) for c in declared.cells.values())
+
+
+def test_a_file_naming_an_unknown_cell_is_one_line_naming_it(tmp_path):
+    path = tmp_path / "declared.json"
+    path.write_text(
+        json.dumps(D.Declarations({("x", "C1"): D.DeclaredCell("x", "C1", "reproduced")}, {}, {}).to_json())
+    )
+    with pytest.raises(ValueError, match=r"declared.json: cell \('x', 'C1'\) is not a cell of the multiverse"):
+        plan.load_declarations(path)
+
+
+def test_every_declared_check_is_one_the_claim_emits(declared):
     """Each check a cell declares failing is a check its column's claim records at the paper's point, or one the
     cell itself recorded in the reference run or the extended cells' (a check named by what it measured there,
     such as P6's "longest L selecting -K", is named by the universe's models)."""
@@ -52,15 +66,15 @@ def test_every_declared_check_is_one_the_claim_emits():
     own = {
         (universe_of(r), column_of(r, catalogue)): {c["name"] for c in r["checks"]} for r in run.get("multiverse", [])
     }
-    for (universe, column), cell in plan.DECLARATIONS.cells.items():
+    for (universe, column), cell in declared.cells.items():
         if cell.outcome == "not reproduced" and cell.checks != D.OWN:
             unknown = set(cell.checks) - emitted.get(column, set()) - own.get((universe, column), set())
             assert not unknown, f"{universe}/{column}: {sorted(unknown)} are not checks {column} emits"
 
 
-def test_every_non_reproduction_has_a_reason_and_every_cell_an_expectation():
-    for (universe, column), cell in plan.DECLARATIONS.cells.items():
-        expected = plan.declaration(universe, column)
+def test_every_non_reproduction_has_a_reason_and_every_cell_an_expectation(declared):
+    for (universe, column), cell in declared.cells.items():
+        expected = plan.declaration(declared, universe, column)
         if cell.outcome == "not reproduced":
             assert expected.declared is not None and expected.declared.why.strip()
         elif cell.outcome == "ruled out":
@@ -95,9 +109,9 @@ def test_a_declared_cell_is_the_records_declaration_and_its_preconditions():
         D.DeclaredCell(None, "one-layer fit")
 
 
-def test_init_gpt2_is_ruled_out_for_every_one_layer_claim():
+def test_init_gpt2_is_ruled_out_for_every_one_layer_claim(declared):
     """The negative control of the preconditions: the reading under which the heads do not fit is ruled out."""
-    for (universe, column), cell in plan.DECLARATIONS.cells.items():
+    for (universe, column), cell in declared.cells.items():
         if universe == "init=gpt2":
             assert cell.outcome == "ruled out" and "one-layer fit" in cell.preconditions, (universe, column)
 
@@ -188,48 +202,48 @@ def _fake(monkeypatch, fit: float):
     return seen
 
 
-def _declare(monkeypatch, cell: D.RecordedCell | None):
-    cells = {} if cell is None else {(cell.universe, cell.column): cell}
-    monkeypatch.setattr(plan, "DECLARATIONS", D.Declarations(cells, {}, {}))
+def _declare(cell: D.RecordedCell | None) -> D.Declarations:
+    """Declarations holding ``cell`` alone (None: no cell)."""
+    return D.Declarations({} if cell is None else {(cell.universe, cell.column): cell}, {}, {})
 
 
 def test_a_cell_measures_under_its_universe_and_follows_its_declaration(monkeypatch):
     seen = _fake(monkeypatch, fit=1.0)
-    _declare(monkeypatch, None)  # not in the file: the claim's own declaration at the paper's point
+    declared = _declare(None)  # not in the file: the claim's own declaration at the paper's point
     recorder = ClaimRecorder("C20")
     with pytest.raises(NotReproduced):
-        cells_module.test_multiverse("lengths=per-batch", "C20", None, recorder)
+        cells_module.test_multiverse("lengths=per-batch", "C20", declared, None, recorder)
     assert seen == ["lengths=per-batch"] and recorder.record.universe == "lengths=per-batch"
     assert [c.passed for c in recorder.record.preconditions] == [True]
-    _declare(monkeypatch, D.RecordedCell("lengths=per-batch", "C20", "reproduced"))
+    declared = _declare(D.RecordedCell("lengths=per-batch", "C20", "reproduced"))
     with pytest.raises(AssertionError):  # declared reproduced: the failing checks are undeclared
-        cells_module.test_multiverse("lengths=per-batch", "C20", None, ClaimRecorder("C20"))
-    _declare(monkeypatch, D.RecordedCell("lengths=per-batch", "C20", "not reproduced", D.OWN))
+        cells_module.test_multiverse("lengths=per-batch", "C20", declared, None, ClaimRecorder("C20"))
+    declared = _declare(D.RecordedCell("lengths=per-batch", "C20", "not reproduced", D.OWN))
     with pytest.raises(NotReproduced):
-        cells_module.test_multiverse("lengths=per-batch", "C20", None, ClaimRecorder("C20"))
+        cells_module.test_multiverse("lengths=per-batch", "C20", declared, None, ClaimRecorder("C20"))
 
 
 def test_a_failed_precondition_rules_the_cell_out_without_measuring(monkeypatch):
     seen = _fake(monkeypatch, fit=0.55)
-    _declare(monkeypatch, D.RecordedCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
+    declared = _declare(D.RecordedCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
     recorder = ClaimRecorder("C20")
-    cells_module.test_multiverse("init=gpt2", "C20", None, recorder)  # passes: ruled out, as declared
+    cells_module.test_multiverse("init=gpt2", "C20", declared, None, recorder)  # passes: ruled out, as declared
     record = recorder.record
     assert seen == [] and not record.checks and record.verdict == "ruled out"
     assert "one-layer fit" in record.ruled_out and "0.55" in record.ruled_out
-    _declare(monkeypatch, D.RecordedCell("init=gpt2", "C20", "reproduced"))
+    declared = _declare(D.RecordedCell("init=gpt2", "C20", "reproduced"))
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError, match="which the declarations do not expect"):
-        cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
+        cells_module.test_multiverse("init=gpt2", "C20", declared, None, recorder)
     assert recorder.record.verdict == "not reproduced (undeclared)"
 
 
 def test_a_cell_declared_ruled_out_whose_preconditions_hold_is_a_finding(monkeypatch):
     _fake(monkeypatch, fit=1.0)
-    _declare(monkeypatch, D.RecordedCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
+    declared = _declare(D.RecordedCell("init=gpt2", "C20", "ruled out", preconditions=("one-layer fit",)))
     recorder = ClaimRecorder("C20")
     with pytest.raises(AssertionError, match="every precondition held"):
-        cells_module.test_multiverse("init=gpt2", "C20", None, recorder)
+        cells_module.test_multiverse("init=gpt2", "C20", declared, None, recorder)
     assert recorder.record.verdict == "not reproduced (undeclared)"
 
 

@@ -32,11 +32,11 @@ def test_holds_memory(claim):
     claim.verify()
 
 @pytest.mark.claim("C5")
-def test_small(claim):
+def test_small(claim, runtime):
     from lengthgen.engine import parallel
 
-    # work for the training processes where the run has them (a serial run with --lengthgen-workers=2)
-    assert sorted(parallel.map_unordered(abs, [-1, -2], workers=parallel.get_workers(), threads=1)) == [(0, 1), (1, 2)]
+    # work for the session runtime's training processes where it has them (a serial run, --lengthgen-workers=2)
+    assert sorted(parallel.map_unordered(abs, [-1, -2], runtime, threads=1)) == [(0, 1), (1, 2)]
     claim.set_scale(name="paper", seeds=1, paper_seeds=1)
     claim.check("peak offset", -2.0, "==", -2.0)
     claim.verify()

@@ -8,10 +8,11 @@ import pytest
 import torch
 
 from lengthgen.config import EvalConfig
-from lengthgen.device import get_device, set_device
+from lengthgen.device import CPU, computing_on, device_named, get_device
 from lengthgen.engine.evaluate import evaluate_models
-from lengthgen.store.one_layer import train_key
 from lengthgen.engine.train import Member, train_members
+from lengthgen.runtime import Runtime
+from lengthgen.store.one_layer import train_key
 
 from tests.helpers import tiny_spec
 
@@ -24,48 +25,58 @@ DEVICE_ACCURACY_ATOL = 0.01
 NO_CUDA = "no CUDA device on this machine: the GPU comparison needs one (torch.cuda.is_available() is False)"
 
 
-@pytest.fixture
-def restore_device():
-    before = get_device()
-    yield
-    set_device(str(before))
-
-
 def test_default_is_cpu():
-    assert get_device() == torch.device("cpu")
+    assert Runtime().device == CPU == get_device() == torch.device("cpu")
+
+
+def test_a_computation_runs_on_its_device_and_leaves_the_one_before():
+    meta = torch.device("meta")  # any torch.device: nothing computes here
+    with computing_on(meta):
+        assert get_device() == meta
+        with computing_on(CPU):
+            assert get_device() == CPU
+        assert get_device() == meta
+    assert get_device() == CPU
+    with pytest.raises(ValueError, match="'cuda'"):
+        with computing_on("cuda"):
+            pass
+
+
+def test_a_runtime_takes_a_device_by_name():
+    assert Runtime("cpu").device == CPU
 
 
 @pytest.mark.parametrize("name, fragment", [("tpu", "'tpu'"), ("mps", "'mps'")])
-def test_unknown_devices_rejected(name, fragment, restore_device):
+def test_unknown_devices_rejected(name, fragment):
     with pytest.raises(ValueError, match=fragment):
-        set_device(name)
+        device_named(name)
+    with pytest.raises(ValueError, match=fragment):
+        Runtime(name)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA; the absent-device error cannot occur")
-def test_cuda_without_a_gpu_is_a_clear_error(restore_device):
+def test_cuda_without_a_gpu_is_a_clear_error():
     with pytest.raises(ValueError, match="no CUDA device is available"):
-        set_device("cuda")
+        Runtime("cuda")
 
 
-def test_device_is_part_of_the_cache_key(restore_device, monkeypatch):
+def test_device_is_part_of_the_cache_key():
     member = Member(tiny_spec(), 0)
-    cpu_key = train_key(member)
-    monkeypatch.setattr("lengthgen.store.fingerprint.get_device", lambda: torch.device("cuda"))
-    assert train_key(member) != cpu_key
+    assert train_key(member, torch.device("cuda")) != train_key(member) == train_key(member, CPU)
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_CUDA)
 @pytest.mark.parametrize("encoding", ["rope", "ape"])
-def test_cuda_matches_cpu_within_tolerance(encoding, restore_device):
+def test_cuda_matches_cpu_within_tolerance(encoding):
     spec = tiny_spec(encoding, steps=60)
     members = [Member(spec, 0), Member(spec, 1)]
     evaluation = EvalConfig(lengths=(12, 24), sequences=512)
-    set_device("cpu")
     cpu = train_members(members)
     cpu_eval = evaluate_models(cpu, evaluation)
-    set_device("cuda")
-    gpu = train_members(members)
-    gpu_eval = evaluate_models(gpu, evaluation)
+    cuda = torch.device("cuda")
+    with computing_on(cuda):
+        gpu = train_members(members)
+        gpu_eval = evaluate_models(gpu, evaluation)
     for a, b in zip(cpu, gpu):
         for name in a.state:
             assert b.state[name].device.type == "cpu"

@@ -16,6 +16,7 @@ from lengthgen.experiments.two_layer import FIRST_WIDTH, STEPS, WIDTH, two_layer
 from lengthgen import readings as rg
 from lengthgen.context import Context
 from lengthgen.scale import PAPER as PAPER_SCALE, QUICK
+from lengthgen.runtime import Runtime
 from claims import multiverse as cells
 from claims.memo import MemoKey, memo
 
@@ -130,7 +131,9 @@ def test_memo_keys_differ_per_universe():
         return len(calls)
 
     other = dataclasses.replace(PAPER_SCALE, universe=rg.universe("lengths=per-batch+ape-rows=zero"))
-    served = [memo(("test-multiverse-memo",), scale, compute) for scale in (PAPER_SCALE, other, PAPER_SCALE, other)]
+    with Runtime() as runtime:
+        scales = (PAPER_SCALE, other, PAPER_SCALE, other)
+        served = [memo(runtime, ("test-multiverse-memo",), scale, compute) for scale in scales]
     assert served == [1, 2, 1, 2] and len(calls) == 2  # computed once per universe, then served
     with pytest.raises(ValueError, match="'paper'"):
         MemoKey("paper", ("phenomenon", 1))
@@ -180,11 +183,17 @@ def test_a_combination_takes_one_reading_per_choice_in_the_registry_order():
     assert [u.name.count("+") for u in rg.factorial(three)] == [1, 1, 1, 2]
 
 
-def test_the_factorial_leaves_out_readings_ruled_out_alone():
+@pytest.fixture(scope="module")
+def declared():
+    """The claims' multiverse declarations (claims/multiverse_declared.json)."""
+    return cells.load_declarations()
+
+
+def test_the_factorial_leaves_out_readings_ruled_out_alone(declared):
     """init=gpt2 is ruled out alone for every one-layer claim (the declarations): no combination holds it;
     every combination is extended (its cost), each single reading's cell is planned."""
-    recorded = {c for _, c in cells.DECLARATIONS.cells}  # a claim added since is not declared until recorded
-    combined = [(u, c) for u, c in cells.all_cells() if "+" in u.name and c in recorded]
+    recorded = {c for _, c in declared.cells}  # a claim added since is not declared until recorded
+    combined = [(u, c) for u, c in cells.all_cells(declared) if "+" in u.name and c in recorded]
     assert combined and not any("init=gpt2" in u.name for u, _ in combined)
     c8 = {u.name for u, c in combined if c == "C8"}  # per-batch, flax, zero and token are admissible alone for C8
     assert (
@@ -195,8 +204,8 @@ def test_the_factorial_leaves_out_readings_ruled_out_alone():
     assert [u.name for u, c in combined if c == "C3"] == ["lengths=per-batch+init=flax"]  # RoPE: no APE readings
     c9 = [u for u, c in combined if c == "C9"]  # C9 adds weight-decay=decoupled: 2^5 - 1 - 5 combinations
     assert len(c9) == 26 and all(not any(r.name == "init=gpt2" for r in u.readings) for u in c9)
-    assert all(cells.extended(u.name, c) and cells.plan().extended(u.name, c) for u, c in combined)
-    assert dict(cells.not_run())["init=gpt2"].startswith("ruled out alone")
+    assert all(cells.extended(u.name, c) and cells.plan(declared).extended(u.name, c) for u, c in combined)
+    assert dict(cells.not_run(declared))["init=gpt2"].startswith("ruled out alone")
 
 
 LONGER = "two-layer-steps=900"  # the two-layer reading that trains the transformers 3x as long
@@ -211,10 +220,10 @@ LEFT_OUT = (
 )
 
 
-def test_every_touched_claim_has_a_cell_under_every_universe_default_or_extended():
-    plan = cells.plan()
-    every = {(u.name, c) for u, c in cells.all_cells()}
-    default, extended = set(map(_named, cells.cells())), set(map(_named, cells.extended_cells()))
+def test_every_touched_claim_has_a_cell_under_every_universe_default_or_extended(declared):
+    plan = cells.plan(declared)
+    every = {(u.name, c) for u, c in cells.all_cells(declared)}
+    default, extended = set(map(_named, cells.cells(declared))), set(map(_named, cells.extended_cells(declared)))
     assert default | extended == every and not default & extended
     assert set(plan.cells) == every and len(plan.cells) == len(every)
     for universe in rg.UNIVERSES:
@@ -231,7 +240,7 @@ def test_every_touched_claim_has_a_cell_under_every_universe_default_or_extended
             if cells.COLUMNS[column].id in cells.touched(universe) and universe.name != LONGER:
                 assert (universe.name, column) not in extended, (universe.name, column)
     assert {c for u, c in extended if u == LONGER} == {"C12", "C12-d64", "C13", "C13-d64"}
-    assert {c for u, c in cells.cells() if c.startswith("C12")} == {"C12", "C12-d64"}
+    assert {c for u, c in cells.cells(declared) if c.startswith("C12")} == {"C12", "C12-d64"}
 
 
 def _named(cell):
@@ -239,7 +248,7 @@ def _named(cell):
     return universe.name, column
 
 
-def test_the_plain_registry_imports_no_torch():
+def test_the_plain_registry_imports_no_torch(declared):
     """lengthgen.readings, lengthgen.multiverse_cells and lengthgen.registry (what rendering a claims.json reads,
     with the `lengthgen multiverse` command) load without torch, and read the claims' plan back from its recorded
     form as it was."""
@@ -251,7 +260,7 @@ def test_the_plain_registry_imports_no_torch():
 
     from claims.registry import catalogue
 
-    recorded = json.dumps(Registry(catalogue(), cells.plan()).to_dict())
+    recorded = json.dumps(Registry(catalogue(), cells.plan(declared)).to_dict())
     code = (
         "import json, sys; import lengthgen.readings, lengthgen.multiverse_cells as cells, lengthgen.cli.multiverse; "
         "from lengthgen.registry import Registry; r = Registry.from_data(json.load(sys.stdin)); "
@@ -260,11 +269,11 @@ def test_the_plain_registry_imports_no_torch():
     out = subprocess.run(
         [sys.executable, "-c", code], input=recorded, check=True, capture_output=True, text=True, timeout=120
     )
-    assert out.stdout.split() == ["False", str(len(LEFT_OUT)), str(len(cells.cells()))], out.stdout + out.stderr
-    assert Registry.from_data(json.loads(recorded)) == Registry(catalogue(), cells.plan())
+    assert out.stdout.split() == ["False", str(len(LEFT_OUT)), str(len(cells.cells(declared)))], out.stdout + out.stderr
+    assert Registry.from_data(json.loads(recorded)) == Registry(catalogue(), cells.plan(declared))
 
 
-def test_a_cell_the_declarations_lack_says_how_to_record_it_when_it_fails():
+def test_a_cell_the_declarations_lack_says_how_to_record_it_when_it_fails(declared):
     """The claims' conftest adds ``RECORD_STEP`` to a failing multiverse cell's message and reason where the
     declarations file does not hold the cell, and leaves a recorded cell's failure as it was."""
     from types import SimpleNamespace
@@ -273,7 +282,7 @@ def test_a_cell_the_declarations_lack_says_how_to_record_it_when_it_fails():
 
     from claims import conftest
 
-    recorded = next(iter(cells.DECLARATIONS.cells))
+    recorded = next(iter(declared.cells))
 
     def failure(universe_name: str, column: str) -> tuple[str, str]:
         record = SimpleNamespace(verdict_reason="ruled out, which the declarations do not expect: x")
@@ -281,6 +290,7 @@ def test_a_cell_the_declarations_lack_says_how_to_record_it_when_it_fails():
             originalname="test_multiverse",
             callspec=SimpleNamespace(params={"universe_name": universe_name, "column": column}),
             funcargs={"claim": SimpleNamespace(record=record)},
+            config=SimpleNamespace(stash=pytest.Stash()),  # the session's: the declarations are read into it
         )
         call = conftest.pytest_runtest_call(item)
         next(call)

@@ -275,7 +275,8 @@ def test_a_claims_run_records_the_plan_and_list_counts_each_claims_universes(tmp
     from claims.registry import catalogue
 
     data = assemble(all_records(), ENVIRONMENT, registry())
-    assert CellPlan.from_dict(json.loads(json.dumps(data["multiverse_plan"]))) == planner.plan()
+    declared = planner.load_declarations()
+    assert CellPlan.from_dict(json.loads(json.dumps(data["multiverse_plan"]))) == planner.plan(declared)
     assert [e["id"] for e in data["catalogue"]] == [e.id for e in catalogue()]
     assert "catalogue" not in assemble(all_records(), ENVIRONMENT) and "multiverse_plan" not in assemble([], {})
     path = tmp_path / "claims.json"
@@ -283,9 +284,9 @@ def test_a_claims_run_records_the_plan_and_list_counts_each_claims_universes(tmp
     assert main(["multiverse", "--list", "--run", str(path)]) == 0
     out = capsys.readouterr().out
     counts = dict(re.findall(r"^  (C\d+(?:-d64)?|P\d) +(\d+) universes:", out, re.M))
-    every = planner.all_cells()
+    every = planner.all_cells(declared)
     assert counts["C8"] == str(sum(column == "C8" for _, column in every))
-    assert f"all: {len(every)} cells, {len(planner.cells())} in the default run" in out
+    assert f"all: {len(every)} cells, {len(planner.cells(declared))} in the default run" in out
 
 
 def test_list_refuses_a_given_report_without_a_plan_and_hints_for_the_default(tmp_path, capsys, monkeypatch):

@@ -20,7 +20,6 @@ import torch
 import torch.nn.functional as F
 
 from lengthgen.config import ModelConfig, RunSpec, TaskConfig, TrainConfig
-from lengthgen.device import get_device, set_device
 from lengthgen.engine.train import Member, build_model, train_members
 from lengthgen.engine.train_two_layer import TwoLayerSpec, build_transformer, member_losses, train_transformers
 from lengthgen.models import OneLayerHead, table_forward
@@ -56,13 +55,12 @@ GPT2_STD = 0.02
 
 @pytest.fixture
 def one_cpu_thread():
-    """The reference numbers were computed on the CPU with one thread (a matmul's blocking may depend on it)."""
-    threads, device = torch.get_num_threads(), get_device()
+    """The reference numbers were computed on the CPU (the engine's default device) with one thread (a matmul's
+    blocking may depend on it)."""
+    threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    set_device("cpu")
     yield
     torch.set_num_threads(threads)
-    set_device(str(device))
 
 
 def _one_layer(encoding: str, steps: int = 20, train: dict | None = None, **model) -> RunSpec:

@@ -129,25 +129,22 @@ def test_rope_transformer_learns_the_shift_task():
 
 
 @pytest.mark.slow
-def test_worker_processes_train_and_evaluate_the_numbers_of_one_process(tmp_path, monkeypatch):
+def test_worker_processes_train_and_evaluate_the_numbers_of_one_process(tmp_path):
     """``--lengthgen-workers``: the passes of two specs train in two processes, and the models evaluate there,
     bit for bit as in this process."""
     from lengthgen.config import EvalConfig
     from lengthgen.engine import parallel
+    from lengthgen.runtime import Runtime
     from lengthgen.store.two_layer import evaluated_transformers
 
     members = [Member(tiny_spec(encoding, steps=6), seed) for encoding in ("rope", "ape") for seed in (0, 1)]
     evaluation = EvalConfig(lengths=(12, 20), sequences=64)
     alone = trained_transformers(members, Cache(tmp_path / "alone"))
     alone_evals = evaluated_transformers(alone, evaluation, Cache(tmp_path / "alone"))
-    monkeypatch.setattr(parallel, "_WORKERS", 2)
-    monkeypatch.setattr(parallel, "_POOL", None)
-    try:
-        spread = trained_transformers(members, Cache(tmp_path / "spread"))
-        spread_evals = evaluated_transformers(spread, evaluation, Cache(tmp_path / "spread"))
-        assert parallel._POOL is not None  # the work went to the pool
-    finally:
-        parallel.shutdown()
+    with Runtime(workers=2) as runtime:
+        spread = trained_transformers(members, Cache(tmp_path / "spread", runtime=runtime))
+        spread_evals = evaluated_transformers(spread, evaluation, Cache(tmp_path / "spread", runtime=runtime))
+        assert parallel.has_pool(runtime)  # the work went to the pool
     for a, b in zip(alone, spread):
         assert all(torch.equal(a.state[name], b.state[name]) for name in a.state)
         assert a.trajectory == b.trajectory

@@ -45,7 +45,7 @@ def test_the_file_names_only_cells_of_the_plan_and_known_preconditions(declared)
 def test_a_file_naming_an_unknown_cell_is_one_line_naming_it(tmp_path):
     path = tmp_path / "declared.json"
     path.write_text(
-        json.dumps(D.Declarations({("x", "C1"): D.DeclaredCell("x", "C1", "reproduced")}, {}, {}).to_json())
+        json.dumps(D.Declarations({("x", "C1"): D.RecordedCell("x", "C1", "reproduced")}, {}, {}).to_json())
     )
     with pytest.raises(ValueError, match=r"declared.json: cell \('x', 'C1'\) is not a cell of the multiverse"):
         plan.load_declarations(path)

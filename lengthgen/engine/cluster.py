@@ -162,18 +162,18 @@ def remote_passes(
     passes: Sequence[Sequence[Any]],
     train: Callable,
     payload: Callable,
+    key_of: Callable[[dict], str],
     make: Callable,
     threads: int,
     progress: Callable[[int], None] | None = None,
     order: Sequence[int] | None = None,
 ) -> Iterator[tuple[int, list]]:
-    """Yield ``(index, models)`` for every pass as the runtime's cluster finishes it (``make(spec, seed, state,
-    trajectory, seconds)`` rebuilds a model from a worker's plain data). Passes are submitted in
+    """Yield ``(index, models)`` for every pass as the runtime's cluster finishes it (``key_of(payload)``, a
+    member's cache key, names its task; ``make(spec, seed, state, trajectory, seconds)`` rebuilds a model from a
+    worker's plain data). Passes are submitted in
     ``order`` (default: as given); on an error or an abandoned iteration the rest are cancelled."""
     import distributed
     from safetensors.torch import load
-
-    from lengthgen.store.cache import payload_key
 
     connected = client(runtime)
     if connected is None:
@@ -182,7 +182,7 @@ def remote_passes(
     expected = [[payload(m, runtime.device) for m in group] for group in passes]
     futures = {}
     for i in order if order is not None else range(len(passes)):
-        key = task_key([payload_key(p) for p in expected[i]])
+        key = task_key([key_of(p) for p in expected[i]])
         future = connected.submit(run_pass, train, payload, list(passes[i]), threads, device, key=key)
         futures[future] = i
     done = 0

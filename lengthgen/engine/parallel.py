@@ -125,22 +125,24 @@ def train_passes(
     train: Callable[..., list[TrainedModel]] = train_members,
     payload: Callable[[Member, Any], dict] | None = None,
     make: Callable[..., TrainedModel] = TrainedModel,
+    key: Callable[[dict], str] | None = None,
 ) -> Iterator[tuple[int, list[TrainedModel]]]:
     """Yield ``(index, models)`` for every pass as it finishes: in the given order in this process, or spread over
     the runtime's ``workers`` processes (its :func:`pool`) with the longest passes started first, or, when the
     runtime names a Dask scheduler (:mod:`lengthgen.engine.cluster`), on its workers, longest first.
 
     ``train(members, progress=None)`` trains one pass, on the runtime's device (a module-level function: it
-    travels to other processes by reference). On a cluster, ``payload(member, device)`` (the
-    member's cache payload, required there) checks that a worker computed under this process's environment,
-    and ``make(spec, seed, state, trajectory, seconds)`` rebuilds each model from the worker's plain data.
-    ``progress(member_steps_done)`` is called as training advances (per pass when in parallel).
+    travels to other processes by reference). On a cluster, ``payload(member, device)`` (the member's cache
+    payload, required there) checks that a worker computed under this process's environment, ``key(payload)``
+    (the payload's cache key, required there) names the pass's Dask task, and ``make(spec, seed, state,
+    trajectory, seconds)`` rebuilds each model from the worker's plain data. ``progress(member_steps_done)`` is
+    called as training advances (per pass when in parallel).
     """
     if cluster.active(runtime) and passes:
-        if payload is None:
-            raise ValueError("training on a Dask cluster needs the members' cache payload (payload=...)")
+        if payload is None or key is None:
+            raise ValueError("training on a Dask cluster needs the members' cache payload and its key (payload=, key=)")
         order = sorted(range(len(passes)), key=lambda i: -pass_cost(passes[i]))  # longest first
-        yield from cluster.remote_passes(runtime, passes, train, payload, make, threads, progress, order)
+        yield from cluster.remote_passes(runtime, passes, train, payload, key, make, threads, progress, order)
         return
     done = 0
     device = runtime.device

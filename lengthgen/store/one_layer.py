@@ -58,7 +58,9 @@ def trained(members: Sequence[Member], cache: Cache, progress: bool | None = Non
         index = {id(members[i]): i for i in todo}
         steps = sum(len(p) * p[0].spec.train.steps for p in passes)
         with progress_bar(steps, f"train {len(todo)} models", progress, unit="model-step") as update:
-            for number, models in train_passes(passes, runtime, torch.get_num_threads(), update, payload=train_payload):
+            for number, models in train_passes(
+                passes, runtime, torch.get_num_threads(), update, payload=train_payload, key=payload_key
+            ):
                 for member, model in zip(passes[number], models):
                     meta = {"trajectory": model.trajectory, "seconds": model.seconds}
                     yield index[id(member)], model, (train_payload(member, device), meta, model.state)

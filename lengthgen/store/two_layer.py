@@ -96,6 +96,7 @@ def trained_transformers(
                 threads=torch.get_num_threads(),
                 train=train_transformers,
                 payload=train_payload,
+                key=payload_key,
                 make=TrainedTransformer,
             ):
                 yield chunks[number], models

@@ -3,7 +3,7 @@
 well as ``--opt=value``, except the three whose values are paths (``--lengthgen-cache-dir``,
 ``--lengthgen-report-dir``, ``--lengthgen-summary-md``): pytest would take such a value for a test path when
 it chooses its rootdir, so their space form is a one-line usage error that says to write ``--opt=value``
-(:mod:`~lengthgen.testing.space_form`).
+(:func:`~lengthgen.testing.options.refuse_space_form`).
 
 It is active only in this suite's session, one whose ini file sets ``lengthgen_suite = true`` (the
 project's ``pytest.ini``; ``-o lengthgen_suite=true`` elsewhere; ``-p lengthgen`` loads it where plugin
@@ -49,7 +49,7 @@ from __future__ import annotations
 import pytest
 
 from lengthgen.testing.declarations import SUITE_INI
-from lengthgen.testing.space_form import refuse_space_form
+from lengthgen.testing.options import refuse_space_form
 
 # in every session: the options, and the names the plugin declares (its ini key, markers and hook)
 pytest_plugins = ("lengthgen.testing.options", "lengthgen.testing.declarations")
@@ -66,7 +66,7 @@ SUITE_MODULES = (  # registered in this order when the session is the suite's
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
     """A path option in the space form (``--lengthgen-cache-dir DIR``) is a usage error: pytest has already taken
-    its value for a test path when it chose the rootdir (:mod:`lengthgen.testing.space_form`)."""
+    its value for a test path when it chose the rootdir (:func:`lengthgen.testing.options.refuse_space_form`)."""
     refuse_space_form(args)
 
 

@@ -21,12 +21,16 @@ hook: each module's own ``pytest_configure`` runs as it is registered).
   ``lengthgen.sequential``, run by ``claims.run.run_claim``; MAX is optional, so write it with ``=`` or put
   the option last or before another option: a bare ``--lengthgen-until-decided`` takes the next word for
   MAX), ``--lengthgen-summary-md=FILE``. Every value is checked as it is parsed.
-- :mod:`~lengthgen.testing.session`: one torch thread per process by default (xdist workers share 2 cores;
-  the ops are small), matplotlib's Agg backend, the directories checked at start (exit 4, one line), the
-  process's :class:`~lengthgen.runtime.Runtime` (device, training processes, Dask client, memo; made at
-  configure, closed at unconfigure), the run's model cache (which carries it), and the xdist
-  ``workerinput``/``workeroutput`` (the ``--lengthgen-retrain`` time; each worker's cache counters and peak
-  resident memory, ``ru_maxrss``).
+- :mod:`~lengthgen.testing.session`: the process's one
+  :class:`~lengthgen.testing.session.LengthgenSession`, under one ``config.stash`` key
+  (:func:`~lengthgen.testing.session.session_of`): the start time, the ``--lengthgen-retrain`` time, the
+  ``--lengthgen-until-decided`` plan, the report directory, the run's records, the process's
+  :class:`~lengthgen.runtime.Runtime` (device, training processes, Dask client, memo; made at configure, closed at
+  unconfigure), and what is made on first use (the run's model cache, which carries the runtime; the claims'
+  registry; the multiverse's declarations). Also one torch thread per process by default (xdist workers share 2
+  cores; the ops are small), matplotlib's Agg backend, the directories checked at start (exit 4, one line), and
+  the xdist ``workerinput``/``workeroutput`` (the ``--lengthgen-retrain`` time; each worker's cache counters and
+  peak resident memory, ``ru_maxrss``).
 - :mod:`~lengthgen.testing.selection`: claim tests run at the paper's scale by default; their ``quick``
   variants run only when the ``-m`` expression names ``quick`` (``pytest -m quick``); a claim test also
   answers ``-k`` by its claim id (``-k C15``; pytest matches substrings, so ``-k C2`` also selects
@@ -38,10 +42,11 @@ hook: each module's own ``pytest_configure`` runs as it is registered).
   verdict of ``lengthgen.records.verdict.decide``) rides on the test report's ``user_properties``, so the
   xdist controller receives every worker's records (:mod:`~lengthgen.testing.run` gathers them).
 - :mod:`~lengthgen.testing.reporting`: the controller alone writes ``reports/claims.json`` and
-  ``reports/index.html`` (``--lengthgen-report-dir``) at the end of the run and prints the verdict table in the
-  terminal summary.
+  ``reports/index.html`` (``--lengthgen-report-dir``) at the end of the run, once the drawings still pending are
+  done, and prints the verdict table in the terminal summary.
 
-All state lives in ``config.stash`` and ``item.stash`` (:mod:`~lengthgen.testing.state`).
+All state lives in the session object (one ``config.stash`` key) and in a test's ``item.stash`` (its recorder,
+its duration, the models trained before it: :mod:`~lengthgen.testing.verdicts`).
 """
 
 from __future__ import annotations

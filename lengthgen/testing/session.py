@@ -75,11 +75,6 @@ def session_of(config: pytest.Config) -> LengthgenSession:
     return config.stash[SESSION]
 
 
-def report_dir_of(config: pytest.Config) -> Path:
-    """Where the controller writes the report: ``--lengthgen-report-dir``, else ``<rootdir>/reports``."""
-    return Path(config.getoption("lengthgen_report_dir") or config.rootpath / "reports")
-
-
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("MPLBACKEND", "Agg")
     controller = is_controller(config)
@@ -95,7 +90,8 @@ def pytest_configure(config: pytest.Config) -> None:
             device = device_named(config.getoption("lengthgen_device"))  # a cpu or cuda name (options.device_arg)
         except ValueError as error:  # CUDA asked for where there is none
             raise pytest.UsageError(str(error)) from None
-    _check_directories(config)
+    report_dir = Path(config.getoption("lengthgen_report_dir") or config.rootpath / "reports")
+    _check_directories(config, report_dir)
     scheduler = config.getoption("lengthgen_scheduler")
     if controller and scheduler:  # it trains nothing, but an unreachable scheduler is a usage error here too
         from lengthgen.engine import cluster
@@ -124,7 +120,7 @@ def pytest_configure(config: pytest.Config) -> None:
         started=started,
         fresh_after=fresh_after,
         plan=plan,
-        report_dir=report_dir_of(config),
+        report_dir=report_dir,
         run=run,
         runtime=runtime,
     )
@@ -153,15 +149,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
 
 
-def _check_directories(config: pytest.Config) -> None:
-    """An unusable --lengthgen-cache-dir or --lengthgen-report-dir is a usage error (exit 4, one line), never a
-    verdict."""
+def _check_directories(config: pytest.Config, report_dir: Path) -> None:
+    """An unusable --lengthgen-cache-dir or ``report_dir`` (--lengthgen-report-dir) is a usage error (exit 4, one
+    line), never a verdict."""
     from lengthgen.store.files import default_cache_dir, writable_dir
 
     cache_dir = config.getoption("lengthgen_cache_dir") or default_cache_dir()
     checks = [(cache_dir, "--lengthgen-cache-dir")]
     if not is_worker(config):
-        checks.append((report_dir_of(config), "--lengthgen-report-dir"))
+        checks.append((report_dir, "--lengthgen-report-dir"))
     for folder, what in checks:
         try:
             writable_dir(folder, what)

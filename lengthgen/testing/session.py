@@ -71,8 +71,15 @@ SESSION = pytest.StashKey[LengthgenSession]()  # config.stash: the plugin's one 
 
 
 def session_of(config: pytest.Config) -> LengthgenSession:
-    """The :class:`LengthgenSession` of this process (made at configure in the suite's session)."""
-    return config.stash[SESSION]
+    """The :class:`LengthgenSession` of this process (made at configure in the suite's session); a ``LookupError``
+    in a session that is not the suite's, where the plugin keeps nothing."""
+    try:
+        return config.stash[SESSION]
+    except KeyError:
+        raise LookupError(
+            "no lengthgen session in this pytest session: it is the suite's only where the ini sets "
+            "lengthgen_suite = true (and the lengthgen plugin is loaded)"
+        ) from None
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -101,3 +101,10 @@ def test_a_suite_sessions_config_stash_holds_one_lengthgen_key(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert json.loads(out.read_text()) == ["session.SESSION"]
+
+
+def test_a_session_that_is_not_the_suites_has_no_session_object():
+    from types import SimpleNamespace
+
+    with pytest.raises(LookupError, match="lengthgen_suite = true"):
+        session.session_of(SimpleNamespace(stash=pytest.Stash()))

@@ -15,7 +15,8 @@ hands it to the plugin (``pytest_lengthgen_registry``), which records it in ``cl
 
 The cells' expected outcomes, ``multiverse_declared.json``, are read by :func:`load_declarations` and passed to
 every function that needs them (a reading ruled out alone plans no combinations): a pytest session reads them once
-(:func:`session_declarations`, kept on the session's config; the ``declarations`` fixture), nothing at import.
+(:func:`session_declarations`, kept on the plugin's session object; the ``declarations`` fixture), nothing at
+import.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ COLUMNS = {column: spec for spec in CLAIMS.values() for column in spec.columns} 
 DECLARED_PATH = Path(__file__).with_name("multiverse_declared.json")  # the cells' expected outcomes (data, written
 # by `lengthgen multiverse --record`)
 NONE_DECLARED = declared_file.Declarations({}, {}, {})  # no cell declared: every combination is planned
-SESSION_DECLARATIONS = pytest.StashKey[declared_file.Declarations]()  # a session's declarations (config.stash)
 
 
 def touched(universe: Universe) -> tuple[str, ...]:
@@ -168,11 +168,14 @@ def load_declarations(path: Path = DECLARED_PATH) -> declared_file.Declarations:
 
 
 def session_declarations(config: pytest.Config) -> declared_file.Declarations:
-    """The claims' declarations for the pytest session of ``config``: read on first use, then kept on its stash
-    (every xdist worker reads its own)."""
-    if SESSION_DECLARATIONS not in config.stash:
-        config.stash[SESSION_DECLARATIONS] = load_declarations()
-    return config.stash[SESSION_DECLARATIONS]
+    """The claims' declarations for the pytest session of ``config``: read on first use, then kept on the plugin's
+    session object (``lengthgen.testing.session.session_of``; every xdist worker reads its own)."""
+    from lengthgen.testing.session import session_of
+
+    memo = session_of(config).memo
+    if memo.declarations is None:
+        memo.declarations = load_declarations()
+    return memo.declarations
 
 
 def _validated(found: declared_file.Declarations, name: str) -> declared_file.Declarations:

@@ -1,6 +1,6 @@
 """The names the suite's pytest plugin declares, apart from what it does: the ini key that makes a session the
 suite's (:data:`SUITE_INI`), the markers of claim tests (:data:`MARKERS`) and the hook a claims directory answers
-(:mod:`~lengthgen.testing.hooks`).
+(:class:`LengthgenHooks`: how the plugin learns the claims without importing them).
 
 The plugin brings this module into every session it is loaded in (``pytest_plugins`` of
 :mod:`~lengthgen.testing.plugin`), so another project needs no copy of the suite's ``pytest.ini``: its ini sets
@@ -32,12 +32,23 @@ MARKERS = (  # each marker as `pytest --markers` lists it: name(arguments): what
 )
 
 
+class LengthgenHooks:
+    """The plugin's own hook, which a claims directory implements in its ``conftest.py`` (the suite's does:
+    ``claims/conftest.py``)."""
+
+    @pytest.hookspec(firstresult=True)
+    def pytest_lengthgen_registry(self, config: pytest.Config):
+        """Return the claims' :class:`lengthgen.registry.Registry`: every claim's catalogue entry (what each record,
+        the page and the documents show of it) and the plan of the multiverse's cells. Called once per process that
+        runs claim tests, lazily (it may import the claims, and torch with them); the xdist controller takes its
+        workers' instead. A project without the hook gets an empty registry: its claims then need no entry beyond
+        the id of their marker."""
+
+
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     """The plugin's own hook, ``pytest_lengthgen_registry``: a claims directory's conftest answers it with the
     claims' registry."""
-    from lengthgen.testing import hooks
-
-    pluginmanager.add_hookspecs(hooks)
+    pluginmanager.add_hookspecs(LengthgenHooks)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

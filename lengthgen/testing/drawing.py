@@ -14,16 +14,13 @@ included (it names the error there).
 
 from __future__ import annotations
 
-from concurrent.futures import Future, wait
+from concurrent.futures import wait
 from pathlib import Path
 from typing import Any, Mapping
 
 import pytest
 
-from lengthgen.testing import state
-from lengthgen.testing.directories import report_dir
-
-PENDING = pytest.StashKey[list[Future]]()  # drawings handed to the training processes, not yet awaited
+from lengthgen.testing.session import session_of
 
 
 def draw_soon(config: pytest.Config, figures: Mapping[str, Any] | None) -> None:
@@ -34,15 +31,15 @@ def draw_soon(config: pytest.Config, figures: Mapping[str, Any] | None) -> None:
     from lengthgen.engine import cluster, parallel
     from lengthgen.report.writer import DRAWINGS
 
-    folder = report_dir(config) / DRAWINGS
+    state = session_of(config)
+    folder = state.report_dir / DRAWINGS
     specs = [dict(spec) for spec in figures.values() if isinstance(spec, Mapping)]
-    runtime = config.stash.get(state.RUNTIME, None)
+    runtime = state.runtime
     if runtime is not None and runtime.workers > 1 and not cluster.active(runtime):
         import torch
 
         threads = torch.get_num_threads()
-        pending = config.stash.setdefault(PENDING, [])
-        pending += [parallel.submit(runtime, draw, spec, folder, threads=threads) for spec in specs]
+        state.memo.pending += [parallel.submit(runtime, draw, spec, folder, threads=threads) for spec in specs]
         return
     for spec in specs:
         draw(spec, folder)
@@ -61,6 +58,6 @@ def draw(spec: Mapping[str, Any], folder: Path) -> None:
 
 def finish_drawing(config: pytest.Config) -> None:
     """Wait for the drawings still in the training processes (before the report reads them)."""
-    pending = config.stash.get(PENDING, [])
+    pending = session_of(config).memo.pending
     wait(pending)
     pending.clear()

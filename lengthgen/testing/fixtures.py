@@ -11,8 +11,8 @@ import dataclasses
 
 import pytest
 
-from lengthgen.testing import state
-from lengthgen.testing.session import session_cache
+from lengthgen.testing.session import registry_of, session_cache, session_of
+from lengthgen.testing.verdicts import RECORDER
 
 # Every claim test runs at both scales; the quick variant is marked quick (it runs only under -m quick).
 SCALE_PARAMS = [
@@ -44,14 +44,14 @@ def model_cache(pytestconfig: pytest.Config):
 def runtime(pytestconfig: pytest.Config):
     """This process's :class:`~lengthgen.runtime.Runtime` (``--lengthgen-device``, ``--lengthgen-workers``,
     ``--lengthgen-scheduler``): made at configure, closed at unconfigure; ``model_cache.runtime`` is the same."""
-    return pytestconfig.stash[state.RUNTIME]
+    return session_of(pytestconfig).runtime
 
 
 @pytest.fixture(scope="session")
 def until_decided(pytestconfig: pytest.Config):
     """The ``--lengthgen-until-decided[=MAX]`` stopping rule of this run (a :class:`~lengthgen.sequential.Plan`), or
     None without the option (one look at the claim's own seeds)."""
-    return pytestconfig.stash.get(state.PLAN, None)
+    return session_of(pytestconfig).plan
 
 
 def _recorder(request: pytest.FixtureRequest, marker_name: str, make):
@@ -61,10 +61,8 @@ def _recorder(request: pytest.FixtureRequest, marker_name: str, make):
         raise pytest.UsageError(
             f"{request.node.nodeid} uses the {marker_name} fixture without @pytest.mark.{marker_name}('Cn')"
         )
-    recorder = make(
-        state.registry_of(request.config).catalogue.get(marker.args[0]) or marker.args[0], request.node.nodeid
-    )
-    request.node.stash[state.RECORDER] = recorder
+    recorder = make(registry_of(request.config).catalogue.get(marker.args[0]) or marker.args[0], request.node.nodeid)
+    request.node.stash[RECORDER] = recorder
     return recorder
 
 

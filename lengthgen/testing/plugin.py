@@ -3,7 +3,7 @@
 well as ``--opt=value``, except the three whose values are paths (``--lengthgen-cache-dir``,
 ``--lengthgen-report-dir``, ``--lengthgen-summary-md``): pytest would take such a value for a test path when
 it chooses its rootdir, so their space form is a one-line usage error that says to write ``--opt=value``
-(:mod:`~lengthgen.testing.space_form`).
+(:func:`~lengthgen.testing.options.refuse_space_form`).
 
 It is active only in this suite's session, one whose ini file sets ``lengthgen_suite = true`` (the
 project's ``pytest.ini``; ``-o lengthgen_suite=true`` elsewhere; ``-p lengthgen`` loads it where plugin
@@ -21,12 +21,16 @@ hook: each module's own ``pytest_configure`` runs as it is registered).
   ``lengthgen.sequential``, run by ``claims.run.run_claim``; MAX is optional, so write it with ``=`` or put
   the option last or before another option: a bare ``--lengthgen-until-decided`` takes the next word for
   MAX), ``--lengthgen-summary-md=FILE``. Every value is checked as it is parsed.
-- :mod:`~lengthgen.testing.session`: one torch thread per process by default (xdist workers share 2 cores;
-  the ops are small), matplotlib's Agg backend, the directories checked at start (exit 4, one line), the
-  process's :class:`~lengthgen.runtime.Runtime` (device, training processes, Dask client, memo; made at
-  configure, closed at unconfigure), the run's model cache (which carries it), and the xdist
-  ``workerinput``/``workeroutput`` (the ``--lengthgen-retrain`` time; each worker's cache counters and peak
-  resident memory, ``ru_maxrss``).
+- :mod:`~lengthgen.testing.session`: the process's one
+  :class:`~lengthgen.testing.session.LengthgenSession`, under one ``config.stash`` key
+  (:func:`~lengthgen.testing.session.session_of`): the start time, the ``--lengthgen-retrain`` time, the
+  ``--lengthgen-until-decided`` plan, the report directory, the run's records, the process's
+  :class:`~lengthgen.runtime.Runtime` (device, training processes, Dask client, memo; made at configure, closed at
+  unconfigure), and what is made on first use (the run's model cache, which carries the runtime; the claims'
+  registry; the multiverse's declarations). Also one torch thread per process by default (xdist workers share 2
+  cores; the ops are small), matplotlib's Agg backend, the directories checked at start (exit 4, one line), and
+  the xdist ``workerinput``/``workeroutput`` (the ``--lengthgen-retrain`` time; each worker's cache counters and
+  peak resident memory, ``ru_maxrss``).
 - :mod:`~lengthgen.testing.selection`: claim tests run at the paper's scale by default; their ``quick``
   variants run only when the ``-m`` expression names ``quick`` (``pytest -m quick``); a claim test also
   answers ``-k`` by its claim id (``-k C15``; pytest matches substrings, so ``-k C2`` also selects
@@ -38,10 +42,11 @@ hook: each module's own ``pytest_configure`` runs as it is registered).
   verdict of ``lengthgen.records.verdict.decide``) rides on the test report's ``user_properties``, so the
   xdist controller receives every worker's records (:mod:`~lengthgen.testing.run` gathers them).
 - :mod:`~lengthgen.testing.reporting`: the controller alone writes ``reports/claims.json`` and
-  ``reports/index.html`` (``--lengthgen-report-dir``) at the end of the run and prints the verdict table in the
-  terminal summary.
+  ``reports/index.html`` (``--lengthgen-report-dir``) at the end of the run, once the drawings still pending are
+  done, and prints the verdict table in the terminal summary.
 
-All state lives in ``config.stash`` and ``item.stash`` (:mod:`~lengthgen.testing.state`).
+All state lives in the session object (one ``config.stash`` key) and in a test's ``item.stash`` (its recorder,
+its duration, the models trained before it: :mod:`~lengthgen.testing.verdicts`).
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from __future__ import annotations
 import pytest
 
 from lengthgen.testing.declarations import SUITE_INI
-from lengthgen.testing.space_form import refuse_space_form
+from lengthgen.testing.options import refuse_space_form
 
 # in every session: the options, and the names the plugin declares (its ini key, markers and hook)
 pytest_plugins = ("lengthgen.testing.options", "lengthgen.testing.declarations")
@@ -66,7 +71,7 @@ SUITE_MODULES = (  # registered in this order when the session is the suite's
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
     """A path option in the space form (``--lengthgen-cache-dir DIR``) is a usage error: pytest has already taken
-    its value for a test path when it chose the rootdir (:mod:`lengthgen.testing.space_form`)."""
+    its value for a test path when it chose the rootdir (:func:`lengthgen.testing.options.refuse_space_form`)."""
     refuse_space_form(args)
 
 

@@ -1,5 +1,6 @@
 """The run's report, on the controller alone (xdist workers send their records through their test
-reports): ``claims.json`` and ``index.html`` written at session finish, the verdict table as markdown
+reports): ``claims.json`` and ``index.html`` written at session finish (after the drawings still pending and the
+training processes of a serial run have ended), the verdict table as markdown
 (``--lengthgen-summary-md=FILE``, also appended to ``$GITHUB_STEP_SUMMARY`` when that is set), and the verdict table
 in the terminal summary."""
 
@@ -12,17 +13,18 @@ from typing import Any
 
 import pytest
 
-from lengthgen.testing import state
+from lengthgen.testing.drawing import finish_drawing
+from lengthgen.testing.run import is_worker
+from lengthgen.testing.session import SESSION, registry_of, session_of
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"  # GitHub Actions' job-summary file; --lengthgen-summary-md appends it
-SUMMARY_WRITTEN = pytest.StashKey[Path]()  # config.stash: the --lengthgen-summary-md file, once written
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """An unwritable ``--lengthgen-summary-md`` is a usage error at start (exit 4, one line), like
     ``--lengthgen-report-dir``."""
     path = config.getoption("lengthgen_summary_md")
-    if path is None or state.is_worker(config):
+    if path is None or is_worker(config):
         return
     try:
         check_summary_path(path)
@@ -43,6 +45,28 @@ def check_summary_path(path: Path) -> None:
         )
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The controller's (or a serial run's) end, after the session's own (``session.pytest_sessionfinish``, which
+    adds the process's cache counters to the workers'): the drawings still pending are awaited, a serial run's
+    training processes end (so that their peak memory is known), and the report is written."""
+    config = session.config
+    if is_worker(config):
+        return
+    state = session_of(config)
+    finish_drawing(config)
+    runtime = state.runtime  # a serial run's (the xdist controller has none)
+    if runtime is not None:
+        from lengthgen.engine import parallel
+
+        if parallel.has_pool(runtime):  # a serial run's training processes: ended, so that their peak memory is known
+            from lengthgen.testing.environment import peak_child_rss_mib
+
+            parallel.shutdown(runtime)
+            state.run.peak_rss["training processes"] = peak_child_rss_mib()
+    write_run_report(session, session.exitstatus, state.report_dir)
+
+
 def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path) -> None:
     """Write the report of the run's records (none: nothing is written). A report that cannot be written
     fails the run, after the tests' own output; the summary says why."""
@@ -50,7 +74,7 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
     from lengthgen.testing.environment import peak_rss_mib
 
     config = session.config
-    run = config.stash[state.RUN]
+    run = session_of(config).run
     if not run.records:
         return
     run.peak_rss["controller" if run.workers else "main"] = peak_rss_mib()
@@ -59,7 +83,7 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
     )
     errors = []
     try:
-        run.files = write_report(run.records, run.environment, report_dir, state.registry_of(config))
+        run.files = write_report(run.records, run.environment, report_dir, registry_of(config))
     except Exception as error:  # a report that cannot be written fails the run, after the tests' own output
         errors.append(f"{type(error).__name__}: {error}")
     summary = config.getoption("lengthgen_summary_md")
@@ -70,9 +94,9 @@ def write_run_report(session: pytest.Session, exitstatus: int, report_dir: Path)
                 run.environment,
                 summary,
                 os.environ.get(STEP_SUMMARY_ENV) or None,
-                state.registry_of(config),
+                registry_of(config),
             )
-            config.stash[SUMMARY_WRITTEN] = summary
+            session_of(config).memo.summary_written = summary
         except Exception as error:  # as the report: the run fails, the terminal summary says why
             errors.append(f"--lengthgen-summary-md: {type(error).__name__}: {error}")
     if errors:
@@ -116,8 +140,8 @@ def run_environment(
     ``torch_block``, torch's facts as a worker sent them: see ``environment.collect``)."""
     from lengthgen.testing.environment import collect
 
-    started = config.stash[state.STARTED]
-    cache = config.stash.get(state.CACHE, None)
+    started = session_of(config).started
+    cache = session_of(config).memo.cache
     return collect(
         threads=config.getoption("lengthgen_threads"),
         workers=workers or 1,
@@ -143,9 +167,10 @@ def unfinished_line(workers: list[str]) -> str:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
-    run = config.stash.get(state.RUN, None)
-    if state.is_worker(config) or run is None:
+    state = config.stash.get(SESSION, None)  # absent where configure stopped before making it
+    if is_worker(config) or state is None:
         return
+    run = state.run
     if run.unfinished:
         terminalreporter.write_line(unfinished_line(run.unfinished), red=True)
     if not run.records:
@@ -153,7 +178,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
     from lengthgen.analysis.run_view import RunView
     from lengthgen.report.summary import terminal_lines
 
-    view = RunView.from_records(run.records, run.environment or {}, state.registry_of(config))  # cells go to the map
+    view = RunView.from_records(run.records, run.environment or {}, registry_of(config))  # cells go to the map
     # and the multiverse
     terminalreporter.section("lengthgen claims")
     for line in terminal_lines(view, config.get_terminal_writer().fullwidth):
@@ -170,5 +195,5 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
         for note in run.files.notes:
             terminalreporter.write_line(note, yellow=True)
         terminalreporter.write_line(f"report: {run.files.html} (data: {run.files.json})")
-    if config.stash.get(SUMMARY_WRITTEN, None) is not None:
-        terminalreporter.write_line(f"markdown summary: {config.stash[SUMMARY_WRITTEN]}")
+    if state.memo.summary_written is not None:
+        terminalreporter.write_line(f"markdown summary: {state.memo.summary_written}")

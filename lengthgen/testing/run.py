@@ -1,6 +1,7 @@
-"""What one process gathers of the run: the claim records its test reports carried (on the xdist
-controller, every worker's) and the workers' cache counters and peak memory. Registered as a plugin
-object at configure (``lengthgen-run-records``) and kept in ``config.stash[state.RUN]``."""
+"""What one process gathers of the run, and what travels between the xdist controller and its workers: the claim
+records its test reports carried (on the xdist controller, every worker's), the workers' cache counters, peak
+memory, registry and torch's facts. Registered as a plugin object at configure (``lengthgen-run-records``) and
+kept on the process's ``session.LengthgenSession``."""
 
 from __future__ import annotations
 
@@ -8,26 +9,38 @@ from typing import Any
 
 import pytest
 
-from lengthgen.testing.state import (
-    FINISHED_OUTPUT,
-    PEAK_RSS_OUTPUT,
-    REGISTRY,
-    REGISTRY_OUTPUT,
-    RECORD_PROPERTY,
-    STATS_OUTPUT,
-    TORCH_OUTPUT,
-    is_worker,
-)
+RECORD_PROPERTY = "lengthgen_record"  # user_properties name of a claim record (the call report's, xdist transport)
+STATS_OUTPUT = "lengthgen_cache_stats"  # xdist workeroutput name of a worker's cache counters
+PEAK_RSS_OUTPUT = "lengthgen_peak_rss_mib"  # xdist workeroutput name of a worker's peak resident memory
+TORCH_OUTPUT = "lengthgen_torch_facts"  # xdist workeroutput name of a worker's environment.torch_facts()
+REGISTRY_OUTPUT = "lengthgen_registry"  # xdist workeroutput name of the claims' registry (catalogue, multiverse plan)
+FINISHED_OUTPUT = "lengthgen_session_finished"  # xdist workeroutput name set last at a worker's end (absent: it failed)
+FRESH_AFTER = "lengthgen_fresh_after"  # xdist workerinput name of the --lengthgen-retrain timestamp
+
+
+def is_worker(config: pytest.Config) -> bool:
+    """Whether this process is an xdist worker (xdist gives a worker's config its ``workerinput``)."""
+    return hasattr(config, "workerinput")
+
+
+def is_controller(config: pytest.Config) -> bool:
+    """Whether this process is an xdist controller: it hands tests to workers and runs none itself (``-n N``
+    sets ``--dist`` to ``load``; ``--collect-only`` makes xdist step aside, and the process collects)."""
+    return (
+        not is_worker(config)
+        and config.getoption("dist", default="no") != "no"
+        and not config.getoption("collectonly", default=False)
+    )
+
 
 PLUGIN_NAME = "lengthgen-run-records"  # its name in the plugin manager
 
 
 class RunRecords:
     """This process's view of the run: the claim records its reports carried (on the xdist controller,
-    every worker's), and the workers' cache counters."""
+    every worker's), and the workers' cache counters, peak memory, registry and torch's facts."""
 
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config  # the process's config: its stash receives the registry a worker sends
+    def __init__(self) -> None:
         self.records: list[dict] = []
         self.stats: dict[str, int] = {}
         self.workers = 0  # xdist workers that finished (0 without xdist)
@@ -37,6 +50,7 @@ class RunRecords:
         self.error: str | None = None  # why the report could not be written
         self.torch_facts: dict[str, str] | None = None  # a worker's environment.torch_facts() (xdist controller)
         self.unfinished: list[str] = []  # xdist workers whose session end failed (no FINISHED_OUTPUT; controller)
+        self.registry = None  # the claims' Registry the first worker that sent one sent (xdist controller)
 
     def add_stats(self, stats: dict[str, int]) -> None:
         """Add one process's cache counters to the run's."""
@@ -73,7 +87,7 @@ class RunRecords:
         self.add_stats(output.get(STATS_OUTPUT, {}))
         if self.torch_facts is None and output.get(TORCH_OUTPUT) is not None:
             self.torch_facts = dict(output[TORCH_OUTPUT])
-        if output.get(REGISTRY_OUTPUT) is not None and self.config.stash.get(REGISTRY, None) is None:
+        if output.get(REGISTRY_OUTPUT) is not None and self.registry is None:
             from lengthgen.registry import Registry
 
-            self.config.stash[REGISTRY] = Registry.from_data(output[REGISTRY_OUTPUT])
+            self.registry = Registry.from_data(output[REGISTRY_OUTPUT])

@@ -15,14 +15,20 @@ reaches the XML."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from lengthgen.testing import state
+from lengthgen.testing.run import RECORD_PROPERTY
+from lengthgen.testing.session import session_of
 
 if TYPE_CHECKING:
     from lengthgen.records import Verdict
+
+# item.stash
+RECORDER = pytest.StashKey[Any]()  # the test's ClaimRecorder or ControlRecorder, once its fixture ran
+DURATION = pytest.StashKey[float]()  # seconds of the test's phases reported so far
+TRAINED_BEFORE = pytest.StashKey[int]()  # models this process had trained when the test's setup began
 
 
 def _message(report: pytest.TestReport) -> str | None:
@@ -43,7 +49,7 @@ def trained_so_far(config: pytest.Config) -> int:
     """Models this process has trained and stored so far (its cache's "computed" counts of model kinds, not of
     evaluations): a test's own count is the difference across it. A model trained for two tests counts once,
     in the test that trained it (the other reads it from the cache or its process's memo)."""
-    cache = config.stash.get(state.CACHE, None)
+    cache = session_of(config).memo.cache
     if cache is None:
         return 0
     from lengthgen.testing.environment import is_evaluation
@@ -57,7 +63,7 @@ def trained_so_far(config: pytest.Config) -> int:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    item.stash[state.TRAINED_BEFORE] = trained_so_far(item.config)
+    item.stash[TRAINED_BEFORE] = trained_so_far(item.config)
 
 
 def _unrun_recorder(item: pytest.Item, marker: pytest.Mark):
@@ -109,17 +115,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     marker = item.get_closest_marker("claim") or item.get_closest_marker("control")
     if marker is None:
         return
-    item.stash[state.DURATION] = item.stash.get(state.DURATION, 0.0) + report.duration
+    item.stash[DURATION] = item.stash.get(DURATION, 0.0) + report.duration
     finished = report.when == "call" or (report.when == "setup" and not report.passed)
     if not finished:
         return
     from lengthgen.records import Verdict
     from lengthgen.records.verdict import broken, decide
 
-    recorder = item.stash.get(state.RECORDER, None) or _unrun_recorder(item, marker)
+    recorder = item.stash.get(RECORDER, None) or _unrun_recorder(item, marker)
     record = recorder.record
-    record.runtime_s = item.stash[state.DURATION]
-    record.models_trained = trained_so_far(item.config) - item.stash.get(state.TRAINED_BEFORE, 0)
+    record.runtime_s = item.stash[DURATION]
+    record.models_trained = trained_so_far(item.config) - item.stash.get(TRAINED_BEFORE, 0)
     how = broke(report, call, record)
     if how is not None:
         reason = _message(report)
@@ -131,7 +137,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     elif record.verdict is None:  # the test passed without calling verify(): its verdict is decided here, once
         decide(record)
     data = record.to_dict()
-    report.user_properties.append((state.RECORD_PROPERTY, data))
+    report.user_properties.append((RECORD_PROPERTY, data))
     item.user_properties.extend(junit_properties(record))
     from lengthgen.testing.drawing import draw_soon
 

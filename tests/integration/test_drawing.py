@@ -12,23 +12,20 @@ from lengthgen.report import figure_specs as specs
 from lengthgen.report import figures
 from lengthgen.report.writer import DRAWINGS
 from lengthgen.runtime import Runtime
-from lengthgen.testing import drawing, state
+from lengthgen.testing import drawing
+from lengthgen.testing.run import RunRecords
+from lengthgen.testing.session import SESSION, LengthgenSession
 
 
 class _Config:
-    """What ``draw_soon`` reads of a pytest config: the report directory's option and root, and the stash (with
-    the session's runtime, where one is given)."""
+    """What ``draw_soon`` reads of a pytest config: the stash, with the session object (its report directory, and
+    the session's runtime where one is given)."""
 
     def __init__(self, report_dir: Path, runtime: Runtime | None = None):
-        self.rootpath = report_dir.parent
         self.stash = pytest.Stash()
-        if runtime is not None:
-            self.stash[state.RUNTIME] = runtime
-        self._report_dir = str(report_dir)
-
-    def getoption(self, name):
-        assert name == "lengthgen_report_dir"
-        return self._report_dir
+        self.stash[SESSION] = LengthgenSession(
+            started=0.0, fresh_after=None, plan=None, report_dir=report_dir, run=RunRecords(), runtime=runtime
+        )
 
 
 FIGURES = {
@@ -68,8 +65,8 @@ def test_a_serial_run_with_training_processes_draws_there(tmp_path, monkeypatch)
         config = _Config(tmp_path / "reports", runtime)
         _reads_only(monkeypatch)  # in this process: the training processes import their own renderer
         drawing.draw_soon(config, FIGURES)
-        assert len(config.stash[drawing.PENDING]) == 2
+        assert len(config.stash[SESSION].memo.pending) == 2
         assert parallel.has_pool(runtime)
         drawing.finish_drawing(config)
-        assert config.stash[drawing.PENDING] == []
+        assert config.stash[SESSION].memo.pending == []
     assert len(list((tmp_path / "reports" / DRAWINGS).glob("*.json"))) == 2

@@ -69,10 +69,10 @@ UPWARD = [  # (file of the package, an import it must not make, the contract it 
     ),
     ("analysis/curve.py", "import matplotlib", "renders nothing", "lengthgen.analysis.curve -> matplotlib"),
     (
-        "testing/drawing.py",
-        "from lengthgen.testing import session",
+        "testing/session.py",
+        "from lengthgen.testing import drawing",
         "Inside the pytest plugin",
-        "lengthgen.testing.drawing -> lengthgen.testing.session",
+        "lengthgen.testing.session -> lengthgen.testing.drawing",
     ),
     (
         "engine/grouping.py",

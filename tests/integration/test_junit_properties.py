@@ -1,15 +1,15 @@
 """The JUnit properties of a claim test (``lengthgen.testing.verdicts.junit_properties``): short strings that
 say what the markdown summary says of it, under names apart from the record's xdist transport
-(``state.RECORD_PROPERTY``), so the controller never takes one for a record. A real ``--junitxml`` run,
+(``run.RECORD_PROPERTY``), so the controller never takes one for a record. A real ``--junitxml`` run,
 serially and under xdist, is in ``tests/integration/test_summary_md.py``."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 from lengthgen.records import ClaimRecord, ControlRecorder
-from lengthgen.testing import state
-from lengthgen.testing.run import RunRecords
+from lengthgen.testing.run import RECORD_PROPERTY, RunRecords
 from lengthgen.testing.verdicts import junit_properties
 
 from tests import report_samples
@@ -59,10 +59,10 @@ def test_a_control_carries_its_id_and_verdict():
 
 
 def test_the_transport_name_is_none_of_the_junit_names_and_the_controller_ignores_them():
-    assert state.RECORD_PROPERTY not in NAMES
+    assert RECORD_PROPERTY not in NAMES
     record = report_samples.reproduced()
-    run = RunRecords(SimpleNamespace(stash={}))
-    call = SimpleNamespace(user_properties=[(state.RECORD_PROPERTY, record)])  # the call report: the record
+    run = RunRecords()
+    call = SimpleNamespace(user_properties=[(RECORD_PROPERTY, record)])  # the call report: the record
     teardown = SimpleNamespace(
         user_properties=junit_properties(ClaimRecord.from_dict(record))
     )  # junitxml's: item.user_properties
@@ -78,12 +78,15 @@ def test_a_tests_model_count_is_its_processs_trained_models_across_it():
 
     import pytest
 
+    from lengthgen.testing.session import SESSION, LengthgenSession
     from lengthgen.testing.verdicts import trained_so_far
 
-    stash = pytest.Stash()
-    config = SimpleNamespace(stash=stash)
+    config = SimpleNamespace(stash=pytest.Stash())
+    config.stash[SESSION] = state = LengthgenSession(
+        started=0.0, fresh_after=None, plan=None, report_dir=Path("reports"), run=RunRecords(), runtime=None
+    )
     assert trained_so_far(config) == 0  # no cache made yet in this process
     stats = Counter({"train:computed": 3, "two-layer:computed": 2, "eval:computed": 5, "two-layer-eval:computed": 4})
     stats["train:hit"] = 7
-    stash[state.CACHE] = SimpleNamespace(stats=stats)
+    state.memo.cache = SimpleNamespace(stats=stats)
     assert trained_so_far(config) == 5

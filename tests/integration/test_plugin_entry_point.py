@@ -21,7 +21,7 @@ from packaging.utils import canonicalize_name
 
 import lengthgen.testing.plugin
 from lengthgen.sequential import DEFAULT_MAX
-from lengthgen.testing.space_form import PATH_OPTIONS
+from lengthgen.testing.options import PATH_OPTIONS
 from tests.helpers import ROOT
 
 tomllib = pytest.importorskip("tomllib")  # Python >= 3.11

@@ -363,26 +363,29 @@ def test_the_controller_takes_the_registry_and_torch_facts_from_the_first_worker
     from lengthgen.catalogue import Catalogue, Entry
     from lengthgen.readings import CellPlan
     from lengthgen.registry import Registry
-    from lengthgen.testing.run import RunRecords
-    from lengthgen.testing.state import REGISTRY, REGISTRY_OUTPUT, TORCH_OUTPUT, registry_of
+    from lengthgen.testing.run import REGISTRY_OUTPUT, TORCH_OUTPUT, RunRecords
+    from lengthgen.testing.session import SESSION, LengthgenSession, registry_of
 
     entry = Entry("C1", "a title", "Fig. 1", "a statement", "a value", "an assertion", settings=("fresh-seeds",))
     plan = CellPlan(touched=(("ape-rows=zero", ("C1",)),), cells=(("ape-rows=zero", "C1"),))
     registry = Registry(Catalogue((entry,)), plan)
     facts = {"code_fingerprint": "f", "torch": "t", "cpu_capability": "c"}
+    run = RunRecords()
     config = SimpleNamespace(stash=pytest.Stash())
-    run = RunRecords(config)
+    config.stash[SESSION] = LengthgenSession(
+        started=0.0, fresh_after=None, plan=None, report_dir=Path("reports"), run=run, runtime=None
+    )
 
     def node(output: dict) -> SimpleNamespace:
         return SimpleNamespace(workeroutput=output, workerinput={"workerid": f"gw{run.workers}"})
 
     run.pytest_testnodedown(node({}), None)  # a worker that sent neither (it crashed): nothing taken
-    assert config.stash.get(REGISTRY, None) is None and run.torch_facts is None
+    assert run.registry is None and run.torch_facts is None
     run.pytest_testnodedown(node({REGISTRY_OUTPUT: registry.to_dict(), TORCH_OUTPUT: facts}), None)
-    assert config.stash[REGISTRY] == registry and run.torch_facts == facts
+    assert run.registry == registry and run.torch_facts == facts
     other = {"code_fingerprint": "g", "torch": "u", "cpu_capability": "d"}
     run.pytest_testnodedown(node({REGISTRY_OUTPUT: Registry().to_dict(), TORCH_OUTPUT: other}), None)
-    assert config.stash[REGISTRY] == registry and run.torch_facts == facts  # the first one's stay
+    assert run.registry == registry and run.torch_facts == facts  # the first one's stay
     assert registry_of(config) == registry  # the controller's registry: its workers', no hook asked
     assert run.workers == 3
 
@@ -390,10 +393,9 @@ def test_the_controller_takes_the_registry_and_torch_facts_from_the_first_worker
 def test_a_worker_whose_end_did_not_complete_is_named():
     from types import SimpleNamespace
 
-    from lengthgen.testing.run import RunRecords
-    from lengthgen.testing.state import FINISHED_OUTPUT, STATS_OUTPUT
+    from lengthgen.testing.run import FINISHED_OUTPUT, STATS_OUTPUT, RunRecords
 
-    run = RunRecords(SimpleNamespace(stash=pytest.Stash()))
+    run = RunRecords()
     for worker, output in (("gw0", {FINISHED_OUTPUT: True}), ("gw1", {STATS_OUTPUT: {}})):
         run.pytest_testnodedown(SimpleNamespace(workeroutput=output, workerinput={"workerid": worker}), None)
     run.pytest_testnodedown(SimpleNamespace(workerinput={"workerid": "gw2"}), "crashed")  # no workeroutput at all

@@ -278,7 +278,11 @@ def test_a_cell_the_declarations_lack_says_how_to_record_it_when_it_fails(declar
     declarations file does not hold the cell, and leaves a recorded cell's failure as it was."""
     from types import SimpleNamespace
 
+    from pathlib import Path
+
     from lengthgen.records import VerdictFailed
+    from lengthgen.testing.run import RunRecords
+    from lengthgen.testing.session import SESSION, LengthgenSession
 
     from claims import conftest
 
@@ -286,11 +290,15 @@ def test_a_cell_the_declarations_lack_says_how_to_record_it_when_it_fails(declar
 
     def failure(universe_name: str, column: str) -> tuple[str, str]:
         record = SimpleNamespace(verdict_reason="ruled out, which the declarations do not expect: x")
+        config = SimpleNamespace(stash=pytest.Stash())  # the session's: the declarations are read into its object
+        config.stash[SESSION] = LengthgenSession(
+            started=0.0, fresh_after=None, plan=None, report_dir=Path("reports"), run=RunRecords(), runtime=None
+        )
         item = SimpleNamespace(
             originalname="test_multiverse",
             callspec=SimpleNamespace(params={"universe_name": universe_name, "column": column}),
             funcargs={"claim": SimpleNamespace(record=record)},
-            config=SimpleNamespace(stash=pytest.Stash()),  # the session's: the declarations are read into it
+            config=config,
         )
         call = conftest.pytest_runtest_call(item)
         next(call)

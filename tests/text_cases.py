@@ -1,6 +1,7 @@
 """The texts a person reads outside the page, rendered over the recorded runs (``tests/data/claims-*.json.gz``)
 and the report's sample records: the markdown summary, the terminal summary, ``lengthgen diff`` (text and
-markdown) and the specification curves as text. ``tests/unit/test_text_pinned.py`` compares each with its pinned
+markdown), the specification curves as text and the robustness map's and the multiverse's text grids (with
+their details and the paper's records, and bare). ``tests/unit/test_text_pinned.py`` compares each with its pinned
 text in :data:`PINNED`; ``python -m tests.text_cases`` writes that file anew (review its diff: every change in it
 is a change a reader sees)."""
 
@@ -15,10 +16,13 @@ from typing import Callable
 from lengthgen.analysis.curve import column_of, curve
 from lengthgen.analysis.data import assemble
 from lengthgen.analysis.diff import diff_runs
+from lengthgen.analysis.multiverse import view_grid
 from lengthgen.analysis.run_view import RunView
 from lengthgen.report import diff_render
 from lengthgen.report.curve import curve_lines
 from lengthgen.report.markdown import summary_markdown
+from lengthgen.report.multiverse import grid_lines, ruled_out_lines
+from lengthgen.report.robustness import map_lines
 from lengthgen.report.summary import terminal_lines
 from tests.helpers import DATA, ROOT, registry
 from tests.report_samples import ENVIRONMENT, all_records, multiverse_records, reproduced
@@ -96,6 +100,18 @@ def cases() -> dict[str, Callable[[], str]]:
         out[f"markdown/{name}"] = lambda view=view: summary_markdown(view)
         for width in WIDTHS:
             out[f"terminal/{name}-{width}"] = lambda view=view, width=width: "\n".join(terminal_lines(view, width))
+    for name, view in views().items():
+        if view.robustness:
+            out[f"robustness/{name}"] = lambda view=view: "\n".join(
+                map_lines(view.robustness, catalogue=view.catalogue, records=view.records)
+            )
+            out[f"robustness/{name}-bare"] = lambda view=view: "\n".join(map_lines(view.robustness, details=False))
+        if view.multiverse:
+            out[f"multiverse/{name}"] = lambda view=view: "\n".join(
+                grid_lines(view.multiverse, records=view.records, registry=view.registry)
+            )
+            out[f"multiverse/{name}-bare"] = lambda view=view: "\n".join(grid_lines(view.multiverse, details=False))
+            out[f"ruled-out/{name}"] = lambda view=view: "\n".join(ruled_out_lines(view_grid(view)))
     for old, new in DIFFS:
         for fail_on in FAIL_ON:
             key = f"{old}--{new}-{fail_on}"

@@ -1,5 +1,6 @@
-"""The markdown summary, the terminal summary, ``lengthgen diff`` and the specification curves render the recorded
-runs exactly as pinned (``tests/text_cases.py``): their templates and view models change no byte a reader sees."""
+"""The markdown summary, the terminal summary, ``lengthgen diff``, the specification curves and the robustness map's
+and the multiverse's text grids render the recorded runs exactly as pinned (``tests/text_cases.py``): their
+templates and view models change no byte a reader sees."""
 
 from __future__ import annotations
 

@@ -23,10 +23,10 @@ from jinja2.runtime import Macro
 from lengthgen.analysis import answer
 from lengthgen.report import text
 from lengthgen.report.doc_sections import fill
+from lengthgen.report.templating import text_overlay
 from lengthgen.records.verdict import REASON_CHECKS
 from lengthgen.report.markdown import cell, verdict_cell
 
-TEMPLATES = "templates"  # folder of lengthgen/report holding the templates (package data)
 DOCUMENTS = ("docs/catalogue.md", "README.md") + tuple(  # every document it renders, by its path in the repository
     f"docs/{name}.md"
     for name in (
@@ -61,18 +61,9 @@ GLOBALS = {  # the formats every rendering shares (lengthgen.report.text)
 
 @lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
-    """The documents' environment: markdown, so nothing is escaped; a name the context lacks raises."""
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("lengthgen.report", TEMPLATES),
-        autoescape=False,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters.update(FILTERS)
-    env.globals.update(GLOBALS)
-    return env
+    """The documents' environment: the texts' (``templating.text_environment``: markdown, so nothing is escaped; a
+    name the context lacks raises) with the documents' filters and globals."""
+    return text_overlay(FILTERS, GLOBALS)
 
 
 def template_of(document: str) -> str:

@@ -1,10 +1,13 @@
 """A verdict grid, shared by the robustness map (settings as columns) and the multiverse (readings as
-columns): claims as rows, a verdict in each cell, as text lines (the terminal, ``lengthgen robustness`` /
+columns): claims as rows, a verdict in each cell, as text (the terminal, ``lengthgen robustness`` /
 ``lengthgen multiverse``) and as the page's view-model (laid out by ``templates/robustness.html.j2``),
 each cell linked to its checks.
 
 A grid is built from :class:`Slot` s: per (row, column), the claim test recorded there (if any), whether
 the catalogue (or the multiverse's registry) runs that cell, and the page anchor its link goes to.
+
+The text's pieces that both grids show are view models here (:class:`TableText`, :class:`CellText`, the counts
+and the :data:`MARKS`), laid out by the macros of ``templates/text/_grid.j2``.
 """
 
 from __future__ import annotations
@@ -37,27 +40,79 @@ def shown(view: ClaimRecord) -> str:
     return short(view.verdict) + (CLOSE_MARK if view.labelled_close else "")
 
 
-def table_lines(
-    corner: str, first: int, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]
-) -> list[str]:
-    """The grid's header and rows as text: ``corner`` over the row names (``first`` characters wide), each
-    column as wide as its name and its cells, at least :data:`MIN_COLUMN`."""
-    widths = [
+@dataclass(frozen=True)
+class Marks:
+    """The text grid's marks, as its legend names them."""
+
+    close: str  # after a cell's short word: a close call (:data:`CLOSE_MARK`)
+    not_run: str  # a cell the catalogue (registry) does not run (:data:`NOT_APPLICABLE`)
+    missing: str  # a cell the catalogue runs that has no record (:data:`MISSING`)
+
+
+MARKS = Marks(CLOSE_MARK, NOT_APPLICABLE, MISSING)  # the marks every text grid uses
+
+Counts = tuple[tuple[str, int], ...]  # (verdict, how many cells) by verdict; "missing" for cells without a record
+
+
+@dataclass(frozen=True)
+class TableText:
+    """A text grid's table: the row names' column, then a column per setting (reading)."""
+
+    corner: str  # the row names' header ("claim")
+    first: int  # characters of the row names' column
+    columns: tuple[str, ...]  # the columns' names
+    widths: tuple[int, ...]  # characters of each column: its name's and its cells' longest, at least MIN_COLUMN
+    rows: tuple[tuple[str, tuple[str, ...]], ...]  # (row name, its cell's short word or mark per column) per row
+
+    def __post_init__(self) -> None:
+        if len(self.widths) != len(self.columns):
+            raise ValueError(f"grid widths {self.widths}: not one per column of {self.columns}")
+        for name, cells in self.rows:
+            if len(cells) != len(self.columns):
+                raise ValueError(f"grid row {name!r} has cells {cells}: not one per column of {self.columns}")
+
+
+@dataclass(frozen=True)
+class FailedText:
+    """A failed check under its cell in a text grid, its numbers formatted."""
+
+    name: str  # the check's name
+    value: str  # its value (4 significant digits)
+    needs: str  # its comparison and threshold in words
+    seeds: str | None  # its values per seed; None where it has none
+
+
+@dataclass(frozen=True)
+class CellText:
+    """A cell that a text grid spells out below its table: its verdict and its failed checks with their numbers."""
+
+    row: str  # the cell's row: "C1", "C12-d64"
+    column: str  # the cell's column: the setting, or the reading
+    label: str  # its verdict's label
+    paper: str | None  # the row's verdict's label at the paper's point, where the text names it; else None
+    passed: int  # checks passed
+    checks: int  # checks in all
+    reason: str | None  # the first line of the verdict's reason; None without a reason
+    failed: tuple[FailedText, ...]  # the first failed checks (:data:`FAILED_SHOWN`)
+    more_failed: int  # failed checks beyond those
+
+
+def table_text(corner: str, first: int, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]) -> TableText:
+    """The grid's table: ``corner`` over the row names (``first`` characters wide), each column as wide as its
+    name and its cells, at least :data:`MIN_COLUMN`."""
+    widths = tuple(
         max([len(n), MIN_COLUMN] + [len(cells[i]) for _, cells in rows if i < len(cells)])
         for i, n in enumerate(columns)
-    ]
-    lines = [f"{corner:<{first}}" + " ".join(f"{n:<{w}}" for n, w in zip(columns, widths))]
-    for name, cells in rows:
-        lines.append(f"{name:<{first}}" + " ".join(f"{c:<{w}}" for c, w in zip(cells, widths)).rstrip())
-    return lines
+    )
+    return TableText(corner, first, tuple(columns), widths, tuple((name, tuple(cells)) for name, cells in rows))
 
 
-def counts_line(cells: Sequence[Mapping[str, Any]]) -> str:
-    """``n cells: a reproduced, b failed, ...`` over a grid's cell dicts (their "verdict")."""
+def cell_counts(cells: Sequence[Mapping[str, Any]]) -> Counts:
+    """A grid's cell dicts counted by their "verdict", in the verdicts' order as words."""
     counts: dict[str, int] = {}
     for c in cells:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    return f"{len(cells)} cells: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+    return tuple((f"{v}", n) for v, n in sorted(counts.items()))
 
 
 def failed_check(check: Check) -> dict[str, Any]:
@@ -66,18 +121,28 @@ def failed_check(check: Check) -> dict[str, Any]:
     return {k: data[k] for k in ("name", "value", "op", "threshold", "values")}
 
 
-def failed_lines(failed: Sequence[Mapping[str, Any]]) -> list[str]:
-    """A cell's failed checks with their numbers (at most :data:`FAILED_SHOWN`, the rest counted)."""
-    lines = []
-    for check in failed[:FAILED_SHOWN]:
-        seeds = f" (per seed {text.per_seed(check['values'])})" if check.get("values") else ""
-        lines.append(
-            f"    FAIL {check['name']}: {text.num(check['value'], 4)}, needs "
-            f"{text.threshold_text(check['op'], check['threshold'])}{seeds}"
-        )
-    if len(failed) > FAILED_SHOWN:
-        lines.append(f"    and {len(failed) - FAILED_SHOWN} more failed checks")
-    return lines
+def failed_text(check: Mapping[str, Any]) -> FailedText:
+    """A failed check of a grid's JSON (:func:`failed_check`) under its cell, its numbers formatted."""
+    seeds = text.per_seed(check["values"]) if check.get("values") else None
+    needs = text.threshold_text(check["op"], check["threshold"])
+    return FailedText(check["name"], text.num(check["value"], 4), needs, seeds)
+
+
+def cell_text(cell: Mapping[str, Any], row: str, column: str, paper: str | None = None) -> CellText:
+    """A recorded cell of a grid's JSON (its "label", "checks_passed", "checks", "reason", "failed_checks") spelled
+    out below the table at ``row`` and ``column``; ``paper``: the row's verdict at the paper's point, if named."""
+    failed = cell["failed_checks"]
+    return CellText(
+        row,
+        column,
+        cell["label"],
+        paper,
+        cell["checks_passed"],
+        cell["checks"],
+        cell["reason"].splitlines()[0] if cell.get("reason") else None,
+        tuple(failed_text(k) for k in failed[:FAILED_SHOWN]),
+        max(len(failed) - FAILED_SHOWN, 0),
+    )
 
 
 # ----------------------------------------------------------------------------------------------- the page

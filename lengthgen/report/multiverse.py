@@ -6,36 +6,48 @@ verdicts' display is ``lengthgen.records.verdicts``, the grid machinery the robu
 
 - :func:`build_grid` / :func:`grid_lines`: the grid as plain data and as text;
 - :func:`grid_view`: the coloured grid on the page.
+
+The text's words and layout are templates (``templates/text/multiverse.txt.j2``, with the pieces both grids share
+in ``_grid.j2``); this module computes what it shows (:class:`MultiverseText`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from lengthgen.registry import EMPTY as NO_REGISTRY
 from lengthgen.registry import Registry
 from lengthgen.analysis.multiverse import PAPER, PAPER_WHAT, UniverseGrid, cell_id, universe_grid, view_grid
 from lengthgen.report.grid import (
+    MARKS,
     MISSING,
     NOT_APPLICABLE,
+    CellText,
+    Counts,
     Grid,
     GridCell,
+    Marks,
     Slot,
+    TableText,
     block,
-    counts_line,
+    cell_counts,
+    cell_text,
     failed_check,
-    failed_lines,
     grid_cell,
     run_line,
     shown,
-    table_lines,
+    table_text,
 )
+from lengthgen.report.templating import render_macro, render_text
 from lengthgen.records import ClaimRecord
 from lengthgen.records.check import fit_text
 from lengthgen.analysis.run_view import RunView
 
 GRID_ID = "multiverse-grid"  # the page table's id
+TEMPLATE = "text/multiverse.txt.j2"  # the grid's text (under report/templates)
+PIECES = "text/_grid.j2"  # the text grids' pieces: a ruled-out reading's line
 
 
 def slot_at(grid: UniverseGrid, reading: str, row: str) -> Slot:
@@ -90,14 +102,37 @@ def build_grid(
     }
 
 
-def grid_lines(
+@dataclass(frozen=True)
+class RuledOut:
+    """A reading alone that rules cells out."""
+
+    reading: str  # the reading's name
+    cells: int  # the cells it rules out
+    fit: str  # which models fail its preconditions and which fit, with their numbers (``records.check.fit_text``)
+
+
+@dataclass(frozen=True)
+class MultiverseText:
+    """What the multiverse's text shows."""
+
+    marks: Marks  # the marks its legend names
+    paper: str  # the first column's name: the suite's own reading (``analysis.multiverse.PAPER``)
+    table: TableText  # the rows (claims, C12/C13 per width), the suite's reading, then a column per reading
+    cells: int  # the cells the registry runs
+    counts: Counts  # those cells counted by verdict ("missing" without a record)
+    left_out: int  # cells left to the extended run that this run's selection could have held (0: none)
+    left_rows: tuple[str, ...]  # the rows those cells are of, in the catalogue's order
+    ruled_out: tuple[RuledOut, ...]  # the readings alone that rule cells out
+    details: tuple[CellText, ...]  # each recorded cell whose verdict differs from the paper's point; () without details
+
+
+def multiverse_text(
     cells: Sequence[ClaimRecord | Mapping[str, Any]],
-    details: bool = True,
-    records: Sequence[ClaimRecord | Mapping[str, Any]] = (),
-    registry: Registry = NO_REGISTRY,
-) -> list[str]:
-    """The grid as text: one row per claim, the suite's reading first, then one column per reading; then
-    each cell whose verdict differs from the paper's point, with its failed checks' numbers."""
+    details: bool,
+    records: Sequence[ClaimRecord | Mapping[str, Any]],
+    registry: Registry,
+) -> MultiverseText:
+    """What the text of the multiverse of ``cells`` shows (:func:`grid_lines`)."""
     g = universe_grid(cells, records, registry)
     data = build_grid(cells, records, registry)
     names = [n for n, _ in g.readings]
@@ -110,45 +145,49 @@ def grid_lines(
             shown_row.append(NOT_APPLICABLE if not slot.planned else MISSING if slot.view is None else shown(slot.view))
         rows.append((row, shown_row))
     first = max([len("claim")] + [len(r) for r in g.rows]) + 1
-    lines = [
-        f"multiverse (paper scale; verdict per claim x reading; {PAPER}: the suite's reading; ~ close call; "
-        f"- not run under that reading; ? no record)"
-    ] + table_lines("claim", first, [PAPER] + names, rows)
-    lines.append(counts_line(data["cells"]))
-    lines += left_out_line(g)
-    lines += [f"ruled out: {line}" for line in ruled_out_lines(g)]
-    if details:
-        for c in data["cells"]:
-            if c["verdict"] == "missing" or not c["changed"]:
-                continue
-            base = g.paper.get(c["column"])
-            was = f" (at the paper's point: {base.label})" if base is not None else ""
-            lines.append(
-                f"{c['column']} under {c['reading']}: {c['label']}{was} ({c['checks_passed']}/{c['checks']} "
-                f"checks)" + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else "")
-            )
-            lines += failed_lines(c["failed_checks"])
-    return lines
+    left = left_out(g)
+    spelled = []
+    for c in data["cells"] if details else ():
+        if c["verdict"] == "missing" or not c["changed"]:
+            continue
+        base = g.paper.get(c["column"])
+        spelled.append(cell_text(c, c["column"], c["reading"], base.label if base is not None else None))
+    return MultiverseText(
+        marks=MARKS,
+        paper=PAPER,
+        table=table_text("claim", first, [PAPER] + names, rows),
+        cells=len(data["cells"]),
+        counts=cell_counts(data["cells"]),
+        left_out=len(left),
+        left_rows=tuple(sorted(dict.fromkeys(row for _, row in left), key=g.catalogue.column_order)),
+        ruled_out=ruled_out(g),
+        details=tuple(spelled),
+    )
 
 
-def left_out_line(grid: UniverseGrid) -> list[str]:
-    """One line naming the cells left to the extended run (``-m multiverse_extended``) that this run's selection
-    could have held: of the rows it recorded a cell of, the left-out cells it did not record; none without such."""
+def grid_lines(
+    cells: Sequence[ClaimRecord | Mapping[str, Any]],
+    details: bool = True,
+    records: Sequence[ClaimRecord | Mapping[str, Any]] = (),
+    registry: Registry = NO_REGISTRY,
+) -> list[str]:
+    """The grid as text: one row per claim, the suite's reading first, then one column per reading; then
+    each cell whose verdict differs from the paper's point, with its failed checks' numbers."""
+    shown_grid = multiverse_text(cells, details, records, registry)
+    return render_text(TEMPLATE, grid=shown_grid).removesuffix("\n").split("\n")
+
+
+def left_out(grid: UniverseGrid) -> list[tuple[str, str]]:
+    """The cells left to the extended run (``-m multiverse_extended``) that this run's selection could have held,
+    as (reading, row): of the rows it recorded a cell of, the left-out cells it did not record."""
     rows = {row for _, row in grid.cells}
-    left = sorted((u, row) for u, row in grid.extended if row in rows and (u, row) not in grid.cells)
-    if not left:
-        return []
-    shown = ", ".join(sorted(dict.fromkeys(row for _, row in left), key=grid.catalogue.column_order))
-    return [
-        f"left to the extended run (-m multiverse_extended): {len(left)} cell{'s' if len(left) != 1 else ''} of {shown}"
-    ]
+    return sorted((u, row) for u, row in grid.extended if row in rows and (u, row) not in grid.cells)
 
 
-def ruled_out_lines(grid: UniverseGrid) -> list[str]:
+def ruled_out(grid: UniverseGrid) -> tuple[RuledOut, ...]:
     """Per reading alone that rules cells out, which models fail its preconditions and which fit, with their
-    numbers (over its ruled-out cells): "init=gpt2 (24 cells): the RoPE models do not fit in range (0.54-0.60);
-    APE fits (1.00)"."""
-    lines = []
+    numbers (over its ruled-out cells)."""
+    out = []
     for reading, _ in grid.readings:
         if "+" in reading:
             continue
@@ -156,8 +195,14 @@ def ruled_out_lines(grid: UniverseGrid) -> list[str]:
         if not cells:
             continue
         checks = {p.name: p for c in cells for p in c.preconditions}
-        lines.append(f"{reading} ({len(cells)} cell{'s' * (len(cells) != 1)}): {fit_text(list(checks.values()))}")
-    return lines
+        out.append(RuledOut(reading, len(cells), fit_text(list(checks.values()))))
+    return tuple(out)
+
+
+def ruled_out_lines(grid: UniverseGrid) -> list[str]:
+    """:func:`ruled_out` in lines: "init=gpt2 (24 cells): the RoPE models do not fit in range (0.54-0.60); APE fits
+    (1.00)"."""
+    return [render_macro(PIECES, "ruled_out_line", r) for r in ruled_out(grid)]
 
 
 CONSEQUENTIAL_MARK = "\u25c6"  # after a cell's word: the claim hinges on this reading (its main effect excludes 0)

@@ -14,33 +14,45 @@ run at a setting and where a claim's cells stand are ``lengthgen.analysis.robust
   (``lengthgen robustness``, the terminal summary of a robustness run);
 - :func:`grid_view`: the coloured grid for the page as a view-model (``lengthgen.report.grid``, laid out
   by ``templates/robustness.html.j2``, as the multiverse's), each cell linked to its checks.
+
+The text's words and layout are templates (``templates/text/robustness.txt.j2``, with the pieces both grids share
+in ``_grid.j2``); this module computes what it shows (:class:`MapText`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from lengthgen.catalogue import EMPTY, ROBUSTNESS, Catalogue
 from lengthgen.analysis.data import claim_number
 from lengthgen.report.grid import (
+    MARKS,
     MISSING,
     NOT_APPLICABLE,
+    CellText,
+    Counts,
     Grid,
+    Marks,
     Slot,
+    TableText,
     block,
-    counts_line,
+    cell_counts,
+    cell_text,
     failed_check,
-    failed_lines,
     grid_cell,
     run_line,
     shown,
-    table_lines,
+    table_text,
 )
+from lengthgen.report.templating import render_text
 from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.analysis.robustness import runs_at, spreads, views
 
 
 GRID_ID = "robustness-grid"  # the page table's id
+TEMPLATE = "text/robustness.txt.j2"  # the map's text (under report/templates)
+CLAIM_W = 6  # characters of the text's claim column
 
 
 def cell_id(setting: str, claim: str) -> str:
@@ -89,16 +101,22 @@ def build_map(cells: Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catal
     }
 
 
-def map_lines(
-    cells: Sequence[ClaimRecord | Mapping[str, Any]],
-    details: bool = True,
-    catalogue: Catalogue = EMPTY,
-    records: Sequence[ClaimRecord] = (),
-) -> list[str]:
-    """The map as text: one row per claim, one column per setting; each claim's cells against its verdict at the
-    paper's point (``records``, where given); then each cell that did not reproduce, with its failed checks'
-    numbers."""
-    cells = views(cells)
+@dataclass(frozen=True)
+class MapText:
+    """What the robustness map's text shows."""
+
+    marks: Marks  # the marks its legend names
+    table: TableText  # the claims as rows, the settings as columns
+    cells: int  # the cells the catalogue runs
+    counts: Counts  # those cells counted by verdict ("missing" without a record)
+    spreads: tuple[tuple[str, str], ...]  # (claim, its cells against the paper's point); none without records
+    details: tuple[CellText, ...]  # each recorded cell that did not reproduce; () without details
+
+
+def map_text(
+    cells: Sequence[ClaimRecord], details: bool, catalogue: Catalogue, records: Sequence[ClaimRecord]
+) -> MapText:
+    """What the text of the map of ``cells`` shows (:func:`map_lines`)."""
     data = build_map(cells, catalogue)
     by_cell = {(r.setting, r.claim): r for r in cells}
     names = [s["name"] for s in data["settings"]]
@@ -113,23 +131,32 @@ def map_lines(
             else:
                 row.append(shown(view))
         rows.append((claim, row))
-    lines = [
-        "robustness map (paper scale; verdict per claim x setting; ~ close call; - not run at that setting; "
-        "? no record)"
-    ] + table_lines("claim", 6, names, rows)
-    lines.append(counts_line(data["cells"]))
-    if records:
-        lines += [f"{claim}: {spread.text()}" for claim, spread in spreads(cells, records, catalogue).items()]
-    if details:
-        for c in data["cells"]:
-            if c["verdict"] in (Verdict.REPRODUCED, "missing"):
-                continue
-            lines.append(
-                f"{c['claim']} at {c['setting']}: {c['label']} ({c['checks_passed']}/{c['checks']} checks)"
-                + (f": {c['reason'].splitlines()[0]}" if c.get("reason") else "")
-            )
-            lines += failed_lines(c["failed_checks"])
-    return lines
+    spread = spreads(cells, records, catalogue) if records else {}
+    return MapText(
+        marks=MARKS,
+        table=table_text("claim", CLAIM_W, names, rows),
+        cells=len(data["cells"]),
+        counts=cell_counts(data["cells"]),
+        spreads=tuple((claim, s.text()) for claim, s in spread.items()),
+        details=tuple(
+            cell_text(c, c["claim"], c["setting"])
+            for c in data["cells"]
+            if details and c["verdict"] not in (Verdict.REPRODUCED, "missing")
+        ),
+    )
+
+
+def map_lines(
+    cells: Sequence[ClaimRecord | Mapping[str, Any]],
+    details: bool = True,
+    catalogue: Catalogue = EMPTY,
+    records: Sequence[ClaimRecord] = (),
+) -> list[str]:
+    """The map as text: one row per claim, one column per setting; each claim's cells against its verdict at the
+    paper's point (``records``, where given); then each cell that did not reproduce, with its failed checks'
+    numbers."""
+    shown_map = map_text(views(cells), details, catalogue, records)
+    return render_text(TEMPLATE, grid=shown_map).removesuffix("\n").split("\n")
 
 
 def grid_view(

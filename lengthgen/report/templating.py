@@ -12,10 +12,13 @@ templates spread it over lines. A ``-`` inside a tag (``{%- ... -%}``, ``{{- ...
 and indentation on that side, and a template line that starts with the empty comment ``{#- #}`` is
 joined to the line before it; newlines without such a mark are the page's own.
 
-The texts (the terminal summary, the markdown summary, ``lengthgen diff``, a specification curve) render through
+The texts (the terminal summary, the markdown summary, ``lengthgen diff``, a specification curve, the robustness
+map's and the multiverse's grids) render through
 the same environment's overlay for text (:func:`text_environment`, :func:`render_text`): nothing escaped (a
 markdown cell escapes its own characters: the ``cell`` filter), a line holding only a block tag (``{% for %}``,
-``{% if %}``, ...) leaves nothing in the output, and the text ends as its template ends.
+``{% if %}``, ...) leaves nothing in the output, and the text ends as its template ends. The documents
+``lengthgen docs`` writes render through an overlay of that one with their own filters and globals
+(:func:`text_overlay`, ``lengthgen.report.doc_render``).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import re
 import textwrap
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Mapping
 
 import jinja2
 
@@ -42,6 +45,7 @@ from lengthgen.analysis.formats import (
 
 CELL_CHARS = 160  # characters of a markdown table cell by default ("..." beyond)
 TEMPLATES = "templates"  # folder of lengthgen/report holding the templates (package data)
+CACHE_SIZE = 400  # compiled templates an overlay keeps (jinja2's default)
 STATIC = "static"  # folder of lengthgen/report holding the inlined CSS and JS (package data)
 GLOBALS = {  # what the page's templates call (``environment``)
     "num": num,
@@ -108,6 +112,16 @@ def text_environment() -> jinja2.Environment:
     """The environment's overlay for the texts (``templates/text/``): the same loader, globals and filters; no
     escaping; block tags alone on a line leave nothing (module docstring)."""
     return environment().overlay(autoescape=False, trim_blocks=True, lstrip_blocks=True)
+
+
+def text_overlay(filters: Mapping[str, Any], globals_: Mapping[str, Any]) -> jinja2.Environment:
+    """An overlay of :func:`text_environment` with more ``filters`` and globals (``globals_``): the same settings,
+    loader, filters and globals besides. Its dicts and its cache of compiled templates are its own (an overlay
+    shares its parent's dicts and copies its cache), so neither environment sees the other's."""
+    env = text_environment().overlay(cache_size=CACHE_SIZE)
+    env.filters = {**env.filters, **filters}
+    env.globals = {**env.globals, **globals_}
+    return env
 
 
 @lru_cache(maxsize=None)

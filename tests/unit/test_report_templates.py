@@ -82,3 +82,24 @@ def test_the_documents_spell_out_as_many_failing_checks_as_a_verdicts_reason_and
         assert environment().from_string("{{ c|verdict_cell }}").render(c=record) == verdict_cell(record)
     assert verdict_cell(SimpleNamespace(label="REPRODUCED", verdict=Verdict.REPRODUCED)) == "REPRODUCED"
     assert verdict_cell(SimpleNamespace(label="", verdict=None)) == "**unknown**"
+
+
+def test_the_documents_render_through_the_text_environment_with_filters_of_their_own():
+    docs, texts = environment(), templating.text_environment()
+    for setting in ("autoescape", "trim_blocks", "lstrip_blocks", "keep_trailing_newline", "undefined", "loader"):
+        assert getattr(docs, setting) == getattr(texts, setting), setting
+    assert docs.filters["cell"] is texts.filters["cell"] and docs.globals["num"] is texts.globals["num"]
+    assert "verdict_cell" in docs.filters and "verdict_cell" not in texts.filters  # the overlay's dicts are its own
+    assert "reason_checks" in docs.globals and "reason_checks" not in texts.globals
+    assert "reason_checks" not in templating.environment().globals
+
+
+def test_a_text_grid_table_has_a_width_and_a_cell_per_column():
+    from lengthgen.report.grid import TableText, table_text
+
+    table = table_text("claim", 6, ["a", "wider-than-nine"], [("C1", ["ok", "not-repr~"])])
+    assert table.widths == (9, 15)
+    with pytest.raises(ValueError, match="'C2'"):
+        TableText("claim", 6, ("a",), (9,), (("C2", ("ok", "ok")),))
+    with pytest.raises(ValueError, match=r"\(9,\)"):
+        TableText("claim", 6, ("a", "b"), (9,), ())

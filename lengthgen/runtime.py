@@ -6,14 +6,14 @@ The command line makes one from its ``--device``, ``--workers`` and ``--schedule
 (``Cache.runtime``), which every experiment is passed beside its context. Nothing of it is process-wide: two
 runtimes with different devices or worker counts live side by side in one process.
 
-It holds what the run was asked for (the device, the worker count, the Dask scheduler). Its device is current
-only while something computes for it: the store, the process pool and the Dask workers wrap each training or
-evaluation in ``lengthgen.device.computing_on(runtime.device)``. It makes on first use the process pool or the
-Dask client its missing models train in (:mod:`lengthgen.engine.parallel`, :mod:`lengthgen.engine.cluster` make
-them through :meth:`Runtime.resource`), and it keeps the memo of measured results (:meth:`Runtime.remember`; its
-keys are ``claims.memo``'s). :meth:`Runtime.close` (or leaving its ``with`` block) shuts them down. None of it
-changes a number: a member trains the same on any device up to float rounding (the device is part of every cache
-key), in any process and on any cluster.
+It holds what the run was asked for (the device, the worker count, the Dask scheduler). Its device is an argument of
+every training and evaluation it asks for: the store, the process pool and the Dask workers pass ``runtime.device`` to
+the engine's functions (``device=``), which default to the CPU. It makes on first use the process pool or the Dask
+client its missing models train in (:mod:`lengthgen.engine.parallel`, :mod:`lengthgen.engine.cluster` make them through
+:meth:`Runtime.resource`), and it keeps the memo of measured results (:meth:`Runtime.remember`; its keys are
+``claims.memo``'s). :meth:`Runtime.close` (or leaving its ``with`` block) shuts them down. None of it changes a number:
+a member trains the same on any device up to float rounding (the device is part of every cache key), in any process and
+on any cluster.
 """
 
 from __future__ import annotations

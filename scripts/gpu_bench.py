@@ -33,7 +33,7 @@ import torch  # noqa: E402
 
 from lengthgen.config import PAPER_EVAL_LENGTHS, EvalConfig  # noqa: E402
 from lengthgen.context import Context  # noqa: E402
-from lengthgen.device import CPU, computing_on, device_named  # noqa: E402
+from lengthgen.device import CPU, device_named  # noqa: E402
 from lengthgen.engine.evaluate import evaluate_models  # noqa: E402
 from lengthgen.experiments.common import paper_spec  # noqa: E402
 from lengthgen.experiments.sweeps import SWEEP, sweep_spec  # noqa: E402
@@ -45,12 +45,6 @@ from lengthgen.runtime import Runtime  # noqa: E402
 
 UNLIMITED = 10**6  # members per pass: "as large as the signature allows"
 WARMUP_STEPS = 20  # ensemble_step: steps run before timing (CUDA context, kernel selection, allocator)
-
-
-def on(device: torch.device, function, *args):
-    """``function(*args)`` computed on ``device``."""
-    with computing_on(device):
-        return function(*args)
 
 
 def sync(device: torch.device) -> None:
@@ -118,7 +112,7 @@ def evaluate_grouped(passes: list[list[Member]], models: dict, evaluation: EvalC
     rows = {}
     for group in passes:
         chosen = [models[(m.spec, m.seed)] for m in group]
-        for member, per_length in zip(group, on(device, evaluate_models, chosen, evaluation)):
+        for member, per_length in zip(group, evaluate_models(chosen, evaluation, device=device)):
             rows[(member.spec, member.seed)] = per_length
     return rows
 
@@ -137,7 +131,7 @@ def c1_grid(steps: int, sequences: int, cpu_reference: bool, cpu_workers: int, d
     members = c1_members(steps)
     passes = group_members(members, max_members=UNLIMITED)
     evaluation = EvalConfig(lengths=PAPER_EVAL_LENGTHS, sequences=sequences)
-    trained, train_s = timed(lambda: [m for p in passes for m in on(device, train_members, p)], device)
+    trained, train_s = timed(lambda: [m for p in passes for m in train_members(p, device=device)], device)
     by_member = {(m.spec, m.seed): m for m in trained}
     models = [by_member[(m.spec, m.seed)] for m in members]
     evals, eval_s = timed(lambda: evaluate_grouped(passes, by_member, evaluation, device), device)
@@ -196,7 +190,7 @@ def sweep(steps: int, device: torch.device) -> dict:
     }
     members = [Member(spec, seed) for spec in sorted(specs, key=repr) for seed in range(3)]
     passes = group_members(members, max_members=UNLIMITED)
-    _, seconds = timed(lambda: [on(device, train_members, p) for p in passes], device)
+    _, seconds = timed(lambda: [train_members(p, device=device) for p in passes], device)
     print(f"sweep: {len(members)} models in {len(passes)} passes, {seconds:.1f} s", flush=True)
     return {"models": len(members), "steps": steps, "passes": [len(p) for p in passes], "train_s": round(seconds, 2)}
 

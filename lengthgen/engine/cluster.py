@@ -135,12 +135,11 @@ def run_pass(train: Callable, payload: Callable, members: list, threads: int, de
     import torch
     from safetensors.torch import save
 
-    from lengthgen.device import computing_on, device_named
+    from lengthgen.device import device_named
 
     torch.set_num_threads(threads)
     here = device_named(device)  # "cuda" is this worker's own default GPU; ValueError where it has none
-    with computing_on(here):
-        models = train(members)
+    models = train(members, device=here)
     return [
         {
             "payload": payload(member, here),

@@ -21,7 +21,7 @@ from torch import nn
 from torch.func import stack_module_state
 
 from lengthgen.config import TrainConfig
-from lengthgen.device import get_device
+from lengthgen.device import CPU
 from lengthgen.seeding import check_seed
 
 Params = dict[str, torch.Tensor]  # parameter name -> stacked values (members, ...)
@@ -102,10 +102,9 @@ def optimizer_for(params: Sequence[torch.Tensor], cfg: TrainConfig) -> FusedAdam
     return FusedAdam(params, lr=cfg.lr, weight_decay=cfg.weight_decay, decoupled=cfg.decay == "decoupled")
 
 
-def stack(modules: Sequence[nn.Module]) -> Params:
-    """The members' parameters stacked on a leading axis, on the engine's device, trainable."""
+def stack(modules: Sequence[nn.Module], device: torch.device = CPU) -> Params:
+    """The members' parameters stacked on a leading axis, on ``device``, trainable."""
     stacked, _ = stack_module_state(list(modules))  # name -> (S, ...)
-    device = get_device()
     return {name: value.detach().to(device).requires_grad_() for name, value in stacked.items()}
 
 
@@ -117,6 +116,7 @@ def train_ensemble(
     progress: Callable[[int], None] | None = None,
     progress_every: int = 100,
     losses_and_grads: Callable[[Params, int], tuple[torch.Tensor, Params]] | None = None,
+    device: torch.device = CPU,
 ) -> list[MemberResult]:
     """Train the members (freshly initialised ``modules``, one per member) together for ``cfg.steps``.
 
@@ -126,17 +126,18 @@ def train_ensemble(
     every parameter (named as ``params``: a hand-derived backward), which Adam then applies. Every
     ``cfg.record_every`` steps (and at the last) the trajectory records the step and each member's mean
     loss over the window; with a ``probe``, also the probe's per-member quantities, and a first record
-    at step 0 (loss 0). ``progress(steps_done)`` is called every ``progress_every`` steps and at the end.
+    at step 0 (loss 0). ``progress(steps_done)`` is called every ``progress_every`` steps and at the end. The
+    parameters, and so the training, live on ``device``; the step functions move their batches there.
     """
     if (losses is None) == (losses_and_grads is None):
         raise ValueError("train_ensemble takes exactly one of losses and losses_and_grads")
     start = time.perf_counter()
     members = len(modules)
-    params = stack(modules)
+    params = stack(modules, device)
     detached = {name: value.detach() for name, value in params.items()}  # the same storage, no autograd
     optimizer = optimizer_for(list(params.values()), cfg)
     trajectory: dict[str, list] = {"step": [], "loss": []}
-    loss_sum = torch.zeros(members, dtype=torch.float64, device=get_device())  # (S,)
+    loss_sum = torch.zeros(members, dtype=torch.float64, device=device)  # (S,)
 
     def record(step: int) -> None:
         window = step - trajectory["step"][-1] if trajectory["step"] else step

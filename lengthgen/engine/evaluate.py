@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from lengthgen.config import EvalConfig
-from lengthgen.device import get_device
+from lengthgen.device import CPU
 from lengthgen.models import table_forward
 from lengthgen.probes import peak_height, peak_position, selected_offset
 from lengthgen.seeding import generator
@@ -86,9 +86,13 @@ def plain_forward(params, cfg, tokens: torch.Tensor, lengths: torch.Tensor, leng
 
 @torch.no_grad()
 def evaluate_models(
-    models: Sequence[TrainedModel], evaluation: EvalConfig, forward: Callable[..., Any] = plain_forward
+    models: Sequence[TrainedModel],
+    evaluation: EvalConfig,
+    forward: Callable[..., Any] = plain_forward,
+    device: torch.device = CPU,
 ) -> list[list[LengthEval]]:
-    """Per model, one :class:`LengthEval` per evaluation length; models of one signature run together.
+    """Per model, one :class:`LengthEval` per evaluation length, computed on ``device``; models of one signature
+    run together.
 
     ``forward(params, cfg, tokens, lengths, length)`` returns the fast forward's ``TableOutput``; an
     inference-time variant (``lengthgen/engine/evaluate_variants.py``) passes its own, on the same sequences,
@@ -101,7 +105,6 @@ def evaluate_models(
     for model in models:
         model.spec.check_eval(evaluation)
     cfg = models[0].spec.model
-    device = get_device()
     params = {name: torch.stack([m.state[name] for m in models]).to(device) for name in models[0].state}
     tasks = [make_task(m.spec.task) for m in models]
     results: list[list[LengthEval]] = [[] for _ in models]

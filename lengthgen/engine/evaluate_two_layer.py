@@ -28,7 +28,7 @@ from typing import Any
 import torch
 
 from lengthgen.config import EvalConfig
-from lengthgen.device import get_device
+from lengthgen.device import CPU
 from lengthgen.models.two_layer.transformer import Transformer, capture
 from lengthgen.probes.attention import peak_position, selected_offset
 from lengthgen.probes.geometry import carrier_fraction
@@ -145,9 +145,11 @@ def carriers_from(
 
 
 @torch.no_grad()
-def vocabulary_carriers(model: Transformer, tokens: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def vocabulary_carriers(
+    model: Transformer, tokens: torch.Tensor, device: torch.device = CPU
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Key and query carrier fractions of every head, each (layers, heads), on in-distribution ``tokens``
-    (N, Lmax).
+    (N, Lmax), the model run on ``device``.
 
     The paper's (iii) for the one-layer head is ||mean_b k_b||^2 / mean_b ||k_b||^2 over the
     vocabulary's projected keys k_b = W_K x_b (queries alike). Here a head's projected key of vocabulary
@@ -161,7 +163,6 @@ def vocabulary_carriers(model: Transformer, tokens: torch.Tensor) -> tuple[torch
     """
     names = carrier_hooks(model.cfg.layers)
     parts: dict[str, list[torch.Tensor]] = {name: [] for name in names}
-    device = get_device()
     model = model.to(device)
     for start in range(0, tokens.shape[0], EVAL_CHUNK):
         with capture(model, names) as seen:
@@ -172,8 +173,11 @@ def vocabulary_carriers(model: Transformer, tokens: torch.Tensor) -> tuple[torch
 
 
 @torch.no_grad()
-def evaluate_transformer(model: TrainedTransformer, evaluation: EvalConfig) -> TransformerEval:
-    """Every quantity of the module docstring for one trained model (and its untrained baseline)."""
+def evaluate_transformer(
+    model: TrainedTransformer, evaluation: EvalConfig, device: torch.device = CPU
+) -> TransformerEval:
+    """Every quantity of the module docstring for one trained model (and its untrained baseline), computed on
+    ``device``."""
     spec = model.spec
     spec.check_eval(evaluation)
     K, max_len = spec.task.offset, spec.task.max_len
@@ -181,7 +185,6 @@ def evaluate_transformer(model: TrainedTransformer, evaluation: EvalConfig) -> T
     tokens = eval_tokens(spec.task, evaluation)  # (N, W)
     N, W = tokens.shape
     targets = shift_targets(tokens, torch.full((N,), W), K)  # (N, W)
-    device = get_device()
     module = model.module().to(device)
     names = [f"blocks.{layer}.attn.hook_pattern" for layer in range(layers)]
     kq_names = carrier_hooks(layers)
@@ -202,7 +205,7 @@ def evaluate_transformer(model: TrainedTransformer, evaluation: EvalConfig) -> T
     in_range = tokens[:, :max_len]  # (N, Lmax) the in-distribution positions
     captured = {name: torch.cat(values) for name, values in kq_parts.items()}  # (N, H, Lmax, dh)
     key, query = carriers_from(captured, in_range, spec.model.vocab)
-    base_key, base_query = vocabulary_carriers(model.initial_module(), in_range)
+    base_key, base_query = vocabulary_carriers(model.initial_module(), in_range, device)
     return TransformerEval(
         offset=K,
         max_len=max_len,

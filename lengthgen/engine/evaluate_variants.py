@@ -30,6 +30,7 @@ import torch
 
 from lengthgen.config import EvalConfig, ModelConfig
 from lengthgen.encodings.rope import rotation_tables
+from lengthgen.device import CPU
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.models.one_layer.fast import TableOutput, fast_path, project, readout_by_head
 from lengthgen.models.one_layer.fast.base import gather_scores
@@ -157,9 +158,9 @@ def reference_forward(
 
 
 def evaluate_variant(
-    models: Sequence[TrainedModel], evaluation: EvalConfig, variant: InferenceVariant
+    models: Sequence[TrainedModel], evaluation: EvalConfig, variant: InferenceVariant, device: torch.device = CPU
 ) -> list[list[LengthEval]]:
-    """``evaluate_models`` (the same sequences, chunks and sums) through ``variant_forward``."""
+    """``evaluate_models`` (the same sequences, chunks and sums, on ``device``) through ``variant_forward``."""
 
     def forward(params, cfg, tokens, lengths, length):
         return variant_forward(
@@ -171,4 +172,4 @@ def evaluate_variant(
             logit_scale=variant.logit_scale(length),
         )
 
-    return evaluate_models(models, evaluation, forward)
+    return evaluate_models(models, evaluation, forward, device)

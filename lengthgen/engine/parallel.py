@@ -3,10 +3,10 @@ a Dask cluster (the CLI's ``--scheduler``, pytest's ``--lengthgen-scheduler``; :
 for pytest and the CLI alike.
 
 Where they run is the run's :class:`~lengthgen.runtime.Runtime`: its ``workers`` (the CLI's ``--workers``, pytest's
-``--lengthgen-workers``), its ``scheduler`` and its ``device``, which every pass trains on (inside
-``lengthgen.device.computing_on``, here or in the process that runs it). Under pytest-xdist the workers already are
-the processes, so claim tests train in-process (unless a scheduler is given); a serial pytest run trains in as many
-processes as the machine has cores. Passes are independent and a member trains the same in any pass and any
+``--lengthgen-workers``), its ``scheduler`` and its ``device``, which every pass trains on (passed to the pass's
+``train(members, progress=..., device=...)``, here or in the process that runs it). Under pytest-xdist the workers
+already are the processes, so claim tests train in-process (unless a scheduler is given); a serial pytest run trains in
+as many processes as the machine has cores. Passes are independent and a member trains the same in any pass and any
 process, so neither the worker count nor the cluster ever changes a number.
 
 The processes are the runtime's (one pool per worker count and thread count, made on first use and shut down by
@@ -21,7 +21,6 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from lengthgen.device import computing_on
 from lengthgen.engine import cluster
 from lengthgen.engine.train import Member, TrainedModel, train_members
 from lengthgen.runtime import Runtime
@@ -45,12 +44,6 @@ def _init_worker(threads: int) -> None:
     import torch
 
     torch.set_num_threads(threads)
-
-
-def on_device(device: Any, function: Callable[..., T], *args: Any) -> T:
-    """``function(*args)`` computed on ``device`` (module-level: a pass travels to a worker process with it)."""
-    with computing_on(device):
-        return function(*args)
 
 
 def _stop(executor: ProcessPoolExecutor) -> None:
@@ -131,12 +124,12 @@ def train_passes(
     the runtime's ``workers`` processes (its :func:`pool`) with the longest passes started first, or, when the
     runtime names a Dask scheduler (:mod:`lengthgen.engine.cluster`), on its workers, longest first.
 
-    ``train(members, progress=None)`` trains one pass, on the runtime's device (a module-level function: it
-    travels to other processes by reference). On a cluster, ``payload(member, device)`` (the member's cache
-    payload, required there) checks that a worker computed under this process's environment, ``key(payload)``
-    (the payload's cache key, required there) names the pass's Dask task, and ``make(spec, seed, state,
-    trajectory, seconds)`` rebuilds each model from the worker's plain data. ``progress(member_steps_done)`` is
-    called as training advances (per pass when in parallel).
+    ``train(members, progress=None, device=CPU)`` trains one pass on the runtime's device, given as ``device`` (a
+    module-level function: it travels to other processes by reference). On a cluster, ``payload(member, device)`` (the
+    member's cache payload, required there) checks that a worker computed under this process's environment,
+    ``key(payload)`` (the payload's cache key, required there) names the pass's Dask task, and ``make(spec, seed, state,
+    trajectory, seconds)`` rebuilds each model from the worker's plain data. ``progress(member_steps_done)`` is called
+    as training advances (per pass when in parallel).
     """
     if cluster.active(runtime) and passes:
         if payload is None or key is None:
@@ -154,14 +147,13 @@ def train_passes(
     if runtime.workers <= 1 or len(passes) <= 1:  # in the given order: callers list what others wait for first
         for i in range(len(passes)):
             size = len(passes[i])
-            with computing_on(device):  # left before the yield: the caller's code runs outside it
-                models = train(passes[i], progress=lambda steps: advance(steps * size))
+            models = train(passes[i], progress=lambda steps: advance(steps * size), device=device)
             yield i, models
             done += size * passes[i][0].spec.train.steps
         return
     order = sorted(range(len(passes)), key=lambda i: -pass_cost(passes[i]))  # longest first
     executor = pool(runtime, threads)
-    futures = {executor.submit(on_device, device, train, list(passes[i])): i for i in order}
+    futures = {executor.submit(train, list(passes[i]), device=device): i for i in order}
     for index, models in _as_completed(runtime, futures):
         done += len(passes[index]) * passes[index][0].spec.train.steps
         advance(0)

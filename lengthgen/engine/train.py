@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 
 from lengthgen.config import RunSpec
-from lengthgen.device import get_device
+from lengthgen.device import CPU
 from lengthgen.encodings.ape import zero_unseen_rows
 from lengthgen.engine.ensemble import Member, train_ensemble
 from lengthgen.models import OneLayerHead, table_forward
@@ -113,10 +113,13 @@ class _Streams:
 
 
 def train_members(
-    members: Sequence[Member], progress: Callable[[int], None] | None = None, backward: str = BACKWARDS[0]
+    members: Sequence[Member],
+    progress: Callable[[int], None] | None = None,
+    backward: str = BACKWARDS[0],
+    device: torch.device = CPU,
 ) -> list[TrainedModel]:
-    """Train members of one signature together (``engine/ensemble.py``); ``progress(steps_done)`` is
-    called every 100 steps. ``backward``: "manual" (the suite's) takes each step's gradients from the
+    """Train members of one signature together on ``device`` (``engine/ensemble.py``); ``progress(steps_done)``
+    is called every 100 steps. ``backward``: "manual" (the suite's) takes each step's gradients from the
     hand-derived backward (``models/one_layer/fast/manual.py``), "autograd" from autograd through the fast
     path's forward; the two agree up to float rounding (``tests/test_manual_backward.py``)."""
     if backward not in BACKWARDS:
@@ -128,7 +131,6 @@ def train_members(
         if ensemble_signature(member.spec) != signature:
             raise ValueError(f"member {member} cannot share an ensemble with {members[0]}")
     spec = members[0].spec
-    device = get_device()
     streams = _Streams(members, spec.train.batch, spec.train.length_mix)
 
     def losses(params: dict[str, torch.Tensor], step: int) -> torch.Tensor:
@@ -149,6 +151,7 @@ def train_members(
         probe=lambda params: geometry_record(params, spec),
         progress=progress,
         losses_and_grads=losses_and_grads if backward == "manual" else None,
+        device=device,
     )
     return [
         TrainedModel(member.spec, member.seed, r.state, r.trajectory, r.seconds) for member, r in zip(members, results)

@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from torch.func import functional_call, vmap
 
 from lengthgen.config import EvalConfig, SpecParts, TrainConfig, _require
-from lengthgen.device import get_device
+from lengthgen.device import CPU
 from lengthgen.encodings.ape import zero_unseen_rows
 from lengthgen.engine.ensemble import Member, train_ensemble
 from lengthgen.models.two_layer.transformer import Transformer, TransformerConfig
@@ -127,9 +127,9 @@ class _Streams:
 
 
 def train_transformers(
-    members: Sequence[Member], progress: Callable[[int], None] | None = None
+    members: Sequence[Member], progress: Callable[[int], None] | None = None, device: torch.device = CPU
 ) -> list[TrainedTransformer]:
-    """Train members of one spec together (any seeds) in one pass of the shared engine
+    """Train members of one spec together (any seeds) on ``device`` in one pass of the shared engine
     (``engine/ensemble.py``); ``progress(steps_done)`` is called every 10 steps."""
     if not members:
         return []
@@ -137,7 +137,6 @@ def train_transformers(
     for member in members:
         if member.spec != spec:
             raise ValueError(f"member {member} cannot share an ensemble with {members[0]}: specs differ")
-    device = get_device()
     modules = [build_transformer(spec, m.seed) for m in members]
     forward = ensemble_forward(modules[0])
     streams = _Streams(members, spec.train.batch, spec.train.length_mix)
@@ -146,7 +145,7 @@ def train_transformers(
         tokens, targets = (t.to(device) for t in streams.step(step))  # (S, B, P), drawn on the CPU
         return member_losses(forward(params, tokens), targets)  # (S,)
 
-    results = train_ensemble(modules, spec.train, losses, progress=progress, progress_every=10)
+    results = train_ensemble(modules, spec.train, losses, progress=progress, progress_every=10, device=device)
     return [
         TrainedTransformer(spec, member.seed, r.state, r.trajectory, r.seconds) for member, r in zip(members, results)
     ]

@@ -33,7 +33,7 @@ import torch
 from lengthgen.store.cache import Cache
 from lengthgen.config import EvalConfig, RunSpec
 from lengthgen.context import Context
-from lengthgen.device import CPU, computing_on
+from lengthgen.device import CPU
 from lengthgen.engine.evaluate import EVAL_CHUNK, eval_draw, evaluate_models
 from lengthgen.experiments.common import Run, mean, paper_spec, train_grid
 from lengthgen.experiments.results import Column, config, length_columns, table_lines, to_json
@@ -287,7 +287,6 @@ def untrained_content(result: ContentResult, device: torch.device = CPU) -> Cont
     by_heads = {}
     for heads, runs in result.runs.items():
         models = [initial_model(run.model) for run in runs]
-        with computing_on(device):
-            rows = evaluate_models(models, result.evaluation)
+        rows = evaluate_models(models, result.evaluation, device=device)
         by_heads[heads] = [Run(m, per_length) for m, per_length in zip(models, rows)]
     return content_result(result.specs, result.offsets, result.seeds, result.evaluation, by_heads)

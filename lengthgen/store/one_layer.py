@@ -17,7 +17,7 @@ import torch
 
 from lengthgen.store.cache import Cache, fetch_or_compute, payload_key
 from lengthgen.config import EvalConfig
-from lengthgen.device import CPU, computing_on
+from lengthgen.device import CPU
 from lengthgen.engine.evaluate import LengthEval, evaluate_models
 from lengthgen.engine.evaluate_variants import VARIANT_FILES, InferenceVariant, evaluate_variant
 from lengthgen.store.fingerprint import code_fingerprint, environment, spec_files
@@ -80,16 +80,15 @@ def evaluated(
     variant: dict[str, Any] | None = None,
     transform: Callable[[TrainedModel], TrainedModel] | None = None,
     variant_files: tuple[str, ...] = (),
-    evaluate: Callable[[Sequence[TrainedModel], EvalConfig], list[list[LengthEval]]] | None = None,
+    evaluate: Callable[..., list[list[LengthEval]]] | None = None,
 ) -> list[list[LengthEval]]:
     """Per model, its :class:`LengthEval` per evaluation length (cached, or computed now and cached).
 
-    With ``transform``, the weights evaluated are ``transform(model)`` (e.g. an inference-time fix of
-    the APE table); with ``evaluate(models, evaluation)``, the evaluation itself is another function of the models
-    (e.g. an inference-time change of the forward, ``engine/evaluate_variants.py``). Models run on the cache's
-    runtime's device. Either way ``variant`` (plain data
-    naming the change) and the code fingerprint of ``variant_files`` (the files that implement it) join
-    the cache key.
+    With ``transform``, the weights evaluated are ``transform(model)`` (e.g. an inference-time fix of the APE table);
+    with ``evaluate(models, evaluation, device=device)``, the evaluation itself is another function of the models (e.g.
+    an inference-time change of the forward, ``engine/evaluate_variants.py``). Models run on the cache's runtime's
+    device. Either way ``variant`` (plain data naming the change) and the code fingerprint of ``variant_files`` (the
+    files that implement it) join the cache key.
     """
     changed = transform is not None or evaluate is not None
     if (variant is not None) != changed:  # a changed evaluation stored under the plain key would feed wrong numbers
@@ -113,8 +112,7 @@ def evaluated(
             groups.setdefault(ensemble_signature(models[i].spec), []).append(i)
         for indices in groups.values():
             chosen = [models[i] if transform is None else transform(models[i]) for i in indices]
-            with computing_on(device):  # left before the yields: the caller's code runs outside it
-                evaluations = evaluate(chosen, evaluation)
+            evaluations = evaluate(chosen, evaluation, device=device)
             for i, rows in zip(indices, evaluations):
                 yield i, rows, (payloads[i], {"lengths": [r.to_dict() for r in rows]}, None)
 
@@ -135,5 +133,5 @@ def evaluated_variant(
         cache,
         variant={"inference": variant.to_dict()},
         variant_files=VARIANT_FILES,
-        evaluate=lambda chosen, ev: evaluate_variant(chosen, ev, variant),
+        evaluate=lambda chosen, ev, device: evaluate_variant(chosen, ev, variant, device),
     )

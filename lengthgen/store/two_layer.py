@@ -18,7 +18,7 @@ import torch
 from lengthgen.config import EvalConfig
 from lengthgen.engine import cluster
 from lengthgen.engine.evaluate_two_layer import TransformerEval, evaluate_transformer
-from lengthgen.device import CPU, computing_on
+from lengthgen.device import CPU
 from lengthgen.engine.parallel import map_unordered, train_passes
 from lengthgen.engine.train_two_layer import (
     MAX_MEMBERS,
@@ -106,8 +106,7 @@ def trained_transformers(
             with progress_bar(
                 spec.train.steps, f"train two-layer {spec.model.encoding} x{len(chunk)}", progress
             ) as update:
-                with computing_on(runtime.device):  # left before the yield: the caller's code runs outside it
-                    models = train_transformers([members[i] for i in chunk], progress=update)
+                models = train_transformers([members[i] for i in chunk], progress=update, device=runtime.device)
             yield chunk, models
 
     keys = [train_key(m, runtime.device) for m in members]
@@ -145,5 +144,4 @@ def evaluated_transformers(
 def _evaluate(job: tuple[TrainedTransformer, EvalConfig, torch.device]) -> TransformerEval:
     """One evaluation, on the job's device (module-level: it travels to a worker process by reference)."""
     model, evaluation, device = job
-    with computing_on(device):
-        return evaluate_transformer(model, evaluation)
+    return evaluate_transformer(model, evaluation, device)

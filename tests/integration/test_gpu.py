@@ -21,7 +21,6 @@ from lengthgen.store.one_layer import evaluated, train_key, trained
 from lengthgen.engine.train import Member, train_members
 from lengthgen.engine.evaluate_two_layer import evaluate_transformer
 from lengthgen.engine.train_two_layer import TwoLayerSpec, train_transformers
-from lengthgen.device import computing_on
 from lengthgen.runtime import Runtime
 
 from tests.helpers import tiny_spec
@@ -31,11 +30,6 @@ NO_CUDA = (
 )
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_CUDA)
 CUDA = torch.device("cuda")
-
-
-def on_cuda(function, *args):
-    with computing_on(CUDA):
-        return function(*args)
 
 
 STEPS = 60  # Adam steps of the one-layer comparisons (as tests/unit/test_device.py)
@@ -80,8 +74,8 @@ def test_one_layer_variants_match_the_cpu(variant):
     evaluation = EvalConfig(lengths=(12, 24), sequences=512)
     cpu = train_members(members)
     cpu_eval = evaluate_models(cpu, evaluation)
-    gpu = on_cuda(train_members, members)
-    gpu_eval = on_cuda(evaluate_models, gpu, evaluation)
+    gpu = train_members(members, device=CUDA)
+    gpu_eval = evaluate_models(gpu, evaluation, device=CUDA)
     assert_close_models(cpu, gpu, WEIGHT_ATOL)
     for rows_a, rows_b in zip(cpu_eval, gpu_eval):
         for ra, rb in zip(rows_a, rows_b):
@@ -97,8 +91,8 @@ def test_two_layer_transformer_trains_and_evaluates_like_the_cpu(encoding):
     evaluation = EvalConfig(lengths=(16, 32), sequences=256)
     cpu = train_transformers(members)
     cpu_eval = [evaluate_transformer(m, evaluation) for m in cpu]
-    gpu = on_cuda(train_transformers, members)
-    gpu_eval = [on_cuda(evaluate_transformer, m, evaluation) for m in gpu]
+    gpu = train_transformers(members, device=CUDA)
+    gpu_eval = [evaluate_transformer(m, evaluation, device=CUDA) for m in gpu]
     assert_close_models(cpu, gpu, TRANSFORMER_WEIGHT_ATOL)
     for a, b in zip(cpu_eval, gpu_eval):
         for t, (x, y) in enumerate(zip(a.position_accuracy, b.position_accuracy)):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lengthgen.device import CPU, get_device
 from lengthgen.engine import parallel
 from lengthgen.engine.parallel import train_passes
 from lengthgen.engine.train import Member
@@ -39,19 +38,16 @@ def test_worker_processes_take_the_drivers_threads(monkeypatch):
     assert seen == {"threads": 3}
 
 
-def test_every_pass_trains_on_the_runtimes_device_and_leaves_it():
+def test_every_pass_trains_on_the_runtimes_device():
     seen = []
     meta = torch.device("meta")  # any device other than the CPU: this stand-in computes nothing
 
-    def train(members, progress=None):
-        seen.append(get_device())
+    def train(members, progress=None, device=None):
+        seen.append(device)
         return []
 
-    runtime = Runtime(meta)
-    for _ in train_passes(passes(), runtime, train=train):
-        assert get_device() == CPU  # the caller's code between passes runs outside the pass's device
-    assert seen == [meta, meta] and get_device() == CPU
-    assert parallel.on_device(meta, get_device) == meta and get_device() == CPU
+    assert [index for index, _ in train_passes(passes(), Runtime(meta), train=train)] == [0, 1]
+    assert seen == [meta, meta]
 
 
 def test_a_cluster_needs_the_payload():

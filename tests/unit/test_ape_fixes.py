@@ -107,5 +107,5 @@ def test_a_transform_needs_its_variant_name(tmp_path):
     with pytest.raises(ValueError, match="'clamp'"):
         evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), variant={"fix": "clamp"})
     with pytest.raises(ValueError, match="variant None"):  # so would another evaluate function
-        evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), evaluate=lambda models, evaluation: [])
+        evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path), evaluate=lambda models, evaluation, device: [])
     assert evaluated([], EvalConfig(lengths=(20,)), Cache(tmp_path)) == []

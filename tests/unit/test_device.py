@@ -8,7 +8,13 @@ import pytest
 import torch
 
 from lengthgen.config import EvalConfig
-from lengthgen.device import CPU, computing_on, device_named, get_device
+import inspect
+
+from lengthgen.device import CPU, device_named
+from lengthgen.engine.ensemble import stack, train_ensemble
+from lengthgen.engine.evaluate_two_layer import evaluate_transformer, vocabulary_carriers
+from lengthgen.engine.evaluate_variants import evaluate_variant
+from lengthgen.engine.train_two_layer import train_transformers
 from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.engine.train import Member, train_members
 from lengthgen.runtime import Runtime
@@ -26,20 +32,38 @@ NO_CUDA = "no CUDA device on this machine: the GPU comparison needs one (torch.c
 
 
 def test_default_is_cpu():
-    assert Runtime().device == CPU == get_device() == torch.device("cpu")
+    assert Runtime().device == CPU == torch.device("cpu")
 
 
-def test_a_computation_runs_on_its_device_and_leaves_the_one_before():
-    meta = torch.device("meta")  # any torch.device: nothing computes here
-    with computing_on(meta):
-        assert get_device() == meta
-        with computing_on(CPU):
-            assert get_device() == CPU
-        assert get_device() == meta
-    assert get_device() == CPU
-    with pytest.raises(ValueError, match="'cuda'"):
-        with computing_on("cuda"):
-            pass
+# every engine function that puts tensors on a device: each takes it as an argument, the CPU by default
+ENGINE_FUNCTIONS = (
+    stack,
+    train_ensemble,
+    train_members,
+    evaluate_models,
+    evaluate_variant,
+    train_transformers,
+    evaluate_transformer,
+    vocabulary_carriers,
+)
+
+
+@pytest.mark.parametrize("function", ENGINE_FUNCTIONS, ids=lambda f: f.__name__)
+def test_the_engine_takes_its_device_as_an_argument(function):
+    assert inspect.signature(function).parameters["device"].default == CPU
+
+
+def test_the_device_module_keeps_no_current_device():
+    import lengthgen.device as device
+
+    assert not hasattr(device, "get_device") and not hasattr(device, "computing_on")
+
+
+def test_stacked_parameters_live_on_the_device_given():
+    modules = [torch.nn.Linear(2, 3), torch.nn.Linear(2, 3)]
+    meta = torch.device("meta")  # any device other than the CPU: moving onto it computes nothing
+    assert {p.device for p in stack(modules, meta).values()} == {meta}
+    assert {p.device for p in stack(modules).values()} == {CPU}
 
 
 def test_a_runtime_takes_a_device_by_name():
@@ -74,9 +98,8 @@ def test_cuda_matches_cpu_within_tolerance(encoding):
     cpu = train_members(members)
     cpu_eval = evaluate_models(cpu, evaluation)
     cuda = torch.device("cuda")
-    with computing_on(cuda):
-        gpu = train_members(members)
-        gpu_eval = evaluate_models(gpu, evaluation)
+    gpu = train_members(members, device=cuda)
+    gpu_eval = evaluate_models(gpu, evaluation, device=cuda)
     for a, b in zip(cpu, gpu):
         for name in a.state:
             assert b.state[name].device.type == "cpu"

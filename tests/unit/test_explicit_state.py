@@ -19,7 +19,9 @@ FORBIDDEN = frozenset({"contextvars", "ContextVar", "active_universe", "apply_ac
 # ... and the names of the run's state that was process-wide (lengthgen.runtime.Runtime holds it now)
 FORBIDDEN_RUNTIME = frozenset(
     {
-        "_DEVICE",  # the device (Runtime.device; lengthgen.device.computing_on around a computation)
+        "_DEVICE",  # the device (Runtime.device, passed to the engine's functions as device=)
+        "computing_on",
+        "get_device",
         "set_device",
         "_WORKERS",  # the training processes' count and their pool (Runtime.workers; parallel.pool(runtime))
         "set_workers",
@@ -42,9 +44,6 @@ RUNTIME_MODULES = (
     "claims/multiverse.py",
 )
 MUTABLE_ALLOWED = {
-    # the computing_on blocks entered and not left: the engine's numeric files read the device of the computation
-    # running now (get_device), and their bytes are in the code fingerprint of tests/data's recorded runs
-    ("lengthgen/device.py", "_current"),
     ("lengthgen/runtime.py", "__all__"),  # the module's names
     ("lengthgen/engine/parallel.py", "ENCODING_COST"),  # a constant table, never written
     ("claims/multiverse.py", "COLUMNS"),  # every grid column's claim, built once from the registry, never written

@@ -5,6 +5,7 @@ claims' catalogue or multiverse plan takes them from ``tests.helpers.registry()`
 
 from __future__ import annotations
 
+import copy
 import math
 
 from lengthgen.report import figure_specs as figures
@@ -222,6 +223,21 @@ def all_records() -> list[dict]:
         close_call(),
         until_decided(),
     ]
+
+
+def controls(record: dict, more: int = 0) -> list[dict]:
+    """Negative-control records made from an assembled claim ``record``: one that failed (every check passed on
+    the counterfactual), one that discriminates, then ``more`` copies of the failed one under other test ids."""
+    control = dict(
+        copy.deepcopy(record),
+        kind="control",
+        verdict="failed",
+        verdict_reason="every check passed on the counterfactual\nmore",
+        test="claims/test_c01_phenomenon.py::test_control[paper]",
+    )
+    good = dict(control, verdict="discriminates", test="claims/test_c01_phenomenon.py::test_other[paper]")
+    others = [dict(control, test=f"claims/test_c01_phenomenon.py::test_c{i}[paper]") for i in range(more)]
+    return [control, good, *others]
 
 
 ENVIRONMENT = {

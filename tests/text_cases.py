@@ -25,7 +25,7 @@ from lengthgen.report.multiverse import grid_lines, ruled_out_lines
 from lengthgen.report.robustness import map_lines
 from lengthgen.report.summary import terminal_lines
 from tests.helpers import DATA, ROOT, registry
-from tests.report_samples import ENVIRONMENT, all_records, multiverse_records, reproduced
+from tests.report_samples import ENVIRONMENT, all_records, controls, multiverse_records, reproduced
 
 PINNED = ROOT / "tests" / "golden" / "text.json.gz"  # case name -> its pinned text (gzipped JSON)
 RUNS = ("claims-reference", "claims-until-decided", "claims-paper-1e63f06", "claims-extended")  # recorded runs read
@@ -50,16 +50,7 @@ def _controlled() -> dict:
     from tests.unit.test_robustness_report import map_records
 
     data = assemble(all_records() + map_records(), ENVIRONMENT)
-    control = dict(
-        copy.deepcopy(data["records"][0]),
-        kind="control",
-        verdict="failed",
-        verdict_reason="every check passed on the counterfactual\nmore",
-        test="claims/test_c01_phenomenon.py::test_control[paper]",
-    )
-    good = dict(control, verdict="discriminates", test="claims/test_c01_phenomenon.py::test_other[paper]")
-    more = [dict(control, test=f"claims/test_c01_phenomenon.py::test_c{i}[paper]") for i in range(11)]
-    data["controls"] = [control, good, *more]
+    data["controls"] = controls(data["records"][0], more=11)
     data["multiverse"] = [
         dict(
             copy.deepcopy(data["robustness"][2]),

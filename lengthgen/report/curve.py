@@ -23,7 +23,7 @@ from lengthgen.readings import READINGS
 from lengthgen.records.verdicts import label
 from lengthgen.report import text
 from lengthgen.report.figures import lay_out
-from lengthgen.report.templating import render_macro, render_text
+from lengthgen.report.templating import render_macro, render_lines
 
 TEMPLATE = "text/curve.txt.j2"  # the curve's text (under report/templates)
 PIECES = "text/_curve.j2"  # its pieces: a main effect's line
@@ -121,7 +121,7 @@ def curve_lines(curve: Curve) -> list[str]:
     """The curve as text: a header with the check and its threshold, one line per universe by value (its
     number, value, 95% interval, pass / FAIL or "ruled out", verdict), the matrix of readings (a column per
     universe, by number), the readings' main effects and :meth:`Curve.summary`."""
-    return render_text(TEMPLATE, curve=curve_text(curve)).removesuffix("\n").split("\n")
+    return render_lines(TEMPLATE, curve=curve_text(curve))
 
 
 # ----------------------------------------------------------------------------------------------- the figure

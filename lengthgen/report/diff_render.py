@@ -28,6 +28,7 @@ TEXT = "text/diff.txt.j2"  # the plain-text diff's template (under report/templa
 MARKDOWN = "text/diff.md.j2"  # the markdown diff's template
 NO_DIFFERENCES = "no differences"  # the line of an empty diff (the templates say it too)
 DIGITS = 6  # significant digits of the numbers shown (the JSON keeps them all)
+JSON_LEFT_OUT = ("checks_added", "checks_removed")  # counts the JSON's summary does not carry
 
 
 def num(value: Any) -> str:
@@ -204,9 +205,10 @@ def record_view(r: ClaimDiff) -> RecordView:
     )
 
 
-def diff_view(diff: RunDiff, fail_on: str) -> DiffView:
-    """What the text and the markdown of ``diff`` show under ``--fail-on fail_on``."""
-    counts = {
+def counts(diff: RunDiff) -> dict[str, int]:
+    """The changes counted: verdicts worse/better/changed/same; records added/removed; checks drifted,
+    pass_changed, relabelled, added, removed, within_noise."""
+    return {
         **{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
         "added": len(diff.added),
         "removed": len(diff.removed),
@@ -217,6 +219,10 @@ def diff_view(diff: RunDiff, fail_on: str) -> DiffView:
         "checks_removed": sum(len(r.checks_removed) for r in diff.records),
         "within_noise": diff.within_noise,
     }
+
+
+def diff_view(diff: RunDiff, fail_on: str) -> DiffView:
+    """What the text and the markdown of ``diff`` show under ``--fail-on fail_on``."""
     return DiffView(
         old=diff.old,
         new=diff.new,
@@ -226,7 +232,7 @@ def diff_view(diff: RunDiff, fail_on: str) -> DiffView:
         rule=diff.rule,
         old_scale=diff.old_scale,
         new_scale=diff.new_scale,
-        counts=counts,
+        counts=counts(diff),
         empty=diff.empty,
         records=tuple(record_view(r) for r in diff.changed),
         added=tuple(RefView(where(ref), ref.verdict or "unknown") for ref in diff.added),
@@ -257,15 +263,7 @@ def to_json(diff: RunDiff, fail_on: str) -> dict[str, Any]:
     """The diff as plain data: the changed records only, with the counts and the exit's reasons (strict
     JSON: an infinite noise bound, from a one-seed interval, is null)."""
     why = diff.failures(fail_on)
-    summary = {
-        **{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
-        "added": len(diff.added),
-        "removed": len(diff.removed),
-        "drifted": sum(len(r.drifted) for r in diff.records),
-        "pass_changed": sum(len(r.pass_changed) for r in diff.records),
-        "relabelled": sum(len(r.relabelled) for r in diff.records),
-        "within_noise": diff.within_noise,
-    }
+    summary = {k: n for k, n in counts(diff).items() if k not in JSON_LEFT_OUT}
     return finite(
         {
             "old": diff.old,

@@ -40,7 +40,7 @@ from lengthgen.report.grid import (
     shown,
     table_text,
 )
-from lengthgen.report.templating import render_macro, render_text
+from lengthgen.report.templating import render_macro, render_lines
 from lengthgen.records import ClaimRecord
 from lengthgen.records.check import fit_text
 from lengthgen.analysis.run_view import RunView
@@ -174,7 +174,7 @@ def grid_lines(
     """The grid as text: one row per claim, the suite's reading first, then one column per reading; then
     each cell whose verdict differs from the paper's point, with its failed checks' numbers."""
     shown_grid = multiverse_text(cells, details, records, registry)
-    return render_text(TEMPLATE, grid=shown_grid).removesuffix("\n").split("\n")
+    return render_lines(TEMPLATE, grid=shown_grid)
 
 
 def left_out(grid: UniverseGrid) -> list[tuple[str, str]]:

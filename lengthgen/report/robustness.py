@@ -45,7 +45,7 @@ from lengthgen.report.grid import (
     shown,
     table_text,
 )
-from lengthgen.report.templating import render_text
+from lengthgen.report.templating import render_lines
 from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.analysis.robustness import runs_at, spreads, views
 
@@ -156,7 +156,7 @@ def map_lines(
     paper's point (``records``, where given); then each cell that did not reproduce, with its failed checks'
     numbers."""
     shown_map = map_text(views(cells), details, catalogue, records)
-    return render_text(TEMPLATE, grid=shown_map).removesuffix("\n").split("\n")
+    return render_lines(TEMPLATE, grid=shown_map)
 
 
 def grid_view(

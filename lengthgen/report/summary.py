@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from lengthgen.report import text
 from lengthgen.report.multiverse import grid_lines
 from lengthgen.report.robustness import map_lines
-from lengthgen.report.templating import render_text
+from lengthgen.report.templating import render_lines
 from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.analysis.run_view import RunView
 
@@ -198,7 +198,7 @@ def summary_lines(
     (``run_view``). Given a view, ``environment`` (when not None) replaces the view's."""
     view = run_view(run, environment, controls)
     shown = summary_view(view, view.environment if environment is None else environment, width)
-    return render_text(TEMPLATE, summary=shown).removesuffix("\n").split("\n")
+    return render_lines(TEMPLATE, summary=shown)
 
 
 def terminal_lines(view: RunView, width: int | None = None) -> list[str]:

@@ -143,6 +143,11 @@ def render_text(template: str, **context: Any) -> str:
     return text_environment().get_template(template).render(**context)
 
 
+def render_lines(template: str, **context: Any) -> list[str]:
+    """:func:`render_text` as lines: the text split at its newlines, less the newline at its end."""
+    return render_text(template, **context).removesuffix("\n").split("\n")
+
+
 def render_macro(template: str, name: str, *args: Any) -> str:
     """The macro ``name`` of ``template`` (a name under ``report/templates``, ``text/...``) called with ``args``:
     a piece of text that the templates and the Python side share."""

@@ -11,7 +11,7 @@ from lengthgen.analysis.data import assemble
 from lengthgen.report.markdown import cell, summary_markdown
 from lengthgen.analysis.run_view import RunView
 from tests.helpers import SHARED, registry
-from tests.report_samples import ENVIRONMENT, all_records, reproduced
+from tests.report_samples import ENVIRONMENT, all_records, controls, reproduced
 from tests.unit.test_predictions_report import prediction
 from tests.unit.test_robustness_report import map_records
 
@@ -67,15 +67,7 @@ def test_pipes_and_markup_in_names_are_escaped():
 
 def test_controls_are_tallied_and_the_failing_ones_named():
     data = assemble(all_records(), ENVIRONMENT)
-    control = dict(
-        copy.deepcopy(data["records"][0]),
-        kind="control",
-        verdict="failed",
-        verdict_reason="every check passed on the counterfactual\nmore",
-        test="claims/test_c01_phenomenon.py::test_control[paper]",
-    )
-    good = dict(control, verdict="discriminates", test="claims/test_c01_phenomenon.py::test_other[paper]")
-    data["controls"] = [control, good]
+    data["controls"] = controls(data["records"][0])
     text = summary_markdown(RunView.from_json(data))
     assert "**Negative controls:** 1 of 2 discriminate" in text
     assert "- control C1 `test_control[paper]`: **failed**: every check passed on the counterfactual\n" in text

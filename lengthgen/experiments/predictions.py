@@ -2,7 +2,7 @@
 the C1 grid's trained heads (no retraining), and one new family, the NoPE head (P5).
 
 - ``run_far`` (P1, P3): the grid's heads of one encoding at lengths up to 128. APE heads get the longer
-  table of ``probes/ape_extension.py`` (trained rows unchanged; rows 48..127 are the seed's own initial
+  table of ``experiments/ape_longer.py`` (trained rows unchanged; rows 48..127 are the seed's own initial
   rows, the init generator continued), cached as an evaluation variant.
 - ``run_out_of_sample`` (P2): the dilution law 1/a* = a + c (L - 1) fitted on the paper's lengths (the
   grid's cached evaluations, as C6) against the measured a* at the far lengths.
@@ -31,11 +31,11 @@ from lengthgen.engine.evaluate import LengthEval
 from lengthgen.engine.evaluate_variants import KINDS, InferenceVariant
 from lengthgen.experiments.common import column_means, mean, paper_spec
 from lengthgen.experiments.phenomenon import PhenomenonResult, run_phenomenon
-from lengthgen.probes.ape_extension import extended_state
+from lengthgen.experiments.ape_longer import LONGER_FILES, extended_model
 from lengthgen.experiments.results import Column, length_columns, text_table, to_json
 from lengthgen.probes.dilution import DilutionFit, dilution_fit
 from lengthgen.store.one_layer import evaluated, evaluated_variant, trained
-from lengthgen.engine.train import Member, TrainedModel, build_model
+from lengthgen.engine.train import Member, TrainedModel
 
 FAR_LENGTHS = (64, 96, 128)  # P1-P3: far beyond the paper's evaluation range
 INTERPOLATION_LENGTHS = (32, 48)  # P4
@@ -121,17 +121,6 @@ class Cells:
         return [getattr(r, key) for r in chosen]
 
 
-def extended_model(model: TrainedModel, positions: int) -> TrainedModel:
-    """The model with its APE table extended to ``positions`` rows (unchanged if it is not an APE head): the
-    extension is the initial table the seed's init generator draws for the longer spec (``build_model``),
-    appended by ``probes/ape_extension.py``."""
-    if model.spec.model.encoding != "ape":
-        return model
-    longer = model.spec.replace(model={"positions": positions})
-    initial = build_model(longer, model.seed).encoding.pos.weight.detach()  # (positions, d), generator(seed, "init")
-    return dataclasses.replace(model, spec=longer, state=extended_state(model.state, initial))
-
-
 def plain_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequences: int, cache: Cache) -> Cells:
     """Cells of the unmodified heads (APE heads with the longer table, as an evaluation variant)."""
     evaluation = EvalConfig(lengths=tuple(lengths), sequences=sequences)
@@ -142,9 +131,7 @@ def plain_cells(models: Sequence[TrainedModel], lengths: Sequence[int], sequence
         rows += [cell(m, r) for m, evals in zip(other, evaluated(other, evaluation, cache)) for r in evals]
     if ape:
         variant = {"ape_table": "extended with the seed's initial rows", "positions": EXTENDED_TABLE}
-        evals = evaluated(
-            ape, evaluation, cache, variant, lambda m: extended_model(m, EXTENDED_TABLE), ("probes/ape_extension.py",)
-        )
+        evals = evaluated(ape, evaluation, cache, variant, lambda m: extended_model(m, EXTENDED_TABLE), LONGER_FILES)
         rows += [cell(m, r) for m, e in zip(ape, evals) for r in e]
     return Cells(rows)
 

@@ -4,7 +4,7 @@ A trained APE head has ``positions`` = 48 rows; rows from Lmax on never received
 hold their initial N(0, 1) values. To evaluate at L > 48 the head needs rows 48 .. L-1: they are the
 rows that the same seed's initialisation would have drawn had the table been longer. Concretely, the
 initial head of the same spec with a ``positions``-row table is built from the same init generator
-(``generator(seed, "init")``, via ``build_model``: the caller's part, ``experiments/predictions.py``'s
+(``generator(seed, "init")``, via ``build_model``: the caller's part, ``experiments/ape_longer.py``'s
 ``extended_model``), and its rows from the old table size on are appended to the trained table. The
 position table is the last parameter the initialisation draws (after the embeddings, projections and
 readout; ``OneLayerHead.reset_parameters``), so this is the init generator's own stream continued past

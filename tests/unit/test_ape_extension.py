@@ -8,7 +8,7 @@ import torch
 
 from lengthgen.config import EvalConfig
 from lengthgen.engine.evaluate import evaluate_models
-from lengthgen.experiments.predictions import extended_model
+from lengthgen.experiments.ape_longer import extended_model
 from lengthgen.probes.ape_extension import extended_state, extended_table
 from lengthgen.probes.ape_fixes import TABLE
 from lengthgen.engine.train import Member, build_model, train_members

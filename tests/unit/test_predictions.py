@@ -13,6 +13,7 @@ from lengthgen.config import EvalConfig
 from lengthgen.context import Context
 from lengthgen.engine.evaluate import evaluate_models
 from lengthgen.experiments import predictions as P
+from lengthgen.experiments.ape_longer import extended_model
 
 STEPS, SEQUENCES, SEEDS = 5, 32, (0, 1)
 CTX = Context(SEEDS, STEPS, EvalConfig(sequences=SEQUENCES))  # the far lengths are each experiment's own
@@ -27,7 +28,7 @@ def test_far_cells_of_ape_are_the_extended_heads(model_cache):
     result = P.run_far(CTX, model_cache, "ape", (2,))
     models = P.grid_models(CTX, model_cache, "ape", (2,))
     direct = evaluate_models(
-        [P.extended_model(m, 128) for m in models], EvalConfig(lengths=P.FAR_LENGTHS, sequences=SEQUENCES)
+        [extended_model(m, 128) for m in models], EvalConfig(lengths=P.FAR_LENGTHS, sequences=SEQUENCES)
     )
     for L, row in zip(P.FAR_LENGTHS, zip(*direct)):
         assert result.accuracy(2, L) == [r.accuracy for r in row]

@@ -427,6 +427,7 @@ def against_first(found: Table, ranked: Sequence[Ranked]) -> list[str]:
 FAVOURED_VERDICT = "favoured"
 SUITE_FAVOURED = "the suite's reading favoured"
 ONE_CLAIM = "rests on one claim"
+NO_NUMBER = "no one number beyond its own noise"  # what a lean rests on when only the sum of the moves leans
 TIE = "tie"
 NOT_COMPARED = "not compared"
 
@@ -452,7 +453,10 @@ class Preference:
 
 def rests_on(numbers_: Sequence[Number]) -> str:
     """What a one-claim preference rests on: "one number: C13's 0.98"; several numbers of one claim (or of its
-    widths) named with the claim once: "one claim's numbers: C13's 0.98, 0.02"."""
+    widths) named with the claim once: "one claim's numbers: C13's 0.98, 0.02"; none (the sum of the moves leans,
+    but no number moves beyond its own noise): :data:`NO_NUMBER`."""
+    if not numbers_:
+        return NO_NUMBER
     texts = list(dict.fromkeys(n.stated.text for n in numbers_))
     if len(texts) == 1:
         widths = [n.width for n in numbers_ if n.width]
@@ -538,6 +542,8 @@ def preference_line(p: Preference) -> str:
     if p.verdict == SUITE_FAVOURED:
         over = f"{instead(p.universe)} over {label(p.universe)}"
         return f"{p.universe}: the suite's reading favoured, {over}: {claims} ({values}; {share})"
+    if p.verdict == ONE_CLAIM and not p.toward:
+        return f"{p.universe}: not favoured: the lean to {lean_side(p)} rests on {NO_NUMBER} ({values}; {share})"
     if p.verdict == ONE_CLAIM:
         return (
             f"{p.universe}: not favoured: the lean to {lean_side(p)} rests on {rests_on(p.toward)}, and no other "
@@ -575,7 +581,7 @@ def sentence(found: Table, detail: bool = True, leans: bool = True) -> str:
         lean = "".join(f"; {lean_side(p)} is not favoured: its lead rests on {rests_on(p.toward)}" for p in single)
     elif single:
         claims = list(dict.fromkeys(c for p in single for c in p.claims))
-        lean = f"; other leans rest on {' and '.join(claims)} alone"
+        lean = f"; other leans rest on {' and '.join(claims)} alone" if claims else f"; other leans rest on {NO_NUMBER}"
     if not parts:
         return f"The paper's numbers favour no open choice{lean}."
     rest = "; the rest they cannot tell apart" if detail or (leans and not single) else ""

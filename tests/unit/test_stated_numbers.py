@@ -228,6 +228,19 @@ def test_the_reference_run_rests_its_two_layer_lead_on_one_number():
     assert "all 126 distinct paired resamples" in sn.preference_line(prefs["init=flax"])
 
 
+def test_a_lean_that_no_one_number_carries_says_so():
+    """The sum of the moves may lean a side's way while no number moves beyond its own noise (the extended cells
+    alone, without the reference's default cells, do): the line and the sentence say that, naming no claim."""
+    lone = sn.Preference("init=torch", ((number(0.80), "0.79", "0.78"),), 0.99, sn.ONE_CLAIM, (), "init=torch")
+    line = sn.preference_line(lone)
+    assert "not favoured" in line and f"rests on {sn.NO_NUMBER}" in line and "other claim" not in line, line
+    assert sn.rests_on(()) == sn.NO_NUMBER
+    found = sn.table(RunView.from_data(data.read(DATA / "claims-extended.json.gz")))
+    prefs = sn.preferences(found)
+    assert any(p.verdict == sn.ONE_CLAIM and not p.toward for p in prefs), prefs  # the case occurs in a recorded run
+    assert all(sn.preference_line(p) for p in prefs) and sn.sentence(found, detail=False)
+
+
 def test_a_ruled_out_cell_does_not_compare_and_a_universe_that_compares_nothing_is_not_compared():
     n = number(0.80)
     ruled = ClaimRecord.from_dict({"claim": "C4", "verdict": "ruled out", "ruled_out": "x"})

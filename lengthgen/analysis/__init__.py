@@ -7,7 +7,8 @@ uses (intervals, paired tests) are ``lengthgen.stats``.
 The modules, bottom up (each imports only those below it):
 
 - ``data`` (claims.json: its order, its parts, reading and writing it), ``declared`` (the multiverse's
-  declarations file), ``formats`` (how a number, a threshold or a check is written);
+  declarations file), ``formats`` (how a number, a threshold or a check is written), ``strays`` (which series of
+  a figure stray from the rest, and where);
 - ``run_view``: a run as the records it holds, their verdicts settled where they were made (claims, verdict
   labels and close calls, deciding and close checks, measured quantities, controls, cells);
 - ``outcome``: how a cell stands against the paper's point (holds, the other way, within noise, ruled out)

@@ -145,6 +145,11 @@ class Curve:
         return sum(1 for p in self.points if p.outcome is outcome)
 
     @property
+    def changes(self) -> bool:
+        """Some admissible universe reproduces the claim and another does not: the answer depends on the reading."""
+        return len({p.reproduces for p in self.points if not p.ruled_out}) > 1
+
+    @property
     def paper_reproduces(self) -> bool:
         """The paper's point reproduces the claim (a curve without it: as if it did)."""
         return next((p.reproduces for p in self.points if p.universe == PAPER), True)

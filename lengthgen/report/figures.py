@@ -2,8 +2,8 @@
 
 Drawn for a reader: a legend of at most :data:`LEGEND_MAX` entries below the axes, the reference lines' labels
 outside the axes (never on the data), and, where a spec holds more series than a legend can name (one line per
-seed), the series that stray from the rest named and coloured and the others grey (:func:`strays`). Every PNG is
-stored with a small palette (:func:`compact_png`), so that the page stays light.
+seed), the series that stray from the rest (``lengthgen.analysis.strays``) named and coloured and the others grey.
+Every PNG is stored with a small palette (:func:`compact_png`), so that the page stays light.
 
 Every claim records its figures as specs (plain data); nothing here knows a claim. Matplotlib's
 object API with the Agg canvas (no pyplot state, no display, no network). A spec that cannot be drawn
@@ -19,6 +19,7 @@ import base64
 import hashlib
 import io
 import json
+import re
 import textwrap
 from pathlib import Path
 from dataclasses import dataclass
@@ -26,11 +27,11 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from lengthgen.analysis.strays import most_astray, strays
 from lengthgen.records.verdicts import SHOWN, look
 from lengthgen.report.text import num
 from lengthgen.store.files import atomic_write, files_fingerprint
 
-KINDS = ("lines", "bars", "heatmap")  # spec kinds; the page overview is drawn by forest()
 SIZE = (5.6, 3.8)  # inches, one figure (the legend sits below the axes)
 DPI = 90  # 504 x 342 pixels: legible in a two-column grid, small as base64
 TITLE_WRAP = 60  # characters per line of a figure's title (a longer one would be cut at the figure's edges)
@@ -38,14 +39,12 @@ LABEL_WRAP = 16  # characters per line of a horizontal line's label, right of th
 LEGEND_MAX = 8  # legend entries at most: beyond it a reader cannot match colours to names
 LEGEND_COLUMNS = 4  # legend entries per row below the axes
 PALETTE = 16  # colours of a stored PNG: lines and text on white need few (compact_png)
-STRAY_Z = 5.0  # a series strays when one of its points lies this many robust spreads from the others' median
-STRAY_FLOOR = 0.02  # the spread used at least, as a fraction of the data's range (identical seeds have MAD 0)
-MAD_TO_SD = 1.4826  # the median absolute deviation of a normal sample times this estimates its standard deviation
 GREY = "0.62"  # the series that do not stray
 GREY_MARKERS = ("o", "s", "^", "v", "D", "P", "X")  # one per grey group, so groups differ by shape as well
-SEED_TOKEN = r"[\s,;]*\bseeds?\s*=?\s*\d+\b"  # "seed=3" in a series label: the groups of :func:`strays`
+SEED_TOKEN = r"[\s,;]*\bseeds?\s*=?\s*\d+\b"  # "seed=3" in a series label: the grey groups of :func:`_lines`
 ANNOTATE_CELLS = 120  # heatmaps with at most this many cells print their values
 BAND_ALPHA = 0.2  # opacity of the min-max band over seeds
+REF_TEXT = {"textcoords": "offset points", "fontsize": 7, "color": "0.25", "annotation_clip": False}  # reference labels
 STYLES = {
     None: {},
     "solid": {},
@@ -69,19 +68,11 @@ class Rendered:
 
 
 def _floats(values: Any, what: str) -> np.ndarray:
+    """``values`` (a list, or a list of rows) as floats, None as NaN (numpy's conversion to float does both)."""
     try:
-        return np.array(
-            [[np.nan if v is None else v for v in row] for row in values]
-            if _nested(values)
-            else [np.nan if v is None else v for v in values],
-            dtype=float,
-        )
+        return np.array(values, dtype=float)
     except (TypeError, ValueError) as error:
         raise FigureError(f"{what}: not numbers ({error})") from None
-
-
-def _nested(values: Any) -> bool:
-    return len(values) > 0 and isinstance(values[0], (list, tuple))
 
 
 def _colors(count: int) -> list:
@@ -105,65 +96,21 @@ def compact_png(png: bytes, colours: int | None = PALETTE) -> bytes:
     return out.getvalue()
 
 
-def strays(series: list[Mapping[str, Any]]) -> list[int]:
-    """The indices of the series (with ``y``) that stray from the rest, most astray first: at some x, a point more
-    than :data:`STRAY_Z` robust spreads (median absolute deviation) from the median of every series at that x."""
-    points: dict[float, list[float]] = {}
-    for s in series:
-        if "y" in s:
-            for x, y in zip(s.get("x", []), s["y"]):
-                if x is not None and y is not None and np.isfinite(y):
-                    points.setdefault(float(x), []).append(float(y))
-    every = [v for values in points.values() for v in values]
-    if len(every) < 2:
-        return []
-    floor = STRAY_FLOOR * max(max(every) - min(every), 1e-12)
-    centre = {x: float(np.median(v)) for x, v in points.items()}
-    spread = {x: max(MAD_TO_SD * float(np.median(np.abs(np.array(v) - centre[x]))), floor) for x, v in points.items()}
-    scores = []
-    for i, s in enumerate(series):
-        if "y" not in s:
-            continue
-        z = [
-            abs(float(y) - centre[float(x)]) / spread[float(x)]
-            for x, y in zip(s.get("x", []), s["y"])
-            if x is not None and y is not None and np.isfinite(y)
-        ]
-        if z and max(z) > STRAY_Z:
-            scores.append((max(z), i))
-    return [i for _, i in sorted(scores, reverse=True)]
-
-
 def _references(ax, spec: Mapping[str, Any]) -> None:
     """Reference lines, each labelled outside the axes (a horizontal line's label right of the axes, a vertical
     line's above them), so that no label lies on the data or is clipped by the axes."""
     for ref in spec.get("hlines") or []:
         ax.axhline(ref["at"], color="0.35", linestyle=":", linewidth=1)
+        label = textwrap.fill(str(ref.get("label", "")), LABEL_WRAP)
         ax.annotate(
-            textwrap.fill(str(ref.get("label", "")), LABEL_WRAP),
-            (1, ref["at"]),
-            xycoords=("axes fraction", "data"),
-            xytext=(3, 0),
-            textcoords="offset points",
-            ha="left",
-            va="center",
-            fontsize=7,
-            color="0.25",
-            annotation_clip=False,
+            label, (1, ref["at"]), xycoords=("axes fraction", "data"), xytext=(3, 0), ha="left", va="center", **REF_TEXT
         )
     for ref in spec.get("vlines") or []:
         ax.axvline(ref["at"], color="0.35", linestyle="--", linewidth=1)
+        label = ref.get("label", "")
+        above = (ref["at"], 1)  # the label's anchor: the line's x, the top of the axes
         ax.annotate(
-            ref.get("label", ""),
-            (ref["at"], 1),
-            xycoords=("data", "axes fraction"),
-            xytext=(0, 2),
-            textcoords="offset points",
-            ha="center",
-            va="bottom",
-            fontsize=7,
-            color="0.25",
-            annotation_clip=False,
+            label, above, xycoords=("data", "axes fraction"), xytext=(0, 2), ha="center", va="bottom", **REF_TEXT
         )
 
 
@@ -187,8 +134,6 @@ def _legend(ax, count: int) -> str:
 
 def _group(label: str) -> str:
     """A series' group: its label without the seed ("K=3 seed=4" -> "K=3")."""
-    import re
-
     return re.sub(SEED_TOKEN, "", label).strip(" ,;") or "series"
 
 
@@ -271,21 +216,10 @@ def _lines(ax, fig, spec: Mapping[str, Any]) -> list[str]:
 
 def _name_stray(ax, x: np.ndarray, y: np.ndarray, label: str, series: list, colour) -> None:
     """Write a stray series' label beside its most astray point (where it leaves the others)."""
-    scores = []
-    for xi, yi in zip(x, y):
-        if not np.isfinite(yi):
-            continue
-        others = [
-            float(v)
-            for s in series
-            if "y" in s
-            for sx, v in zip(s.get("x", []), s["y"])
-            if v is not None and sx is not None and float(sx) == float(xi)
-        ]
-        scores.append((abs(float(yi) - float(np.median(others))) if others else 0.0, float(xi), float(yi)))
-    if not scores:
+    point = most_astray(x, y, series)
+    if point is None:
         return
-    _, xi, yi = max(scores)
+    xi, yi = point
     ax.annotate(
         f"{label}: {num(yi)}",
         (xi, yi),
@@ -367,6 +301,24 @@ def _heatmap(ax, fig, spec: Mapping[str, Any]) -> list[str]:
 DRAW = {"lines": _lines, "bars": _bars, "heatmap": _heatmap}
 
 
+def _figure(size: tuple[float, float]):
+    """A figure of ``size`` inches on the Agg canvas (no pyplot state) and its one axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # heavy: only when drawing (module docstring)
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size, dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def _png(fig, colours: int) -> bytes:
+    """The figure laid out (:func:`lay_out`), saved as PNG and stored with ``colours`` colours (:func:`compact_png`)."""
+    lay_out(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI)
+    return compact_png(buffer.getvalue(), colours)
+
+
 def lay_out(fig) -> None:
     """tight_layout's margins, computed once, and then no layout engine on the figure: tight_layout leaves a
     placeholder engine behind, and savefig lays out and draws once more for any engine before it draws. The PNG
@@ -377,17 +329,12 @@ def lay_out(fig) -> None:
 
 def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     """``(png_bytes, caption)`` of one spec; raises :class:`FigureError` naming what is wrong."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # heavy: only when drawing (module docstring)
-    from matplotlib.figure import Figure
-
     if not isinstance(spec, Mapping):
         raise FigureError(f"a figure spec is a dict from lengthgen.report.figure_specs, got {type(spec).__name__}")
     kind = spec.get("kind")
     if kind not in DRAW:
-        raise FigureError(f"unknown figure kind {kind!r}; expected one of {', '.join(KINDS)}")
-    fig = Figure(figsize=SIZE, dpi=DPI)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
+        raise FigureError(f"unknown figure kind {kind!r}; expected one of {', '.join(DRAW)}")
+    fig, ax = _figure(SIZE)
     try:
         remarks = DRAW[kind](ax, fig, spec)
         _references(ax, spec)
@@ -401,11 +348,8 @@ def render(spec: Mapping[str, Any]) -> tuple[bytes, str]:
     ax.set_ylabel(str(spec.get("ylabel", "")), fontsize=9)
     ax.tick_params(labelsize=8)
     ax.grid(True, alpha=0.25)
-    lay_out(fig)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=DPI)
     caption = " · ".join(part for part in [spec.get("note") or "", *remarks] if part)
-    return compact_png(buffer.getvalue()), caption
+    return _png(fig, PALETTE), caption
 
 
 def drawing_key(data: Any, files: tuple[str, ...], *settings: Any) -> str:
@@ -419,8 +363,9 @@ def drawing_key(data: Any, files: tuple[str, ...], *settings: Any) -> str:
 
 
 def spec_key(spec: Mapping[str, Any]) -> str:
-    """The drawing's identity: the spec, this renderer's code and matplotlib's version."""
-    return drawing_key(spec, ("report/figures.py",))
+    """The drawing's identity: the spec, this renderer's code (with the stray test it colours by) and matplotlib's
+    version."""
+    return drawing_key(spec, ("report/figures.py", "analysis/strays.py"))
 
 
 def kept_drawing(
@@ -501,16 +446,12 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     the label gets :data:`DEPENDS_MARK` and the legend and caption say what it means.
     Returns ``(png_bytes, caption)``.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # heavy: only when drawing (module docstring)
-    from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
+    from matplotlib.lines import Line2D  # heavy: only when drawing (module docstring)
 
     if not rows:
         raise FigureError("the overview needs at least one claim with a check")
     height = max(2.6, 1.6 + FOREST_ROW_IN * len(rows))
-    fig = Figure(figsize=(FOREST_WIDTH_IN, height), dpi=DPI)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
+    fig, ax = _figure((FOREST_WIDTH_IN, height))
     edge = FOREST_CLIP * 0.6
 
     def clip(value: float) -> float:
@@ -578,9 +519,6 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
     if depends:
         handles.append(Line2D([], [], linewidth=0, label=f"{DEPENDS_MARK} verdict depends on a reading"))
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    lay_out(fig)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=DPI)
     caption = (
         "marker: the verdict, by colour and by shape (legend); bar: the deciding check's interval (95%, or the "
         "--lengthgen-until-decided level), in standard errors; "
@@ -594,7 +532,7 @@ def forest(rows: list[Mapping[str, Any]]) -> tuple[bytes, str]:
         caption += (
             f"; {DEPENDS_MARK} after a label: {DEPENDS_NOTE} (the multiverse grid and the claims table say which)"
         )
-    return compact_png(buffer.getvalue(), FOREST_PALETTE), caption
+    return _png(fig, FOREST_PALETTE), caption
 
 
 def depends_label(row: Mapping[str, Any]) -> str:

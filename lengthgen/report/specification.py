@@ -76,8 +76,6 @@ def curve_views(run: RunView, drawings: Path | None = None) -> tuple[CurveView, 
             continue
         found = curve(run, column)
         effects = main_effects(found)
-        admissible = [p for p in found.points if not p.ruled_out]
-        changes = len({p.reproduces for p in admissible}) > 1
         key = curve_key(found)
         try:
             png, error = cached_curve(found, key, drawings), None
@@ -93,7 +91,7 @@ def curve_views(run: RunView, drawings: Path | None = None) -> tuple[CurveView, 
                 tuple(effect_line(e) for e in effects),
                 png,
                 error,
-                changes,
+                found.changes,
             )
         )
     return tuple(views)

@@ -91,7 +91,7 @@ OVERVIEW_COLOURS = {
     "failed": (0xCF, 0x22, 0x2E),
     "inconclusive": (0x05, 0x50, 0xAE),
     "not reproduced": (0x9A, 0x4D, 0x00),
-}  # figures.FOREST_COLOURS
+}  # the verdicts' colours the overview draws (Verdict.colour, lengthgen.records.verdicts)
 
 
 def test_the_page_opens_with_the_overview(page, tmp_path):

@@ -7,6 +7,7 @@ import pytest
 
 from lengthgen.report import figure_specs as specs
 from lengthgen.report import figures
+from lengthgen.analysis.strays import strays
 from lengthgen.analysis.formats import plain_numbers, value_text
 from lengthgen.report.page import claim_chips, counted, linked_answer
 
@@ -54,9 +55,9 @@ def test_the_stray_seed_is_named_and_the_rest_grey(monkeypatch):
 
 def test_no_stray_among_alike_seeds():
     series = [{"label": f"s{i}", "x": [0, 1], "y": [1.0 + 0.01 * i, 2.0]} for i in range(12)]
-    assert figures.strays(series) == []
+    assert strays(series) == []
     series[5] = {"label": "s5", "x": [0, 1], "y": [9.0, 2.0]}
-    assert figures.strays(series) == [5]
+    assert strays(series) == [5]
 
 
 def test_reference_labels_sit_outside_the_axes(monkeypatch):

@@ -84,14 +84,21 @@ def failures(records: Sequence[ClaimRecord]) -> list[Failure]:
     return out
 
 
-def _claims(run: RunView) -> str:
+def reproducing(records: Sequence[ClaimRecord]) -> tuple[int, int, int]:
+    """(claims whose every test reproduces, those of them with a close call, claims) among ``records``: how the
+    answer counts the claims, and the page's counts beside it."""
     by: dict[str, list[ClaimRecord]] = {}
-    for r in run.claims:
+    for r in records:
         by.setdefault(r.claim, []).append(r)
     holding = [tests for tests in by.values() if all(r.verdict in HOLDS for r in tests)]
     close = sum(any(r.labelled_close for r in tests) for tests in holding)
+    return len(holding), close, len(by)
+
+
+def _claims(run: RunView) -> str:
+    holding, close, claims = reproducing(run.claims)
     calls = f" ({close} close calls)" if close else ""
-    return f"{len(holding)} of {len(by)} claims reproduce{calls}."
+    return f"{holding} of {claims} claims reproduce{calls}."
 
 
 def _failures(run: RunView, gists: Sequence[str]) -> str:

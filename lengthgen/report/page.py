@@ -4,12 +4,14 @@ code: every claim is shown the same way.
 
 This module turns the data into view-models (frozen dataclasses of plain text and numbers: the sort
 ranks, the close calls, the overview's rows are decided here); the templates in ``report/templates``
-only lay them out, and escape every value they print (``lengthgen.report.templating``).
+only lay them out, and escape every value they print (``lengthgen.report.templating``). The page's fixed words,
+the answer's glossary terms and the environment's row labels, are data in ``report/static/page.json``.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import re
 import time
 from dataclasses import dataclass, replace
@@ -25,9 +27,10 @@ from lengthgen.analysis.formats import plain_numbers
 from lengthgen.analysis.outcome import Outcome
 from lengthgen.report.figures import FigureError, Rendered, compact_png, forest
 from lengthgen.report.robustness import grid_view
-from lengthgen.analysis.answer import answer
+from lengthgen.analysis.answer import answer, reproducing
 from lengthgen.records import Check, ClaimRecord, Measure, Verdict
 from lengthgen.records import verdicts
+from lengthgen.records.record import variant_of
 from lengthgen.records.verdicts import CLOSE_SUFFIX, SHOWN, label_verdict
 from lengthgen.analysis.run_view import RunView
 from lengthgen.report.specification import CurveView
@@ -35,7 +38,6 @@ from lengthgen.report.stated_numbers import stated_view
 from lengthgen.report.templating import render, static_text
 from lengthgen.report.views import Badge, CheckGroup, badge, check_groups, verdict_class
 
-PAPER_TITLE = "Relative Positions Generalize, Absolute Positions Memorize"
 CHECKS_OPEN = 12  # a claim's checks table starts expanded up to this many checks
 MEASURED_IN_TABLE = 3  # headline quantities shown in the claims table (all of them in the claim's section)
 REASON_SHOWN = 160  # characters of a verdict's reason shown in the claims table
@@ -77,8 +79,6 @@ class ReadingsCell:
     state: str  # "holds", "noise", "changes" or "not-run": the row's outcome as a class (READINGS_CLASSES)
     text: str  # the outcome in one line (``multiverse.RowOutcome.short``; the cell's tooltip)
     changes: tuple[UniverseChange, ...]  # the universes under which the verdict differs
-    rest: str  # after the changes: "holds in 5 of 6 admissible universes", the ruled-out readings, readings without
-    # a record
 
 
 def readings_cell(outcome: mv.RowOutcome | None) -> ReadingsCell | None:
@@ -89,17 +89,14 @@ def readings_cell(outcome: mv.RowOutcome | None) -> ReadingsCell | None:
         READINGS_CLASSES[outcome.state],
         outcome.short(),
         tuple(UniverseChange(c.universe, badge(c.view), c.anchor, c.numbers) for c in outcome.changes + outcome.noise),
-        outcome.short() if outcome.state in (Outcome.OTHER_WAY, Outcome.WITHIN_NOISE) else "",
     )
 
 
 @dataclass(frozen=True)
 class ClaimRow:
-    css: str  # the verdict's class
     data_id: int  # the sort key of "ID": claim number * 1000 + the row's place (stable for equal claims)
     data_verdict: str  # the sort key of "Verdict": the verdict's page_order (``Verdict.look``), less
     # CLOSE_RANK for a close call
-    data_close: str  # "true" / "false": a close call (reproduced or not reproduced only)
     data_runtime: str  # the sort key of "Runtime": seconds ("" when not recorded)
     claim: str  # "C4"
     anchor: str  # the claim section's id
@@ -116,7 +113,7 @@ class ClaimRow:
     assertion: str  # the catalogue's check
     scale: str  # the scale's description
     runtime: str  # the test's runtime
-    badge: Badge  # the verdict
+    badge: Badge  # the verdict (its class colours the row)
     reason: str | None  # why the verdict, in full (the cell's tooltip)
     reason_short: str  # its first line, at most REASON_SHOWN characters
     seeds_path: tuple[int, ...] | None  # seeds at each look of an --until-decided claim; None otherwise
@@ -142,10 +139,8 @@ def claim_rows(
         plan = r.looks
         rows.append(
             ClaimRow(
-                css=verdicts.look(r.verdict).css,
                 data_id=claim_number(r.claim) * 1000 + i,
                 data_verdict=f"{rank:g}",
-                data_close=str(r.labelled_close).lower(),
                 data_runtime="" if r.runtime_s is None else f"{r.runtime_s:.3f}",
                 claim=r.claim,
                 anchor=anchor,
@@ -171,19 +166,6 @@ def claim_rows(
             )
         )
     return tuple(rows)
-
-
-@dataclass(frozen=True)
-class Figure:
-    name: str  # the figure's name in its record
-    title: str  # its title (the image's alt text)
-    caption: str  # its caption ("" for none)
-    png_base64: str | None  # the drawing; None when it could not be drawn
-    error: str | None  # why it could not be drawn
-
-
-def figure_views(rendered: Sequence[Rendered]) -> tuple[Figure, ...]:
-    return tuple(Figure(f.name, f.title, f.caption or "", f.png_base64, f.error) for f in rendered)
 
 
 @dataclass(frozen=True)
@@ -250,10 +232,9 @@ def seed_path(claim: ClaimRecord) -> PathRow | None:
 
 @dataclass(frozen=True)
 class Section:
-    css: str  # the verdict's class
     anchor: str  # the section's id
     claim: str  # "C4"
-    badge: Badge  # the verdict
+    badge: Badge  # the verdict (its class colours the section)
     scale: str  # the scale's description
     title: str  # the claim in a few words
     statement: str  # the claim
@@ -271,7 +252,7 @@ class Section:
     choices: tuple[str, ...]  # what the paper leaves open
     notes: tuple[str, ...]  # the test's notes
     controls: tuple[ControlRow, ...]  # the claim's negative controls
-    figures: tuple[Figure, ...]  # the claim's figures
+    figures: tuple[Rendered, ...]  # the claim's figures
 
 
 def section(
@@ -290,7 +271,6 @@ def section(
     failed = claim.failed_checks
     passed, total = claim.checks_passed
     return Section(
-        css=verdicts.look(claim.verdict).css,
         anchor=anchor,
         claim=claim.claim,
         badge=badge(claim),
@@ -311,7 +291,7 @@ def section(
         choices=claim.choices,
         notes=claim.notes,
         controls=control_views(controls),
-        figures=figure_views(rendered),
+        figures=tuple(rendered),
     )
 
 
@@ -327,8 +307,8 @@ def overview_rows(claims: Sequence[ClaimRecord], depends: frozenset[str] = froze
         margin = check.margin
         kind = "interval" if margin is not None else ("exact" if check.interval == "exact" else "none")
         name = check.name if len(check.name) <= OVERVIEW_NAME else check.name[: OVERVIEW_NAME - 3] + "..."
-        param = re.search(r"\[(.*)\]$", r.test_name)
-        test = f" [{param.group(1)}]" if r.claim in shared and param else ""
+        params = variant_of(r.test)  # every parameter of the test, its scale's name too
+        test = f" [{params}]" if r.claim in shared and params else ""
         row = {
             "label": f"{r.claim}{test}: {name}",
             "verdict": r.verdict,
@@ -368,33 +348,12 @@ def overview(claims: Sequence[ClaimRecord], depends: frozenset[str] = frozenset(
     return Overview(base64.b64encode(png).decode("ascii"), None, len(rows), close, caption)
 
 
-ENVIRONMENT_ROWS = (
-    ("lengthgen", "library version"),
-    ("code_fingerprint", "code fingerprint (core numeric files, in every cache key)"),
-    ("suite_fingerprint", "suite fingerprint (every .py of the package and claims)"),
-    ("torch", "torch"),
-    ("python", "Python"),
-    ("numpy", "numpy"),
-    ("matplotlib", "matplotlib"),
-    ("platform", "platform"),
-    ("cpu_model", "CPU model"),
-    ("cpu_capability", "torch CPU kernels (capability)"),
-    ("cpus", "CPUs"),
-    ("threads_per_process", "torch threads per process"),
-    ("workers", "pytest-xdist workers"),
-    ("started", "started"),
-    ("wall_time_s", "wall time (pytest configured to the last test)"),
-    ("models_trained", "models trained"),
-    ("models_from_cache", "models from the cache (hits)"),
-    ("evaluations_computed", "evaluations computed"),
-    ("evaluations_from_cache", "evaluations from the cache"),
-    ("damaged_entries", "damaged cache entries recomputed"),
-    ("cache_by_kind", "cache use by kind"),
-    ("cache_dir", "cache directory"),
-    ("command", "command"),
-    ("exit_status", "pytest exit status"),
-    ("peak_rss_mib", "peak resident memory per process"),
-)
+def words() -> dict[str, Any]:
+    """The page's fixed words (``static/page.json``): "terms", the words the answer uses before the page explains
+    them, in the order a reader meets them, each with its meaning (as lines) and a regular expression for its uses
+    in the answer (plurals, capitals); "environment", the environment block's known keys in the order the page
+    lists them, each with its label."""
+    return json.loads(static_text("page.json"))
 
 
 def environment_value(key: str, value: Any) -> str:
@@ -407,14 +366,14 @@ def environment_value(key: str, value: Any) -> str:
 
 
 def environment_rows(environment: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    """(label, value) of the run's environment: the known keys in ENVIRONMENT_ROWS' order, then the rest."""
+    """(label, value) of the run's environment: the known keys (:func:`words`' "environment") in their order, under
+    their labels, then the rest under their own names."""
+    labels = words()["environment"]
     rows = []
-    for key, label in ENVIRONMENT_ROWS:
-        if key not in environment or environment[key] is None:
-            continue
-        value = environment[key]
-        rows.append((label, environment_value(key, value)))
-    known = {k for k, _ in ENVIRONMENT_ROWS} | {"cache"}
+    for key, label in labels.items():
+        if environment.get(key) is not None:
+            rows.append((label, environment_value(key, environment[key])))
+    known = labels.keys() | {"cache"}
     rows += [(k, str(v)) for k, v in environment.items() if k not in known]
     return tuple(rows)
 
@@ -444,21 +403,18 @@ def chips(counts: Mapping[str, int]) -> tuple[Chip, ...]:
 def counted(count: int, noun: str, verb: str = "", verb_plural: str = "") -> str:
     """``1 prediction reproduces`` / ``3 predictions reproduce``: the noun (and a verb) agreeing with the count."""
     many = count != 1
-    words = [str(count), noun + ("s" if many else "")]
+    parts = [str(count), noun + ("s" if many else "")]
     if verb:
-        words.append(verb_plural if many else verb)
-    return " ".join(words)
+        parts.append(verb_plural if many else verb)
+    return " ".join(parts)
 
 
 def claim_chips(records: Sequence[ClaimRecord], noun: str) -> tuple[Chip, ...]:
     """Claims counted as the answer counts them: those whose every test reproduces (close calls apart), and those
-    with a test that does not; ``noun``: "claim" or "prediction" (made plural where the count asks)."""
-    by: dict[str, list[ClaimRecord]] = {}
-    for r in records:
-        by.setdefault(r.claim, []).append(r)
-    holding = [t for t in by.values() if all(r.verdict is Verdict.REPRODUCED for r in t)]
-    close = sum(any(r.labelled_close for r in t) for t in holding)
-    clear, failing = len(holding) - close, len(by) - len(holding)
+    with a test that does not (``answer.reproducing``); ``noun``: "claim" or "prediction" (made plural where the
+    count asks)."""
+    holding, close, claims = reproducing(records)
+    clear, failing = holding - close, claims - holding
     shown = [
         Chip(verdict_class(Verdict.REPRODUCED), False, clear, counted(clear, noun, "reproduces", "reproduce")),
         Chip(
@@ -480,95 +436,30 @@ def claim_chips(records: Sequence[ClaimRecord], noun: str) -> tuple[Chip, ...]:
 @dataclass(frozen=True)
 class Term:
     term: str  # the word as the glossary lists it
-    anchor: str  # its id on the page ("g-open-choice")
     meaning: str  # what it means, in a sentence or two
     pattern: str  # a regular expression for its uses in the answer (plurals, capitals)
 
+    @property
+    def anchor(self) -> str:
+        """Its id on the page ("g-open-choice")."""
+        return "g-" + self.term.replace(" ", "-")
 
-TERMS: tuple[Term, ...] = (  # the words the answer uses before the page explains them, in the order a reader meets them
-    Term(
-        "open choice",
-        "g-open-choice",
-        "a detail the paper leaves unstated (how weights are initialised, how lengths are batched, ...) that the "
-        "suite must fix to run anything.",
-        r"open choices?",
-    ),
-    Term(
-        "reading",
-        "g-reading",
-        "one way of fixing an open choice, written choice=value (init=flax: initialise as Flax does). The claims "
-        "table uses the suite's own reading of each.",
-        r"readings?",
-    ),
-    Term(
-        "universe",
-        "g-universe",
-        "one reading of every open choice at once; each claim's test reruns in it.",
-        r"universes?",
-    ),
-    Term(
-        "multiverse",
-        "g-multiverse",
-        "the claims' tests rerun, assertions unchanged, in every universe: the suite's readings, each other reading, "
-        "and the combinations the paper's own results admit.",
-        r"multiverse",
-    ),
-    Term(
-        "precondition",
-        "g-precondition",
-        "something the paper reports of its own models (the heads fit the task in range) that a universe must show "
-        "before its claims are judged there.",
-        r"preconditions?",
-    ),
-    Term(
-        Verdict.RULED_OUT.value,
-        "g-ruled-out",
-        "a universe whose precondition failed: not one the paper can have used, left out of every count.",
-        Verdict.RULED_OUT.value,
-    ),
-    Term(
-        "admissible",
-        "g-admissible",
-        "a universe that is not ruled out; \u201cholds in N of M admissible universes\u201d counts only those.",
-        r"admissible",
-    ),
-    Term(
-        "deciding check",
-        "g-deciding-check",
-        "the check that decides a claim test's verdict (a failed one, else the one nearest its threshold); the "
-        "overview plots its distance from the threshold.",
-        r"deciding checks?",
-    ),
-    Term(
-        "close",
-        "g-close",
-        "a deciding check whose interval (95%, or the --lengthgen-until-decided level) contains its threshold: more "
-        "seeds could turn the verdict. Shown with a dashed border and \u201c(close)\u201d.",
-        r"close(?: calls?)?",
-    ),
-    Term(
-        "within noise",
-        "g-within-noise",
-        "a verdict that differs under another reading only through a close call there: the difference does not "
-        "exceed the seeds' noise, so it is not counted as a change.",
-        r"within noise",
-    ),
-)
+
+TERMS = tuple(Term(t["term"], " ".join(t["meaning"]), t["pattern"]) for t in words()["terms"])
 
 
 def linked_answer(sentence: str) -> Markup:
     """The answer with the first use of each glossary term (:data:`TERMS`) followed by a small link to its meaning
     on the page (its tooltip says it too); every other character escaped as the templates escape text."""
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, Term]] = []
     for t in TERMS:
         m = re.search(rf"\b{t.pattern}\b", sentence, flags=re.IGNORECASE)
         if m and not any(a < m.end() and m.start() < b for a, b, _ in found):
-            found.append((m.start(), m.end(), t.anchor))
-    meanings = {t.anchor: f"{t.term}: {t.meaning}" for t in TERMS}
+            found.append((m.start(), m.end(), t))
     out, at = [], 0
-    for start, end, anchor in sorted(found):
+    for start, end, t in sorted(found, key=lambda f: f[0]):
         out.append(escape(sentence[at:end]))  # the term's words stay as the answer writes them
-        out.append(Markup('<a class="term" href="#{}" title="{}">?</a>').format(anchor, meanings[anchor]))
+        out.append(Markup('<a class="term" href="#{}" title="{}: {}">?</a>').format(t.anchor, t.term, t.meaning))
         at = end
     out.append(escape(sentence[at:]))
     return Markup("").join(out)
@@ -601,16 +492,12 @@ def page(
     found = mv.outcomes(universes) if universes is not None else {}
     readings = {r.test: mv.outcome_for(universes, r, found) for r in records}
     depends = frozenset(t for t, o in readings.items() if o is not None and o.state is Outcome.OTHER_WAY)
+    # the places in run.records of the paper's claims, then of the predictions beyond it
+    claimed, predicted = ([i for i, r in enumerate(records) if r.is_prediction == part] for part in (False, True))
     sections = [
-        tuple(
-            section(r, a, rendered.get(i, []), run.controls_of(r))
-            for i, (r, a) in enumerate(zip(records, ids))
-            if r.is_prediction == part
-        )
-        for part in (False, True)
-    ]  # the paper's claims, then the predictions beyond it
-    predicted = [i for i, r in enumerate(records) if r.is_prediction]
-    claimed = [i for i in range(len(records)) if i not in predicted]
+        tuple(section(records[i], ids[i], rendered.get(i, []), run.controls_of(records[i])) for i in places)
+        for places in (claimed, predicted)
+    ]
     # The stylesheet and the script are the package's own files, inlined as they are: Markup keeps the
     # autoescaping from turning their quotes and ">" selectors into entities (they hold no claims.json text).
     css, js, grid_css = (Markup(static_text(name)) for name in ("page.css", "page.js", "robustness.css"))
@@ -618,7 +505,6 @@ def page(
         TEMPLATE,
         css=css,
         js=js,
-        paper_title=PAPER_TITLE,
         run_label=run.completeness.label,
         tests=len(records),
         generated=time.strftime("%Y-%m-%d %H:%M:%S %Z"),  # when this page was drawn (the run's start is below)

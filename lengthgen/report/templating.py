@@ -1,6 +1,6 @@
 """The report's Jinja2 environment and its package data: the templates (``report/templates/*.html.j2`` for the
 page, ``report/templates/text/*.j2`` for the texts) and the stylesheet and script (``report/static/``) that the
-page inlines, so it stays one self-contained file.
+page inlines, so it stays one self-contained file, beside the page's fixed words (``static/page.json``).
 
 Autoescaping is on for every ``.html.j2`` template: every value a template prints is escaped, so the
 Python side hands over plain text (claim names, reasons, check names) and never escapes anything itself.

@@ -9,7 +9,8 @@ from lengthgen.report import figure_specs as specs
 from lengthgen.report import figures
 from lengthgen.analysis.strays import strays
 from lengthgen.analysis.formats import plain_numbers, value_text
-from lengthgen.report.page import claim_chips, counted, linked_answer
+from lengthgen.records import Verdict
+from lengthgen.report.page import TERMS, claim_chips, counted, linked_answer
 
 
 def peak_spec() -> dict:
@@ -108,3 +109,7 @@ def test_the_answer_links_its_terms():
     assert 'Open choices<a class="term" href="#g-open-choice"' in html
     assert 'within noise<a class="term" href="#g-within-noise"' in html and "init=gpt2 is ruled out<a" in html
     assert "&amp; &lt;b&gt;" in html
+
+
+def test_the_glossary_names_the_ruled_out_verdict_by_its_word():
+    assert Verdict.RULED_OUT.value in {t.term for t in TERMS}  # the term the answer links is the verdict's own word

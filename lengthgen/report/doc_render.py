@@ -53,7 +53,6 @@ GLOBALS = {  # the formats every rendering shares (lengthgen.report.text)
     "per_seed": text.per_seed,
     "headline": text.headline,
     "duration": text.duration,
-    "machine_name": text.machine_name,
     "failure_words": answer.FAILURE_WORDS,  # a failure's kind in words (records.record.FAILURE_KINDS)
     "reason_checks": REASON_CHECKS,  # a non-reproduction's failing checks spelled out, as in its verdict's reason
 }

@@ -22,7 +22,7 @@ from lengthgen.report.doc_costs import Costs, Slower, slower
 from lengthgen.report.doc_development import Development
 from lengthgen.report.doc_multiverse import OutcomeRow, Universes, UniverseModels, map_breaks, outcome_rows
 from lengthgen.report.doc_multiverse import universe_models, universes
-from lengthgen.report.doc_startup import Startup
+from lengthgen.analysis.startup import Startup
 from lengthgen.report.robustness import map_lines
 from lengthgen.analysis.run_view import RunView
 from lengthgen.report.stated_numbers import StatedView, stated_view

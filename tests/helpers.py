@@ -64,7 +64,7 @@ def catalogue_page(data: dict) -> str:
     """docs/catalogue.md as a run's data (a claims.json's) renders it."""
     from types import SimpleNamespace
 
-    from lengthgen.report.doc_claims import threshold_sources
+    from lengthgen.analysis.data import threshold_sources
     from lengthgen.report.doc_render import whole
     from lengthgen.analysis.run_view import RunView
 

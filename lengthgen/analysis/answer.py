@@ -53,6 +53,14 @@ def kind_of(record: ClaimRecord) -> str:
     return record.failure_kind or "suite-reading"
 
 
+def failure_basis(record: ClaimRecord) -> str | None:
+    """What a non-reproducing test's failure rests on: "prediction" for a prediction, else its kind (:func:`kind_of`);
+    None for one that reproduces or has no verdict."""
+    if record.verdict not in (Verdict.NOT_REPRODUCED, Verdict.NOT_REPRODUCED_UNDECLARED):
+        return None
+    return "prediction" if record.is_prediction else kind_of(record)
+
+
 @dataclass(frozen=True)
 class Failure:
     """A claim that does not reproduce in some test: how it is named, what it rests on, why in a few words."""

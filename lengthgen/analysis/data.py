@@ -9,7 +9,8 @@ imports no other report module (the typed view, ``run_view``, parses what this r
 - :func:`carry_over`: a run that produced one part keeps the others from the ``claims.json`` it replaces, where
   that one ran the same code;
 - :func:`dump`, :func:`load` (a ``claims.json``), :func:`read` (a report directory, a ``claims.json`` or a
-  ``claims.json.gz``).
+  ``claims.json.gz``);
+- :func:`threshold_sources`: per claim, where its checks at the paper's point take their thresholds from.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import gzip
 import json
 import math
 import zlib
+from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -228,3 +230,17 @@ def checked(data: Any, where: Any) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         raise ValueError(f"{str(where)!r} is not a claims.json (no list of records)")
     return data
+
+
+def threshold_sources(data: Mapping[str, Any]) -> dict[str, list[tuple[str | None, int]]]:
+    """Per claim, how many of its checks at the paper's point take their threshold from each source
+    (``records.THRESHOLD_SOURCES``; None where a check states none), by the source's name."""
+    found: dict[str, Counter] = {}
+    for r in data.get("records", []):
+        if r.get("kind", "claim") != "claim" or universe_of(r) or setting_of(r):
+            continue
+        if (r.get("scale") or {}).get("name") != "paper":
+            continue
+        read = ClaimRecord.from_dict(r)  # its labels as the rule reads them (records.basis)
+        found.setdefault(r["claim"], Counter()).update(c.threshold_source for c in read.checks)
+    return {claim: sorted(counts.items(), key=lambda kv: str(kv[0])) for claim, counts in found.items()}

@@ -224,6 +224,21 @@ class RunDiff:
     def within_noise(self) -> int:
         return sum(r.within_noise for r in self.records)
 
+    def counts(self) -> dict[str, int]:
+        """The changes counted: verdicts worse/better/changed/same; records added/removed; checks drifted,
+        pass_changed, relabelled, added, removed, within_noise."""
+        return {
+            **{c: self.count(c) for c in ("worse", "better", "changed", "same")},
+            "added": len(self.added),
+            "removed": len(self.removed),
+            "drifted": sum(len(r.drifted) for r in self.records),
+            "pass_changed": sum(len(r.pass_changed) for r in self.records),
+            "relabelled": sum(len(r.relabelled) for r in self.records),
+            "checks_added": sum(len(r.checks_added) for r in self.records),
+            "checks_removed": sum(len(r.checks_removed) for r in self.records),
+            "within_noise": self.within_noise,
+        }
+
     def failures(self, fail_on: str) -> list[str]:
         """Why ``lengthgen diff --fail-on fail_on`` exits 1 (empty: it exits 0).
 

@@ -24,7 +24,7 @@ from typing import Any, Mapping
 
 from lengthgen.cli.common import UsageError
 from lengthgen.analysis import data as run_data
-from lengthgen.report.doc_claims import threshold_sources
+from lengthgen.analysis.data import threshold_sources
 from lengthgen.report.doc_context import FILES, Inputs, load
 from lengthgen.report.doc_render import WHOLE, render, whole
 from lengthgen.analysis.run_view import RunView

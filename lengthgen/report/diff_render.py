@@ -4,7 +4,7 @@ and the drift rule, says "no differences" for an empty diff, and ends with what 
 
 The text's and the markdown's words and layout are templates (``templates/text/diff.txt.j2``, ``diff.md.j2``,
 their shared pieces in ``_diff.j2``); this module computes what they show (:class:`DiffView`): the numbers
-formatted, the changes counted, each check's change and the relabelled checks grouped by their change of label.
+formatted, each check's change and the relabelled checks grouped by their change of label.
 """
 
 from __future__ import annotations
@@ -205,22 +205,6 @@ def record_view(r: ClaimDiff) -> RecordView:
     )
 
 
-def counts(diff: RunDiff) -> dict[str, int]:
-    """The changes counted: verdicts worse/better/changed/same; records added/removed; checks drifted,
-    pass_changed, relabelled, added, removed, within_noise."""
-    return {
-        **{c: diff.count(c) for c in ("worse", "better", "changed", "same")},
-        "added": len(diff.added),
-        "removed": len(diff.removed),
-        "drifted": sum(len(r.drifted) for r in diff.records),
-        "pass_changed": sum(len(r.pass_changed) for r in diff.records),
-        "relabelled": sum(len(r.relabelled) for r in diff.records),
-        "checks_added": sum(len(r.checks_added) for r in diff.records),
-        "checks_removed": sum(len(r.checks_removed) for r in diff.records),
-        "within_noise": diff.within_noise,
-    }
-
-
 def diff_view(diff: RunDiff, fail_on: str) -> DiffView:
     """What the text and the markdown of ``diff`` show under ``--fail-on fail_on``."""
     return DiffView(
@@ -232,7 +216,7 @@ def diff_view(diff: RunDiff, fail_on: str) -> DiffView:
         rule=diff.rule,
         old_scale=diff.old_scale,
         new_scale=diff.new_scale,
-        counts=counts(diff),
+        counts=diff.counts(),
         empty=diff.empty,
         records=tuple(record_view(r) for r in diff.changed),
         added=tuple(RefView(where(ref), ref.verdict or "unknown") for ref in diff.added),
@@ -263,7 +247,7 @@ def to_json(diff: RunDiff, fail_on: str) -> dict[str, Any]:
     """The diff as plain data: the changed records only, with the counts and the exit's reasons (strict
     JSON: an infinite noise bound, from a one-seed interval, is null)."""
     why = diff.failures(fail_on)
-    summary = {k: n for k, n in counts(diff).items() if k not in JSON_LEFT_OUT}
+    summary = {k: n for k, n in diff.counts().items() if k not in JSON_LEFT_OUT}
     return finite(
         {
             "old": diff.old,

@@ -1,18 +1,15 @@
 """The documents' values from a run's claim tests and controls: each test with its id as a table shows it, the
-ones that do not reproduce and what their failure rests on, the negative controls at the paper's scale, the seed
-paths of a run with seeds added, and where the catalogue's thresholds come from. The words are the templates'
-(``report/templates/docs/``). No torch.
+ones that do not reproduce and what their failure rests on, the negative controls at the paper's scale, and the seed
+paths of a run with seeds added. The words are the templates' (``report/templates/docs/``). No torch.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from lengthgen.records import ClaimRecord, Verdict
-from lengthgen.records.record import setting_of, universe_of
 from lengthgen.analysis import multiverse as mv
-from lengthgen.analysis.answer import kind_of
+from lengthgen.analysis.answer import failure_basis
 from lengthgen.report.markdown import test_ids
 from lengthgen.analysis.run_view import RunView
 
@@ -29,7 +26,7 @@ class VerdictRow(NamedTuple):
 
     id: str
     record: ClaimRecord
-    basis: str | None  # "prediction", else ``answer.kind_of`` (one of FAILURE_KINDS); None: it holds
+    basis: str | None  # what its failure rests on (``answer.failure_basis``); None: it holds
     outcome: mv.RowOutcome | None  # None when the run has no multiverse
 
 
@@ -42,16 +39,12 @@ def failing(views: Sequence[ClaimRecord]) -> list[Shown]:
     return [s for s in shown(views) if s.record.verdict is not Verdict.REPRODUCED and s.record.failed_checks]
 
 
-def basis(record: ClaimRecord) -> str | None:
-    """What a non-reproducing test's failure rests on (None for one that reproduces or has no verdict)."""
-    if record.verdict not in (Verdict.NOT_REPRODUCED, Verdict.NOT_REPRODUCED_UNDECLARED):
-        return None
-    return "prediction" if record.is_prediction else kind_of(record)
-
-
 def tests(records: Sequence[ClaimRecord], grid: mv.UniverseGrid | None) -> list[VerdictRow]:
     found = mv.outcomes(grid) if grid is not None else {}
-    return [VerdictRow(s.id, s.record, basis(s.record), mv.outcome_for(grid, s.record, found)) for s in shown(records)]
+    return [
+        VerdictRow(s.id, s.record, failure_basis(s.record), mv.outcome_for(grid, s.record, found))
+        for s in shown(records)
+    ]
 
 
 def controls(views: Sequence[ClaimRecord]) -> list[Shown]:
@@ -109,17 +102,3 @@ def seeds_added(run: RunView) -> SeedsAdded:
         moved.append(SeedPath(s.id, s.record, looks[0], looks[-1], check if name else None, level, path))
     most = max((int(c.looks.get("max_seeds", 0)) for c in views if c.looks), default=0)
     return SeedsAdded(run, moved, first_look, most)
-
-
-def threshold_sources(data: Mapping[str, Any]) -> dict[str, list[tuple[str | None, int]]]:
-    """Per claim, how many of its checks at the paper's point take their threshold from each source
-    (``records.THRESHOLD_SOURCES``; None where a check states none), by the source's name."""
-    found: dict[str, Counter] = {}
-    for r in data.get("records", []):
-        if r.get("kind", "claim") != "claim" or universe_of(r) or setting_of(r):
-            continue
-        if (r.get("scale") or {}).get("name") != "paper":
-            continue
-        read = ClaimRecord.from_dict(r)  # its labels as the rule reads them (records.basis)
-        found.setdefault(r["claim"], Counter()).update(c.threshold_source for c in read.checks)
-    return {claim: sorted(counts.items(), key=lambda kv: str(kv[0])) for claim, counts in found.items()}

@@ -17,13 +17,12 @@ from lengthgen.analysis import multiverse as mv
 from lengthgen.report.multiverse import ruled_out_lines
 from lengthgen.analysis.answer import answer, seed_notes
 from lengthgen.report.doc_claims import SeedsAdded, Shown, VerdictRow, controls, failing, seeds_added, shown, tests
-from lengthgen.report.doc_claims import threshold_sources
 from lengthgen.report.doc_bench import Benchmarks
 from lengthgen.report.doc_costs import Costs, Slower, slower
 from lengthgen.report.doc_development import Development
 from lengthgen.report.doc_multiverse import OutcomeRow, Universes, UniverseModels, map_breaks, outcome_rows
 from lengthgen.report.doc_multiverse import universe_models, universes
-from lengthgen.report.doc_startup import Startup
+from lengthgen.analysis.startup import Startup
 from lengthgen.report.robustness import map_lines
 from lengthgen.analysis.run_view import RunView
 from lengthgen.report.stated_numbers import StatedView, stated_view
@@ -126,7 +125,7 @@ def load(inputs: Inputs) -> DocContext:
         stated=stated_view(run),
         universes=universes(joined),
         universe_models=universe_models(recorded),
-        sources=threshold_sources(joined),
+        sources=data.threshold_sources(joined),
         costs=spent,
         slower=slower(spent, Costs.of(costs.read(inputs.other_cpu))),
         ci=Costs.of(costs.read(inputs.ci_costs)),

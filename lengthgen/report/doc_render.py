@@ -46,14 +46,12 @@ FILTERS = {
     "cell": cell,  # a value as one markdown table cell (one line, escaped, cut to a length)
     "verdict_cell": verdict_cell,  # a claim test's verdict as a cell, bold unless reproduced
 }
-GLOBALS = {  # the formats every rendering shares (lengthgen.report.text)
-    "num": text.num,
+GLOBALS = {  # the formats every rendering shares (lengthgen.report.text), besides the texts' (``num``, ...)
     "interval": text.interval,
     "threshold": text.threshold_text,
     "per_seed": text.per_seed,
     "headline": text.headline,
     "duration": text.duration,
-    "machine_name": text.machine_name,
     "failure_words": answer.FAILURE_WORDS,  # a failure's kind in words (records.record.FAILURE_KINDS)
     "reason_checks": REASON_CHECKS,  # a non-reproduction's failing checks spelled out, as in its verdict's reason
 }

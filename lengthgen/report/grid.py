@@ -121,6 +121,25 @@ def failed_check(check: Check) -> dict[str, Any]:
     return {k: data[k] for k in ("name", "value", "op", "threshold", "values")}
 
 
+def cell_data(view: ClaimRecord, **extra: Any) -> dict[str, Any]:
+    """A recorded cell as the grids' JSON carries it, after its row and column: verdict and label, then ``extra``
+    (the multiverse's "changed"), reason, test, checks passed and in all, seeds, failed checks
+    (:func:`failed_check`) and runtime."""
+    passed, total = view.checks_passed
+    return {
+        "verdict": view.verdict,
+        "label": view.label,
+        **extra,
+        "reason": view.verdict_reason,
+        "test": view.test,
+        "checks_passed": passed,
+        "checks": total,
+        "seeds": view.scale.get("seed_list"),
+        "failed_checks": [failed_check(k) for k in view.failed_checks],
+        "runtime_s": view.runtime_s,
+    }
+
+
 def failed_text(check: Mapping[str, Any]) -> FailedText:
     """A failed check of a grid's JSON (:func:`failed_check`) under its cell, its numbers formatted."""
     seeds = text.per_seed(check["values"]) if check.get("values") else None

@@ -16,13 +16,14 @@ shows (:class:`MarkdownSummary`), every cell escaped by the template's ``cell`` 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from lengthgen.catalogue import ROBUSTNESS
 from lengthgen.analysis import multiverse as mv
 from lengthgen.report.multiverse import slot_at
 from lengthgen.report import text
 from lengthgen.report.templating import cell, render_text
+from lengthgen.report.views import Control, Counts, Footer, footer
 from lengthgen.analysis.data import claim_number
 from lengthgen.analysis.outcome import Outcome
 from lengthgen.records import ClaimRecord
@@ -33,8 +34,6 @@ __all__ = ["cell", "close_cell", "summary_markdown", "test_ids"]
 
 TEMPLATE = "text/markdown.md.j2"  # the markdown summary's template (under report/templates)
 CONTROLS_LISTED = 10  # controls that did not discriminate, listed by name (the rest are counted)
-
-Counts = tuple[tuple[str, int], ...]  # (verdict label, how many) in the order shown
 
 
 @dataclass(frozen=True)
@@ -49,16 +48,6 @@ class VerdictRow:
     close: str  # "close (n checks)" for a close call, else ""
     readings: str  # what the other readings do to the verdict ("" without a multiverse outcome)
     changes: bool  # the other readings change the verdict: ``readings`` shown in bold
-
-
-@dataclass(frozen=True)
-class Control:
-    """A negative control that did not discriminate, as listed."""
-
-    claim: str  # the claim's id
-    test: str  # the control's test function with its parameters
-    verdict: str  # its verdict, "unknown" without one
-    reason: str  # the first line of the verdict's reason ("" without one)
 
 
 @dataclass(frozen=True)
@@ -79,16 +68,6 @@ class Grid:
     counts: Counts  # the cells' verdict labels counted
     header: tuple[str, ...]  # the table's header: "claim", then a column per setting or reading
     rows: tuple[tuple[str, ...], ...]  # a row per claim: its name, then the verdict label per column
-
-
-@dataclass(frozen=True)
-class Footer:
-    """The run's wall time and cache counters."""
-
-    wall_time: str  # the wall time in words (``text.duration``)
-    trained: object  # models trained (as recorded)
-    cached: object  # models from the cache (as recorded)
-    fingerprint: str  # the code fingerprint, "" where none is recorded
 
 
 @dataclass(frozen=True)
@@ -127,13 +106,19 @@ def variant(claim: ClaimRecord, several: bool) -> str:
     return f"{claim.variant} ({function(claim)})" if claim.variant else function(claim)
 
 
-def test_ids(claims: Sequence[ClaimRecord]) -> list[str]:
-    """Each claim test's id in a table: the claim, and its variant (its function too when several test functions
-    record the claim), e.g. "C12 d64", "C19 alibi (selects_the_target_like_rope)"."""
+def variants(claims: Sequence[ClaimRecord]) -> list[str]:
+    """Each claim test's variant column (:func:`variant`), its function named where several test functions record
+    its claim."""
     functions: dict[str, set[str]] = {}
     for c in claims:
         functions.setdefault(c.claim, set()).add(function(c))
-    return [f"{c.claim} {variant(c, len(functions[c.claim]) > 1)}".strip() for c in claims]
+    return [variant(c, len(functions[c.claim]) > 1) for c in claims]
+
+
+def test_ids(claims: Sequence[ClaimRecord]) -> list[str]:
+    """Each claim test's id in a table: the claim, and its variant (its function too when several test functions
+    record the claim), e.g. "C12 d64", "C19 alibi (selects_the_target_like_rope)"."""
+    return [f"{c.claim} {v}".strip() for c, v in zip(claims, variants(claims))]
 
 
 def verdict_cell(claim: ClaimRecord) -> str:
@@ -148,16 +133,13 @@ def verdict_rows(
 ) -> tuple[VerdictRow, ...]:
     """One row per claim test; given ``readings`` (each test's multiverse outcome by test id), what the other
     readings do to the verdict (``multiverse.RowOutcome.text``)."""
-    functions: dict[str, set[str]] = {}
-    for c in claims:
-        functions.setdefault(c.claim, set()).add(function(c))
     rows = []
-    for c in claims:
+    for c, shown in zip(claims, variants(claims)):
         outcome = readings.get(c.test) if readings is not None else None
         rows.append(
             VerdictRow(
                 claim=c.claim,
-                variant=variant(c, len(functions[c.claim]) > 1),
+                variant=shown,
                 verdict=verdict_cell(c),
                 paper=c.statement if c.is_prediction else c.paper_value,
                 measured=text.headline(c, compact=True),
@@ -211,11 +193,6 @@ def multiverse_grid(view: RunView) -> Grid:
     return Grid(len(cells), counted([c.label for c in cells]), header, tuple(rows))
 
 
-def setting_order() -> list[str]:
-    """The robustness settings in the catalogue's order (``lengthgen.catalogue.ROBUSTNESS``)."""
-    return [s.name for s in ROBUSTNESS]
-
-
 def controls(view: RunView) -> Controls | None:
     """The negative controls' tally, and the first of those that do not discriminate."""
     if not view.controls:
@@ -231,18 +208,6 @@ def controls(view: RunView) -> Controls | None:
         for c in bad[:CONTROLS_LISTED]
     )
     return Controls(len(view.controls) - len(bad), len(view.controls), listed, max(len(bad) - CONTROLS_LISTED, 0))
-
-
-def footer(environment: Mapping[str, Any]) -> Footer | None:
-    """The wall time and cache counters of a recorded environment."""
-    if not environment:
-        return None
-    return Footer(
-        text.duration(environment.get("wall_time_s")),
-        environment.get("models_trained", 0),
-        environment.get("models_from_cache", 0),
-        str(environment.get("code_fingerprint") or ""),
-    )
 
 
 def summary_view(view: RunView) -> MarkdownSummary:
@@ -261,7 +226,7 @@ def summary_view(view: RunView) -> MarkdownSummary:
         prediction_counts=tuple(view.verdict_counts("predictions").items()),
         any_records=bool(view.records),
         controls=controls(view),
-        robustness=grid(view.robustness, "setting", setting_order()) if view.robustness else None,
+        robustness=grid(view.robustness, "setting", [s.name for s in ROBUSTNESS]) if view.robustness else None,
         multiverse=multiverse_grid(view) if view.multiverse else None,
         close_note=any(c.labelled_close for c in view.records + view.cells),
         footer=footer(view.environment),

@@ -33,8 +33,8 @@ from lengthgen.report.grid import (
     TableText,
     block,
     cell_counts,
+    cell_data,
     cell_text,
-    failed_check,
     grid_cell,
     run_line,
     shown,
@@ -75,23 +75,8 @@ def build_grid(
             if c is None:
                 out.append({"reading": reading, "column": row, "verdict": "missing"})
                 continue
-            passed, total = c.checks_passed
             out.append(
-                {
-                    "reading": reading,
-                    "column": row,
-                    "claim": c.claim,
-                    "verdict": c.verdict,
-                    "label": c.label,
-                    "changed": g.changed(reading, row),
-                    "reason": c.verdict_reason,
-                    "test": c.test,
-                    "checks_passed": passed,
-                    "checks": total,
-                    "seeds": c.scale.get("seed_list"),
-                    "failed_checks": [failed_check(k) for k in c.failed_checks],
-                    "runtime_s": c.runtime_s,
-                }
+                {"reading": reading, "column": row, "claim": c.claim, **cell_data(c, changed=g.changed(reading, row))}
             )
     return {
         "readings": [{"name": n, "what": what, "claims": list(registry.plan.claims_of(n))} for n, what in g.readings],

@@ -38,8 +38,8 @@ from lengthgen.report.grid import (
     TableText,
     block,
     cell_counts,
+    cell_data,
     cell_text,
-    failed_check,
     grid_cell,
     run_line,
     shown,
@@ -78,22 +78,7 @@ def build_map(cells: Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catal
             if r is None:
                 out.append({"setting": s.name, "claim": claim, "verdict": "missing"})
                 continue
-            passed, total = r.checks_passed
-            out.append(
-                {
-                    "setting": s.name,
-                    "claim": claim,
-                    "verdict": r.verdict,
-                    "label": r.label,
-                    "reason": r.verdict_reason,
-                    "test": r.test,
-                    "checks_passed": passed,
-                    "checks": total,
-                    "seeds": r.scale.get("seed_list"),
-                    "failed_checks": [failed_check(c) for c in r.failed_checks],
-                    "runtime_s": r.runtime_s,
-                }
-            )
+            out.append({"setting": s.name, "claim": claim, **cell_data(r)})
     return {
         "settings": [{"name": s.name, "what": s.what, "claims": list(at[s.name])} for s in ROBUSTNESS],
         "claims": claims,

@@ -16,6 +16,7 @@ from lengthgen.report import text
 from lengthgen.report.multiverse import grid_lines
 from lengthgen.report.robustness import map_lines
 from lengthgen.report.templating import render_lines
+from lengthgen.report.views import Control, Counts, Footer, footer
 from lengthgen.records import ClaimRecord, Verdict
 from lengthgen.analysis.run_view import RunView
 
@@ -27,9 +28,6 @@ VERDICT_W = 15  # the verdict column; wider when a label needs it ("not reproduc
 CHECKS_W = 7  # the checks column ("passed/total")
 CLOSE_SHOWN = 3  # close checks spelled out per claim (the rest are counted; all of them are on the page)
 PAPER_SHARE = 0.4  # of the width left after the fixed columns
-WRAP_LINES = 3  # lines a long paper value or measured headline may take
-
-Counts = tuple[tuple[str, int], ...]  # (verdict label, how many) in the order shown
 
 
 @dataclass(frozen=True)
@@ -70,27 +68,6 @@ class Row:
     close: tuple[CloseCheck, ...]  # the first close checks (``CLOSE_SHOWN``)
     more_close: int  # close checks beyond those shown
     path: str | None  # the --lengthgen-until-decided path in a line (``text.path_text``), None without one
-
-
-@dataclass(frozen=True)
-class Control:
-    """A negative control that did not discriminate."""
-
-    claim: str  # the claim's id
-    test: str  # the control's test function with its parameters
-    verdict: object  # its verdict as recorded
-    reason: str  # the first line of the verdict's reason
-
-
-@dataclass(frozen=True)
-class Footer:
-    """The run's wall time, cache counters and processes."""
-
-    wall_time: str  # the wall time in words (``text.duration``)
-    trained: object  # models trained (as recorded)
-    cached: object  # models from the cache (as recorded)
-    workers: object  # worker processes (as recorded)
-    threads: object  # threads per process (as recorded)
 
 
 @dataclass(frozen=True)
@@ -157,15 +134,6 @@ def summary_view(view: RunView, environment: Mapping[str, Any], width: int | Non
     and counters."""
     records = view.records
     shared = text.shared_claims(records)
-    footer = None
-    if environment:
-        footer = Footer(
-            text.duration(environment.get("wall_time_s")),
-            environment.get("models_trained", 0),
-            environment.get("models_from_cache", 0),
-            environment.get("workers", 1),
-            environment.get("threads_per_process", 1),
-        )
     return TerminalSummary(
         layout=layout(records, width),
         rows=tuple(row(r, view, shared) for r in records),
@@ -181,7 +149,7 @@ def summary_view(view: RunView, environment: Mapping[str, Any], width: int | Non
             for c in view.controls
             if not c.discriminates
         ),
-        footer=footer,
+        footer=footer(environment),
     )
 
 

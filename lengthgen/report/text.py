@@ -1,16 +1,14 @@
 """Short texts shared by the page, the terminal summary and the markdown summary: numbers, intervals, a
-claim's headline measured value, a check against its threshold, a close call, a scale, the run's label.
-They format the records' own types (``lengthgen.records``: ``ClaimRecord``, ``Check``, ``Measure``); the few that
-take one record (``headline``, ``checks_passed``, ``is_prediction``) also take its dict."""
+claim's headline measured value, a check against its threshold, a close call, a scale, a duration.
+They format the records' own types (``lengthgen.records``: ``ClaimRecord``, ``Check``, ``Measure``); ``headline``
+also takes a record's dict."""
 
 from __future__ import annotations
 
 import re
 from typing import Any, Mapping, Sequence
 
-from lengthgen.catalogue import Catalogue
 from lengthgen.records import ClaimRecord
-from lengthgen.analysis import run_view
 from lengthgen.analysis.formats import (
     check_text,
     close_text,
@@ -22,7 +20,7 @@ from lengthgen.analysis.formats import (
     threshold_text,
     value_text,
 )
-from lengthgen.analysis.run_view import completeness, record_of
+from lengthgen.analysis.run_view import record_of
 
 __all__ = [  # the formats every rendering shares (lengthgen.analysis.formats), beside this module's own texts
     "check_text",
@@ -46,11 +44,6 @@ def shared_claims(claims: Sequence[ClaimRecord]) -> set[str]:
     return {claim for claim, n in seen.items() if n > 1}
 
 
-def is_prediction(record: ClaimRecord | Mapping[str, Any]) -> bool:
-    """A prediction beyond the paper, shown in its own "predictions" part."""
-    return record_of(record).is_prediction
-
-
 def path_text(plan: Mapping[str, Any] | None) -> str:
     """The --lengthgen-until-decided path (a record's ``looks``) in a line, e.g. ``until decided (Bonferroni, 5
     looks at 99%): seeds 3 -> 7 -> 11, decided``."""
@@ -62,11 +55,6 @@ def path_text(plan: Mapping[str, Any] | None) -> str:
         f"{plan.get('max_seeds', '?')} seeds, each at {100 * float(plan.get('level', 0.95)):.3g}%): seeds {seeds}, "
         f"{plan.get('stopped', '?')}"
     )
-
-
-def checks_passed(record: ClaimRecord | Mapping[str, Any]) -> tuple[int, int]:
-    """(checks passed, checks)."""
-    return record_of(record).checks_passed
 
 
 def headline(record: ClaimRecord | Mapping[str, Any], compact: bool = False) -> str:
@@ -103,24 +91,6 @@ def scale_text(scale: Mapping[str, Any]) -> str:
         parts.append(f"{scale['sequences']} sequences")
     parts += [f"{k}: {value_text(v)}" for k, v in scale.items() if k not in SCALE_KEYS_HIDDEN]
     return f"{scale.get('name', '?')}" + (": " + ", ".join(parts) if parts else "")
-
-
-def run_scale(records: Sequence[ClaimRecord | Mapping[str, Any]]) -> str:
-    """quick, paper, or mixed (records at both scales); "none" without records."""
-    return run_view.run_scale([record_of(r) for r in records])
-
-
-def run_label(records: Sequence[ClaimRecord | Mapping[str, Any]], catalogue: Catalogue) -> str:
-    """E.g. ``paper scale, partial: 5 of 22 catalogue claims`` (``Completeness.label``; the claims of
-    ``catalogue``, the run's)."""
-    return completeness([record_of(r) for r in records], catalogue).label
-
-
-def machine_name(machine: Mapping[str, Any]) -> str:
-    """The CPU of a costs file's ``machine`` block (``lengthgen timed``), in one style for every document:
-    "AMD EPYC with AVX-512", "AMD EPYC with AVX2 and no AVX-512"."""
-    vector = "AVX-512" if machine.get("avx512") else "AVX2 and no AVX-512"
-    return f"{machine.get('cpu_model') or 'unknown CPU'} with {vector}"
 
 
 def duration(seconds: float | None) -> str:

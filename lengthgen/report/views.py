@@ -2,19 +2,61 @@
 (the robustness map, the multiverse): plain text and flags, escaped by the templates that print them
 (``lengthgen.report.templating``); the checks and measured quantities themselves reach the templates as the records'
 own types. A verdict's colour and whether it is shown as a close call are the verdict's (``lengthgen.records.verdicts``)
-and the record's (``ClaimRecord.labelled_close``), never decided here."""
+and the record's (``ClaimRecord.labelled_close``), never decided here.
+
+The pieces the terminal summary and the markdown summary share are here too: the verdicts counted (:data:`Counts`),
+a negative control listed (:class:`Control`), the run's footer (:class:`Footer`)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from lengthgen.records import Check, ClaimRecord
 from lengthgen.records.verdicts import UNKNOWN, Verdict, look
 from lengthgen.report import text
 
 SETTING = re.compile(r"\S+=\S+")  # a qualifier's token that names one setting: "L=12", "lambda=0.01"
+
+
+Counts = tuple[tuple[str, int], ...]  # (verdict label, how many) in the order shown
+
+
+@dataclass(frozen=True)
+class Control:
+    """A negative control that did not discriminate, as the summaries list it."""
+
+    claim: str  # the claim's id
+    test: str  # the control's test function with its parameters
+    verdict: object  # its verdict: as recorded (the terminal), or "unknown" without one (the markdown)
+    reason: str  # the first line of the verdict's reason
+
+
+@dataclass(frozen=True)
+class Footer:
+    """The run's wall time, cache counters, processes and code fingerprint, as the summaries' last line shows them."""
+
+    wall_time: str  # the wall time in words (``text.duration``)
+    trained: object  # models trained (as recorded)
+    cached: object  # models from the cache (as recorded)
+    workers: object  # worker processes (as recorded)
+    threads: object  # threads per process (as recorded)
+    fingerprint: str  # the code fingerprint, "" where none is recorded
+
+
+def footer(environment: Mapping[str, Any] | None) -> Footer | None:
+    """The footer of a recorded environment; None without one."""
+    if not environment:
+        return None
+    return Footer(
+        text.duration(environment.get("wall_time_s")),
+        environment.get("models_trained", 0),
+        environment.get("models_from_cache", 0),
+        environment.get("workers", 1),
+        environment.get("threads_per_process", 1),
+        str(environment.get("code_fingerprint") or ""),
+    )
 
 
 def verdict_class(verdict: Verdict | None) -> str:

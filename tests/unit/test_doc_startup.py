@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from lengthgen.report.doc_startup import Startup, difference
+from lengthgen.analysis.startup import Startup, difference
 
 ENV = {"recorded": "2026-01-01", "cpu_model": "a CPU", "cores": 2, "torch": "2.13.0", "cpu_capability": "AVX2"}
 

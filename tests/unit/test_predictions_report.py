@@ -10,8 +10,7 @@ import pytest
 from lengthgen.records import ClaimRecorder
 from lengthgen.report import render_page, summary_lines
 from lengthgen.analysis.data import assemble, claim_number
-from lengthgen.analysis.run_view import RunView
-from lengthgen.report.text import run_label
+from lengthgen.analysis.run_view import RunView, completeness, record_of
 from lengthgen.records.verdict import decide
 from tests.helpers import SHARED, UNKNOWN_CLAIM, registry
 from tests.report_samples import ENVIRONMENT, PAPER8, reproduced
@@ -57,10 +56,12 @@ def test_coverage_counts_the_papers_claims_and_says_predictions_apart():
     records = [reproduced(), prediction("P4"), prediction("P1")]
     catalogue = registry().catalogue
     claims, predictions = len(catalogue.claims), len(catalogue.predictions)
-    assert run_label(records, catalogue) == (
-        f"paper scale, partial: 1 of {claims} catalogue claims; 2 of {predictions} predictions"
-    )
-    assert run_label([reproduced()], catalogue) == f"paper scale, partial: 1 of {claims} catalogue claims"
+
+    def label(records):
+        return completeness([record_of(r) for r in records], catalogue).label
+
+    assert label(records) == (f"paper scale, partial: 1 of {claims} catalogue claims; 2 of {predictions} predictions")
+    assert label([reproduced()]) == f"paper scale, partial: 1 of {claims} catalogue claims"
 
 
 def test_summary_groups_the_predictions_after_the_claims():

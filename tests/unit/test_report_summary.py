@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lengthgen.catalogue import Catalogue
 from lengthgen.report import summary_lines
-from lengthgen.analysis.run_view import RunView
-from lengthgen.report.text import headline, num, run_label, run_scale, scale_text
+from lengthgen.analysis.run_view import RunView, completeness, record_of, run_scale
+from lengthgen.report.text import headline, num, scale_text
 from tests.helpers import registry
 from tests.report_samples import ENVIRONMENT, all_records, failed, reproduced, skipped
 
@@ -43,12 +43,18 @@ def test_headline_prefers_the_failed_check_then_measured_then_nearest_check():
 
 
 def test_run_scale_and_label():
-    assert run_scale([reproduced()]) == "paper"
-    assert run_scale([reproduced(), skipped()]) == "paper"  # a skipped test does not make a run mixed
-    assert run_scale([reproduced(), {**skipped(), "verdict": "reproduced"}]) == "mixed"
+    def scale(records):
+        return run_scale([record_of(r) for r in records])
+
+    def label(records, catalogue):
+        return completeness([record_of(r) for r in records], catalogue).label
+
+    assert scale([reproduced()]) == "paper"
+    assert scale([reproduced(), skipped()]) == "paper"  # a skipped test does not make a run mixed
+    assert scale([reproduced(), {**skipped(), "verdict": "reproduced"}]) == "mixed"
     claims = len(registry().catalogue.claims)
-    assert run_label([skipped()], registry().catalogue) == f"quick scale, partial: 1 of {claims} catalogue claims"
-    assert run_label([skipped()], Catalogue()) == "quick scale: 1 claim (no catalogue recorded)"
+    assert label([skipped()], registry().catalogue) == f"quick scale, partial: 1 of {claims} catalogue claims"
+    assert label([skipped()], Catalogue()) == "quick scale: 1 claim (no catalogue recorded)"
 
 
 def test_numbers_and_scales_in_words():

@@ -1,9 +1,9 @@
-"""The documents' values of the start-up measurement (``scripts/record-startup``): per start-up tweak and command,
-the median seconds of the runs with every tweak on and with that one switched off, and what switching it off costs
-(the difference of the means, off minus on, with its 95 % t interval over the repeats, in wall and in CPU
-seconds). A tweak *pays* where an interval lies above 0; an interval that holds 0 is within noise. The tweaks
-measured and then removed keep their runs in the file (``dropped``). Reading the file: a missing, foreign or
-incomplete one is a one-line ValueError. The words are the templates' (``report/templates/docs/``). No torch.
+"""The start-up measurement (``scripts/record-startup``) compared: per start-up tweak and command, the median
+seconds of the runs with every tweak on and with that one switched off, and what switching it off costs (the
+difference of the means, off minus on, with its 95 % t interval over the repeats, in wall and in CPU seconds). A
+tweak *pays* where an interval lies above 0; an interval that holds 0 is within noise. The tweaks measured and then
+removed keep their runs in the file (``dropped``). Reading the file: a missing, foreign or incomplete one is a
+one-line ValueError. The documents show it (``report/templates/docs/``). No torch.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import base64
 import json
 import re
 import time
+from functools import cache
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
@@ -348,11 +349,12 @@ def overview(claims: Sequence[ClaimRecord], depends: frozenset[str] = frozenset(
     return Overview(base64.b64encode(png).decode("ascii"), None, len(rows), close, caption)
 
 
+@cache
 def words() -> dict[str, Any]:
     """The page's fixed words (``static/page.json``): "terms", the words the answer uses before the page explains
     them, in the order a reader meets them, each with its meaning (as lines) and a regular expression for its uses
     in the answer (plurals, capitals); "environment", the environment block's known keys in the order the page
-    lists them, each with its label."""
+    lists them, each with its label. Read once, when first asked for (no file is read at import)."""
     return json.loads(static_text("page.json"))
 
 
@@ -445,14 +447,17 @@ class Term:
         return "g-" + self.term.replace(" ", "-")
 
 
-TERMS = tuple(Term(t["term"], " ".join(t["meaning"]), t["pattern"]) for t in words()["terms"])
+@cache
+def terms() -> tuple[Term, ...]:
+    """The glossary's terms (:func:`words`' "terms"), in the order a reader meets them."""
+    return tuple(Term(t["term"], " ".join(t["meaning"]), t["pattern"]) for t in words()["terms"])
 
 
 def linked_answer(sentence: str) -> Markup:
-    """The answer with the first use of each glossary term (:data:`TERMS`) followed by a small link to its meaning
+    """The answer with the first use of each glossary term (:func:`terms`) followed by a small link to its meaning
     on the page (its tooltip says it too); every other character escaped as the templates escape text."""
     found: list[tuple[int, int, Term]] = []
-    for t in TERMS:
+    for t in terms():
         m = re.search(rf"\b{t.pattern}\b", sentence, flags=re.IGNORECASE)
         if m and not any(a < m.end() and m.start() < b for a, b, _ in found):
             found.append((m.start(), m.end(), t))
@@ -512,7 +517,7 @@ def page(
         claim_chips=claim_chips(run.claims, "claim"),
         prediction_chips=claim_chips(run.predictions, "prediction"),
         answer=linked_answer(answer(run, more_seeds)),
-        terms=TERMS,
+        terms=terms(),
         claims_count=counted(len({r.claim for r in run.claims}), "claim"),
         predictions_count=counted(len({r.claim for r in run.predictions}), "prediction"),
         glossary=glossary(run),

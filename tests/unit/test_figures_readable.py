@@ -10,7 +10,7 @@ from lengthgen.report import figures
 from lengthgen.analysis.strays import strays
 from lengthgen.analysis.formats import plain_numbers, value_text
 from lengthgen.records import Verdict
-from lengthgen.report.page import TERMS, claim_chips, counted, linked_answer
+from lengthgen.report.page import claim_chips, counted, linked_answer, terms
 
 
 def peak_spec() -> dict:
@@ -112,4 +112,4 @@ def test_the_answer_links_its_terms():
 
 
 def test_the_glossary_names_the_ruled_out_verdict_by_its_word():
-    assert Verdict.RULED_OUT.value in {t.term for t in TERMS}  # the term the answer links is the verdict's own word
+    assert Verdict.RULED_OUT.value in {t.term for t in terms()}  # the term the answer links is the verdict's own word
